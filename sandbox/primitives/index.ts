@@ -1,0 +1,277 @@
+// The host side of MemoContext. `HostServices` are shared by all program instances (models, image store);
+// `InstancePrimitives` hold one instance's state (vector indices, kv, usage) and answer its calls.
+// Every call is validated, metered and quota-checked, and answers with an envelope — a host primitive never
+// rejects into isolated-vm, which would surface as an unhandled rejection in the host process.
+import { z } from 'zod';
+import { describeModel, type ResolvedModels } from '../../engine/llm/models.ts';
+import { type ChatService, createChatService } from './chat.ts';
+import { createTextEmbedder, type TextEmbedder } from './embed.ts';
+import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
+import { KvStore } from './kv.ts';
+import { approxBytes, Meter, type UsageReport } from './meter.ts';
+import { DEFAULT_QUOTAS, QuotaError, type Quotas } from './quotas.ts';
+import { VectorStore } from './vectors.ts';
+
+export interface HostServices {
+  embedder: TextEmbedder;
+  chat: ChatService;
+  images: ImageStore;
+  /** What ran: printed with every report. */
+  modes: { embed: string; memo: string };
+}
+
+export function createHostServices(models: Pick<ResolvedModels, 'memo' | 'embedding'>, images = new ImageStore()): HostServices {
+  return {
+    embedder: createTextEmbedder(models.embedding),
+    chat: createChatService(models.memo),
+    images,
+    modes: {
+      embed: models.embedding ? `model ${describeModel(models.embedding)}` : 'offline (USE-lite 512-d)',
+      memo: models.memo ? `model ${describeModel(models.memo)}` : 'offline (extractive fallback)',
+    },
+  };
+}
+
+/** Releases worker threads held by shared services (OCR), so a CLI process can exit. */
+export async function closeHostServices(): Promise<void> {
+  await closeOcr();
+}
+
+const ImageArg = z.object({ id: z.string().min(1).max(200) }).passthrough();
+const Label = z.number().int().min(0).max(2 ** 31 - 1);
+const Vector = z.array(z.number());
+const Tags = z.array(z.string().max(200)).max(64);
+
+const schemas = {
+  embed: z.tuple([z.array(z.string())]),
+  embedImage: z.tuple([ImageArg]),
+  'vectors.create': z.tuple([
+    z
+      .object({
+        dim: z.number().int(),
+        space: z.enum(['cosine', 'ip', 'l2']).optional(),
+        maxElements: z.number().int().positive().optional(),
+      })
+      .strict(),
+  ]),
+  'vectors.add': z.tuple([
+    z.number().int(),
+    z.array(z.object({ label: Label, vector: Vector, tags: Tags.optional().nullable() }).strict()).max(100_000),
+  ]),
+  'vectors.search': z.tuple([
+    z.number().int(),
+    Vector,
+    z.number().int().min(0).max(10_000),
+    z
+      .object({ labels: z.array(Label).optional(), anyTags: Tags.optional(), ef: z.number().int().min(1).max(10_000).optional() })
+      .strict()
+      .optional()
+      .nullable(),
+  ]),
+  'vectors.remove': z.tuple([z.number().int(), Label]),
+  'vectors.size': z.tuple([z.number().int()]),
+  'llm.chat': z.tuple([
+    z
+      .object({
+        messages: z
+          .array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict())
+          .min(1),
+        maxTokens: z.number().int().positive().max(32_000).optional(),
+        temperature: z.number().min(0).max(2).optional(),
+        json: z.boolean().optional(),
+      })
+      .strict(),
+  ]),
+  'images.caption': z.tuple([ImageArg]),
+  'images.phash': z.tuple([ImageArg]),
+  'images.thumbnail': z.tuple([
+    ImageArg,
+    z.object({ maxSide: z.number().int().min(8).max(2048).optional() }).strict().optional().nullable(),
+  ]),
+  'images.ocr': z.tuple([ImageArg]),
+  'kv.get': z.tuple([z.string()]),
+  'kv.set': z.tuple([z.string(), z.string()]),
+  'kv.delete': z.tuple([z.string()]),
+  'kv.keys': z.tuple([z.string()]),
+  log: z.tuple([z.string()]),
+} as const;
+
+export type PrimitiveName = keyof typeof schemas;
+const IMAGE_PRIMITIVES = ['embedImage', 'images.caption', 'images.phash', 'images.thumbnail', 'images.ocr'];
+export type Envelope = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface InstanceOptions {
+  quotas?: Partial<Quotas>;
+  /** Where ctx.log lines go (default: kept in memory for the report). */
+  onLog?: (line: string) => void;
+}
+
+export class InstancePrimitives {
+  readonly meter = new Meter();
+  readonly kv: KvStore;
+  readonly vectors: VectorStore;
+  readonly logs: string[] = [];
+  private readonly quotas: Quotas;
+  private logBytes = 0;
+  private droppedLogs = 0;
+
+  constructor(
+    private readonly services: HostServices,
+    private readonly options: InstanceOptions = {},
+  ) {
+    this.quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
+    this.kv = new KvStore(this.quotas);
+    this.vectors = new VectorStore(this.quotas);
+  }
+
+  /** Answers one call from the isolate. Never throws, never rejects. */
+  async dispatch(name: string, args: unknown): Promise<Envelope> {
+    const started = performance.now();
+    const bytesIn = approxBytes(args);
+    let envelope: Envelope;
+    try {
+      const schema = (schemas as Record<string, z.ZodType>)[name];
+      if (!schema) throw new Error(`unknown host primitive "${name}"`);
+      const parsed = schema.safeParse(args);
+      if (!parsed.success) throw new Error(`${name}: bad arguments: ${z.prettifyError(parsed.error)}`);
+      envelope = { ok: true, value: await this.run(name as PrimitiveName, parsed.data as unknown[]) };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      envelope = { ok: false, error: err instanceof QuotaError || message.startsWith(`${name}`) ? message : `${name}: ${message}` };
+    }
+    if (name !== 'log') {
+      this.meter.record(name, {
+        ok: envelope.ok,
+        bytesIn,
+        bytesOut: envelope.ok ? approxBytes(envelope.value) : 0,
+        ms: performance.now() - started,
+      });
+    }
+    return envelope;
+  }
+
+  private countCall(name: 'embedCalls' | 'llmCalls' | 'imageCalls', meterNames: string[]): void {
+    const used = meterNames.reduce((n, m) => n + this.meter.calls(m), 0);
+    if (used >= this.quotas[name]) throw new QuotaError(name, `${used} calls made`);
+  }
+
+  private async run(name: PrimitiveName, a: unknown[]): Promise<unknown> {
+    switch (name) {
+      case 'embed': {
+        const texts = a[0] as string[];
+        this.countCall('embedCalls', ['embed']);
+        if (texts.length > this.quotas.embedBatch) {
+          throw new QuotaError('embedBatch', `embed() got ${texts.length} texts; send at most ${this.quotas.embedBatch} per call`);
+        }
+        const long = texts.findIndex((t) => t.length > this.quotas.embedTextChars);
+        if (long >= 0) {
+          throw new QuotaError('embedTextChars', `text ${long} has ${texts[long]?.length} characters (max ${this.quotas.embedTextChars})`);
+        }
+        return (await this.services.embedder.embed(texts)).map((v) => Array.from(v));
+      }
+      case 'embedImage':
+        this.countCall('imageCalls', IMAGE_PRIMITIVES);
+        return pixelEmbedding(this.image(a[0]).bytes);
+      case 'vectors.create': {
+        const o = a[0] as { dim: number; space?: 'cosine' | 'ip' | 'l2'; maxElements?: number };
+        return this.vectors.create(o.dim, o.space ?? 'cosine', o.maxElements ?? 1024);
+      }
+      case 'vectors.add': {
+        const items = (a[1] as { label: number; vector: number[]; tags?: string[] | null }[]).map((it) => ({
+          label: it.label,
+          vector: it.vector,
+          tags: it.tags ?? undefined,
+        }));
+        this.vectors.add(a[0] as number, items);
+        return null;
+      }
+      case 'vectors.search':
+        return this.vectors.search(a[0] as number, a[1] as number[], a[2] as number, (a[3] as object | null) ?? undefined);
+      case 'vectors.remove':
+        this.vectors.remove(a[0] as number, a[1] as number);
+        return null;
+      case 'vectors.size':
+        return this.vectors.size(a[0] as number);
+      case 'llm.chat': {
+        this.countCall('llmCalls', ['llm.chat']);
+        const req = a[0] as { messages: { content: string }[] };
+        const chars = req.messages.reduce((n, m) => n + m.content.length, 0);
+        if (chars > this.quotas.llmPromptChars) {
+          throw new QuotaError('llmPromptChars', `prompt of ${chars} characters (max ${this.quotas.llmPromptChars})`);
+        }
+        return this.services.chat.chat(a[0] as Parameters<ChatService['chat']>[0]);
+      }
+      case 'images.caption':
+        this.countCall('imageCalls', IMAGE_PRIMITIVES);
+        return caption(this.image(a[0]), this.services.chat);
+      case 'images.phash':
+        this.countCall('imageCalls', IMAGE_PRIMITIVES);
+        return perceptualHash(this.image(a[0]).bytes);
+      case 'images.thumbnail': {
+        this.countCall('imageCalls', IMAGE_PRIMITIVES);
+        const img = this.image(a[0]);
+        const maxSide = (a[1] as { maxSide?: number } | null)?.maxSide ?? 128;
+        return this.services.images.put(await thumbnail(img.bytes, maxSide), {
+          mime: 'image/png',
+          ...(img.ref.caption ? { caption: img.ref.caption } : {}),
+        });
+      }
+      case 'images.ocr':
+        this.countCall('imageCalls', IMAGE_PRIMITIVES);
+        return ocr(this.image(a[0]).bytes);
+      case 'kv.get':
+        return this.kv.get(a[0] as string);
+      case 'kv.set':
+        this.kv.set(a[0] as string, a[1] as string);
+        return null;
+      case 'kv.delete':
+        return this.kv.delete(a[0] as string);
+      case 'kv.keys':
+        return this.kv.keys(a[0] as string);
+      case 'log':
+        this.log(a[0] as string);
+        return null;
+    }
+  }
+
+  private image(arg: unknown) {
+    return this.services.images.get((arg as { id: string }).id);
+  }
+
+  private log(line: string): void {
+    const bytes = line.length * 2;
+    if (this.logBytes + bytes > this.quotas.logBytes) {
+      this.droppedLogs++;
+      return;
+    }
+    this.logBytes += bytes;
+    if (this.options.onLog) this.options.onLog(line);
+    else this.logs.push(line);
+  }
+
+  usage(): InstanceUsage {
+    return {
+      primitives: this.meter.report(),
+      kvBytes: this.kv.usedBytes,
+      kvKeys: this.kv.size,
+      vectorIndices: this.vectors.handles,
+      vectorBytes: this.vectors.usedBytes,
+      logLines: this.logs.length,
+      droppedLogLines: this.droppedLogs,
+    };
+  }
+
+  dispose(): void {
+    this.vectors.dispose();
+  }
+}
+
+export interface InstanceUsage {
+  primitives: UsageReport;
+  kvBytes: number;
+  kvKeys: number;
+  vectorIndices: number;
+  vectorBytes: number;
+  logLines: number;
+  droppedLogLines: number;
+}

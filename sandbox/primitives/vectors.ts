@@ -1,0 +1,151 @@
+// HNSW indices (hnswlib-node) owned by the host on behalf of one program instance, reached by handle.
+// Filters (label lists, tags) run inside the graph search so they never starve the result list.
+import hnswlib from 'hnswlib-node';
+import { QuotaError, type Quotas } from './quotas.ts';
+
+export type Space = 'cosine' | 'ip' | 'l2';
+
+export interface VectorHitOut {
+  label: number;
+  distance: number;
+  score: number;
+}
+
+interface IndexState {
+  index: hnswlib.HierarchicalNSW;
+  dim: number;
+  space: Space;
+  capacity: number;
+  live: Set<number>;
+  deleted: Set<number>;
+  tags: Map<number, string[]>;
+}
+
+const M = 16;
+const EF_CONSTRUCTION = 100;
+
+export class VectorStore {
+  private readonly indices = new Map<number, IndexState>();
+  private nextHandle = 1;
+  private reservedBytes = 0;
+
+  constructor(private readonly quotas: Pick<Quotas, 'vectorHandles' | 'vectorBytes' | 'vectorDimMax'>) {}
+
+  private static bytesPerElement(dim: number): number {
+    return 4 * dim + 8 * M + 32;
+  }
+
+  private reserve(dim: number, elements: number): void {
+    const bytes = VectorStore.bytesPerElement(dim) * elements;
+    if (this.reservedBytes + bytes > this.quotas.vectorBytes) {
+      throw new QuotaError(
+        'vectorBytes',
+        `${elements} more ${dim}-d vectors need ${bytes} bytes; ${this.reservedBytes} of ${this.quotas.vectorBytes} are in use`,
+      );
+    }
+    this.reservedBytes += bytes;
+  }
+
+  create(dim: number, space: Space, maxElements: number): { handle: number; dim: number; space: Space } {
+    if (!Number.isInteger(dim) || dim < 1 || dim > this.quotas.vectorDimMax) {
+      throw new QuotaError('vectorDimMax', `dimension ${dim} (allowed 1–${this.quotas.vectorDimMax})`);
+    }
+    if (this.indices.size >= this.quotas.vectorHandles) {
+      throw new QuotaError('vectorHandles', `already ${this.indices.size} indices open`);
+    }
+    const capacity = Math.max(16, Math.floor(maxElements));
+    this.reserve(dim, capacity);
+    const index = new hnswlib.HierarchicalNSW(space, dim);
+    index.initIndex({ maxElements: capacity, m: M, efConstruction: EF_CONSTRUCTION, randomSeed: 100 });
+    const handle = this.nextHandle++;
+    this.indices.set(handle, { index, dim, space, capacity, live: new Set(), deleted: new Set(), tags: new Map() });
+    return { handle, dim, space };
+  }
+
+  private get(handle: number): IndexState {
+    const s = this.indices.get(handle);
+    if (!s) throw new Error(`no vector index with handle ${handle}`);
+    return s;
+  }
+
+  add(handle: number, items: { label: number; vector: number[]; tags?: string[] }[]): void {
+    const s = this.get(handle);
+    for (const [i, item] of items.entries()) checkVector(item.vector, s.dim, `item ${i}`);
+    const fresh = items.filter((it) => !s.live.has(it.label) && !s.deleted.has(it.label)).length;
+    const need = s.live.size + s.deleted.size + fresh;
+    if (need > s.capacity) {
+      const next = Math.max(need, s.capacity * 2);
+      this.reserve(s.dim, next - s.capacity);
+      s.index.resizeIndex(next);
+      s.capacity = next;
+    }
+    for (const { label, vector, tags } of items) {
+      if (s.deleted.has(label)) {
+        s.index.unmarkDelete(label);
+        s.deleted.delete(label);
+      }
+      s.index.addPoint(vector, label);
+      s.live.add(label);
+      if (tags && tags.length) s.tags.set(label, tags);
+      else s.tags.delete(label);
+    }
+  }
+
+  search(
+    handle: number,
+    vector: number[],
+    k: number,
+    options: { labels?: number[]; anyTags?: string[]; ef?: number } = {},
+  ): VectorHitOut[] {
+    const s = this.get(handle);
+    checkVector(vector, s.dim, 'query');
+    const n = Math.min(Math.floor(k), s.live.size);
+    if (n <= 0) return [];
+    s.index.setEf(Math.max(n, Math.floor(options.ef ?? 64)));
+    const allowed = options.labels ? new Set(options.labels) : undefined;
+    const tagSet = options.anyTags ? new Set(options.anyTags) : undefined;
+    const filter =
+      allowed || tagSet
+        ? (label: number) =>
+            (!allowed || allowed.has(label)) && (!tagSet || (s.tags.get(label) ?? []).some((t) => tagSet.has(t)))
+        : undefined;
+    const res = s.index.searchKnn(vector, n, filter);
+    return res.neighbors.map((label, i) => {
+      const distance = res.distances[i] as number;
+      return { label, distance, score: s.space === 'l2' ? -distance : 1 - distance };
+    });
+  }
+
+  remove(handle: number, label: number): void {
+    const s = this.get(handle);
+    if (!s.live.has(label)) return;
+    s.index.markDelete(label);
+    s.live.delete(label);
+    s.deleted.add(label);
+    s.tags.delete(label);
+  }
+
+  size(handle: number): number {
+    return this.get(handle).live.size;
+  }
+
+  get usedBytes(): number {
+    return this.reservedBytes;
+  }
+
+  get handles(): number {
+    return this.indices.size;
+  }
+
+  dispose(): void {
+    this.indices.clear();
+    this.reservedBytes = 0;
+  }
+}
+
+function checkVector(v: number[], dim: number, what: string): void {
+  if (v.length !== dim) throw new Error(`${what}: vector has ${v.length} dimensions, the index has ${dim}`);
+  for (let i = 0; i < v.length; i++) {
+    if (!Number.isFinite(v[i])) throw new Error(`${what}: vector[${i}] is ${v[i]}; vectors must be finite numbers`);
+  }
+}

@@ -1,0 +1,316 @@
+// Runs inside each isolate before the program. It builds the `MemoContext` over one host reference, makes time and
+// randomness deterministic, removes globals a program has no use for, and defines the single entry the host calls.
+// Everything it relies on is captured before program code runs, so a program that rewrites built-ins (JSON,
+// Array.prototype, Reflect, ...) cannot change how its calls or payloads are handled.
+
+interface HostReference {
+  apply(receiver: undefined, args: unknown[], options: object): Promise<any>;
+}
+interface PreludeConfig {
+  seed: number;
+  clockStart: number;
+  /** Payload text beyond this many characters is cut before it crosses the boundary. */
+  textCap: number;
+  /** Largest metadata/images JSON accepted, in characters. */
+  jsonCap: number;
+  logCharsPerCall: number;
+  budget: { maxChars: number; maxImages: number };
+}
+
+const g = globalThis as any;
+const host: HostReference = g.__automemo_host;
+const config: PreludeConfig = g.__automemo_config;
+delete g.__automemo_host;
+delete g.__automemo_config;
+
+// Intrinsics, captured before any program code exists.
+const jsonParse = JSON.parse;
+const jsonStringify = JSON.stringify;
+const objectKeys = Object.keys;
+const getPrototypeOf = Object.getPrototypeOf;
+const freeze = Object.freeze;
+const isArray = Array.isArray;
+const objectProto = Object.prototype;
+const objectToString = Object.prototype.toString;
+const reflectApply = Reflect.apply;
+const stringSlice = String.prototype.slice;
+const arrayPush = Array.prototype.push;
+const arrayJoin = Array.prototype.join;
+const numberIsFinite = Number.isFinite;
+const RealDate = Date;
+const RealError = Error;
+const RealPromise = Promise;
+const RealMap = Map;
+const RealWeakSet = WeakSet;
+const weakSetHas = WeakSet.prototype.has;
+const weakSetAdd = WeakSet.prototype.add;
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const StringCtor = String;
+
+const slice = (s: string, a: number, b?: number): string => reflectApply(stringSlice, s, [a, b]);
+const push = <T>(arr: T[], v: T): void => void reflectApply(arrayPush, arr, [v]);
+const join = (arr: string[], sep: string): string => reflectApply(arrayJoin, arr, [sep]);
+
+// Surfaces that could block a thread (Atomics.wait) or allocate outside the heap cap; no program needs them.
+for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly']) delete g[name];
+
+// Seeded randomness (sfc32) for Math.random and ctx.random.
+let sa = config.seed >>> 0;
+let sb = 0x9e3779b9;
+let sc = 0x243f6a88;
+let sd = 0xb7e15162;
+function random(): number {
+  sa >>>= 0;
+  sb >>>= 0;
+  sc >>>= 0;
+  sd >>>= 0;
+  let t = (sa + sb) | 0;
+  sa = sb ^ (sb >>> 9);
+  sb = (sc + (sc << 3)) | 0;
+  sc = (sc << 21) | (sc >>> 11);
+  sd = (sd + 1) | 0;
+  t = (t + sd) | 0;
+  sc = (sc + t) | 0;
+  return (t >>> 0) / 4294967296;
+}
+for (let i = 0; i < 12; i++) random();
+Math.random = random;
+
+// Virtual clock: starts where the host says and moves forward 1 ms per read, so time is deterministic.
+let clock = config.clockStart;
+const now = (): number => clock++;
+function VirtualDate(this: unknown, ...args: unknown[]): unknown {
+  if (!new.target) return new RealDate(now()).toString();
+  return args.length === 0 ? new RealDate(now()) : new (RealDate as any)(...args);
+}
+VirtualDate.prototype = RealDate.prototype;
+(VirtualDate as any).now = now;
+(VirtualDate as any).parse = RealDate.parse;
+(VirtualDate as any).UTC = RealDate.UTC;
+g.Date = VirtualDate;
+
+async function callHost(name: string, args: unknown[]): Promise<any> {
+  const reply = await host.apply(undefined, [name, args], {
+    arguments: { copy: true },
+    result: { promise: true, copy: true },
+  });
+  if (!reply || reply.ok !== true) throw new RealError(reply?.error ?? `host primitive ${name} failed`);
+  return reply.value;
+}
+
+function safeString(value: unknown, max = 2000): string {
+  let s: string;
+  try {
+    if (typeof value === 'string') s = value;
+    else if (typeof value === 'symbol') s = value.description ?? 'Symbol()';
+    else if (value === null || typeof value !== 'object') s = StringCtor(value);
+    else {
+      const json = jsonStringify(value);
+      s = typeof json === 'string' ? json : reflectApply(objectToString, value, []);
+    }
+  } catch {
+    s = '[unprintable]';
+  }
+  return s.length > max ? `${slice(s, 0, max)}…` : s;
+}
+
+function vectorIndex(handle: number, dim: number, space: string) {
+  return freeze({
+    handle,
+    dim,
+    space,
+    add: (label: number, vector: number[], tags?: string[]) => callHost('vectors.add', [handle, [{ label, vector, tags }]]),
+    addMany: (items: unknown[]) => callHost('vectors.add', [handle, items]),
+    search: (vector: number[], k: number, options?: unknown) => callHost('vectors.search', [handle, vector, k, options]),
+    remove: (label: number) => callHost('vectors.remove', [handle, label]),
+    size: () => callHost('vectors.size', [handle]),
+  });
+}
+
+const ctx = freeze({
+  embed: (texts: string[]) => callHost('embed', [texts]),
+  embedImage: (image: unknown) => callHost('embedImage', [image]),
+  vectors: freeze({
+    create: async (options: any) => {
+      const made = await callHost('vectors.create', [options]);
+      return vectorIndex(made.handle, made.dim, made.space);
+    },
+  }),
+  llm: freeze({ chat: (request: unknown) => callHost('llm.chat', [request]) }),
+  images: freeze({
+    caption: (image: unknown) => callHost('images.caption', [image]),
+    phash: (image: unknown) => callHost('images.phash', [image]),
+    thumbnail: (image: unknown, options?: unknown) => callHost('images.thumbnail', [image, options]),
+    ocr: (image: unknown) => callHost('images.ocr', [image]),
+  }),
+  kv: freeze({
+    get: async (key: string) => {
+      const raw = await callHost('kv.get', [key]);
+      return raw === null ? undefined : jsonParse(raw);
+    },
+    set: (key: string, value: unknown) => {
+      const raw = jsonStringify(value);
+      if (typeof raw !== 'string') return RealPromise.reject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
+      return callHost('kv.set', [key, raw]);
+    },
+    delete: (key: string) => callHost('kv.delete', [key]),
+    keys: (prefix?: string) => callHost('kv.keys', [prefix ?? '']),
+  }),
+  log: (...args: unknown[]) => {
+    const parts: string[] = [];
+    for (const a of args) push(parts, safeString(a, config.logCharsPerCall));
+    const line = slice(join(parts, ' '), 0, config.logCharsPerCall);
+    callHost('log', [line]).catch(() => undefined);
+  },
+  budget: freeze({ maxChars: config.budget.maxChars, maxImages: config.budget.maxImages }),
+  now,
+  random,
+});
+
+class PayloadError extends RealError {}
+
+/** Copies a payload into plain JSON, naming the first place where it is not JSON (cycles, functions, ...). */
+function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number }): unknown {
+  if (depth > 64) throw new PayloadError(`${path} is nested deeper than 64 levels`);
+  switch (typeof value) {
+    case 'string':
+      budget.chars -= value.length;
+      if (budget.chars < 0) throw new PayloadError(`${path} makes the payload's images and metadata larger than ${config.jsonCap} characters`);
+      return value;
+    case 'number':
+      if (!numberIsFinite(value)) throw new PayloadError(`${path} is ${value}, which JSON cannot hold`);
+      return value;
+    case 'boolean':
+      return value;
+    case 'undefined':
+      throw new PayloadError(`${path} is undefined`);
+    case 'function':
+      throw new PayloadError(`${path} is a function`);
+    case 'symbol':
+      throw new PayloadError(`${path} is a symbol`);
+    case 'bigint':
+      throw new PayloadError(`${path} is a bigint`);
+  }
+  if (value === null) return null;
+  const obj = value as object;
+  if (reflectApply(weakSetHas, seen, [obj])) throw new PayloadError(`${path} contains a cycle`);
+  reflectApply(weakSetAdd, seen, [obj]);
+  if (isArray(obj)) {
+    const out: unknown[] = [];
+    const n = (obj as unknown[]).length;
+    for (let i = 0; i < n; i++) push(out, toPlainJson((obj as unknown[])[i], `${path}[${i}]`, seen, depth + 1, budget));
+    return out;
+  }
+  const proto = getPrototypeOf(obj);
+  if (proto !== objectProto && proto !== null) {
+    throw new PayloadError(`${path} is a ${safeString(reflectApply(objectToString, obj, []), 40)}, not a plain JSON object`);
+  }
+  const out: Record<string, unknown> = {};
+  const keys = objectKeys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const v = (obj as any)[key];
+    if (v === undefined) continue; // as JSON does
+    out[key] = toPlainJson(v, `${path}.${key}`, seen, depth + 1, budget);
+  }
+  return out;
+}
+
+function serializePayload(payload: any) {
+  if (payload === null || typeof payload !== 'object') {
+    throw new PayloadError(`retrieve must return an object {text, images, metadata?}; it returned ${typeof payload === 'object' ? 'null' : typeof payload}`);
+  }
+  const text = payload.text;
+  if (typeof text !== 'string') throw new PayloadError(`payload.text is ${text === null ? 'null' : typeof text}, not a string`);
+  const images = payload.images;
+  const metadata = payload.metadata;
+  const budget = { chars: config.jsonCap };
+  const rest: Record<string, unknown> = {
+    images: toPlainJson(images, 'payload.images', new RealWeakSet(), 0, budget),
+  };
+  if (metadata !== undefined) rest.metadata = toPlainJson(metadata, 'payload.metadata', new RealWeakSet(), 0, budget);
+  const extra: string[] = [];
+  const keys = objectKeys(payload);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    if (k !== 'text' && k !== 'images' && k !== 'metadata') push(extra, k);
+  }
+  return {
+    text: text.length > config.textCap ? slice(text, 0, config.textCap) : text,
+    textChars: text.length,
+    rest: jsonStringify(rest),
+    extraKeys: extra,
+  };
+}
+
+interface Thrown {
+  name: string;
+  message: string;
+  stack?: string;
+  nonError?: string;
+}
+
+function describeThrown(e: unknown): Thrown {
+  if (e instanceof RealError) {
+    const out: Thrown = { name: safeString((e as any).name, 100), message: safeString((e as any).message) };
+    try {
+      const stack = (e as any).stack;
+      if (typeof stack === 'string') out.stack = slice(stack, 0, 8000);
+    } catch {
+      // a hostile stack getter: keep what we have
+    }
+    return out;
+  }
+  const kind = e === null ? 'null' : typeof e;
+  return { name: 'NonError', message: `threw a non-Error value (${kind}): ${safeString(e, 300)}`, nonError: kind };
+}
+
+let program: any;
+const methodCache = new RealMap<string, any>();
+function method(name: string): any {
+  let fn = reflectApply(mapGet, methodCache, [name]);
+  if (fn === undefined) {
+    fn = program[name];
+    reflectApply(mapSet, methodCache, [name, fn]);
+  }
+  return fn;
+}
+
+async function entry(op: string, arg: string | undefined): Promise<unknown> {
+  try {
+    if (op === 'load') {
+      const mod = g.__memoModule;
+      const exported = mod && typeof mod === 'object' ? mod.default : undefined;
+      if (exported === null || typeof exported !== 'object') {
+        return { ok: false, error: { name: 'InterfaceError', message: `the program's default export is ${exported === null ? 'null' : typeof exported}, not an object made by defineMemo({ update, retrieve })` } };
+      }
+      program = exported;
+      const methods: Record<string, string> = {};
+      for (const name of ['init', 'update', 'retrieve', 'snapshot', 'restore']) methods[name] = typeof program[name];
+      return { ok: true, value: methods };
+    }
+    if (op === 'setClock') {
+      clock = jsonParse(arg as string);
+      return { ok: true, value: null };
+    }
+    const fn = method(op);
+    if (typeof fn !== 'function') {
+      return { ok: false, error: { name: 'InterfaceError', message: `the program has no ${op}() method` } };
+    }
+    const input = arg === undefined ? undefined : jsonParse(arg);
+    const args = op === 'update' || op === 'retrieve' || op === 'restore' ? [input, ctx] : [ctx];
+    const result = await reflectApply(fn, program, args);
+    if (op === 'retrieve') return { ok: true, value: serializePayload(result) };
+    if (op === 'snapshot') {
+      const raw = jsonStringify(toPlainJson(result, 'snapshot', new RealWeakSet(), 0, { chars: config.jsonCap * 100 }));
+      return { ok: true, value: raw };
+    }
+    return { ok: true, value: null };
+  } catch (e) {
+    if (e instanceof PayloadError) return { ok: false, error: { name: 'PayloadError', message: e.message } };
+    return { ok: false, error: describeThrown(e) };
+  }
+}
+
+g.__automemo_entry = entry;

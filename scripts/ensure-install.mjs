@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The project's own install step (Node built-ins only), run before `npm run demo` and `npm test`.
+// - `npm ci` when node_modules is missing or was installed from another package-lock.json;
+// - Debian packages (Chromium, fonts) through apt when a capability needs them and they are absent.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stampPath = join(root, 'node_modules', '.automemo-install-stamp');
+const lockPath = join(root, 'package-lock.json');
+
+function say(line) {
+  process.stderr.write(`[install] ${line}\n`);
+}
+
+function run(cmd, args, env = {}) {
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (res.error) throw new Error(`${cmd} ${args.join(' ')} could not start: ${res.error.message}`);
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status}`);
+  return Date.now() - started;
+}
+
+function lockHash() {
+  return createHash('sha256').update(readFileSync(lockPath)).digest('hex');
+}
+
+function ensureNodeModules() {
+  const want = lockHash();
+  const have = existsSync(stampPath) ? readFileSync(stampPath, 'utf8').trim() : '';
+  if (have === want && existsSync(join(root, 'node_modules', '.package-lock.json'))) return;
+  say(have ? 'package-lock.json changed since the last install: running npm ci' : 'node_modules is missing: running npm ci');
+  const ms = run('npm', ['ci', '--no-audit', '--no-fund'], { ONNXRUNTIME_NODE_INSTALL: 'skip' });
+  writeFileSync(stampPath, `${want}\n`);
+  say(`npm ci finished in ${(ms / 1000).toFixed(1)} s`);
+}
+
+// Debian packages a capability needs, as [binary or file that proves presence, package name].
+function aptNeeds() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return (pkg.automemo?.apt ?? []).filter(([probe]) => !existsSync(probe));
+}
+
+function ensureApt() {
+  const missing = aptNeeds();
+  if (missing.length === 0) return;
+  const names = [...new Set(missing.map(([, name]) => name))];
+  const asRoot = process.getuid?.() === 0;
+  const sudo = asRoot ? [] : ['sudo', '-n'];
+  say(`installing Debian packages: ${names.join(', ')}`);
+  const env = { DEBIAN_FRONTEND: 'noninteractive' };
+  const prefix = (args) => (sudo.length ? [sudo[0], [...sudo.slice(1), ...args]] : [args[0], args.slice(1)]);
+  try {
+    run(...prefix(['apt-get', 'update', '-qq']), env);
+    run(...prefix(['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...names]), env);
+  } catch (err) {
+    throw new Error(
+      `could not install ${names.join(', ')} through apt (${err.message}). ` +
+        `Install them with: apt-get install ${names.join(' ')}`,
+      { cause: err },
+    );
+  }
+}
+
+try {
+  ensureNodeModules();
+  ensureApt();
+} catch (err) {
+  say(`failed: ${err.message}`);
+  process.exit(1);
+}

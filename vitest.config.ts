@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^automemo\/contract$/, replacement: here('./memo-programs/contract.ts') },
+      { find: /^automemo\/lib$/, replacement: here('./memo-programs/lib/index.ts') },
+      { find: /^automemo\/lib\/(.*)$/, replacement: here('./memo-programs/lib/$1.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    // isolated-vm needs --no-node-snapshot on Node 20; only the forks pool passes execArgv.
+    pool: 'forks',
+    execArgv: ['--no-node-snapshot', '--expose-gc'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
