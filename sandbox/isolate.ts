@@ -121,6 +121,8 @@ export class ProgramInstance {
           textCap: options.textCap ?? Math.max(1_000_000, 2 * (options.budget ?? DEFAULT_BUDGET).maxChars),
           jsonCap: options.jsonCap ?? 2_000_000,
           logCharsPerCall: 4000,
+          logChars: primitives.logCharsQuota,
+          maxInFlight: 64,
           budget: options.budget ?? DEFAULT_BUDGET,
         }).copyInto(),
       );
@@ -279,6 +281,7 @@ export class ProgramInstance {
         timeout: this.limits.callCpuMs,
       })) as { ok: true; value: T } | { ok: false; error: { name: string; message: string; stack?: string } };
       const ms = performance.now() - started;
+      this.primitives.noteDroppedLogs((reply as { logsDropped?: number }).logsDropped ?? 0);
       if (reply.ok) return { ok: true, value: reply.value, ms, cpuMs: cpuMs() };
       return { ok: false, error: this.describe(op, reply.error), ms, cpuMs: cpuMs() };
     } catch (err) {

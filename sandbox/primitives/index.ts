@@ -39,7 +39,8 @@ export async function closeHostServices(): Promise<void> {
 
 const ImageArg = z.object({ id: z.string().min(1).max(200) }).passthrough();
 const Label = z.number().int().min(0).max(2 ** 31 - 1);
-const Vector = z.array(z.number());
+// Coordinates are checked by the vector store, which names the bad one (NaN, Infinity, a string).
+const Vector = z.array(z.unknown()).max(65_536);
 const Tags = z.array(z.string().max(200)).max(64);
 
 const schemas = {
@@ -114,6 +115,7 @@ export class InstancePrimitives {
   private readonly quotas: Quotas;
   private logBytes = 0;
   private droppedLogs = 0;
+  private droppedInIsolate = 0;
 
   constructor(
     private readonly services: HostServices,
@@ -234,6 +236,15 @@ export class InstancePrimitives {
     }
   }
 
+  /** Characters of ctx.log the isolate may send over its life (the isolate enforces it before sending). */
+  get logCharsQuota(): number {
+    return Math.floor(this.quotas.logBytes / 2);
+  }
+
+  noteDroppedLogs(n: number): void {
+    if (Number.isInteger(n) && n >= 0) this.droppedInIsolate = n;
+  }
+
   private image(arg: unknown) {
     return this.services.images.get((arg as { id: string }).id);
   }
@@ -257,7 +268,7 @@ export class InstancePrimitives {
       vectorIndices: this.vectors.handles,
       vectorBytes: this.vectors.usedBytes,
       logLines: this.logs.length,
-      droppedLogLines: this.droppedLogs,
+      droppedLogLines: this.droppedLogs + this.droppedInIsolate,
     };
   }
 

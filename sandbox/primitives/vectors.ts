@@ -143,9 +143,12 @@ export class VectorStore {
   }
 }
 
-function checkVector(v: number[], dim: number, what: string): void {
+function checkVector(v: unknown[], dim: number, what: string): asserts v is number[] {
   if (v.length !== dim) throw new Error(`${what}: vector has ${v.length} dimensions, the index has ${dim}`);
   for (let i = 0; i < v.length; i++) {
-    if (!Number.isFinite(v[i])) throw new Error(`${what}: vector[${i}] is ${v[i]}; vectors must be finite numbers`);
+    const x = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      throw new Error(`${what}: vector[${i}] is ${typeof x === 'number' ? x : typeof x}; vectors must be finite numbers`);
+    }
   }
 }

@@ -14,6 +14,10 @@ interface PreludeConfig {
   /** Largest metadata/images JSON accepted, in characters. */
   jsonCap: number;
   logCharsPerCall: number;
+  /** ctx.log characters sent to the host over the instance's life; later lines are counted, not sent. */
+  logChars: number;
+  /** Host calls a program may have pending at once. */
+  maxInFlight: number;
   budget: { maxChars: number; maxImages: number };
 }
 
@@ -44,6 +48,7 @@ const RealMap = Map;
 const RealWeakSet = WeakSet;
 const weakSetHas = WeakSet.prototype.has;
 const weakSetAdd = WeakSet.prototype.add;
+const weakSetDelete = WeakSet.prototype.delete;
 const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
 const StringCtor = String;
@@ -90,14 +95,28 @@ VirtualDate.prototype = RealDate.prototype;
 (VirtualDate as any).UTC = RealDate.UTC;
 g.Date = VirtualDate;
 
+// Un-awaited calls would otherwise queue without bound in the host; the program must await its calls.
+let inFlight = 0;
 async function callHost(name: string, args: unknown[]): Promise<any> {
-  const reply = await host.apply(undefined, [name, args], {
-    arguments: { copy: true },
-    result: { promise: true, copy: true },
-  });
+  if (inFlight >= config.maxInFlight) {
+    throw new RealError(`${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`);
+  }
+  inFlight++;
+  let reply: any;
+  try {
+    reply = await host.apply(undefined, [name, args], {
+      arguments: { copy: true },
+      result: { promise: true, copy: true },
+    });
+  } finally {
+    inFlight--;
+  }
   if (!reply || reply.ok !== true) throw new RealError(reply?.error ?? `host primitive ${name} failed`);
   return reply.value;
 }
+
+let logCharsLeft = config.logChars;
+let logsDropped = 0;
 
 function safeString(value: unknown, max = 2000): string {
   let s: string;
@@ -158,9 +177,14 @@ const ctx = freeze({
     keys: (prefix?: string) => callHost('kv.keys', [prefix ?? '']),
   }),
   log: (...args: unknown[]) => {
+    if (logCharsLeft <= 0 || inFlight >= config.maxInFlight) {
+      logsDropped++;
+      return;
+    }
     const parts: string[] = [];
-    for (const a of args) push(parts, safeString(a, config.logCharsPerCall));
+    for (let i = 0; i < args.length; i++) push(parts, safeString(args[i], config.logCharsPerCall));
     const line = slice(join(parts, ' '), 0, config.logCharsPerCall);
+    logCharsLeft -= line.length;
     callHost('log', [line]).catch(() => undefined);
   },
   budget: freeze({ maxChars: config.budget.maxChars, maxImages: config.budget.maxImages }),
@@ -168,7 +192,12 @@ const ctx = freeze({
   random,
 });
 
-class PayloadError extends RealError {}
+class PayloadError extends RealError {
+  // An explicit constructor: the implicit one spreads its arguments through the (rewritable) array iterator.
+  constructor(message: string) {
+    super(message);
+  }
+}
 
 /** Copies a payload into plain JSON, naming the first place where it is not JSON (cycles, functions, ...). */
 function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number }): unknown {
@@ -194,8 +223,17 @@ function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth:
   }
   if (value === null) return null;
   const obj = value as object;
+  // `seen` holds the ancestors on the current path: a shared object is fine, only a cycle is an error.
   if (reflectApply(weakSetHas, seen, [obj])) throw new PayloadError(`${path} contains a cycle`);
   reflectApply(weakSetAdd, seen, [obj]);
+  try {
+    return plainObject(obj, path, seen, depth, budget);
+  } finally {
+    reflectApply(weakSetDelete, seen, [obj]);
+  }
+}
+
+function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number }): unknown {
   if (isArray(obj)) {
     const out: unknown[] = [];
     const n = (obj as unknown[]).length;
@@ -277,7 +315,7 @@ function method(name: string): any {
   return fn;
 }
 
-async function entry(op: string, arg: string | undefined): Promise<unknown> {
+async function run(op: string, arg: string | undefined): Promise<any> {
   try {
     if (op === 'load') {
       const mod = g.__memoModule;
@@ -287,7 +325,8 @@ async function entry(op: string, arg: string | undefined): Promise<unknown> {
       }
       program = exported;
       const methods: Record<string, string> = {};
-      for (const name of ['init', 'update', 'retrieve', 'snapshot', 'restore']) methods[name] = typeof program[name];
+      const names = ['init', 'update', 'retrieve', 'snapshot', 'restore'];
+      for (let i = 0; i < names.length; i++) methods[names[i] as string] = typeof program[names[i] as string];
       return { ok: true, value: methods };
     }
     if (op === 'setClock') {
@@ -311,6 +350,13 @@ async function entry(op: string, arg: string | undefined): Promise<unknown> {
     if (e instanceof PayloadError) return { ok: false, error: { name: 'PayloadError', message: e.message } };
     return { ok: false, error: describeThrown(e) };
   }
+}
+
+/** The one function the host calls. Every reply also says how many log lines were dropped so far. */
+async function entry(op: string, arg: string | undefined): Promise<unknown> {
+  const reply = await run(op, arg);
+  reply.logsDropped = logsDropped;
+  return reply;
 }
 
 g.__automemo_entry = entry;

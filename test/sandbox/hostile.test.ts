@@ -1,0 +1,124 @@
+// Hostile memo programs: each tries to escape or exhaust the host and must end in a failed check whose message
+// names what happened, while the host stays alive, its memory returns near baseline and nothing is written.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileProgram } from '../../sandbox/compile.ts';
+import { ProgramInstance } from '../../sandbox/isolate.ts';
+import { checkPayload } from '../../sandbox/payload.ts';
+import { closeHostServices, InstancePrimitives } from '../../sandbox/primitives/index.ts';
+import { quickExam } from '../../sandbox/quick-exam.ts';
+import { builtinSamples } from '../../sandbox/samples.ts';
+import { repoRoot } from '../../sandbox/paths.ts';
+import { offlineServices } from '../support/services.ts';
+
+const dir = join(import.meta.dirname, 'hostile');
+const LIMITS = { heapMb: 128, callCpuMs: 1000, callWallMs: 2500, loadMs: 1000 };
+
+interface Case {
+  file: string;
+  what: string;
+  check: string;
+  pattern: RegExp;
+}
+
+const cases: Case[] = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()
+  .map((file) => {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const what = /^\/\/ hostile: (.+)$/m.exec(text)?.[1] ?? '';
+    const m = /^\/\/ expect: ([\w-]+) \/(.+)\/$/m.exec(text);
+    if (!m) throw new Error(`${file} has no "// expect: <check> /regex/" line`);
+    return { file, what, check: m[1] as string, pattern: new RegExp(m[2] as string) };
+  });
+
+function rss(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss;
+}
+
+const gitStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repoRoot }).toString();
+
+describe('hostile memo programs', () => {
+  let baselineRss = 0;
+  let baselineTmp: string[] = [];
+  let baselineGit = '';
+
+  beforeAll(async () => {
+    // Warm the shared parts first so the baseline includes them (embedding model, type checker, samples).
+    await quickExam({ entryPath: join(repoRoot, 'memo-programs/seeds/trajectory-retrieval.ts') }, { services: offlineServices() });
+    baselineRss = rss();
+    baselineTmp = readdirSync(tmpdir()).sort();
+    baselineGit = gitStatus();
+  });
+
+  afterAll(async () => {
+    await closeHostServices();
+  });
+
+  it('has at least 25 of them', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(cases)('$file ($what) fails $check with a message naming it', async ({ file, check, pattern }) => {
+    const report = await quickExam({ entryPath: join(dir, file) }, { services: offlineServices(), limits: LIMITS });
+    expect(report.passed).toBe(false);
+    const failed = report.checks.find((c) => c.name === check);
+    expect(failed?.ok, `${check} should fail; report: ${JSON.stringify(report.checks, null, 1)}`).toBe(false);
+    expect(failed?.message).toMatch(pattern);
+  });
+
+  it('keeps one instance from affecting another through shared helpers', async () => {
+    const services = offlineServices();
+    const samples = await builtinSamples(services.images);
+    const run = async (file: string, tamperFirst?: string) => {
+      const clean = await compileProgram({ entryPath: join(repoRoot, file) });
+      if (!clean.ok) throw new Error('seed did not compile');
+      const victimPrims = new InstancePrimitives(services);
+      const victim = await ProgramInstance.start(clean.program, victimPrims);
+      if (!victim.ok) throw new Error(victim.error.message);
+      if (tamperFirst) {
+        const evil = await compileProgram({ entryPath: join(dir, tamperFirst) });
+        if (!evil.ok) throw new Error('tamper program did not compile');
+        const evilPrims = new InstancePrimitives(services);
+        const attacker = await ProgramInstance.start(evil.program, evilPrims);
+        if (!attacker.ok) throw new Error(attacker.error.message);
+        // The attacker rewrites built-ins between the victim's calls.
+        await attacker.instance.update(samples.episodes[0] as never);
+        for (const ep of samples.episodes) await victim.instance.update(ep);
+        await attacker.instance.update(samples.episodes[1] as never);
+        attacker.instance.dispose();
+        evilPrims.dispose();
+      } else {
+        for (const ep of samples.episodes) await victim.instance.update(ep);
+      }
+      const out: unknown[] = [];
+      for (const t of samples.tasks) {
+        const r = await victim.instance.retrieve(t);
+        if (!r.ok) throw new Error(r.error.message);
+        out.push(checkPayload(r.value, { maxChars: 50_000, maxImages: 2 }).payload);
+      }
+      victim.instance.dispose();
+      victimPrims.dispose();
+      return out;
+    };
+    const alone = await run('memo-programs/seeds/trajectory-retrieval.ts');
+    const beside = await run('memo-programs/seeds/trajectory-retrieval.ts', 'tamper-builtins.ts');
+    expect(beside).toEqual(alone);
+    expect((alone[0] as { text: string }).text).toContain('Similar past tasks');
+    // The host's own built-ins are untouched.
+    expect(JSON.stringify({ a: [1] })).toBe('{"a":[1]}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('leaves the host alive, its memory near baseline, and nothing written', () => {
+    const grown = (rss() - baselineRss) / 1024 / 1024;
+    expect(grown, `rss grew by ${grown.toFixed(0)} MB`).toBeLessThan(200);
+    expect(existsSync('/tmp/owned')).toBe(false);
+    expect(readdirSync(tmpdir()).sort()).toEqual(baselineTmp);
+    expect(gitStatus()).toBe(baselineGit);
+  });
+});

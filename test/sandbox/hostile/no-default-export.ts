@@ -1,0 +1,3 @@
+// hostile: export something that is not a memo program
+// expect: interface /default export is number, not an object made by defineMemo/
+export default 42;
