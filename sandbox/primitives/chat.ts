@@ -79,14 +79,20 @@ export class ExtractiveChat implements ChatService {
         break;
       }
     }
-    const source = last >= 0 ? (messages[last]?.content ?? '') : '';
-    const instructions = messages
-      .filter((_, i) => i !== last)
-      .map((m) => m.content)
-      .join('\n');
+    const userText = last >= 0 ? (messages[last]?.content ?? '') : '';
+    const others = messages.filter((_, i) => i !== last).map((m) => m.content);
+    // The instruction is whatever is not the last user message; failing that, that message's first line.
+    let instruction = others.join('\n');
+    let source = userText;
+    if (!instruction.trim()) {
+      const lines = userText.split('\n');
+      if (lines.length > 1) {
+        instruction = lines[0] ?? '';
+        source = lines.slice(1).join('\n');
+      }
+    }
     const sentences = splitSentences(source);
-    // The first line of a user message is usually its own instruction ("Summarize: ...").
-    const wanted = new Set(contentTokens(`${instructions}\n${source.split('\n')[0] ?? ''}`));
+    const wanted = new Set(contentTokens(instruction));
     const scored = sentences.map((s, i) => {
       const toks = contentTokens(s);
       const overlap = toks.filter((t) => wanted.has(t)).length;

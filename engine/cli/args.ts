@@ -1,0 +1,34 @@
+// Argument parsing for every command: Node's parseArgs for the shape, zod for the values. Any problem is a
+// UsageError, which the CLI prints with the command's usage and exits 2.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { z } from 'zod';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parse<T extends z.ZodType>(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  schema: T,
+): z.infer<T> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''));
+  }
+  const result = schema.safeParse({ ...parsed.values, positionals: parsed.positionals });
+  if (!result.success) {
+    const first = result.error.issues[0];
+    const where = first?.path.length ? `--${String(first.path[0])}: ` : '';
+    throw new UsageError(`${where}${first?.message ?? 'invalid arguments'}`);
+  }
+  return result.data;
+}
+
+/** A numeric option given as a string on the command line. */
+export const intOption = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();

@@ -1,0 +1,77 @@
+// automemo check <program> [--json]: quick-examines one memo program. Exit 0 when it passes, 1 when it does not.
+import { existsSync, statSync } from 'node:fs';
+import { z } from 'zod';
+import { resolveModels } from '../../llm/models.ts';
+import { resolveEntry } from '../../../sandbox/compile.ts';
+import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
+import { quickExam } from '../../../sandbox/quick-exam.ts';
+import { intOption, parse, UsageError } from '../args.ts';
+import { formatQuickExam } from '../format-quick-exam.ts';
+
+export const usage = `automemo check <program.ts | program-folder> [options]
+
+Quick-examines a memo program: imports, interface (type-check), update on sample
+episodes, retrieve on sample tasks, payload schema, payload budget.
+
+Options:
+  --json               print the report as JSON
+  --budget-chars N     payload text budget (default 50000)
+  --budget-images N    payload image budget (default 2)
+  --heap-mb N          isolate heap cap (default 256)
+  --cpu-ms N           CPU time per call (default 10000)
+  --wall-ms N          wall-clock time per call (default 60000)
+  --seed N             seed of Math.random / ctx.random (default 1)
+
+Exit status: 0 passed, 1 failed, 2 bad arguments.`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).length(1, 'give exactly one program file or folder'),
+  json: z.boolean().optional(),
+  'budget-chars': intOption(1, 10_000_000),
+  'budget-images': intOption(0, 100),
+  'heap-mb': intOption(16, 4096),
+  'cpu-ms': intOption(10, 3_600_000),
+  'wall-ms': intOption(10, 3_600_000),
+  seed: intOption(0, 2 ** 31 - 1),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(
+    argv,
+    {
+      json: { type: 'boolean' },
+      'budget-chars': { type: 'string' },
+      'budget-images': { type: 'string' },
+      'heap-mb': { type: 'string' },
+      'cpu-ms': { type: 'string' },
+      'wall-ms': { type: 'string' },
+      seed: { type: 'string' },
+    },
+    Args,
+  );
+  const target = a.positionals[0] as string;
+  const entry = resolveEntry(target);
+  if (!existsSync(target)) throw new UsageError(`no such program: ${target}`);
+  if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
+  const services = createHostServices(resolveModels());
+  try {
+    const limits = {
+      ...(a['heap-mb'] ? { heapMb: a['heap-mb'] } : {}),
+      ...(a['cpu-ms'] ? { callCpuMs: a['cpu-ms'] } : {}),
+      ...(a['wall-ms'] ? { callWallMs: a['wall-ms'] } : {}),
+    };
+    const report = await quickExam(
+      { entryPath: entry },
+      {
+        services,
+        budget: { maxChars: a['budget-chars'] ?? 50_000, maxImages: a['budget-images'] ?? 2 },
+        limits,
+        ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      },
+    );
+    process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
+    return report.passed ? 0 : 1;
+  } finally {
+    await closeHostServices();
+  }
+}

@@ -1,0 +1,55 @@
+// Dispatches `automemo <command>`. Usage problems exit 2 with the command's usage; anything unexpected exits 1
+// with its message (and the stack when AUTOMEMO_DEBUG is set).
+import { UsageError } from './args.ts';
+
+interface Command {
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: () => import('./commands/check.ts'),
+  demo: () => import('./commands/demo.ts'),
+};
+
+const USAGE = `automemo — search for agent memory designs
+
+Usage: automemo <command> [options]
+
+Commands:
+  check <program>   quick-examine a memo program (imports, interface, update, retrieve, payload)
+  demo              run the offline demo and print where its report is
+
+Run "automemo <command> --help" for a command's options.`;
+
+export async function main(argv: string[]): Promise<number> {
+  // A stray rejection must never take the process (and its isolates) down silently.
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`);
+  });
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`automemo: unknown command "${name}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  const command = await load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`automemo ${name}: ${err.message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`);
+    return 1;
+  }
+}

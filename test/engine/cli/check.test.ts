@@ -1,0 +1,60 @@
+// The real binary, in a child process: what a user typing `automemo check` sees.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from '../../../sandbox/paths.ts';
+
+function automemo(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'automemo.js'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+    timeout: 120_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('automemo check', () => {
+  it('passes a seed with exit 0 and says which mode ran', () => {
+    const r = automemo('check', 'memo-programs/seeds/trajectory-retrieval.ts');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('memo-programs/seeds/trajectory-retrieval.ts  PASSED');
+    for (const name of ['imports', 'interface', 'update', 'retrieve', 'payload-schema', 'payload-budget']) {
+      expect(r.out).toMatch(new RegExp(`✓ ${name}`));
+    }
+    expect(r.out).toContain('mode: embed offline');
+  });
+
+  it('fails a hostile program with exit 1 and a message naming what happened', () => {
+    const r = automemo('check', 'test/sandbox/hostile/heap-bomb.ts', '--heap-mb', '64', '--cpu-ms', '3000');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('FAILED');
+    expect(r.out).toMatch(/✗ update\s+episode sample-web-1: update\(\) exceeded the 64 MB heap cap/);
+  });
+
+  it('prints JSON with --json', () => {
+    const r = automemo('check', 'memo-programs/seeds/no-memory.ts', '--json');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.passed).toBe(true);
+    expect(report.checks).toHaveLength(6);
+  });
+
+  it('exits 2 with usage on bad arguments', () => {
+    const none = automemo('check');
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('give exactly one program file or folder');
+    expect(none.err).toContain('automemo check <program.ts');
+    const missing = automemo('check', 'nope.ts');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('no such program: nope.ts');
+    const badNum = automemo('check', 'memo-programs/seeds/no-memory.ts', '--budget-chars', 'lots');
+    expect(badNum.code).toBe(2);
+    expect(badNum.err).toMatch(/--budget-chars: .*number/);
+    const unknown = automemo('check', 'memo-programs/seeds/no-memory.ts', '--frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("Unknown option '--frobnicate'");
+    expect(automemo('frobnicate').code).toBe(2);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_QUOTAS } from '../../../sandbox/primitives/quotas.ts';
+import { VectorStore } from '../../../sandbox/primitives/vectors.ts';
+
+const unitVec = (angle: number) => [Math.cos(angle), Math.sin(angle)];
+
+describe('VectorStore', () => {
+  it('finds nearest neighbours with cosine scores', () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const { handle } = vs.create(2, 'cosine', 16);
+    vs.add(handle, [0, 0.1, 0.2, 1.5].map((a, label) => ({ label, vector: unitVec(a) })));
+    const hits = vs.search(handle, unitVec(0.05), 2);
+    expect(hits.map((h) => h.label)).toEqual([0, 1]);
+    expect(hits[0]?.score).toBeCloseTo(Math.cos(0.05), 5);
+    expect(hits[0]?.distance).toBeCloseTo(1 - Math.cos(0.05), 5);
+  });
+
+  it('applies tag and label filters inside the search, so rare matches are not starved', () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const { handle } = vs.create(2, 'cosine', 8);
+    const items = Array.from({ length: 2000 }, (_, label) => ({
+      label,
+      vector: unitVec((label % 360) / 57.3),
+      tags: label % 400 === 399 ? ['rare'] : ['common'],
+    }));
+    vs.add(handle, items);
+    // A post-filter over a global top-k would find none of these five near the query.
+    const rare = vs.search(handle, unitVec(0), 5, { anyTags: ['rare'] });
+    expect(rare.map((h) => h.label).sort((a, b) => a - b)).toEqual([399, 799, 1199, 1599, 1999]);
+    const listed = vs.search(handle, unitVec(0), 10, { labels: [5, 6, 1500] });
+    expect(listed.map((h) => h.label).sort((a, b) => a - b)).toEqual([5, 6, 1500]);
+  });
+
+  it('grows past its initial capacity and supports remove and re-add', () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const { handle } = vs.create(2, 'cosine', 16);
+    vs.add(handle, Array.from({ length: 100 }, (_, label) => ({ label, vector: unitVec(label / 100) })));
+    expect(vs.size(handle)).toBe(100);
+    vs.remove(handle, 0);
+    expect(vs.size(handle)).toBe(99);
+    expect(vs.search(handle, unitVec(0), 1)[0]?.label).toBe(1);
+    vs.add(handle, [{ label: 0, vector: unitVec(0) }]);
+    expect(vs.search(handle, unitVec(0), 1)[0]?.label).toBe(0);
+    expect(vs.search(handle, unitVec(0), 500)).toHaveLength(100);
+  });
+
+  it('enforces its quotas with messages that name them', () => {
+    const vs = new VectorStore({ ...DEFAULT_QUOTAS, vectorHandles: 2, vectorBytes: 1_000_000 });
+    expect(() => vs.create(5000, 'cosine', 16)).toThrow(/quota vectorDimMax exceeded: dimension 5000/);
+    vs.create(4, 'l2', 16);
+    const { handle } = vs.create(4, 'ip', 16);
+    expect(() => vs.create(4, 'cosine', 16)).toThrow(/quota vectorHandles exceeded/);
+    expect(() => vs.add(handle, Array.from({ length: 20_000 }, (_, label) => ({ label, vector: [1, 0, 0, 0] })))).toThrow(
+      /quota vectorBytes exceeded/,
+    );
+    expect(() => vs.add(handle, [{ label: 1, vector: [1, 0, 0] }])).toThrow(/3 dimensions, the index has 4/);
+    expect(() => vs.add(handle, [{ label: 1, vector: [1, Infinity, 0, 0] }])).toThrow(/vector\[1\] is Infinity/);
+    expect(() => vs.search(99, [1], 1)).toThrow(/no vector index with handle 99/);
+  });
+
+  it('scores l2 and inner-product spaces so that larger is closer', () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const l2 = vs.create(2, 'l2', 4).handle;
+    vs.add(l2, [
+      { label: 1, vector: [3, 4] },
+      { label: 2, vector: [1, 0] },
+    ]);
+    const hits = vs.search(l2, [0, 0], 2);
+    expect(hits.map((h) => h.label)).toEqual([2, 1]);
+    expect(hits[1]?.score).toBe(-25);
+  });
+});

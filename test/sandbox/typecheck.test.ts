@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatDiagnostic, typeChecker } from '../../sandbox/typecheck.ts';
+import { seedsDir } from '../../sandbox/paths.ts';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+
+describe('type-check against the contract', () => {
+  it('passes the seeds and a multi-file program', () => {
+    for (const p of [join(seedsDir, 'no-memory.ts'), join(seedsDir, 'trajectory-retrieval.ts'), join(fixtures, 'multi-file')]) {
+      expect(typeChecker().check(p).diagnostics).toEqual([]);
+    }
+  });
+
+  it('reports diagnostics as line:col message', () => {
+    const code = [
+      "import { defineMemo } from 'automemo/contract';",
+      'const n: number = "seven";',
+      "export default defineMemo({ update() {}, retrieve: () => ({ text: '', images: [] }) });",
+    ].join('\n');
+    const { diagnostics } = typeChecker().check(join(fixtures, 'typed.ts'), code);
+    expect(diagnostics.map((d) => formatDiagnostic(d, 'typed.ts'))).toEqual([
+      "2:7 Type 'string' is not assignable to type 'number'.",
+    ]);
+  });
+
+  it('says when the default export does not implement MemoProgram', () => {
+    const code = 'export default { update() {} };\n';
+    const { diagnostics } = typeChecker().check(join(fixtures, 'partial.ts'), code);
+    expect(diagnostics[0]?.message).toMatch(/default export does not implement MemoProgram: Property 'retrieve' is missing/);
+    expect(diagnostics[0]?.line).toBe(1);
+  });
+
+  it('has no Node or DOM globals in scope', () => {
+    const code = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() { process.exit(); document.title; }, retrieve: () => ({ text: '', images: [] }) });";
+    const msgs = typeChecker().check(join(fixtures, 'globals.ts'), code).diagnostics.map((d) => d.message);
+    expect(msgs.some((m) => m.includes("Cannot find name 'process'"))).toBe(true);
+    expect(msgs.some((m) => m.includes("Cannot find name 'document'"))).toBe(true);
+  });
+
+  it('is fast once warm', () => {
+    const p = join(seedsDir, 'trajectory-retrieval.ts');
+    typeChecker().check(p);
+    const times = Array.from({ length: 5 }, () => typeChecker().check(p).ms).sort((a, b) => a - b);
+    expect(times[2]).toBeLessThan(250);
+  });
+});
