@@ -42,14 +42,14 @@ export class OpenAITestServer {
   }
 
   static async start(options: { embeddingDim?: number } = {}): Promise<OpenAITestServer> {
-    let self: OpenAITestServer | undefined;
+    const holder: { self?: OpenAITestServer } = {};
     const server = createServer((req, res) => {
-      void self?.handle(req, res);
+      void holder.self?.handle(req, res);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    self = new OpenAITestServer(server, `http://127.0.0.1:${port}/v1`, options.embeddingDim ?? 8);
-    return self;
+    holder.self = new OpenAITestServer(server, `http://127.0.0.1:${port}/v1`, options.embeddingDim ?? 8);
+    return holder.self;
   }
 
   chatRequests(): any[] {
@@ -60,7 +60,7 @@ export class OpenAITestServer {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    let body: any = undefined;
+    let body: any;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
