@@ -93,7 +93,11 @@ export interface VectorIndex {
   readonly space: VectorSpace;
   add(label: number, vector: number[], tags?: string[]): Promise<void>;
   addMany(items: { label: number; vector: number[]; tags?: string[] }[]): Promise<void>;
+  /** Embeds `text` with ctx.embed's model on the host and adds it; the vector never crosses the sandbox. */
+  addText(label: number, text: string, tags?: string[]): Promise<void>;
   search(vector: number[], k: number, options?: VectorSearchOptions): Promise<VectorHit[]>;
+  /** Embeds `text` on the host and searches with it: one call instead of embed() + search(). */
+  searchText(text: string, k: number, options?: VectorSearchOptions): Promise<VectorHit[]>;
   remove(label: number): Promise<void>;
   size(): Promise<number>;
 }

@@ -2,6 +2,11 @@
 // wall-clock budget per call, and no reach beyond the MemoContext primitives. Whatever the program does — loops,
 // heap bombs, promises that never settle, hostile payloads — a call ends in a structured result, never in a
 // host crash. A CPU or wall-clock overrun disposes the isolate: the instance is then dead and says why.
+//
+// Protocol: the host only ever enters the isolate with synchronous calls on its own thread (start an operation,
+// deliver a slow primitive's reply), each under the time left of the operation's CPU budget; isolated-vm stops
+// any entry that overruns, including code that runs after an await. Primitives answer synchronously when they
+// can, so a retrieve that reads kv or searches vectors never waits on a thread hop.
 import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 import ivm from 'isolated-vm';
@@ -14,7 +19,7 @@ import { mapStack } from './source-map.ts';
 export interface SandboxLimits {
   /** Isolate heap cap in MB. */
   heapMb: number;
-  /** CPU time one call may use inside the isolate (host primitives are not counted). */
+  /** Time one call may spend executing in the isolate (synchronous host primitives included, slow ones not). */
   callCpuMs: number;
   /** Wall-clock time one call may take, host primitives included. */
   callWallMs: number;
@@ -75,22 +80,58 @@ function prelude(): string {
   return preludeScript;
 }
 
+/**
+ * One watchdog for all instances instead of a timer per call (a per-call timer costs more than a fast call):
+ * while any operation is running it checks deadlines every 25 ms.
+ */
+const running = new Set<ProgramInstance>();
+let watchdog: NodeJS.Timeout | undefined;
+function armWatchdog(): void {
+  if (watchdog) return;
+  watchdog = setInterval(() => {
+    const now = performance.now();
+    for (const inst of [...running]) inst.checkDeadline(now);
+    if (running.size === 0) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+    }
+  }, 25);
+}
+
 /** V8 code caches by program hash, so a program loads fast the second time. */
 const codeCache = new Map<string, ivm.ExternalCopy<ArrayBuffer>>();
+
+type Reply = { ok: true; value: unknown; logsDropped?: number } | { ok: false; error: { name: string; message: string; stack?: string }; logsDropped?: number };
+
+/** The operation in flight: its reply handler and what is left of its CPU budget. */
+interface Operation {
+  id: number;
+  op: string;
+  budgetMs: number;
+  /** performance.now() by which the operation must have settled. */
+  deadline: number;
+  settle: (r: { reply: Reply } | { failure: SandboxError }) => void;
+}
 
 export class ProgramInstance {
   private queue: Promise<unknown> = Promise.resolve();
   private deathReason: SandboxError | undefined;
+  private current: Operation | undefined;
+  /** Calls started or queued and not yet settled. */
+  private pending = 0;
+  private nextId = 1;
+  private entry!: ivm.Reference<(id: number, op: string, arg?: string) => void>;
+  private resolver!: ivm.Reference<(ticket: number, reply: unknown) => void>;
 
   private constructor(
     private readonly isolate: ivm.Isolate,
     private readonly context: ivm.Context,
-    private readonly entry: ivm.Reference<(op: string, arg?: string) => Promise<unknown>>,
     readonly program: CompiledProgram,
     readonly primitives: InstancePrimitives,
     readonly limits: SandboxLimits,
     readonly methods: Methods,
-    readonly loadMs: number,
+    /** Isolate creation plus program load, in ms. */
+    public loadMs: number,
   ) {}
 
   /** Creates the isolate, installs the context, loads the program and checks its default export. */
@@ -109,10 +150,9 @@ export class ProgramInstance {
     try {
       const context = await isolate.createContext();
       const jail = context.global;
-      await jail.set(
-        '__automemo_host',
-        new ivm.Reference((name: string, args: unknown) => primitives.dispatch(name, args)),
-      );
+      const instance = new ProgramInstance(isolate, context, program, primitives, limits, {} as Methods, 0);
+      jail.setSync('__automemo_host', new ivm.Callback((name: string, args: unknown) => instance.hostCall(name, args)));
+      jail.setSync('__automemo_done', new ivm.Callback((id: number, reply: Reply) => instance.onDone(id, reply)));
       await jail.set(
         '__automemo_config',
         new ivm.ExternalCopy({
@@ -126,9 +166,10 @@ export class ProgramInstance {
           budget: options.budget ?? DEFAULT_BUDGET,
         }).copyInto(),
       );
-      await context.eval(prelude(), { timeout: 2000 });
-      const entry = await jail.get('__automemo_entry', { reference: true });
-      await context.eval('delete globalThis.__automemo_entry');
+      context.evalSync(prelude(), { timeout: 2000 });
+      instance.entry = jail.getSync('__automemo_entry', { reference: true });
+      instance.resolver = jail.getSync('__automemo_resolve', { reference: true });
+      context.evalSync('delete globalThis.__automemo_entry; delete globalThis.__automemo_resolve;');
 
       const cached = codeCache.get(program.hash);
       const script = await isolate.compileScript(program.code, {
@@ -138,16 +179,11 @@ export class ProgramInstance {
       const produced = (script as ivm.Script & ivm.CachedDataResult).cachedData;
       if (!cached && produced) codeCache.set(program.hash, produced);
 
-      let wallTimedOut = false;
-      const wall = setTimeout(() => {
-        wallTimedOut = true;
-        if (!isolate.isDisposed) isolate.dispose();
-      }, limits.loadMs);
       try {
-        await script.run(context, { timeout: limits.loadMs });
+        script.runSync(context, { timeout: limits.loadMs });
       } catch (err) {
         const message = (err as Error).message ?? String(err);
-        if (wallTimedOut || /timed out/i.test(message)) {
+        if (/timed out/i.test(message)) {
           return fail({ kind: 'load', op: 'load', message: `the program's top-level code ran longer than ${limits.loadMs} ms` });
         }
         if (/memory limit/i.test(message)) {
@@ -161,20 +197,8 @@ export class ProgramInstance {
           stack: mapped.stack,
           ...(mapped.location ? { location: mapped.location } : {}),
         });
-      } finally {
-        clearTimeout(wall);
       }
 
-      const instance = new ProgramInstance(
-        isolate,
-        context,
-        entry,
-        program,
-        primitives,
-        limits,
-        {} as Methods,
-        performance.now() - started,
-      );
       const loaded = await instance.call<Methods>('load');
       if (!loaded.ok) return fail({ ...loaded.error, kind: loaded.error.kind === 'threw' ? 'load' : loaded.error.kind });
       const methods = loaded.value;
@@ -190,7 +214,7 @@ export class ProgramInstance {
         });
       }
       Object.assign(instance.methods, methods);
-      (instance as { loadMs: number }).loadMs = performance.now() - started;
+      instance.loadMs = performance.now() - started;
       return { ok: true, instance };
     } catch (err) {
       const message = (err as Error).message ?? String(err);
@@ -249,66 +273,109 @@ export class ProgramInstance {
 
   /** Calls run one at a time, in order. */
   call<T>(op: string, arg?: string): Promise<CallResult<T>> {
-    const next = this.queue.then(() => this.callNow<T>(op, arg));
-    this.queue = next.catch(() => undefined);
+    // Start at once when idle; otherwise after the calls before this one (callNow never rejects).
+    const next = this.pending === 0 ? this.callNow<T>(op, arg) : this.queue.then(() => this.callNow<T>(op, arg));
+    this.pending++;
+    this.queue = next;
     return next;
   }
 
-  private async callNow<T>(op: string, arg: string | undefined): Promise<CallResult<T>> {
+  private callNow<T>(op: string, arg: string | undefined): Promise<CallResult<T>> {
     const started = performance.now();
     if (this.isolate.isDisposed) {
       const why = this.deathReason ? ` (${this.deathReason.message})` : '';
-      return { ok: false, error: { kind: 'disposed', op, message: `the sandbox is no longer running${why}` }, ms: 0, cpuMs: 0 };
+      return Promise.resolve({ ok: false, error: { kind: 'disposed', op, message: `the sandbox is no longer running${why}` }, ms: 0, cpuMs: 0 });
     }
     const cpu0 = this.isolate.cpuTime;
-    const cpuLimit = BigInt(this.limits.callCpuMs) * 1_000_000n;
-    let overrun: 'cpu' | 'wall' | undefined;
-    const kill = (why: 'cpu' | 'wall') => {
-      overrun ??= why;
-      if (!this.isolate.isDisposed) this.isolate.dispose();
-    };
-    // isolated-vm's own timeout does not cover code that runs after an await; a watchdog on cpuTime does.
-    const watchdog = setInterval(() => {
-      if (!this.isolate.isDisposed && this.isolate.cpuTime - cpu0 > cpuLimit) kill('cpu');
-    }, 10);
-    const wall = setTimeout(() => kill('wall'), this.limits.callWallMs);
     const cpuMs = () => (this.isolate.isDisposed ? this.limits.callCpuMs : Number(this.isolate.cpuTime - cpu0) / 1e6);
+    return new Promise<CallResult<T>>((resolve) => {
+      this.current = {
+        id: this.nextId++,
+        op,
+        budgetMs: this.limits.callCpuMs,
+        deadline: started + this.limits.callWallMs,
+        settle: (r) => {
+          this.current = undefined;
+          this.pending--;
+          running.delete(this);
+          const ms = performance.now() - started;
+          if ('failure' in r) return resolve({ ok: false, error: r.failure, ms, cpuMs: cpuMs() });
+          this.primitives.noteDroppedLogs(r.reply.logsDropped ?? 0);
+          if (r.reply.ok) return resolve({ ok: true, value: r.reply.value as T, ms, cpuMs: cpuMs() });
+          resolve({ ok: false, error: this.describe(op, r.reply.error), ms, cpuMs: cpuMs() });
+        },
+      };
+      const id = this.current.id;
+      running.add(this);
+      armWatchdog();
+      this.enter((timeout) =>
+        this.entry.applySync(undefined, arg === undefined ? [id, op] : [id, op, arg], { arguments: { copy: true }, timeout }),
+      );
+    });
+  }
+
+  /**
+   * Runs one synchronous entry into the isolate for the current operation, charging its time to the
+   * operation's budget. Overruns, heap exhaustion and boundary errors end the operation and the sandbox.
+   */
+  private enter(fn: (timeout: number) => unknown): void {
+    const op = this.current;
+    if (!op || this.isolate.isDisposed) return;
+    const t0 = performance.now();
     try {
-      const args: [string, string?] = arg === undefined ? [op] : [op, arg];
-      const reply = (await this.entry.apply(undefined, args, {
-        arguments: { copy: true },
-        result: { promise: true, copy: true },
-        timeout: this.limits.callCpuMs,
-      })) as { ok: true; value: T } | { ok: false; error: { name: string; message: string; stack?: string } };
-      const ms = performance.now() - started;
-      this.primitives.noteDroppedLogs((reply as { logsDropped?: number }).logsDropped ?? 0);
-      if (reply.ok) return { ok: true, value: reply.value, ms, cpuMs: cpuMs() };
-      return { ok: false, error: this.describe(op, reply.error), ms, cpuMs: cpuMs() };
+      fn(Math.max(1, Math.ceil(op.budgetMs)));
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
-      let error: SandboxError;
-      if (overrun === 'cpu' || (!overrun && /timed out/i.test(message))) {
-        error = { kind: 'cpu-timeout', op, message: `${op}() used more than ${this.limits.callCpuMs} ms of CPU; the sandbox was stopped` };
-      } else if (overrun === 'wall') {
-        error = {
-          kind: 'wall-timeout',
-          op,
-          message: `${op}() did not finish within ${this.limits.callWallMs} ms (a promise that never settles, or a slow loop); the sandbox was stopped`,
-        };
+      if (/timed out/i.test(message)) {
+        this.fail({ kind: 'cpu-timeout', op: op.op, message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU; the sandbox was stopped` }, true);
       } else if (/memory limit/i.test(message)) {
-        error = { kind: 'heap', op, message: `${op}() exceeded the ${this.limits.heapMb} MB heap cap; the sandbox was stopped` };
-      } else if (/disposed/i.test(message)) {
-        error = { kind: 'disposed', op, message: `the sandbox stopped during ${op}(): ${message}` };
+        this.fail({ kind: 'heap', op: op.op, message: `${op.op}() exceeded the ${this.limits.heapMb} MB heap cap; the sandbox was stopped` }, true);
       } else {
-        error = { kind: 'threw', op, message: `${op}() failed at the boundary: ${message}` };
+        this.fail({ kind: 'threw', op: op.op, message: `${op.op}() failed at the boundary: ${message}` }, true);
       }
-      if (!this.isolate.isDisposed) this.isolate.dispose();
-      this.deathReason ??= error;
-      return { ok: false, error, ms: performance.now() - started, cpuMs: cpuMs() };
+      return;
     } finally {
-      clearInterval(watchdog);
-      clearTimeout(wall);
+      if (this.current === op) op.budgetMs -= performance.now() - t0;
     }
+  }
+
+  /** Ends the current operation with a failure; `fatal` also stops the sandbox. */
+  private fail(error: SandboxError, fatal: boolean): void {
+    if (fatal) {
+      this.deathReason ??= error;
+      if (!this.isolate.isDisposed) this.isolate.dispose();
+    }
+    this.current?.settle({ failure: error });
+  }
+
+  /** The isolate's only way out: a synchronous envelope, or a ticket answered later through the resolver. */
+  private hostCall(name: string, args: unknown): unknown {
+    const answer = this.primitives.answer(name, args);
+    if (!(answer instanceof Promise)) return answer;
+    const ticket = this.nextId++;
+    void answer.then((envelope) => {
+      if (this.isolate.isDisposed || !this.current) return;
+      this.enter((timeout) => this.resolver.applySync(undefined, [ticket, envelope], { arguments: { copy: true }, timeout }));
+    });
+    return { pending: ticket };
+  }
+
+  /** Called by the watchdog: ends an operation that outlived its wall-clock budget. */
+  checkDeadline(now: number): void {
+    const op = this.current;
+    if (!op || now < op.deadline) return;
+    this.fail(
+      {
+        kind: 'wall-timeout',
+        op: op.op,
+        message: `${op.op}() did not finish within ${this.limits.callWallMs} ms (a promise that never settles, or a host call that never returned); the sandbox was stopped`,
+      },
+      true,
+    );
+  }
+
+  private onDone(id: number, reply: Reply): void {
+    if (this.current?.id === id) this.current.settle({ reply });
   }
 
   private describe(op: string, e: { name: string; message: string; stack?: string }): SandboxError {
@@ -325,7 +392,8 @@ export class ProgramInstance {
   /** Ends the isolate. Host state (kv, vectors) stays with `primitives` until its owner disposes it. */
   dispose(): void {
     if (!this.isolate.isDisposed) this.isolate.dispose();
-    this.entry.release();
+    this.entry?.release();
+    this.resolver?.release();
     this.context.release();
   }
 }

@@ -1,6 +1,6 @@
 // Trajectory retrieval (the ALMA / AutoMMemo baseline): embed each past task's instruction; for a new task,
 // return the most similar past episodes above a similarity threshold as readable action lists with outcomes.
-import { defineMemo, type EpisodeRecorder, type MemoContext, type VectorIndex } from 'automemo/contract';
+import { defineMemo, type EpisodeRecorder, type VectorIndex } from 'automemo/contract';
 
 export const config = {
   /** Episodes returned per task. */
@@ -45,26 +45,21 @@ function render(ep: EpisodeRecorder): string {
   return lines.join('\n');
 }
 
-async function ensureIndex(ctx: MemoContext, dim: number): Promise<VectorIndex> {
-  index ??= await ctx.vectors.create({ dim, space: 'cosine', maxElements: 1024 });
-  return index;
-}
-
 export default defineMemo({
   async update(episode, ctx) {
     if (!config.includeFailures && !episode.outcome.success) return;
-    const [vector] = await ctx.embed([episode.instruction]);
-    if (!vector) return;
-    const idx = await ensureIndex(ctx, vector.length);
-    await idx.add(stored.length, vector);
+    if (!index) {
+      // Learn the embedding size once, then let the host embed and index texts directly.
+      const [probe] = await ctx.embed([episode.instruction]);
+      index = await ctx.vectors.create({ dim: probe?.length ?? 512, space: 'cosine', maxElements: 1024 });
+    }
+    await index.addText(stored.length, episode.instruction);
     stored.push({ taskId: episode.taskId, success: episode.outcome.success, text: render(episode) });
   },
 
   async retrieve(task, ctx) {
     if (!index || stored.length === 0) return { text: '', images: [] };
-    const [query] = await ctx.embed([task.instruction]);
-    if (!query) return { text: '', images: [] };
-    const hits = (await index.search(query, config.topK)).filter((h) => h.score >= config.minSimilarity);
+    const hits = (await index.searchText(task.instruction, config.topK)).filter((h) => h.score >= config.minSimilarity);
     if (hits.length === 0) return { text: '', images: [] };
     const parts: string[] = [];
     let used = 0;

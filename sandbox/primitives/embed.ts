@@ -11,6 +11,8 @@ export interface TextEmbedder {
   readonly id: string;
   readonly offline: boolean;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** The vectors right away when every text is already known, else undefined (no work started). */
+  cached?(texts: string[]): Float32Array[] | undefined;
 }
 
 function unit(v: ArrayLike<number>): Float32Array {
@@ -100,6 +102,19 @@ export class CachingEmbedder implements TextEmbedder {
 
   private key(text: string): string {
     return createHash('sha1').update(this.id).update('\u0000').update(text).digest('base64');
+  }
+
+  cached(texts: string[]): Float32Array[] | undefined {
+    const keys = texts.map((t) => this.key(t));
+    const out: Float32Array[] = [];
+    for (const k of keys) {
+      const v = this.cache.get(k);
+      if (!v) return undefined;
+      out.push(v);
+    }
+    this.hits += keys.length;
+    for (const k of keys) this.touch(k);
+    return out;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -43,7 +43,9 @@ export function approxBytes(value: unknown): number {
   if (value === null || value === undefined) return 0;
   if (typeof value === 'string') return value.length;
   if (typeof value === 'number' || typeof value === 'boolean') return 8;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
   if (Array.isArray(value)) {
+    if (typeof value[0] === 'number') return value.length * 8;
     let n = 0;
     for (const v of value) n += approxBytes(v);
     return n;

@@ -3,9 +3,10 @@
 // Everything it relies on is captured before program code runs, so a program that rewrites built-ins (JSON,
 // Array.prototype, Reflect, ...) cannot change how its calls or payloads are handled.
 
-interface HostReference {
-  apply(receiver: undefined, args: unknown[], options: object): Promise<any>;
-}
+/** The host's one synchronous function: an envelope now, or a ticket whose envelope arrives via __automemo_resolve. */
+type HostCall = (name: string, args: unknown[]) => { ok: true; value: any } | { ok: false; error: string } | { pending: number };
+type HostDone = (callId: number, reply: unknown) => void;
+
 interface PreludeConfig {
   seed: number;
   clockStart: number;
@@ -22,9 +23,11 @@ interface PreludeConfig {
 }
 
 const g = globalThis as any;
-const host: HostReference = g.__automemo_host;
+const host: HostCall = g.__automemo_host;
+const done: HostDone = g.__automemo_done;
 const config: PreludeConfig = g.__automemo_config;
 delete g.__automemo_host;
+delete g.__automemo_done;
 delete g.__automemo_config;
 
 // Intrinsics, captured before any program code exists.
@@ -51,7 +54,12 @@ const weakSetAdd = WeakSet.prototype.add;
 const weakSetDelete = WeakSet.prototype.delete;
 const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
+const mapSize = (Object.getOwnPropertyDescriptor(Map.prototype, 'size') as PropertyDescriptor).get as () => number;
+const promiseThen = Promise.prototype.then;
+const promiseResolve = Promise.resolve.bind(Promise);
+const promiseReject = Promise.reject.bind(Promise);
 const StringCtor = String;
+const RealFloat64Array = Float64Array;
 
 const slice = (s: string, a: number, b?: number): string => reflectApply(stringSlice, s, [a, b]);
 const push = <T>(arr: T[], v: T): void => void reflectApply(arrayPush, arr, [v]);
@@ -95,24 +103,32 @@ VirtualDate.prototype = RealDate.prototype;
 (VirtualDate as any).UTC = RealDate.UTC;
 g.Date = VirtualDate;
 
-// Un-awaited calls would otherwise queue without bound in the host; the program must await its calls.
-let inFlight = 0;
-async function callHost(name: string, args: unknown[]): Promise<any> {
-  if (inFlight >= config.maxInFlight) {
-    throw new RealError(`${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`);
+// Replies to slow host calls arrive later through __automemo_resolve. Un-awaited slow calls would otherwise
+// queue without bound in the host, so their number is capped: the program must await its calls.
+const waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+const mapDelete = Map.prototype.delete;
+function callHost(name: string, args: unknown[]): Promise<any> {
+  if (reflectApply(mapSize, waiting, []) >= config.maxInFlight) {
+    return promiseReject(
+      new RealError(`${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`),
+    );
   }
-  inFlight++;
-  let reply: any;
-  try {
-    reply = await host.apply(undefined, [name, args], {
-      arguments: { copy: true },
-      result: { promise: true, copy: true },
+  const reply = host(name, args);
+  if ('pending' in reply) {
+    return new RealPromise((resolve, reject) => {
+      reflectApply(mapSet, waiting, [reply.pending, { resolve, reject }]);
     });
-  } finally {
-    inFlight--;
   }
-  if (!reply || reply.ok !== true) throw new RealError(reply?.error ?? `host primitive ${name} failed`);
-  return reply.value;
+  if (reply.ok === true) return promiseResolve(reply.value);
+  return promiseReject(new RealError(reply.error ?? `host primitive ${name} failed`));
+}
+
+function resolveHostCall(ticket: number, reply: { ok: boolean; value?: unknown; error?: string }): void {
+  const w = reflectApply(mapGet, waiting, [ticket]);
+  if (!w) return;
+  reflectApply(mapDelete, waiting, [ticket]);
+  if (reply.ok) w.resolve(reply.value);
+  else w.reject(new RealError(reply.error ?? 'host primitive failed'));
 }
 
 let logCharsLeft = config.logChars;
@@ -134,22 +150,60 @@ function safeString(value: unknown, max = 2000): string {
   return s.length > max ? `${slice(s, 0, max)}…` : s;
 }
 
+// Vectors cross the boundary as Float64Array (one memory copy) and arrive as packed number arrays: element-wise
+// copies are slower to make, and the arrays they produce are slower to read on either side.
+function packVector(v: unknown): unknown {
+  if (!isArray(v)) return v;
+  const n = (v as unknown[]).length;
+  const out = new RealFloat64Array(n);
+  for (let i = 0; i < n; i++) out[i] = (v as number[])[i] as number;
+  return out;
+}
+
+function unpackVector(v: unknown): unknown {
+  if (!(v instanceof RealFloat64Array || v instanceof Float32Array)) return v;
+  // Filling in index order from empty (not presizing) keeps the array packed, which reads faster than a holey one.
+  const n = (v as Float64Array).length;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out[i] = (v as Float64Array)[i] as number;
+  return out;
+}
+
+function packItems(items: unknown): unknown {
+  if (!isArray(items)) return items;
+  const out: unknown[] = [];
+  for (let i = 0; i < (items as unknown[]).length; i++) {
+    const it = (items as any[])[i];
+    push(out, it && typeof it === 'object' ? { label: it.label, vector: packVector(it.vector), tags: it.tags } : it);
+  }
+  return out;
+}
+
 function vectorIndex(handle: number, dim: number, space: string) {
   return freeze({
     handle,
     dim,
     space,
-    add: (label: number, vector: number[], tags?: string[]) => callHost('vectors.add', [handle, [{ label, vector, tags }]]),
-    addMany: (items: unknown[]) => callHost('vectors.add', [handle, items]),
-    search: (vector: number[], k: number, options?: unknown) => callHost('vectors.search', [handle, vector, k, options]),
+    add: (label: number, vector: number[], tags?: string[]) =>
+      callHost('vectors.add', [handle, [{ label, vector: packVector(vector), tags }]]),
+    addMany: (items: unknown[]) => callHost('vectors.add', [handle, packItems(items)]),
+    addText: (label: number, text: string, tags?: string[]) => callHost('vectors.addText', [handle, label, text, tags]),
+    search: (vector: number[], k: number, options?: unknown) =>
+      callHost('vectors.search', [handle, packVector(vector), k, options]),
+    searchText: (text: string, k: number, options?: unknown) => callHost('vectors.searchText', [handle, text, k, options]),
     remove: (label: number) => callHost('vectors.remove', [handle, label]),
     size: () => callHost('vectors.size', [handle]),
   });
 }
 
 const ctx = freeze({
-  embed: (texts: string[]) => callHost('embed', [texts]),
-  embedImage: (image: unknown) => callHost('embedImage', [image]),
+  embed: async (texts: string[]) => {
+    const packed = await callHost('embed', [texts]);
+    const out: unknown[] = [];
+    for (let i = 0; i < packed.length; i++) push(out, unpackVector(packed[i]));
+    return out;
+  },
+  embedImage: async (image: unknown) => unpackVector(await callHost('embedImage', [image])),
   vectors: freeze({
     create: async (options: any) => {
       const made = await callHost('vectors.create', [options]);
@@ -170,14 +224,14 @@ const ctx = freeze({
     },
     set: (key: string, value: unknown) => {
       const raw = jsonStringify(value);
-      if (typeof raw !== 'string') return RealPromise.reject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
+      if (typeof raw !== 'string') return promiseReject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
       return callHost('kv.set', [key, raw]);
     },
     delete: (key: string) => callHost('kv.delete', [key]),
     keys: (prefix?: string) => callHost('kv.keys', [prefix ?? '']),
   }),
   log: (...args: unknown[]) => {
-    if (logCharsLeft <= 0 || inFlight >= config.maxInFlight) {
+    if (logCharsLeft <= 0) {
       logsDropped++;
       return;
     }
@@ -352,11 +406,19 @@ async function run(op: string, arg: string | undefined): Promise<any> {
   }
 }
 
-/** The one function the host calls. Every reply also says how many log lines were dropped so far. */
-async function entry(op: string, arg: string | undefined): Promise<unknown> {
-  const reply = await run(op, arg);
-  reply.logsDropped = logsDropped;
-  return reply;
+/**
+ * The host starts an operation with a synchronous call; the reply comes through `done` once the operation's
+ * promise settles — within the same call when every host reply was immediate. Every reply also says how many
+ * log lines were dropped so far.
+ */
+function entry(callId: number, op: string, arg: string | undefined): void {
+  reflectApply(promiseThen, run(op, arg), [
+    (reply: any) => {
+      reply.logsDropped = logsDropped;
+      done(callId, reply);
+    },
+  ]);
 }
 
 g.__automemo_entry = entry;
+g.__automemo_resolve = resolveHostCall;
