@@ -1,7 +1,7 @@
 // Hostile memo programs: each tries to escape or exhaust the host and must end in a failed check whose message
 // names what happened, while the host stays alive, its memory returns near baseline and nothing is written.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,18 +44,23 @@ const gitStatus = () => execFileSync('git', ['status', '--porcelain', '--untrack
 
 describe('hostile memo programs', () => {
   let baselineRss = 0;
-  let baselineTmp: string[] = [];
   let baselineGit = '';
+  // Host code that writes temporary files would write them here; other tools' caches in /tmp cannot interfere.
+  const realTmp = process.env.TMPDIR;
+  const privateTmp = mkdtempSync(join(tmpdir(), 'automemo-hostile-'));
 
   beforeAll(async () => {
     // Warm the shared parts first so the baseline includes them (embedding model, type checker, samples).
     await quickExam({ entryPath: join(repoRoot, 'memo-programs/seeds/trajectory-retrieval.ts') }, { services: offlineServices() });
     baselineRss = rss();
-    baselineTmp = readdirSync(tmpdir()).sort();
     baselineGit = gitStatus();
+    process.env.TMPDIR = privateTmp;
   });
 
   afterAll(async () => {
+    if (realTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = realTmp;
+    rmSync(privateTmp, { recursive: true, force: true });
     await closeHostServices();
   });
 
@@ -118,7 +123,8 @@ describe('hostile memo programs', () => {
     const grown = (rss() - baselineRss) / 1024 / 1024;
     expect(grown, `rss grew by ${grown.toFixed(0)} MB`).toBeLessThan(200);
     expect(existsSync('/tmp/owned')).toBe(false);
-    expect(readdirSync(tmpdir()).sort()).toEqual(baselineTmp);
+    expect(tmpdir()).toBe(privateTmp);
+    expect(readdirSync(privateTmp)).toEqual([]);
     expect(gitStatus()).toBe(baselineGit);
   });
 });

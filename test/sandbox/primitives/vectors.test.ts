@@ -70,3 +70,25 @@ describe('VectorStore', () => {
     expect(hits[1]?.score).toBe(-25);
   });
 });
+
+describe('query by text', () => {
+  it('embeds on the host and searches, metered as embedding work', async () => {
+    const { InstancePrimitives } = await import('../../../sandbox/primitives/index.ts');
+    const { offlineServices } = await import('../../support/services.ts');
+    const prims = new InstancePrimitives(offlineServices());
+    const made = (await prims.dispatch('vectors.create', [{ dim: 512 }])) as { ok: true; value: { handle: number } };
+    const h = made.value.handle;
+    for (const [label, text] of ['the cat sleeps on the sofa', 'stock markets fell sharply', 'a kitten naps'].entries()) {
+      expect((await prims.dispatch('vectors.addText', [h, label, text, ['t']])).ok).toBe(true);
+    }
+    const r = (await prims.dispatch('vectors.searchText', [h, 'sleepy cats', 2, { anyTags: ['t'] }])) as {
+      ok: true;
+      value: { label: number }[];
+    };
+    expect(r.value.map((x) => x.label).sort()).toEqual([0, 2]);
+    expect(prims.usage().primitives['vectors.searchText']?.calls).toBe(1);
+    const wrongDim = (await prims.dispatch('vectors.create', [{ dim: 8 }])) as { ok: true; value: { handle: number } };
+    const bad = await prims.dispatch('vectors.searchText', [wrongDim.value.handle, 'x', 1, null]);
+    expect(bad).toEqual({ ok: false, error: 'vectors.searchText: query: vector has 512 dimensions, the index has 8' });
+  });
+});
