@@ -121,6 +121,7 @@ describe('hostile memo programs', () => {
 
   it('leaves the host alive, its memory near baseline, and nothing written', () => {
     const grown = (rss() - baselineRss) / 1024 / 1024;
+    console.log(`host rss after ${cases.length} hostile programs: ${grown >= 0 ? '+' : ''}${grown.toFixed(0)} MB over baseline`);
     expect(grown, `rss grew by ${grown.toFixed(0)} MB`).toBeLessThan(200);
     expect(existsSync('/tmp/owned')).toBe(false);
     expect(tmpdir()).toBe(privateTmp);
