@@ -165,7 +165,8 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
     }
     set({ name: 'update', ok: true, message: `${samples.episodes.length} sample episodes in ${round(updated.ms)} ms` });
 
-    // 4. retrieve on sample tasks; 5–6. payload schema and budget.
+    // 4. retrieve on sample tasks, with memory frozen as in evaluation; 5–6. payload schema and budget.
+    primitives.freeze();
     const retrieveStarted = performance.now();
     const schemaIssues: string[] = [];
     const budgetIssues: string[] = [];

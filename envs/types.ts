@@ -1,0 +1,79 @@
+// The environment contract. An environment gives, per split, the worlds a memory is built in: each world has
+// update episodes (what the memory learns from, in order) and retrieve tasks (what it is asked about). It runs a
+// task with a memory payload through an agent and scores the outcome in [0, 1] with its checker.
+// Ground truth (answers, evidence, checker data) stays inside the environment: programs only ever see
+// EpisodeRecorder and PartialRecorder values.
+import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../memo-programs/contract.ts';
+import type { PayloadBudget } from '../sandbox/payload.ts';
+
+/** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
+export type Split = 'train' | 'test';
+
+export interface World {
+  /** Stable id, e.g. a conversation id or "all". */
+  id: string;
+  /** Update episodes, in the order a memory receives them. */
+  episodes: EpisodeRecorder[];
+  /** Virtual time (ms since epoch) of each episode, for ctx.now(); same length as `episodes`. */
+  episodeTimes?: number[];
+  /** Retrieve tasks of this split. */
+  tasks: PartialRecorder[];
+  /** Virtual time during the retrieve phase. */
+  retrieveTime?: number;
+}
+
+/** What an agent did with a task: its answer, the steps it took, and what it cost. */
+export interface Trajectory {
+  answer?: string;
+  steps: { action: string; observation?: string; thought?: string }[];
+  /** Model tokens spent by the agent, when a model ran it. */
+  tokens?: { prompt: number; completion: number };
+  /** Files (screenshots, images) written for this run, relative to the evidence folder. */
+  files?: string[];
+}
+
+export interface TaskOutcome {
+  /** The score the search optimises, in [0, 1]. */
+  reward: number;
+  success: boolean;
+  /** Further figures reported beside the reward (e.g. evidence recall and F1). */
+  metrics: Record<string, number>;
+  trajectory: Trajectory;
+  /** The checker's explanation. */
+  note?: string;
+}
+
+/** A failure of the machinery rather than of the memory (API error, crashed browser): retried, never scored. */
+export class InfraError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InfraError';
+  }
+}
+
+export interface EnvironmentInfo {
+  name: string;
+  /** offline (reference agent, programmatic checker) or model (model agent). */
+  mode: 'offline' | 'model';
+  /** What the reward means, e.g. "evidence recall". */
+  reward: string;
+  budget: PayloadBudget;
+  /** The agent configuration; part of every cache key. */
+  agentId: string;
+  /** Is the agent deterministic (same task and payload, same outcome)? Then outcomes are cached. */
+  deterministic: boolean;
+  /** Data the tasks come from (files and their hashes), for the run record. */
+  data: Json;
+}
+
+export interface Environment {
+  info(): EnvironmentInfo;
+  worlds(split: Split): Promise<World[]>;
+  /** Runs one task with a payload (already within budget) and scores it. Throws InfraError on machinery failure. */
+  run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome>;
+  /** A few training episodes and tasks for quick examination. */
+  samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }>;
+  /** Scenario of a task (site, template, family, category), for grouping evidence. */
+  scenario(taskId: string): string;
+  close?(): Promise<void>;
+}

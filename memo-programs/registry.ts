@@ -1,0 +1,34 @@
+// Memo programs by name, for the CLI (`--program bm25`) and the search (`--seeds omni-simplemem`).
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { repoRoot } from '../sandbox/paths.ts';
+
+export interface NamedProgram {
+  name: string;
+  path: string;
+  kind: 'seed' | 'baseline';
+  description: string;
+}
+
+const dir = join(repoRoot, 'memo-programs');
+
+export const PROGRAMS: NamedProgram[] = [
+  { name: 'no-memory', path: join(dir, 'seeds', 'no-memory.ts'), kind: 'seed', description: 'remembers nothing (the search root)' },
+  { name: 'omni-simplemem', path: join(dir, 'seeds', 'omni-simplemem'), kind: 'seed', description: 'Omni-SimpleMem: MAUs, hybrid dense+BM25, graph, pyramid' },
+  { name: 'bm25', path: join(dir, 'baselines', 'bm25.ts'), kind: 'baseline', description: 'BM25 over steps' },
+  { name: 'dense', path: join(dir, 'baselines', 'dense.ts'), kind: 'baseline', description: 'embeddings over steps (HNSW)' },
+  { name: 'trajectory-retrieval', path: join(dir, 'seeds', 'trajectory-retrieval.ts'), kind: 'baseline', description: 'most similar past episodes as action lists' },
+  { name: 'reasoning-bank', path: join(dir, 'baselines', 'reasoning-bank.ts'), kind: 'baseline', description: 'distilled strategies, lessons and facts' },
+  { name: 'g-memory', path: join(dir, 'baselines', 'g-memory.ts'), kind: 'baseline', description: 'insight / task-record / trace tiers in a graph' },
+];
+
+export const BASELINES = ['no-memory', 'bm25', 'dense', 'trajectory-retrieval', 'reasoning-bank', 'g-memory', 'omni-simplemem'];
+
+/** A program name or a path to a program file or folder; unknown names are an error listing the known ones. */
+export function resolveProgram(nameOrPath: string): { name: string; path: string } {
+  const named = PROGRAMS.find((p) => p.name === nameOrPath);
+  if (named) return { name: named.name, path: named.path };
+  const path = resolve(nameOrPath);
+  if (existsSync(path)) return { name: nameOrPath, path };
+  throw new Error(`no memo program "${nameOrPath}": not a file or folder, and not one of ${PROGRAMS.map((p) => p.name).join(', ')}`);
+}
