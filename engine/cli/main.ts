@@ -9,6 +9,8 @@ interface Command {
 
 const COMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import('./commands/check.ts'),
+  eval: () => import('./commands/eval.ts'),
+  baselines: () => import('./commands/baselines.ts'),
   demo: () => import('./commands/demo.ts'),
 };
 
@@ -18,6 +20,8 @@ Usage: automemo <command> [options]
 
 Commands:
   check <program>   quick-examine a memo program (imports, interface, update, retrieve, payload)
+  eval              evaluate one memo program on an environment (update, then retrieve per task)
+  baselines         evaluate the standard memory baselines side by side
   demo              run the offline demo and print where its report is
 
 Run "automemo <command> --help" for a command's options.`;

@@ -38,6 +38,25 @@ export function offlineEntities(text: string, speaker?: string): Extracted {
   return { entities, relations };
 }
 
+/** The n highest-scoring labels among `touched`, best first (ties: lower label first). */
+function topLabels(score: Float64Array, touched: number[], n: number): number[] {
+  const top: number[] = [];
+  const better = (a: number, b: number) => (score[a] as number) > (score[b] as number) || (score[a] === score[b] && a < b);
+  for (const u of touched) {
+    if (top.length === n && !better(u, top[n - 1] as number)) continue;
+    let i = Math.min(top.length, n - 1);
+    if (top.length < n) top.push(u);
+    else top[i] = u;
+    while (i > 0 && better(top[i] as number, top[i - 1] as number)) {
+      const t = top[i - 1] as number;
+      top[i - 1] = top[i] as number;
+      top[i] = t;
+      i--;
+    }
+  }
+  return top;
+}
+
 export class KnowledgeGraph {
   readonly graph = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
   private readonly aliases = new Map<string, string>();
@@ -63,25 +82,28 @@ export class KnowledgeGraph {
     return best;
   }
 
-  addEntity(name: string, type: string, unit: string): string {
+  addEntity(name: string, type: string, unit: number): string {
     const key = name.toLowerCase().trim();
     let node = this.resolve(name);
     if (!node) {
       node = `e:${key}`;
       this.aliases.set(key, node);
-      this.graph.mergeNode(node, { name, type, units: [] as string[], mentions: 0 });
+      this.graph.mergeNode(node, { name, type, units: [] as number[], mentions: 0 });
     }
-    const units = this.graph.getNodeAttribute(node, 'units') as string[];
+    const units = this.graph.getNodeAttribute(node, 'units') as number[];
     if (units[units.length - 1] !== unit) units.push(unit);
     this.graph.updateNodeAttribute(node, 'mentions', (n: number) => n + 1);
     return node;
   }
 
-  /** Units added so far (for entity rarity). */
+  /** Units added so far (for entity rarity), and the largest label seen. */
   private unitCount = 0;
+  private maxLabel = 0;
 
-  add(extracted: Extracted, unit: string): void {
+  /** Records a unit's entities and relations; `unit` is the unit's integer label. */
+  add(extracted: Extracted, unit: number): void {
     this.unitCount++;
+    if (unit > this.maxLabel) this.maxLabel = unit;
     const nodes = new Map<string, string>();
     for (const e of extracted.entities) nodes.set(e.name.toLowerCase(), this.addEntity(e.name, e.type, unit));
     for (const r of extracted.relations) {
@@ -93,8 +115,8 @@ export class KnowledgeGraph {
     }
   }
 
-  /** Units behind the entities reached from the query, best first. */
-  retrieve(query: string, queryEntities: string[]): { units: string[]; entities: string[] } {
+  /** The `limit` best units (labels) behind the entities reached from the query, best first. */
+  retrieve(query: string, queryEntities: string[], limit: number): { units: number[]; entities: string[] } {
     const g = this.cfg().graph;
     const seeds: string[] = [];
     const tryName = (name: string) => {
@@ -134,15 +156,21 @@ export class KnowledgeGraph {
     // A unit scores by the entities it mentions: each entity weighs its distance (1/(1+hop), or decay^hop in the
     // paper profile) times its rarity (idf over units), so hub entities such as the two speakers of a
     // conversation, which every unit mentions, add little.
-    const score = new Map<string, number>();
+    // Scores live in an array indexed by unit label: a query naming a speaker touches most units, and per-unit
+    // map updates with string keys cost ~100x more than array adds at 100k units.
     const totalUnits = Math.max(1, this.unitCount);
+    const score = new Float64Array(this.maxLabel + 1);
+    const touched: number[] = [];
     for (const node of entities) {
       const h = hop.get(node) ?? 0;
-      const units = this.graph.getNodeAttribute(node, 'units') as string[];
+      const units = this.graph.getNodeAttribute(node, 'units') as number[];
       const w = (g.decay === null ? 1 / (1 + h) : g.decay ** h) * Math.log(1 + totalUnits / units.length);
-      for (const u of units) score.set(u, (score.get(u) ?? 0) + w);
+      for (const u of units) {
+        if (score[u] === 0) touched.push(u);
+        score[u] = (score[u] as number) + w;
+      }
     }
-    const units = [...score.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([u]) => u);
+    const units = topLabels(score, touched, limit);
     return { units, entities: entities.map((n) => this.graph.getNodeAttribute(n, 'name') as string) };
   }
 }

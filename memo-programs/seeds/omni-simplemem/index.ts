@@ -183,7 +183,7 @@ async function ingest(ep: EpisodeRecorder, ctx: MemoContext): Promise<void> {
     const m = mau.metadata;
     bm25.add(String(label), [mau.summary, (details.fullText ?? details.caption ?? '').slice(0, 500), ...m.persons, ...m.entities, ...m.keywords].join(' '));
     items.push({ label, vector: vectors[j] as number[], tags: m.tags });
-    if (config.graph.enabled) graph.add(extracted, mau.id);
+    if (config.graph.enabled) graph.add(extracted, label);
   }
   await dense.addMany(items);
 }
@@ -225,16 +225,16 @@ async function search(ctx: MemoContext, taskText: string): Promise<{ hits: Hit[]
   }
   let entities: string[] = [];
   if (config.graph.enabled) {
-    const g = graph.retrieve(q.text, offlineEntities(q.text).entities.map((e) => e.name));
+    const g = graph.retrieve(q.text, offlineEntities(q.text).entities.map((e) => e.name), config.graph.maxUnits + hits.length);
     entities = g.entities;
     if (config.graph.mergeIntoResults) {
       let added = 0;
-      for (const id of g.units) {
+      for (const label of g.units) {
         if (added >= config.graph.maxUnits) break;
-        const mau = byId.get(id);
-        if (!mau || seen.has(id) || !allowed(mau)) continue;
+        const mau = hot[label];
+        if (!mau || seen.has(mau.id) || !allowed(mau)) continue;
         hits.push({ mau, score: 0, source: 'graph' });
-        seen.add(id);
+        seen.add(mau.id);
         added++;
       }
     }

@@ -69,3 +69,33 @@ describe('Bm25Index', () => {
     expect(idx.search('кошек', 5).map((h) => h.id)).toEqual(['ru']);
   });
 });
+
+describe('Bm25Index pruning', () => {
+  it('returns exactly the unpruned top k on a corpus with very common words', () => {
+    const idx = new Bm25Index();
+    const vocab = Array.from({ length: 400 }, (_, i) => `w${i}`);
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let d = 0; d < 3000; d++) {
+      // Zipf-like: low word ids are very common, so most documents share them.
+      const words = Array.from({ length: 12 }, () => vocab[Math.floor(400 * rnd() ** 3)] as string);
+      idx.add(`d${d}`, `${words.join(' ')} the a to`);
+    }
+    for (let q = 0; q < 50; q++) {
+      const query = `the w${Math.floor(rnd() * 400)} a w${Math.floor(rnd() * 40)} w1 w1 to`;
+      const pruned = idx.search(query, 10);
+      const full = idx.search(query, 100_000).slice(0, 10);
+      expect(pruned.map((h) => h.id)).toEqual(full.map((h) => h.id));
+      pruned.forEach((h, i) => expect(h.score).toBeCloseTo(full[i]?.score as number, 9));
+    }
+  });
+
+  it('counts a repeated query word once per occurrence', () => {
+    const idx = new Bm25Index();
+    idx.add('x', 'apple pie');
+    idx.add('y', 'banana split');
+    idx.add('z', 'cherry tart');
+    const once = idx.search('apple', 1)[0]?.score as number;
+    expect(idx.search('apple apple', 1)[0]?.score).toBeCloseTo(2 * once, 9);
+  });
+});

@@ -1,0 +1,71 @@
+// automemo baselines --env <env>: the standard memory baselines (and the Omni-SimpleMem seed) in one table.
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { loadEnvironment } from '../../../envs/registry.ts';
+import { BASELINES, resolveProgram } from '../../../memo-programs/registry.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
+import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
+import { resolveModels } from '../../llm/models.ts';
+import { intOption, parse, UsageError } from '../args.ts';
+import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { runEvaluations } from '../run-eval.ts';
+
+export const usage = `automemo baselines --env <env> [options]
+
+Evaluates the memory baselines side by side: ${BASELINES.join(', ')}.
+
+Options:
+  --env NAME          environment: locomo
+  --split S           train or test (default test)
+  --programs A,B      only these programs (names or paths)
+  --data DIR          the environment's data folder
+  --seed N            split seed (default 0)
+  --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
+  --json              print the results as JSON`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).max(0, 'baselines takes no positional arguments'),
+  env: z.string({ error: 'give --env' }),
+  split: z.enum(['train', 'test']).default('test'),
+  programs: z.string().optional(),
+  data: z.string().optional(),
+  seed: intOption(0, 2 ** 31 - 1),
+  out: z.string().optional(),
+  json: z.boolean().optional(),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(
+    argv,
+    { env: { type: 'string' }, split: { type: 'string' }, programs: { type: 'string' }, data: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+    Args,
+  );
+  return runBaselines({ env: a.env, split: a.split, ...(a.programs ? { programs: a.programs.split(',') } : {}), ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}), ...(a.out ? { out: a.out } : {}), json: a.json ?? false });
+}
+
+export async function runBaselines(o: { env: string; split: 'train' | 'test'; programs?: string[]; data?: string; seed?: number; out?: string; json: boolean }): Promise<number> {
+  let programs: { name: string; path: string }[];
+  try {
+    programs = (o.programs ?? BASELINES).map((p) => resolveProgram(p.trim()));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const models = resolveModels();
+  const env = await loadEnvironment(o.env, { models, ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }).catch((err) => {
+    throw new UsageError((err as Error).message);
+  });
+  const services = createHostServices(models);
+  const out = o.out ?? join(repoRoot, 'search-trees', 'runs', `baselines-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  try {
+    const rows = await runEvaluations(programs, env, o.split, services, out);
+    if (o.json) {
+      process.stdout.write(`${JSON.stringify(rows.map(({ name, result, evidenceDir }) => ({ name, score: result.score, stats: result.stats, evidenceDir })), null, 2)}\n`);
+    } else if (rows[0]) {
+      process.stdout.write(`${evalHeader(rows[0].result)}\n\n${evalTable(rows)}\n\nby scenario:\n${scenarioTable(rows)}\n\nresults: ${relative(process.cwd(), join(out, 'results.json'))}\n`);
+    }
+    return 0;
+  } finally {
+    await env.close?.();
+    await closeHostServices();
+  }
+}

@@ -1,0 +1,47 @@
+// Tables of evaluation results for the terminal.
+import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import { bold, dim } from './style.ts';
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+
+export function evalTable(rows: { name: string; result: EvaluationResult }[]): string {
+  const model = rows.some((r) => r.result.env.mode === 'model');
+  const header = ['program', 'score', ...(model ? ['F1', 'evid. recall'] : []), 'payload chars', 'retrieve p50 ms', 'p95 ms', 'update ms/ep', 'failed', 'truncated'];
+  const body = rows.map(({ name, result: r }) => [
+    name,
+    pct(r.score),
+    ...(model ? [pct(r.stats.metrics.f1), pct(r.stats.metrics.evidenceRecall)] : []),
+    String(r.stats.meanPayloadChars),
+    r.stats.retrieveP50Ms.toFixed(2),
+    r.stats.retrieveP95Ms.toFixed(2),
+    r.stats.updateMsPerEpisode.toFixed(1),
+    `${r.stats.programFailed}${r.stats.infraFailed ? ` (+${r.stats.infraFailed} infra)` : ''}`,
+    String(r.stats.truncated),
+  ]);
+  const all = [header, ...body];
+  const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)));
+  const line = (row: string[]) => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ');
+  return [bold(line(header)), ...body.map(line)].join('\n');
+}
+
+export function evalHeader(r: EvaluationResult): string {
+  const d = r.env.data as { conversations?: number; questions?: number; warnings?: string[] };
+  const scope = `${r.tasks.length} ${r.split} tasks in ${r.worlds.length} worlds`;
+  const lines = [
+    `${bold(r.env.name)} — mode: ${r.env.mode}; reward: ${r.env.reward}; budget ${r.env.budget.maxChars} chars / ${r.env.budget.maxImages} images; ${scope}`,
+  ];
+  if (d.warnings?.length) lines.push(dim(`  data warnings: ${d.warnings.length} (first: ${d.warnings[0]})`));
+  return lines.join('\n');
+}
+
+export function scenarioTable(rows: { name: string; result: EvaluationResult }[]): string {
+  const scenarios = [...new Set(rows.flatMap((r) => Object.keys(r.result.stats.byScenario)))].sort();
+  const header = ['program', ...scenarios];
+  const body = rows.map(({ name, result }) => [name, ...scenarios.map((s) => pct(result.stats.byScenario[s]?.score))]);
+  const all = [header, ...body];
+  const widths = header.map((_, c) => Math.max(...all.map((row) => (row[c] ?? '').length)));
+  return all.map((row, i) => {
+    const text = row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  ');
+    return i === 0 ? bold(text) : text;
+  }).join('\n');
+}
