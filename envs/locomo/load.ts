@@ -150,7 +150,7 @@ export function loadConversations(dir: string): LoadResult {
     if (!statSync(dir).isDirectory()) throw new Error('not a folder');
     names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   } catch (err) {
-    throw new Error(`cannot read LoCoMo data folder ${dir}: ${(err as Error).message}`);
+    throw new Error(`cannot read LoCoMo data folder ${dir}: ${(err as Error).message}`, { cause: err });
   }
   const result: LoadResult = { conversations: [], files: [], warnings: [] };
   for (const name of names) {

@@ -50,7 +50,9 @@ describe('hostile memo programs', () => {
   const privateTmp = mkdtempSync(join(tmpdir(), 'automemo-hostile-'));
 
   beforeAll(async () => {
-    // Warm the shared parts first so the baseline includes them (embedding model, type checker, samples).
+    // Warm the shared parts first so the baseline includes them: every embedding worker (each holds a copy of
+    // the model), the type checker, the samples.
+    await offlineServices().embedder.embed(Array.from({ length: 64 }, (_, i) => `warm-up text ${i}`));
     await quickExam({ entryPath: join(repoRoot, 'memo-programs/seeds/trajectory-retrieval.ts') }, { services: offlineServices() });
     baselineRss = rss();
     baselineGit = gitStatus();

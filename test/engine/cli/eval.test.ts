@@ -1,0 +1,82 @@
+// `automemo eval` and `automemo baselines` as a user runs them.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
+
+function automemo(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'automemo.js'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+    timeout: 300_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('automemo eval', () => {
+  it('evaluates a named program on LoCoMo and writes evidence', () => {
+    const out = mkdtempSync(join(tmpdir(), 'eval-'));
+    try {
+      const r = automemo('eval', '--env', 'locomo', '--program', 'bm25', '--split', 'train', '--out', out);
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('locomo — mode: offline; reward: evidence recall of the payload; budget 4000 chars');
+      expect(r.out).toMatch(/bm25\s+0\.\d{3}\s+\d+/);
+      expect(r.out).toContain('by scenario:');
+      const summary = JSON.parse(readFileSync(join(out, 'bm25', 'summary.json'), 'utf8'));
+      expect(summary.split).toBe('train');
+      expect(summary.stats.tasks).toBeGreaterThan(50);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('reads another folder of conversations with --data', () => {
+    const data = mkdtempSync(join(tmpdir(), 'locomo-data-'));
+    try {
+      const conv = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '30.json'), 'utf8'));
+      const { qa, ...conversation } = conv;
+      writeFileSync(join(data, 'locomo10.json'), JSON.stringify([{ sample_id: 'conv-7', conversation, qa }]));
+      cpSync(join(DEFAULT_LOCOMO_DIR, 'README.md'), join(data, 'README.md'));
+      const r = automemo('eval', '--env', 'locomo', '--program', 'no-memory', '--data', data, '--json', '--out', join(data, 'out'));
+      expect(r.code).toBe(0);
+      const res = JSON.parse(r.out);
+      expect(res.worlds.map((w: { world: string }) => w.world)).toEqual(['conv-7']);
+      expect(res.score).toBe(0);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('exits 2 naming the problem for an unknown program, environment or data folder', () => {
+    const p = automemo('eval', '--env', 'locomo', '--program', 'nope');
+    expect(p.code).toBe(2);
+    expect(p.err).toContain('no memo program "nope"');
+    expect(p.err).toContain('omni-simplemem');
+    const e = automemo('eval', '--env', 'mars', '--program', 'bm25');
+    expect(e.code).toBe(2);
+    expect(e.err).toContain('unknown environment "mars"');
+    const d = automemo('eval', '--env', 'locomo', '--program', 'bm25', '--data', '/nonexistent');
+    expect(d.code).toBe(2);
+    expect(d.err).toContain('cannot read LoCoMo data folder /nonexistent');
+  });
+});
+
+describe('automemo baselines', () => {
+  it('prints one table for the chosen programs', () => {
+    const out = mkdtempSync(join(tmpdir(), 'baselines-'));
+    try {
+      const r = automemo('baselines', '--env', 'locomo', '--split', 'train', '--programs', 'no-memory,bm25', '--out', out);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/program\s+score\s+payload chars\s+retrieve p50 ms/);
+      expect(r.out).toMatch(/no-memory\s+0\.000/);
+      expect(r.out).toMatch(/bm25\s+0\.\d{3}/);
+      expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).toHaveLength(2);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
