@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { resolveModels } from '../../llm/models.ts';
+import { loadEnvironment } from '../../../envs/registry.ts';
 import { resolveEntry } from '../../../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { quickExam } from '../../../sandbox/quick-exam.ts';
@@ -15,6 +16,8 @@ episodes, retrieve on sample tasks, payload schema, payload budget.
 
 Options:
   --json               print the report as JSON
+  --env NAME           use this environment's sample episodes, tasks and budget
+                       (e.g. locomo) instead of the built-in samples
   --budget-chars N     payload text budget (default 50000)
   --budget-images N    payload image budget (default 2)
   --heap-mb N          isolate heap cap (default 256)
@@ -27,6 +30,7 @@ Exit status: 0 passed, 1 failed, 2 bad arguments.`;
 const Args = z.object({
   positionals: z.array(z.string()).length(1, 'give exactly one program file or folder'),
   json: z.boolean().optional(),
+  env: z.string().optional(),
   'budget-chars': intOption(1, 10_000_000),
   'budget-images': intOption(0, 100),
   'heap-mb': intOption(16, 4096),
@@ -40,6 +44,7 @@ export async function run(argv: string[]): Promise<number> {
     argv,
     {
       json: { type: 'boolean' },
+      env: { type: 'string' },
       'budget-chars': { type: 'string' },
       'budget-images': { type: 'string' },
       'heap-mb': { type: 'string' },
@@ -53,7 +58,13 @@ export async function run(argv: string[]): Promise<number> {
   const entry = resolveEntry(target);
   if (!existsSync(target)) throw new UsageError(`no such program: ${target}`);
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
-  const services = createHostServices(resolveModels());
+  const models = resolveModels();
+  const env = a.env
+    ? await loadEnvironment(a.env, { models }).catch((err) => {
+        throw new UsageError((err as Error).message);
+      })
+    : undefined;
+  const services = createHostServices(models);
   try {
     const limits = {
       ...(a['heap-mb'] ? { heapMb: a['heap-mb'] } : {}),
@@ -64,7 +75,11 @@ export async function run(argv: string[]): Promise<number> {
       { entryPath: entry },
       {
         services,
-        budget: { maxChars: a['budget-chars'] ?? 50_000, maxImages: a['budget-images'] ?? 2 },
+        budget: {
+          maxChars: a['budget-chars'] ?? env?.info().budget.maxChars ?? 50_000,
+          maxImages: a['budget-images'] ?? env?.info().budget.maxImages ?? 2,
+        },
+        ...(env ? { samples: await env.samples(5) } : {}),
         limits,
         ...(a.seed !== undefined ? { seed: a.seed } : {}),
       },
@@ -72,6 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
     return report.passed ? 0 : 1;
   } finally {
+    await env?.close?.();
     await closeHostServices();
   }
 }
