@@ -2,6 +2,7 @@
 // order, each at its session date) and its questions are the retrieve tasks, split about 1:4 train:test by a
 // seeded hash that is stable when conversations are added. Offline, the reward is evidence recall of the
 // payload; with an executor model it is LoCoMo's F1 of the model's answer, with evidence recall reported beside.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import type { ResolvedModels } from '../../engine/llm/models.ts';
@@ -14,7 +15,11 @@ import { evidenceRecall } from './evidence-recall.ts';
 import { locomoScore } from './f1.ts';
 import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
 
-export const DEFAULT_LOCOMO_DIR = join(repoRoot, '..', 'shared', 'data', 'locomo');
+/** --data, else AUTOMEMO_LOCOMO_DIR, else ../shared/data/locomo when present, else the copy bundled here. */
+export const DEFAULT_LOCOMO_DIR =
+  process.env.AUTOMEMO_LOCOMO_DIR ??
+  [join(repoRoot, '..', 'shared', 'data', 'locomo'), join(repoRoot, 'envs', 'locomo', 'data')].find((d) => existsSync(d)) ??
+  join(repoRoot, 'envs', 'locomo', 'data');
 export const LOCOMO_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
 
 export interface LocomoOptions {

@@ -12,7 +12,7 @@ import { runBaselines } from './baselines.ts';
 export const usage = `automemo demo [--out DIR]
 
 Offline tour: evaluates the memory baselines and the Omni-SimpleMem seed on the
-LoCoMo conversations in ../shared/data/locomo (test questions; the reward is the
+shipped LoCoMo conversations (test questions; the reward is the
 evidence recall of each payload), prints the table and where the results are.
 Default output: search-trees/runs/demo-<time>.`;
 
