@@ -75,5 +75,9 @@ export interface Environment {
   samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }>;
   /** Scenario of a task (site, template, family, category), for grouping evidence. */
   scenario(taskId: string): string;
+  /** Ground truth of a training task, for the meta agent's evidence (never shown to programs). */
+  explain?(taskId: string): string | undefined;
+  /** A paragraph on what the environment is and what its tasks need, for the meta agent. */
+  describe?(): string;
   close?(): Promise<void>;
 }

@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   check: () => import('./commands/check.ts'),
   eval: () => import('./commands/eval.ts'),
   baselines: () => import('./commands/baselines.ts'),
+  search: () => import('./commands/search.ts'),
   demo: () => import('./commands/demo.ts'),
 };
 
@@ -22,6 +23,7 @@ Commands:
   check <program>   quick-examine a memo program (imports, interface, update, retrieve, payload)
   eval              evaluate one memo program on an environment (update, then retrieve per task)
   baselines         evaluate the standard memory baselines side by side
+  search            search for a better memory design (budget-aware UCB tree search)
   demo              run the offline demo and print where its report is
 
 Run "automemo <command> --help" for a command's options.`;

@@ -34,6 +34,8 @@ export interface EvaluateOptions {
   evidence?: EvidenceWriter;
   /** Only these worlds / at most this many tasks per world (quick runs). */
   worldIds?: string[];
+  /** Only tasks this accepts (e.g. a seeded sample); worlds left without tasks are skipped entirely. */
+  taskFilter?: (taskId: string) => boolean;
   maxTasksPerWorld?: number;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -63,6 +65,8 @@ export interface TaskRecord {
   infraError?: string;
   note?: string;
   answer?: string;
+  /** Model tokens the agent spent on this task. */
+  tokens?: { prompt: number; completion: number };
 }
 
 export interface WorldRecord {
@@ -98,6 +102,10 @@ export async function evaluateProgram(program: CompiledProgram, options: Evaluat
   const info = options.env.info();
   let worlds = await options.env.worlds(options.split);
   if (options.worldIds) worlds = worlds.filter((w) => options.worldIds?.includes(w.id));
+  if (options.taskFilter) {
+    const keep = options.taskFilter;
+    worlds = worlds.map((w) => ({ ...w, tasks: w.tasks.filter((t) => keep(t.taskId)) })).filter((w) => w.tasks.length > 0);
+  }
   if (options.maxTasksPerWorld !== undefined) {
     worlds = worlds.map((w) => ({ ...w, tasks: w.tasks.slice(0, options.maxTasksPerWorld) }));
   }
@@ -335,6 +343,7 @@ async function scoreTask(
     cached,
     ...(outcome?.note ? { note: outcome.note } : {}),
     ...(outcome?.trajectory.answer !== undefined ? { answer: outcome.trajectory.answer } : {}),
+    ...(outcome?.trajectory.tokens && !cached ? { tokens: outcome.trajectory.tokens } : {}),
     ...(infraError ? { infraError } : {}),
     ...(payloadFacts.truncated ? { note: `${outcome?.note ? `${outcome.note}; ` : ''}payload cut to the budget` } : {}),
   };

@@ -26,6 +26,8 @@ export interface EvaluationStats {
   /** Largest kv and vector footprint of any world's memory. */
   peakKvBytes: number;
   peakVectorBytes: number;
+  /** Model tokens: the agent's (executor role) and the programs' own (memo role). */
+  tokens: { executor: { prompt: number; completion: number }; memo: { prompt: number; completion: number } };
 }
 
 export function quantile(xs: number[], q: number): number {
@@ -89,5 +91,15 @@ export function summarize(tasks: TaskRecord[], worlds: WorldRecord[], usage: Usa
     usage,
     peakKvBytes: Math.max(0, ...worlds.map((w) => w.usage?.kvBytes ?? 0)),
     peakVectorBytes: Math.max(0, ...worlds.map((w) => w.usage?.vectorBytes ?? 0)),
+    tokens: {
+      executor: {
+        prompt: tasks.reduce((n, t) => n + (t.tokens?.prompt ?? 0), 0),
+        completion: tasks.reduce((n, t) => n + (t.tokens?.completion ?? 0), 0),
+      },
+      memo: {
+        prompt: worlds.reduce((n, w) => n + (w.usage?.llmTokens.prompt ?? 0), 0),
+        completion: worlds.reduce((n, w) => n + (w.usage?.llmTokens.completion ?? 0), 0),
+      },
+    },
   };
 }

@@ -187,6 +187,27 @@ export class LocomoEnvironment implements Environment {
     return found ? (CATEGORY_NAMES[found.q.category] ?? `category-${found.q.category}`) : 'unknown';
   }
 
+  explain(taskId: string): string | undefined {
+    const found = this.questions.get(taskId);
+    if (!found) return undefined;
+    const { conv, q } = found;
+    const turns = q.evidence.map((id) => {
+      const t = conv.turns.get(id);
+      return t ? `[${id}, session ${t.session}] ${t.speaker}: ${t.text}` : id;
+    });
+    return `question (${CATEGORY_NAMES[q.category]}): ${q.question} | gold answer: ${q.answer} | evidence turns: ${turns.join(' || ') || 'none'}`;
+  }
+
+  describe(): string {
+    return (
+      'LoCoMo: very long conversations between two people over many sessions (dates given). A memory is built per ' +
+      'conversation from its sessions (each an episode whose steps are turns "Speaker: text"; meta.turns has turn ids, ' +
+      'speakers, texts and image captions; meta.date the session date). Then it answers questions about the ' +
+      `conversation (single-hop, multi-hop, temporal, open-domain, adversarial) with a payload of at most ${this.budget.maxChars} ` +
+      'characters. The score is how many of the turns that answer each question appear in the payload.'
+    );
+  }
+
   /** Ground truth of a question, for reports and the meta agent's evidence — never for programs. */
   question(taskId: string): Question | undefined {
     return this.questions.get(taskId)?.q;

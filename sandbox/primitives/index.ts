@@ -142,6 +142,8 @@ export class InstancePrimitives {
   private readonly quotas: Quotas;
   /** Primitive failures caused by an upstream service (API errors, timeouts): not the program's fault. */
   infraFailures = 0;
+  /** Tokens spent by ctx.llm.chat on a real model (the offline fallback spends none). */
+  readonly llmTokens = { prompt: 0, completion: 0 };
   private frozen = false;
   private logBytes = 0;
   private droppedLogs = 0;
@@ -283,7 +285,13 @@ export class InstancePrimitives {
         if (chars > this.quotas.llmPromptChars) {
           throw new QuotaError('llmPromptChars', `prompt of ${chars} characters (max ${this.quotas.llmPromptChars})`);
         }
-        return this.services.chat.chat(a[0] as Parameters<ChatService['chat']>[0]);
+        return this.services.chat.chat(a[0] as Parameters<ChatService['chat']>[0]).then((r) => {
+          if (!r.offline) {
+            this.llmTokens.prompt += r.usage.promptTokens;
+            this.llmTokens.completion += r.usage.completionTokens;
+          }
+          return r;
+        });
       }
       case 'images.caption':
         this.countCall('imageCalls', IMAGE_PRIMITIVES);
@@ -352,6 +360,7 @@ export class InstancePrimitives {
       vectorBytes: this.vectors.usedBytes,
       logLines: this.logs.length,
       droppedLogLines: this.droppedLogs + this.droppedInIsolate,
+      llmTokens: { ...this.llmTokens },
     };
   }
 
@@ -380,4 +389,5 @@ export interface InstanceUsage {
   vectorBytes: number;
   logLines: number;
   droppedLogLines: number;
+  llmTokens: { prompt: number; completion: number };
 }

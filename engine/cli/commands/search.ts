@@ -1,0 +1,243 @@
+// automemo search: the budget-aware tree search over memo programs, with a run folder that can be resumed.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { z } from 'zod';
+import { loadEnvironment } from '../../../envs/registry.ts';
+import { PROGRAMS, resolveProgram } from '../../../memo-programs/registry.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
+import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
+import { RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../../../search-trees/run-folder.ts';
+import { CostLedger } from '../../llm/ledger.ts';
+import { describeModel, ROLES, resolveModels } from '../../llm/models.ts';
+import { createMetaAgent } from '../../meta/create.ts';
+import { POLICIES } from '../../search/policies/index.ts';
+import { runSearch, type SearchState, type SearchSummary } from '../../search/search.ts';
+import { DEFAULT_UCB } from '../../search/ucb.ts';
+import type { JournalEvent } from '../../../search-trees/journal.ts';
+import { intOption, parse, UsageError } from '../args.ts';
+import { bold, dim } from '../style.ts';
+
+export const usage = `automemo search --env <env> [options]
+
+Budget-aware UCB tree search over memo programs. Step 0 evaluates the no-memory
+root and the seeds; each step then re-evaluates a program or has the meta agent
+write a child (quick-examined, repaired up to 3 times, evaluated). The program
+with the best lower confidence bound is evaluated on the held-out test split.
+
+Options:
+  --env NAME          environment: locomo
+  --budget N          steps after the seeds (default 20)
+  --seeds A,B         seed programs (default omni-simplemem; "none" for none)
+  --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
+                      set, else offline)
+  --out DIR           run folder (default search-trees/runs/search-<time>)
+  --resume            continue the run in --out from its journal
+  --max-usd X         stop cleanly once the models have cost this much
+  --seed N            seed of the whole run (default 0)
+  --policy P          ucb (default), greedy, random, alma-softmax
+  --select S          lcb (default) or max-mean
+  --eval-fraction F   share of validation tasks per evaluation (default 0.5)
+  --data DIR          the environment's data folder
+  --no-test           skip the final test-split evaluation
+  --json              print the summary as JSON`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).max(0, 'search takes no positional arguments'),
+  env: z.string().optional(),
+  budget: intOption(0, 10_000),
+  seeds: z.string().optional(),
+  meta: z.enum(['model', 'offline']).optional(),
+  out: z.string().optional(),
+  resume: z.boolean().optional(),
+  'max-usd': z.coerce.number().positive().optional(),
+  seed: intOption(0, 2 ** 31 - 1),
+  policy: z.string().optional(),
+  select: z.enum(['lcb', 'max-mean']).optional(),
+  'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
+  data: z.string().optional(),
+  'no-test': z.boolean().optional(),
+  json: z.boolean().optional(),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(
+    argv,
+    {
+      env: { type: 'string' },
+      budget: { type: 'string' },
+      seeds: { type: 'string' },
+      meta: { type: 'string' },
+      out: { type: 'string' },
+      resume: { type: 'boolean' },
+      'max-usd': { type: 'string' },
+      seed: { type: 'string' },
+      policy: { type: 'string' },
+      select: { type: 'string' },
+      'eval-fraction': { type: 'string' },
+      data: { type: 'string' },
+      'no-test': { type: 'boolean' },
+      json: { type: 'boolean' },
+    },
+    Args,
+  );
+  return searchCommand(a);
+}
+
+export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo search'): Promise<number> {
+  const models = resolveModels();
+  let folder: RunFolder;
+  let options: RunOptions;
+  if (a.resume) {
+    if (!a.out) throw new UsageError('--resume needs --out, the run folder to continue');
+    folder = new RunFolder(a.out);
+    try {
+      const info = folder.read();
+      // A resumed run keeps its settings; the budget and the dollar cap may be raised.
+      options = { ...info.options, ...(a.budget !== undefined ? { budget: a.budget } : {}), ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}) };
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  } else {
+    if (!a.env) throw new UsageError('give --env');
+    const seeds = a.seeds === undefined ? ['omni-simplemem'] : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
+    for (const s of seeds) {
+      try {
+        resolveProgram(s);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
+    const policy = a.policy ?? 'ucb';
+    if (!POLICIES[policy]) throw new UsageError(`unknown --policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);
+    const meta = a.meta ?? (models.meta ? 'model' : 'offline');
+    if (meta === 'model' && !models.meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
+    options = RunOptionsSchema.parse({
+      env: a.env,
+      ...(a.data ? { data: a.data } : {}),
+      budget: a.budget ?? 20,
+      seeds,
+      meta,
+      seed: a.seed ?? 0,
+      ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}),
+      policy,
+      selection: a.select ?? 'lcb',
+      evalFraction: a['eval-fraction'] ?? 0.5,
+      ucb: DEFAULT_UCB,
+      repairAttempts: 3,
+      quickExamTasks: 5,
+      testWinner: !a['no-test'],
+    });
+    folder = new RunFolder(a.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`));
+  }
+  const env = await loadEnvironment(options.env, { models, ...(options.data ? { data: options.data } : {}) }).catch((err) => {
+    throw new UsageError((err as Error).message);
+  });
+  if (!a.resume) {
+    try {
+      folder.create({
+        format: RUN_FORMAT,
+        createdAt: new Date().toISOString(),
+        options,
+        env: env.info() as unknown as Record<string, unknown>,
+        models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+        versions: versions(),
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  const services = createHostServices(models);
+  const ledger = new CostLedger();
+  const meta = createMetaAgent(options.meta, models);
+  const out = relative(process.cwd(), folder.dir) || folder.dir;
+  if (!a.json) {
+    process.stdout.write(
+      `${bold(label)} — env ${options.env} (${env.info().mode}: ${env.info().reward}); meta agent ${options.meta}${options.meta === 'model' ? ` (${describeModel(models.meta)})` : ''}; ` +
+        `budget ${options.budget} steps; seeds ${options.seeds.join(', ') || 'none'}; policy ${options.policy}; run folder ${out}${a.resume ? ' (resumed)' : ''}\n`,
+    );
+  }
+  try {
+    const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options) });
+    if (a.json) process.stdout.write(`${JSON.stringify({ runFolder: folder.dir, ...summary }, null, 2)}\n`);
+    else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}\n`);
+    return 0;
+  } finally {
+    await env.close?.();
+    await closeHostServices();
+  }
+}
+
+function versions(): Record<string, string> {
+  const v = (pkg: string) => {
+    try {
+      return JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+    } catch {
+      return 'unknown';
+    }
+  };
+  return {
+    automemo: JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
+    node: process.version,
+    'isolated-vm': v('isolated-vm'),
+    typescript: v('typescript'),
+    esbuild: v('esbuild'),
+  };
+}
+
+const fmt = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(3));
+const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
+
+/** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
+function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
+  let line = '';
+  return (e, s) => {
+    if (e.type === 'action') line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : `re-evaluate ${e.node}`}`;
+    if (e.type === 'node' && e.step === 0) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
+    if (e.type === 'quick-exam' && !e.passed) process.stdout.write(dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`));
+    if (e.type === 'evaluation') {
+      const tree = s.tree;
+      const node = tree.nodes.get(e.node);
+      if (e.step === 0) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
+      if (e.split === 'test') process.stdout.write(`  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
+      if (e.step > 0 && e.split === 'train' && node) {
+        const N = tree.totalEvaluations();
+        let best = { id: '', lcb: -Infinity };
+        for (const n of tree.evaluated()) {
+          const q = tree.q(n);
+          const l = q - options.ucb.cEval * Math.sqrt(Math.log(Math.max(N, 1)) / n.scores.length);
+          if (l > best.lcb) best = { id: n.id, lcb: l };
+        }
+        const elapsed = Date.now() - s.startedAt;
+        const perStep = s.stepTimes.length ? s.stepTimes.reduce((x, y) => x + y, 0) / s.stepTimes.length : elapsed;
+        const left = Math.max(0, options.budget - e.step) * perStep;
+        const fresh = node.kind === 'child' && node.scores.length === 1;
+        const what = fresh ? ` → ${node.id} [${(node.description ?? '').slice(0, 90)}]` : '';
+        process.stdout.write(
+          `  ${line}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} left\n`,
+        );
+      }
+    }
+    if (e.type === 'generation-failed') process.stdout.write(`  ${line}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
+    if (e.type === 'stopped') process.stdout.write(`  stopped at step ${e.step}: ${e.reason}\n`);
+  };
+}
+
+export function summaryTable(s: SearchSummary, options: RunOptions): string {
+  const rows: [string, string][] = [
+    ['steps', String(s.steps)],
+    ['generation actions', String(s.generations)],
+    ['re-evaluation actions', String(s.reEvaluations)],
+    ['valid generations', String(s.validGenerations)],
+    ['failed generations', String(s.failedGenerations)],
+    ['full evaluations', String(s.fullEvaluations)],
+    [`selected (${options.selection})`, `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`],
+    ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
+    ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
+    ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
+  ];
+  if (s.stopped) rows.push(['stopped', s.stopped]);
+  const w = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+export const knownPrograms = PROGRAMS.map((p) => p.name);

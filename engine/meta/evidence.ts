@@ -1,0 +1,74 @@
+// Evidence for the meta agent, within the paper's limits: per cluster of tasks (scenario: site, template, family,
+// category), the 2 best and 2 worst outcomes with the memory each task got (at most 20,000 characters and 2
+// images of retrieved memory each), what the agent did, and — for these validation tasks — the ground truth.
+import type { TaskRecord } from '../evaluate/evaluate.ts';
+import type { ParentContext } from './types.ts';
+
+export const LIMITS = { successes: 2, failures: 2, memoryChars: 20_000, memoryImages: 2, observationChars: 50_000, imagesPerEpisode: 4 };
+
+export interface EvidenceCase {
+  taskId: string;
+  reward: number;
+  memory: string;
+  answer?: string;
+  note?: string;
+  groundTruth?: string;
+  programError?: string;
+}
+
+export interface Cluster {
+  scenario: string;
+  tasks: number;
+  meanReward: number;
+  successes: EvidenceCase[];
+  failures: EvidenceCase[];
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
+
+function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
+  const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: clip(ctx.payloads.get(t.taskId) ?? '', LIMITS.memoryChars) };
+  if (t.answer !== undefined) c.answer = t.answer;
+  if (t.note) c.note = t.note;
+  if (t.programError) c.programError = t.programError;
+  const gt = ctx.explain(t.taskId);
+  if (gt) c.groundTruth = gt;
+  return c;
+}
+
+/** Groups the parent's evaluated tasks by scenario; one cluster when there is a single scenario. */
+export function clusters(ctx: ParentContext): Cluster[] {
+  const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
+  const groups = new Map<string, TaskRecord[]>();
+  for (const t of tasks) groups.set(t.scenario, [...(groups.get(t.scenario) ?? []), t]);
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([scenario, list]) => {
+      const sorted = [...list].sort((a, b) => (b.reward as number) - (a.reward as number) || a.taskId.localeCompare(b.taskId));
+      const successes = sorted.filter((t) => (t.reward as number) >= 0.5).slice(0, LIMITS.successes);
+      const failures = sorted.filter((t) => (t.reward as number) < 0.5).reverse().slice(0, LIMITS.failures);
+      return {
+        scenario,
+        tasks: list.length,
+        meanReward: list.reduce((s, t) => s + (t.reward as number), 0) / list.length,
+        successes: successes.map((t) => toCase(t, ctx)),
+        failures: failures.map((t) => toCase(t, ctx)),
+      };
+    });
+}
+
+export function renderCluster(c: Cluster): string {
+  const cases = (label: string, list: EvidenceCase[]) =>
+    list
+      .map(
+        (x, i) =>
+          `### ${label} ${i + 1}: task ${x.taskId} (reward ${x.reward.toFixed(2)})\n` +
+          (x.groundTruth ? `Ground truth: ${x.groundTruth}\n` : '') +
+          (x.answer !== undefined ? `Agent's answer: ${x.answer}\n` : '') +
+          (x.note ? `Checker: ${x.note}\n` : '') +
+          (x.programError ? `Program error: ${x.programError}\n` : '') +
+          `Memory the program returned:\n"""\n${x.memory || '(empty)'}\n"""`,
+      )
+      .join('\n\n');
+  return `## Cluster "${c.scenario}": ${c.tasks} tasks, mean reward ${c.meanReward.toFixed(3)}\n\n${cases('Success', c.successes)}\n\n${cases('Failure', c.failures)}`;
+}

@@ -1,0 +1,180 @@
+// The offline meta agent: deterministic for a given (search seed, step, parent, attempt). A child of the no-memory
+// root is one of the known designs (the baselines and seeds), as an offline "initialization"; any other child is
+// its parent with one or two settings of its exported config moved in the direction the diagnosis points — more
+// recall when payloads are empty or the budget unused, smaller payloads when they are cut or slow — or, to
+// explore, a nearby value, a flipped switch, or another alternative of a string union.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { PROGRAMS } from '../../../memo-programs/registry.ts';
+import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
+import { type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
+import { type ConfigLeaf, configLeaves, editConfig, materializeConfig, type ProgramFiles } from './config-edit.ts';
+import { diagnose, type Direction, type Finding } from './diagnose.ts';
+
+/** A seeded generator (xmur3 hash into mulberry32). */
+export function seededRandom(...parts: (string | number)[]): () => number {
+  let h = 1779033703;
+  for (const ch of parts.join('\u0000')) {
+    h = Math.imul(h ^ ch.charCodeAt(0), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  let a = h >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Reads a program (file or folder) into files keyed by relative path; a single file becomes index.ts. */
+export function readProgramFiles(path: string): ProgramFiles {
+  if (statSync(path).isDirectory()) {
+    return Object.fromEntries(
+      readdirSync(path)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => [f, readFileSync(join(path, f), 'utf8')]),
+    );
+  }
+  return { 'index.ts': readFileSync(path, 'utf8') };
+}
+
+type Effect = 'up-gives-more' | 'down-gives-more' | 'neutral';
+
+/** How a setting's name suggests it moves recall: counts, sizes and limits up; thresholds and minimums down. */
+export function effectOf(path: string): Effect {
+  const name = (path.split('.').pop() ?? path).toLowerCase();
+  if (/^(max|top)|(k|count|limit|window|units|expanded|neighbors|seeds|hops|steps|items|chars|budget|records|traces)$/.test(name)) return 'up-gives-more';
+  if (/threshold|similarity|^min|reject|cutoff/.test(name)) return 'down-gives-more';
+  return 'neutral';
+}
+
+function pick<T>(items: T[], weights: number[], random: () => number): T {
+  const total = weights.reduce((a, b) => a + b, 0);
+  let r = random() * total;
+  for (let i = 0; i < items.length; i++) {
+    r -= weights[i] as number;
+    if (r <= 0) return items[i] as T;
+  }
+  return items[items.length - 1] as T;
+}
+
+const round = (x: number, digits: number) => Number(x.toFixed(digits));
+
+/** A new value for a leaf, moved `up` or down; undefined when it cannot move that way. */
+function moved(leaf: ConfigLeaf, up: boolean, random: () => number): number | boolean | string | undefined {
+  if (leaf.kind === 'boolean') return !leaf.value;
+  if (leaf.kind === 'string') return leaf.alternatives.length ? leaf.alternatives[Math.floor(random() * leaf.alternatives.length)] : undefined;
+  const v = leaf.value as number;
+  if (Number.isInteger(v) && Math.abs(v) >= 1) {
+    const delta = Math.max(1, Math.round(Math.abs(v) * (0.25 + 0.5 * random())));
+    const next = up ? v + delta : Math.max(v >= 1 ? 1 : 0, v - delta);
+    return next === v ? undefined : next;
+  }
+  if (v >= 0 && v <= 1) {
+    const next = round(Math.min(1, Math.max(0, v + (up ? 1 : -1) * (0.05 + 0.15 * random()))), 3);
+    return next === v ? undefined : next;
+  }
+  const factor = 1.2 + 0.8 * random();
+  return round(up ? v * factor : v / factor, 4);
+}
+
+interface LeafHistory {
+  tries: number;
+  /** Tries whose child scored exactly its parent's score on the same tasks: the setting did nothing here. */
+  inert: number;
+  up: number[];
+  down: number[];
+}
+
+/** What moving each setting did so far, from the tree's history of edits and paired score deltas. */
+function learn(history: EditOutcome[]): Map<string, LeafHistory> {
+  const out = new Map<string, LeafHistory>();
+  for (const h of history) {
+    for (const e of h.edits) {
+      let s = out.get(e.path);
+      if (!s) out.set(e.path, (s = { tries: 0, inert: 0, up: [], down: [] }));
+      s.tries++;
+      if (Math.abs(h.delta) < 1e-9) s.inert++;
+      const up = typeof e.to === 'number' && typeof e.from === 'number' ? e.to > e.from : true;
+      (up ? s.up : s.down).push(h.delta);
+    }
+  }
+  return out;
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined);
+
+/** How much a leaf deserves to be moved next, and which way history says to move it (if it says anything). */
+function assess(leaf: ConfigLeaf, h: LeafHistory | undefined): { weight: number; prefer?: boolean } {
+  const effect = effectOf(leaf.path);
+  let weight = leaf.kind === 'number' ? (effect === 'neutral' ? 1 : 1.5) : 0.4;
+  if (!h) return { weight };
+  if (h.inert === h.tries) return { weight: weight * 0.05 };
+  const up = mean(h.up);
+  const down = mean(h.down);
+  const best = Math.max(up ?? -Infinity, down ?? -Infinity);
+  if (best > 1e-9) return { weight: weight * (2 + 20 * best), prefer: (up ?? -Infinity) >= (down ?? -Infinity) };
+  // Every try hurt: try the other way if it is untried, else leave it mostly alone.
+  if (up === undefined) return { weight: weight * 0.7, prefer: true };
+  if (down === undefined) return { weight: weight * 0.7, prefer: false };
+  return { weight: weight * 0.2 };
+}
+
+function editsFor(leaves: ConfigLeaf[], direction: Direction, count: number, random: () => number, history: Map<string, LeafHistory>): Record<string, number | boolean | string> {
+  const values: Record<string, number | boolean | string> = {};
+  const pool = leaves.filter((l) => direction === 'explore' || (l.kind === 'number' && effectOf(l.path) !== 'neutral'));
+  const assessed = pool.map((l) => ({ leaf: l, ...assess(l, history.get(l.path)) }));
+  for (let tries = 0; Object.keys(values).length < count && tries < 30 && assessed.length; tries++) {
+    const { leaf, prefer } = pick(assessed, assessed.map((x) => x.weight), random);
+    if (leaf.path in values) continue;
+    const e = effectOf(leaf.path);
+    const up = prefer ?? (direction === 'explore' ? random() < 0.5 : (direction === 'more') === (e === 'up-gives-more'));
+    const next = moved(leaf, up, random);
+    if (next !== undefined && next !== leaf.value) values[leaf.path] = next;
+  }
+  return values;
+}
+
+export class OfflineMetaAgent implements MetaAgent {
+  readonly mode = 'offline' as const;
+
+  async propose(ctx: ParentContext): Promise<Proposal> {
+    return this.make(ctx, 0);
+  }
+
+  async repair(_child: Proposal, _report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
+    // A different edit of the same parent: the offline agent cannot read a compiler error, but it can step aside.
+    return this.make(ctx, attempt);
+  }
+
+  private make(ctx: ParentContext, attempt: number): Proposal {
+    const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt);
+    const base = materializeConfig(ctx.files);
+    const leaves = configLeaves(base);
+    if (leaves.length === 0) return this.initialize(ctx, random);
+    const findings = diagnose(ctx.evaluation, ctx.env.budget.maxChars);
+    const finding = pick<Finding>(findings, findings.map((f) => f.weight), random);
+    const count = random() < 0.3 ? 2 : 1;
+    const learned = learn(ctx.history ?? []);
+    const values = editsFor(leaves, finding.direction, count, random, learned);
+    if (Object.keys(values).length === 0) {
+      const fallback = editsFor(leaves, 'explore', 1, random, learned);
+      if (Object.keys(fallback).length === 0) throw new MetaAgentError(`no setting of ${ctx.node}'s config could be moved`);
+      Object.assign(values, fallback);
+    }
+    const before = Object.fromEntries(leaves.map((l) => [l.path, l.value]));
+    const edits = Object.entries(values).map(([path, to]) => ({ path, from: before[path] as number | boolean | string, to }));
+    const changes = edits.map((e) => `${e.path} ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}`);
+    return { files: editConfig(base, values), description: `${finding.rule} (${finding.detail}): ${changes.join('; ')}`, edits };
+  }
+
+  /** A child of a program without settings (the no-memory root): one of the known designs, in a seeded order. */
+  private initialize(ctx: ParentContext, random: () => number): Proposal {
+    const designs = PROGRAMS.filter((p) => p.name !== 'no-memory');
+    const design = designs[Math.floor(random() * designs.length)] as (typeof designs)[number];
+    return { files: readProgramFiles(design.path), description: `initial design: ${design.name} (${design.description})` };
+  }
+}
+
+export const programName = (path: string) => basename(path).replace(/\.ts$/, '');

@@ -1,0 +1,82 @@
+// The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
+// generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
+// config). Both get the same context and their children go through the same checks and evaluation.
+import type { EnvironmentInfo } from '../../envs/types.ts';
+import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import type { ProgramFiles } from './offline/config-edit.ts';
+
+export type { ProgramFiles };
+
+export interface ParentContext {
+  /** Node id of the parent ("root" for the no-memory program). */
+  node: string;
+  files: ProgramFiles;
+  q: number;
+  evaluations: number;
+  /** The parent's latest evaluation, with its per-task records. */
+  evaluation: EvaluationResult | undefined;
+  /** Payload text per task of that evaluation (read from its evidence). */
+  payloads: Map<string, string>;
+  env: EnvironmentInfo;
+  /** Ground truth of validation tasks for the meta agent (never for programs). */
+  explain: (taskId: string) => string | undefined;
+  /** What the environment is, for initialization prompts. */
+  envDescription: string;
+  step: number;
+  seed: number;
+  /** What earlier edits did, for agents that learn from the tree. */
+  history?: EditOutcome[];
+  /** Called before each model call; throws when the dollar cap is reached. */
+  beforeModelCall?: () => void;
+  /** Reports each model call; the search journals it and charges the ledger. */
+  onModelCall?: (call: ModelCall) => void;
+}
+
+export interface ModelCall {
+  purpose: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  usd: number | null;
+  ms: number;
+  ok: boolean;
+  error?: string;
+}
+
+export interface Proposal {
+  files: ProgramFiles;
+  /** What changed and why, in a sentence or two (shown in the viewer). */
+  description: string;
+  /** Settings changed, when the change was an edit of the program's config. */
+  edits?: Edit[];
+}
+
+export interface Edit {
+  path: string;
+  from: number | boolean | string;
+  to: number | boolean | string;
+}
+
+/** A past child: its edits and its first score minus its parent's first score (same tasks). */
+export interface EditOutcome {
+  node: string;
+  parent: string;
+  edits: Edit[];
+  delta: number;
+}
+
+export interface MetaAgent {
+  readonly mode: 'offline' | 'model';
+  /** A child of the parent. Throws MetaAgentError when it cannot produce one. */
+  propose(ctx: ParentContext): Promise<Proposal>;
+  /** A fixed version of a child that failed quick examination (attempt 1..3), or null to give up. */
+  repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null>;
+}
+
+export class MetaAgentError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MetaAgentError';
+  }
+}

@@ -1,0 +1,28 @@
+// The budget-aware UCB policy: evaluate actions on every evaluated node, generate actions on expandable ones.
+import { argmaxAction, type Choice, type ScoredAction, type SearchPolicy } from '../policy.ts';
+import type { SearchTree } from '../tree.ts';
+import { evalScore, genScore, potential, prior, type UcbParams } from '../ucb.ts';
+
+export function ucbCandidates(tree: SearchTree, p: UcbParams): ScoredAction[] {
+  const N = tree.totalEvaluations();
+  const qRoot = tree.q(tree.root);
+  const out: ScoredAction[] = [];
+  for (const node of tree.evaluated()) {
+    const q = tree.q(node);
+    out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, node.scores.length, N, p) });
+    if (tree.expandable(node, p.minWidth, p.seedsExpandable)) {
+      const m = tree.evaluatedChildren(node.id).length;
+      const g = potential(tree.sumImprovement(node.id), m, prior(q, qRoot, p), p);
+      out.push({ kind: 'generate', node: node.id, score: genScore(q, g, m, N, p) });
+    }
+  }
+  return out;
+}
+
+export const ucbPolicy: SearchPolicy = {
+  name: 'ucb',
+  choose(tree, params): Choice {
+    const candidates = ucbCandidates(tree, params);
+    return { action: argmaxAction(candidates), candidates };
+  },
+};

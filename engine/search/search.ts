@@ -1,0 +1,371 @@
+// The budget-aware tree search. Step 0 evaluates the no-memory root and the seed programs (the seeds enter as
+// evaluated children of the root); each later step takes the policy's action — re-evaluate a program, or have the
+// meta agent write a child of one, quick-examine it (with up to `repairAttempts` repairs) and evaluate it. A child
+// that never passes spends the step but no evaluation. After the budget, the selected program (best lower
+// confidence bound) is evaluated on the held-out test split beside the root and the seeds.
+// Everything is journaled as it happens; a resumed run replays the journal and carries on from the first step
+// that has no `step-done` line.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Environment } from '../../envs/types.ts';
+import { taskHash } from '../../envs/split.ts';
+import { resolveProgram } from '../../memo-programs/registry.ts';
+import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
+import type { HostServices } from '../../sandbox/primitives/index.ts';
+import { quickExam } from '../../sandbox/quick-exam.ts';
+import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../search-trees/journal.ts';
+import { replay } from '../../search-trees/replay.ts';
+import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
+import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
+import { EvidenceWriter } from '../evaluate/evidence.ts';
+import { OutcomeCache } from '../evaluate/outcome-cache.ts';
+import { CostLedger, priceOf } from '../llm/ledger.ts';
+import type { ResolvedModels } from '../llm/models.ts';
+import { readProgramFiles, seededRandom } from '../meta/offline/agent.ts';
+import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
+import { POLICIES } from './policies/index.ts';
+import type { Choice } from './policy.ts';
+import { selectFinal, selectionScore } from './selection.ts';
+import type { SearchTree, TreeNode } from './tree.ts';
+import { lcb } from './ucb.ts';
+
+export class BudgetExceeded extends Error {}
+
+export interface SearchDeps {
+  env: Environment;
+  services: HostServices;
+  meta: MetaAgent;
+  folder: RunFolder;
+  options: RunOptions;
+  models: ResolvedModels;
+  ledger: CostLedger;
+  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Called before each step; throwing stops the run (tests use it to simulate a kill). */
+  beforeStep?: (step: number) => void;
+}
+
+export interface SearchState {
+  tree: SearchTree;
+  step: number;
+  startedAt: number;
+  stepTimes: number[];
+}
+
+export interface SearchSummary {
+  steps: number;
+  generations: number;
+  reEvaluations: number;
+  validGenerations: number;
+  failedGenerations: number;
+  fullEvaluations: number;
+  winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
+  root: { validation: number; test?: number };
+  seeds: { id: string; validation: number; test?: number }[];
+  stopped?: string;
+  usd: number;
+  tokens: number;
+}
+
+export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
+  const { folder, options } = deps;
+  const read = readJournal(folder.journalPath);
+  const past = replay(read.events);
+  const journal = new Journal(folder.journalPath);
+  const state: SearchState = { tree: past.tree, step: past.completedSteps, startedAt: Date.now(), stepTimes: [] };
+  for (const call of past.metaCalls) deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
+  const log = (event: NewEvent) => {
+    const full = journal.append(event);
+    deps.onEvent?.(full, state);
+    return full;
+  };
+  const compiled = new Map<string, CompiledProgram>();
+  const lastEval = new Map<string, EvaluationResult>();
+  const cache = new OutcomeCache();
+  log({ type: 'start', resumed: read.events.length > 0, pid: process.pid });
+  const policy = POLICIES[options.policy];
+  if (!policy) throw new Error(`unknown search policy ${options.policy}`);
+
+  const compileNode = async (node: TreeNode): Promise<CompiledProgram> => {
+    let c = compiled.get(node.id);
+    if (!c) {
+      const r = await compileProgram({ entryPath: join(folder.dir, node.dir, 'index.ts') });
+      if (!r.ok) throw new Error(`program ${node.id} no longer compiles: ${r.issues.map(formatIssue).join('; ')}`);
+      c = r.program;
+      compiled.set(node.id, c);
+    }
+    return c;
+  };
+
+  const evaluate = async (node: TreeNode, split: 'train' | 'test', step: number): Promise<EvaluationResult> => {
+    const program = await compileNode(node);
+    const index = split === 'train' ? node.scores.length : 0;
+    // Paired evaluation: every node's k-th evaluation uses the same task sample k, so a child's first score
+    // compares with its parent's first score on identical tasks (an edit with no effect scores exactly the same).
+    const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
+    const fraction = split === 'train' ? options.evalFraction : 1;
+    const dir = folder.evidenceDir(node.id, split, index);
+    const evidence = new EvidenceWriter(dir);
+    const started = Date.now();
+    const result = await evaluateProgram(program, {
+      env: deps.env,
+      split,
+      services: deps.services,
+      evidence,
+      outcomeCache: cache,
+      seed: options.seed,
+      ...(fraction < 1 ? { taskFilter: (id: string) => taskHash(sampleSeed, id) < fraction } : {}),
+    });
+    await evidence.summary(result);
+    chargeAgents(result, node.id, deps);
+    if (split === 'train') lastEval.set(node.id, result);
+    if (split === 'train') node.scores.push(result.score ?? 0);
+    else node.testScore = result.score ?? 0;
+    const { usage: _usage, byScenario, ...stats } = result.stats;
+    log({
+      type: 'evaluation',
+      step,
+      node: node.id,
+      split,
+      index,
+      score: result.score ?? 0,
+      tasks: result.tasks.length,
+      ...(fraction < 1 ? { sampleSeed } : {}),
+      evidence: relative(folder.dir, dir),
+      stats: { ...stats, byScenario },
+      ms: Date.now() - started,
+    });
+    return result;
+  };
+
+  const addNode = (node: TreeNode, step: number) => {
+    state.tree.add(node);
+    log({
+      type: 'node',
+      step,
+      id: node.id,
+      parent: node.parent,
+      kind: node.kind,
+      dir: node.dir,
+      hash: node.hash,
+      parentSnapshot: node.parentSnapshot,
+      ...(node.description ? { description: node.description } : {}),
+      ...(node.edits?.length ? { edits: node.edits } : {}),
+    });
+  };
+
+  const programNode = async (id: string, files: ProgramFiles, parent: string | null, kind: TreeNode['kind'], step: number, description?: string, edits?: Edit[]) => {
+    folder.writeProgram(id, files);
+    const node: TreeNode = {
+      id,
+      parent,
+      kind,
+      dir: relative(folder.dir, folder.programDir(id)),
+      hash: '',
+      step,
+      parentSnapshot: parent ? state.tree.q(state.tree.get(parent)) : null,
+      scores: [],
+      ...(description ? { description } : {}),
+      ...(edits?.length ? { edits } : {}),
+    };
+    node.hash = (await compileNode(node)).hash;
+    return node;
+  };
+
+  // Step 0: the root and the seeds.
+  if (!past.initDone) {
+    const root = await programNode('root', readProgramFiles(resolveProgram('no-memory').path), null, 'root', 0, 'no memory');
+    addNode(root, 0);
+    await evaluate(root, 'train', 0);
+    for (const seed of options.seeds) {
+      const files = readProgramFiles(resolveProgram(seed).path);
+      const node = await programNode(`seed-${seed}`, files, 'root', 'seed', 0, `seed program ${seed}`);
+      addNode(node, 0);
+      await evaluate(node, 'train', 0);
+    }
+    log({ type: 'step-done', step: 0 });
+  }
+
+  // Steps 1..budget.
+  let stopped: string | undefined = past.stopped;
+  for (let step = state.step + 1; step <= options.budget && !stopped; step++) {
+    deps.beforeStep?.(step);
+    const stepStarted = Date.now();
+    state.step = step;
+    const random = seededRandom(options.seed, 'policy', step);
+    const choice: Choice = policy.choose(state.tree, options.ucb, random);
+    log({ type: 'action', step, kind: choice.action.kind, node: choice.action.node, score: choice.action.score, candidates: choice.candidates });
+    try {
+      checkBudget(deps.ledger, options.maxUsd);
+      if (choice.action.kind === 'evaluate') {
+        await evaluate(state.tree.get(choice.action.node), 'train', step);
+      } else {
+        await generate(choice.action.node, step);
+      }
+      log({ type: 'step-done', step });
+    } catch (err) {
+      if (!(err instanceof BudgetExceeded)) throw err;
+      stopped = err.message;
+      log({ type: 'stopped', step, reason: stopped });
+    }
+    state.stepTimes.push(Date.now() - stepStarted);
+  }
+
+  async function generate(parentId: string, step: number): Promise<void> {
+    const parent = state.tree.get(parentId);
+    const ctx = await parentContext(parent, step);
+    const childId = `n${step}`;
+    let proposal: Proposal | null;
+    try {
+      proposal = await deps.meta.propose(ctx);
+    } catch (err) {
+      if (!(err instanceof MetaAgentError)) throw err;
+      state.tree.failed.push({ parent: parentId, step, reason: err.message, attempts: 1 });
+      log({ type: 'generation-failed', step, parent: parentId, reason: err.message.slice(0, 2000), attempts: 1 });
+      return;
+    }
+    const examine = async (p: Proposal, attempt: number) => {
+      const dir = deps.folder.writeProgram(attempt === 0 ? childId : `${childId}-try${attempt}`, p.files);
+      const samples = await deps.env.samples(options.quickExamTasks);
+      const report = await quickExam({ entryPath: join(dir, 'index.ts') }, { services: deps.services, samples, budget: deps.env.info().budget, seed: options.seed });
+      log({ type: 'quick-exam', step, dir: relative(folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
+      return { report, dir };
+    };
+    for (let attempt = 0; proposal; attempt++) {
+      const { report, dir } = await examine(proposal, attempt);
+      if (report.passed) {
+        const files = proposal.files;
+        if (attempt > 0) deps.folder.writeProgram(childId, files);
+        const child = await programNode(childId, files, parentId, 'child', step, proposal.description, proposal.edits);
+        addNode(child, step);
+        await evaluate(child, 'train', step);
+        return;
+      }
+      if (attempt >= options.repairAttempts) {
+        state.tree.failed.push({ parent: parentId, step, reason: report.failure?.detail ?? 'quick examination failed', attempts: attempt + 1 });
+        log({ type: 'generation-failed', step, parent: parentId, reason: `${report.failure?.check}: ${report.failure?.detail ?? ''}`.slice(0, 2000), attempts: attempt + 1, dir: relative(folder.dir, dir) });
+        return;
+      }
+      try {
+        proposal = await deps.meta.repair(proposal, report, ctx, attempt + 1);
+      } catch (err) {
+        if (!(err instanceof MetaAgentError)) throw err;
+        state.tree.failed.push({ parent: parentId, step, reason: err.message, attempts: attempt + 1 });
+        log({ type: 'generation-failed', step, parent: parentId, reason: err.message.slice(0, 2000), attempts: attempt + 1 });
+        return;
+      }
+    }
+    state.tree.failed.push({ parent: parentId, step, reason: 'the meta agent gave up', attempts: 1 });
+    log({ type: 'generation-failed', step, parent: parentId, reason: 'the meta agent gave up', attempts: 1 });
+  }
+
+  async function parentContext(parent: TreeNode, step: number): Promise<ParentContext> {
+    let evaluation = lastEval.get(parent.id);
+    const payloads = new Map<string, string>();
+    // The latest evaluation's evidence gives the payloads (and, after a resume, the evaluation itself).
+    const dir = parent.scores.length ? folder.evidenceDir(parent.id, 'train', parent.scores.length - 1) : undefined;
+    if (dir) {
+      try {
+        const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        for (const l of lines) payloads.set(l.taskId, l.payload?.text ?? '');
+        if (!evaluation) {
+          const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+          evaluation = { ...summary, tasks: lines } as EvaluationResult;
+        }
+      } catch {
+        // No evidence to read (it was removed): the meta agent works from the program alone.
+      }
+    }
+    const info = deps.env.info();
+    return {
+      node: parent.id,
+      files: readProgramFiles(join(folder.dir, parent.dir)),
+      q: state.tree.q(parent),
+      evaluations: parent.scores.length,
+      evaluation,
+      payloads,
+      env: info,
+      explain: (id) => deps.env.explain?.(id),
+      envDescription: deps.env.describe?.() ?? info.name,
+      step,
+      seed: options.seed,
+      history: history(state.tree),
+      beforeModelCall: () => checkBudget(deps.ledger, options.maxUsd),
+      onModelCall: (call) => {
+        deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
+        log({ type: 'meta-call', step, node: parent.id, role: 'meta', ...call });
+      },
+    };
+  }
+
+  // Final: the selected program on the held-out split, beside the root and the seeds.
+  const finalStep = options.budget + 1;
+  const winner = selectFinal(state.tree, options.ucb, options.selection);
+  const N = state.tree.totalEvaluations();
+  if (!replayFinalDone(read.events, finalStep)) {
+    log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(state.tree, winner, options.ucb, 'lcb'), validation: state.tree.q(winner) });
+    if (options.testWinner && !stopped) {
+      const toTest = [winner, state.tree.root, ...[...state.tree.nodes.values()].filter((n) => n.kind === 'seed')];
+      for (const node of new Set(toTest)) if (node.testScore === undefined) await evaluate(node, 'test', finalStep);
+    }
+    log({ type: 'step-done', step: finalStep });
+  }
+  journal.close();
+  const counts = state.tree;
+  const actions = replay(readJournal(folder.journalPath).events).actions;
+  const seeds = [...counts.nodes.values()].filter((n) => n.kind === 'seed');
+  const summary: SearchSummary = {
+    steps: actions.length,
+    generations: actions.filter((a) => a.kind === 'generate').length,
+    reEvaluations: actions.filter((a) => a.kind === 'evaluate').length,
+    validGenerations: [...counts.nodes.values()].filter((n) => n.kind === 'child').length,
+    failedGenerations: counts.failed.length,
+    fullEvaluations: counts.totalEvaluations(),
+    winner: {
+      id: winner.id,
+      validation: counts.q(winner),
+      evaluations: winner.scores.length,
+      lcb: lcb(counts.q(winner), winner.scores.length, N, options.ucb),
+      ...(winner.testScore !== undefined ? { test: winner.testScore } : {}),
+    },
+    root: { validation: counts.q(counts.root), ...(counts.root.testScore !== undefined ? { test: counts.root.testScore } : {}) },
+    seeds: seeds.map((s) => ({ id: s.id, validation: counts.q(s), ...(s.testScore !== undefined ? { test: s.testScore } : {}) })),
+    usd: deps.ledger.usd,
+    tokens: deps.ledger.tokens,
+  };
+  if (stopped) summary.stopped = stopped;
+  return summary;
+}
+
+/** Every evaluated child with structured edits, and how its first score compares with its parent's first. */
+function history(tree: SearchTree): EditOutcome[] {
+  const out: EditOutcome[] = [];
+  for (const n of tree.nodes.values()) {
+    if (!n.edits?.length || !n.parent || n.scores.length === 0) continue;
+    const parent = tree.get(n.parent);
+    if (parent.scores.length === 0) continue;
+    out.push({ node: n.id, parent: n.parent, edits: n.edits, delta: (n.scores[0] as number) - (parent.scores[0] as number) });
+  }
+  return out;
+}
+
+function replayFinalDone(events: JournalEvent[], finalStep: number): boolean {
+  return events.some((e) => e.type === 'step-done' && e.step === finalStep);
+}
+
+/** Agent and memo-model tokens of an evaluation go to the ledger under the evaluated node. */
+function chargeAgents(result: EvaluationResult, node: string, deps: SearchDeps): void {
+  const { executor, memo } = result.stats.tokens;
+  if (executor.prompt + executor.completion > 0) {
+    deps.ledger.add({ role: 'executor', node, promptTokens: executor.prompt, completionTokens: executor.completion, usd: priceOf(deps.models.executor, executor.prompt, executor.completion) });
+  }
+  if (memo.prompt + memo.completion > 0) {
+    deps.ledger.add({ role: 'memo', node, promptTokens: memo.prompt, completionTokens: memo.completion, usd: priceOf(deps.models.memo, memo.prompt, memo.completion) });
+  }
+}
+
+/** Throws BudgetExceeded once the spend has reached --max-usd. */
+export function checkBudget(ledger: CostLedger, maxUsd: number | undefined): void {
+  if (maxUsd !== undefined && ledger.usd >= maxUsd) {
+    throw new BudgetExceeded(`spent $${ledger.usd.toFixed(4)} of the $${maxUsd} cap`);
+  }
+}

@@ -1,0 +1,26 @@
+// Which program the search hands over: the best lower confidence bound (default), or the best mean (the usual
+// choice elsewhere, kept to measure against: a lucky single evaluation wins it).
+import type { SearchTree, TreeNode } from './tree.ts';
+import { lcb, type UcbParams } from './ucb.ts';
+
+export type Selection = 'lcb' | 'max-mean';
+
+export function selectionScore(tree: SearchTree, node: TreeNode, p: UcbParams, how: Selection): number {
+  const q = tree.q(node);
+  return how === 'lcb' ? lcb(q, node.scores.length, tree.totalEvaluations(), p) : q;
+}
+
+/** argmax over evaluated nodes, the root included; ties to the earlier node. */
+export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb'): TreeNode {
+  let best: TreeNode | undefined;
+  let bestScore = -Infinity;
+  for (const node of tree.evaluated()) {
+    const s = selectionScore(tree, node, p, how);
+    if (s > bestScore + 1e-12) {
+      best = node;
+      bestScore = s;
+    }
+  }
+  if (!best) throw new Error('no evaluated node to select');
+  return best;
+}

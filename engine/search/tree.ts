@@ -1,0 +1,91 @@
+// The search tree: nodes, their evaluations, failed generations. Plain state plus the derived quantities the
+// formulas need (Q, n, m, S, N); it is rebuilt from the journal on resume, so it holds nothing the journal lacks.
+import { improvement } from './ucb.ts';
+
+export type NodeKind = 'root' | 'seed' | 'child';
+
+export interface TreeNode {
+  id: string;
+  parent: string | null;
+  kind: NodeKind;
+  /** Folder of the program's files, relative to the run folder. */
+  dir: string;
+  hash: string;
+  /** Step that created it (0 for root and seeds). */
+  step: number;
+  /** The parent's mean when this node was generated (fixed afterwards). */
+  parentSnapshot: number | null;
+  /** Validation scores of its full evaluations, in order. */
+  scores: number[];
+  /** What the meta agent changed and why, for the viewer. */
+  description?: string;
+  /** The settings it changed, when the change was a config edit. */
+  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  testScore?: number;
+}
+
+export interface FailedGeneration {
+  parent: string;
+  step: number;
+  reason: string;
+  attempts: number;
+}
+
+export class SearchTree {
+  readonly nodes = new Map<string, TreeNode>();
+  readonly failed: FailedGeneration[] = [];
+
+  add(node: TreeNode): void {
+    if (this.nodes.has(node.id)) throw new Error(`node ${node.id} already exists`);
+    if (node.parent !== null && !this.nodes.has(node.parent)) throw new Error(`node ${node.id}: unknown parent ${node.parent}`);
+    this.nodes.set(node.id, node);
+  }
+
+  get(id: string): TreeNode {
+    const n = this.nodes.get(id);
+    if (!n) throw new Error(`no node ${id}`);
+    return n;
+  }
+
+  get root(): TreeNode {
+    for (const n of this.nodes.values()) if (n.kind === 'root') return n;
+    throw new Error('the tree has no root');
+  }
+
+  evaluated(): TreeNode[] {
+    return [...this.nodes.values()].filter((n) => n.scores.length > 0);
+  }
+
+  /** N: all full evaluations so far. */
+  totalEvaluations(): number {
+    let n = 0;
+    for (const node of this.nodes.values()) n += node.scores.length;
+    return n;
+  }
+
+  q(node: TreeNode): number {
+    return node.scores.reduce((a, b) => a + b, 0) / Math.max(1, node.scores.length);
+  }
+
+  children(id: string): TreeNode[] {
+    return [...this.nodes.values()].filter((n) => n.parent === id);
+  }
+
+  /** m(v): evaluated children. */
+  evaluatedChildren(id: string): TreeNode[] {
+    return this.children(id).filter((c) => c.scores.length > 0);
+  }
+
+  /** S(v): summed improvement of the evaluated children over the parent's snapshot. */
+  sumImprovement(id: string): number {
+    return this.evaluatedChildren(id).reduce((s, c) => s + improvement(c.scores[0] as number, c.parentSnapshot ?? 0), 0);
+  }
+
+  /** The root always; seeds when `seedsExpandable`; another node once its parent has `minWidth` evaluated children. */
+  expandable(node: TreeNode, minWidth: number, seedsExpandable = false): boolean {
+    if (node.kind === 'root') return true;
+    if (node.scores.length === 0 || node.parent === null) return false;
+    if (node.kind === 'seed' && seedsExpandable) return true;
+    return this.evaluatedChildren(node.parent).length >= minWidth;
+  }
+}

@@ -1,0 +1,57 @@
+// The action scores of the budget-aware tree search, each formula in one place (DESIGN.md, "Budget-aware tree
+// search"). Q(v) mean full-evaluation score, n(v) its evaluations, N all evaluations so far, r the root,
+// m(v) evaluated children, S(v) their summed improvement.
+
+export interface UcbParams {
+  /** Exploration weight of evaluate actions (and of the LCB). */
+  cEval: number;
+  /** Exploration weight of generate actions. */
+  cGen: number;
+  /** Weight of the root-relative prior. */
+  lambda: number;
+  /** Strength of the prior in the potential. */
+  kappa: number;
+  /** Evaluated children a parent needs before its children may be expanded. */
+  minWidth: number;
+  /**
+   * Seeds may be expanded whatever the root's width. With one seed and a root that scores 0 (no memory), the
+   * root's generate score never reaches the seed's evaluate score, and a strict rule would re-evaluate the seed
+   * for the whole budget; seeds are complete designs, so the width rule is kept for generated programs.
+   */
+  seedsExpandable: boolean;
+}
+
+/** The paper's Table 7 (plus the seed rule above). */
+export const DEFAULT_UCB: UcbParams = { cEval: 0.2, cGen: 0.2, lambda: 0.5, kappa: 1.0, minWidth: 2, seedsExpandable: true };
+
+const safeLn = (N: number) => Math.log(Math.max(N, 1));
+
+/** U_eval(v) = Q(v) + c_e · sqrt(ln N / n(v)) */
+export function evalScore(q: number, n: number, N: number, p: UcbParams): number {
+  return q + p.cEval * Math.sqrt(safeLn(N) / n);
+}
+
+/** Δ(u) = max(0, s_u − Q_snap(v)): a child's first score over its parent's mean when it was generated. */
+export function improvement(firstScore: number, parentSnapshot: number): number {
+  return Math.max(0, firstScore - parentSnapshot);
+}
+
+/** π(v) = λ · max(0, Q(v) − Q(r)) */
+export function prior(q: number, qRoot: number, p: UcbParams): number {
+  return p.lambda * Math.max(0, q - qRoot);
+}
+
+/** G(v) = (S(v) + κ·π(v)) / (m(v) + κ) */
+export function potential(sumImprovement: number, children: number, priorValue: number, p: UcbParams): number {
+  return (sumImprovement + p.kappa * priorValue) / (children + p.kappa);
+}
+
+/** U_gen(v) = Q(v) + G(v) + c_g · sqrt(ln N / (1 + m(v))) */
+export function genScore(q: number, g: number, children: number, N: number, p: UcbParams): number {
+  return q + g + p.cGen * Math.sqrt(safeLn(N) / (1 + children));
+}
+
+/** LCB(v) = Q(v) − c_e · sqrt(ln N / n(v)) */
+export function lcb(q: number, n: number, N: number, p: UcbParams): number {
+  return q - p.cEval * Math.sqrt(safeLn(N) / n);
+}

@@ -1,0 +1,69 @@
+// Rebuilds a search from its journal. A step counts only when its `step-done` line is there; anything logged by
+// a step that never finished (the run was killed during it) is dropped, and that step runs again. Meta-model
+// calls are kept whatever happened to their step: their cost was real.
+import { SearchTree } from '../engine/search/tree.ts';
+import type { JournalEvent } from './journal.ts';
+
+export interface Replayed {
+  tree: SearchTree;
+  /** Steps completed (init is step 0). */
+  completedSteps: number;
+  initDone: boolean;
+  metaCalls: Extract<JournalEvent, { type: 'meta-call' }>[];
+  /** Evaluations by node, in order (validation and test). */
+  evaluations: Extract<JournalEvent, { type: 'evaluation' }>[];
+  actions: Extract<JournalEvent, { type: 'action' }>[];
+  stopped?: string;
+  dropped: number;
+}
+
+export function replay(events: JournalEvent[]): Replayed {
+  const done = new Set(events.filter((e) => e.type === 'step-done').map((e) => (e as { step: number }).step));
+  const tree = new SearchTree();
+  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], dropped: 0 };
+  for (const e of events) {
+    if (e.type === 'meta-call') {
+      out.metaCalls.push(e);
+      continue;
+    }
+    if (!('step' in e) || e.type === 'stopped') {
+      if (e.type === 'stopped') out.stopped = e.reason;
+      continue;
+    }
+    if (!done.has(e.step)) {
+      out.dropped++;
+      continue;
+    }
+    switch (e.type) {
+      case 'node':
+        tree.add({
+          id: e.id,
+          parent: e.parent,
+          kind: e.kind,
+          dir: e.dir,
+          hash: e.hash,
+          step: e.step,
+          parentSnapshot: e.parentSnapshot,
+          scores: [],
+          ...(e.description ? { description: e.description } : {}),
+          ...(e.edits ? { edits: e.edits } : {}),
+        });
+        break;
+      case 'evaluation':
+        out.evaluations.push(e);
+        if (e.split === 'train') tree.get(e.node).scores.push(e.score);
+        else tree.get(e.node).testScore = e.score;
+        break;
+      case 'action':
+        out.actions.push(e);
+        break;
+      case 'generation-failed':
+        tree.failed.push({ parent: e.parent, step: e.step, reason: e.reason, attempts: e.attempts });
+        break;
+      default:
+        break;
+    }
+  }
+  out.completedSteps = Math.max(0, ...[...done].filter((s) => s > 0));
+  return out;
+}

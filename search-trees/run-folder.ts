@@ -1,0 +1,87 @@
+// A run folder: run.json (what was asked, on what, with what), journal.jsonl (what happened), programs/<node>/
+// (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
+
+export const RUN_FORMAT = 'automemo-run/1';
+
+export const RunOptionsSchema = z
+  .object({
+    env: z.string(),
+    data: z.string().optional(),
+    budget: z.number().int().min(0).max(10_000),
+    seeds: z.array(z.string()),
+    meta: z.enum(['model', 'offline']),
+    seed: z.number().int(),
+    maxUsd: z.number().positive().optional(),
+    policy: z.string(),
+    selection: z.enum(['lcb', 'max-mean']),
+    evalFraction: z.number().gt(0).max(1),
+    ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
+    repairAttempts: z.number().int().min(0).max(10),
+    quickExamTasks: z.number().int().min(1),
+    testWinner: z.boolean(),
+  })
+  .strict();
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+export const RunInfoSchema = z.object({
+  format: z.literal(RUN_FORMAT),
+  createdAt: z.string(),
+  options: RunOptionsSchema,
+  env: z.record(z.string(), z.unknown()),
+  models: z.record(z.string(), z.string().nullable()),
+  versions: z.record(z.string(), z.string()),
+});
+export type RunInfo = z.infer<typeof RunInfoSchema>;
+
+export class RunFolder {
+  constructor(readonly dir: string) {}
+
+  get runJson(): string {
+    return join(this.dir, 'run.json');
+  }
+  get journalPath(): string {
+    return join(this.dir, 'journal.jsonl');
+  }
+  programDir(node: string): string {
+    return join(this.dir, 'programs', node);
+  }
+  evidenceDir(node: string, split: string, index: number): string {
+    return join(this.dir, 'evidence', node, `${split}-${index}`);
+  }
+
+  exists(): boolean {
+    return existsSync(this.runJson);
+  }
+
+  create(info: RunInfo): void {
+    if (this.exists()) throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
+    mkdirSync(join(this.dir, 'programs'), { recursive: true });
+    mkdirSync(join(this.dir, 'evidence'), { recursive: true });
+    writeFileSync(this.runJson, `${JSON.stringify(info, null, 2)}\n`);
+  }
+
+  read(): RunInfo {
+    if (!this.exists()) throw new Error(`${this.dir} has no run.json: not a run folder`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(this.runJson, 'utf8'));
+    } catch (err) {
+      throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    }
+    const parsed = RunInfoSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`${this.runJson} is not a run description: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  }
+
+  /** Writes a program's files (its entry is index.ts). */
+  writeProgram(node: string, files: ProgramFiles): string {
+    const dir = this.programDir(node);
+    mkdirSync(dir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  }
+}

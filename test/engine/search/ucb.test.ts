@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { argmaxAction } from '../../../engine/search/policy.ts';
+import { ucbCandidates } from '../../../engine/search/policies/ucb.ts';
+import { selectFinal } from '../../../engine/search/selection.ts';
+import { SearchTree, type TreeNode } from '../../../engine/search/tree.ts';
+import { DEFAULT_UCB, evalScore, genScore, improvement, lcb, potential, prior } from '../../../engine/search/ucb.ts';
+
+const p = { ...DEFAULT_UCB, seedsExpandable: false };
+
+describe('formulas (hand-computed, c = 0.2, λ = 0.5, κ = 1)', () => {
+  it('evaluate score and lower confidence bound', () => {
+    // ln 8 / 2 = 1.03972; sqrt = 1.01966; × 0.2 = 0.20393
+    expect(evalScore(0.5, 2, 8, p)).toBeCloseTo(0.70393, 5);
+    expect(lcb(0.5, 2, 8, p)).toBeCloseTo(0.29607, 5);
+  });
+
+  it('improvement, prior and potential', () => {
+    expect(improvement(0.7, 0.5)).toBeCloseTo(0.2, 12);
+    expect(improvement(0.4, 0.5)).toBe(0);
+    expect(prior(0.6, 0.1, p)).toBeCloseTo(0.25, 12);
+    expect(prior(0.05, 0.1, p)).toBe(0);
+    // (0.3 + 1 · 0.25) / (2 + 1)
+    expect(potential(0.3, 2, 0.25, p)).toBeCloseTo(0.183333, 5);
+  });
+
+  it('generate score', () => {
+    // 0.6 + 0.183333 + 0.2 · sqrt(ln 8 / 3) = 0.6 + 0.183333 + 0.166511
+    expect(genScore(0.6, 0.183333, 2, 8, p)).toBeCloseTo(0.949844, 5);
+  });
+});
+
+function node(id: string, parent: string | null, scores: number[], snap: number | null, kind: TreeNode['kind'] = 'child'): TreeNode {
+  return { id, parent, kind, dir: id, hash: id, step: 0, parentSnapshot: snap, scores };
+}
+
+describe('on a tree', () => {
+  // r [0.1]; a (seed of r, snapshot 0.1) [0.5, 0.3]; b (child of r, snapshot 0.1) [0.2]; c (child of a, snapshot 0.4) [0.6]
+  const tree = new SearchTree();
+  tree.add(node('r', null, [0.1], null, 'root'));
+  tree.add(node('a', 'r', [0.5, 0.3], 0.1, 'seed'));
+  tree.add(node('b', 'r', [0.2], 0.1));
+  tree.add(node('c', 'a', [0.6], 0.4));
+
+  it('derives N, m, S and the expansion rule (w = 2)', () => {
+    expect(tree.totalEvaluations()).toBe(5);
+    expect(tree.sumImprovement('r')).toBeCloseTo(0.5, 12); // 0.4 + 0.1
+    expect(tree.sumImprovement('a')).toBeCloseTo(0.2, 12);
+    expect(['r', 'a', 'b', 'c'].map((id) => tree.expandable(tree.get(id), 2))).toEqual([true, true, true, false]);
+  });
+
+  it('scores every action as computed by hand and picks the best', () => {
+    const scores = Object.fromEntries(ucbCandidates(tree, p).map((c) => [`${c.kind}:${c.node}`, c.score]));
+    // U_gen(r) = 0.1 + (0.5 + 0)/3 + 0.2·sqrt(ln5/3) = 0.1 + 0.166667 + 0.146491
+    expect(scores['generate:r']).toBeCloseTo(0.413158, 5);
+    // U_gen(a) = 0.4 + (0.2 + 0.15)/2 + 0.2·sqrt(ln5/2) = 0.4 + 0.175 + 0.179412
+    expect(scores['generate:a']).toBeCloseTo(0.754412, 5);
+    // U_gen(b) = 0.2 + 0.05/1 + 0.2·sqrt(ln5) = 0.2 + 0.05 + 0.253727
+    expect(scores['generate:b']).toBeCloseTo(0.503727, 5);
+    expect(scores['generate:c']).toBeUndefined(); // its parent has one evaluated child
+    expect(scores['evaluate:c']).toBeCloseTo(0.853727, 5);
+    expect(scores['evaluate:a']).toBeCloseTo(0.579412, 5);
+    expect(argmaxAction(ucbCandidates(tree, p))).toMatchObject({ kind: 'evaluate', node: 'c' });
+  });
+
+  it('selects by lower confidence bound, which a single lucky evaluation does not win', () => {
+    expect(selectFinal(tree, p, 'lcb').id).toBe('c'); // 0.6 − 0.2537 = 0.3463 > a: 0.4 − 0.1794 = 0.2206
+    const lucky = new SearchTree();
+    lucky.add(node('r', null, [0.1], null, 'root'));
+    lucky.add(node('steady', 'r', [0.62, 0.6, 0.61, 0.6, 0.62, 0.61], 0.1, 'seed'));
+    lucky.add(node('lucky', 'r', [0.7], 0.1));
+    expect(selectFinal(lucky, p, 'max-mean').id).toBe('lucky');
+    expect(selectFinal(lucky, p, 'lcb').id).toBe('steady');
+  });
+
+  it('lets a lone seed be expanded when seedsExpandable is on', () => {
+    const lone = new SearchTree();
+    lone.add(node('r', null, [0], null, 'root'));
+    lone.add(node('s', 'r', [0.7], 0, 'seed'));
+    expect(lone.expandable(lone.get('s'), 2, false)).toBe(false);
+    expect(lone.expandable(lone.get('s'), 2, true)).toBe(true);
+    // Strict rule: re-evaluating the seed (≥ 0.7) always beats generating from a root that scores 0 (≈ 0.5).
+    expect(argmaxAction(ucbCandidates(lone, p))).toMatchObject({ kind: 'evaluate', node: 's' });
+    expect(argmaxAction(ucbCandidates(lone, DEFAULT_UCB))).toMatchObject({ kind: 'generate', node: 's' });
+  });
+
+  it('breaks ties toward generation', () => {
+    const chosen = argmaxAction([
+      { kind: 'evaluate', node: 'x', score: 0.5 },
+      { kind: 'generate', node: 'y', score: 0.5 },
+    ]);
+    expect(chosen).toEqual({ kind: 'generate', node: 'y', score: 0.5 });
+  });
+});
