@@ -125,12 +125,13 @@ async function main() {
     await local.retrieve(t, ctx);
     localSingle.push(performance.now() - b0);
   }
-  // Fresh queries: each side gets its own new texts, so both pay for one embedding per retrieve.
+  // Fresh queries: each side gets its own new texts (never seen before, by any run), so both pay for one embedding.
+  const runNonce = `${process.pid}-${Date.now()}`;
   const freshIso: number[] = [];
   const freshLocal: number[] = [];
   for (let i = 0; i < 40; i++) {
-    const a = { ...task(i), instruction: `${task(i).instruction} — fresh isolate query ${i}` };
-    const b = { ...task(i), instruction: `${task(i).instruction} — fresh local query ${i}` };
+    const a = { ...task(i), instruction: `${task(i).instruction} — fresh isolate query ${i} ${runNonce}` };
+    const b = { ...task(i), instruction: `${task(i).instruction} — fresh local query ${i} ${runNonce}` };
     const a0 = performance.now();
     const r = await iso.retrieve(a);
     freshIso.push(performance.now() - a0);

@@ -195,7 +195,9 @@ export async function compileProgram(source: ProgramSource): Promise<CompileResu
         rootDir,
         code: js.text,
         map: map.text,
-        hash: createHash('sha256').update(js.text).digest('hex'),
+        // esbuild marks each module with a comment naming its path; those depend on where the program sits, its
+        // behaviour does not, so they are left out of the hash.
+        hash: createHash('sha256').update(js.text.replace(/^\s*\/\/ \S+\.(?:ts|mts|js|mjs)$/gm, '')).digest('hex'),
         files: [...new Set(files)].sort(),
         ms: performance.now() - started,
       },

@@ -1,6 +1,7 @@
-// Rebuilds a search from its journal. A step counts only when its `step-done` line is there; anything logged by
-// a step that never finished (the run was killed during it) is dropped, and that step runs again. Meta-model
-// calls are kept whatever happened to their step: their cost was real.
+// Rebuilds a search from its journal. A step counts only when its `step-done` line is there, and only the lines
+// of the session (each run of the process starts with a `start` line) that wrote it: a step killed half-way and
+// then redone by a resumed run leaves two sets of lines with the same step number, and the first set is dropped.
+// Meta-model calls are kept whatever happened to their step: their cost was real.
 import { SearchTree } from '../engine/search/tree.ts';
 import type { JournalEvent } from './journal.ts';
 
@@ -18,10 +19,18 @@ export interface Replayed {
 }
 
 export function replay(events: JournalEvent[]): Replayed {
-  const done = new Set(events.filter((e) => e.type === 'step-done').map((e) => (e as { step: number }).step));
+  // The session that completed each step.
+  const doneIn = new Map<number, number>();
+  let session = 0;
+  const sessionOf: number[] = events.map((e) => {
+    if (e.type === 'start') session++;
+    if (e.type === 'step-done') doneIn.set(e.step, session);
+    return session;
+  });
+  const done = new Set(doneIn.keys());
   const tree = new SearchTree();
   const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], dropped: 0 };
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);
       continue;
@@ -30,7 +39,7 @@ export function replay(events: JournalEvent[]): Replayed {
       if (e.type === 'stopped') out.stopped = e.reason;
       continue;
     }
-    if (!done.has(e.step)) {
+    if (doneIn.get(e.step) !== sessionOf[i]) {
       out.dropped++;
       continue;
     }

@@ -1,6 +1,6 @@
 // A run folder: run.json (what was asked, on what, with what), journal.jsonl (what happened), programs/<node>/
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
@@ -36,6 +36,15 @@ export const RunInfoSchema = z.object({
   versions: z.record(z.string(), z.string()),
 });
 export type RunInfo = z.infer<typeof RunInfoSchema>;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export class RunFolder {
   constructor(readonly dir: string) {}
@@ -75,6 +84,36 @@ export class RunFolder {
     const parsed = RunInfoSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`${this.runJson} is not a run description: ${z.prettifyError(parsed.error)}`);
     return parsed.data;
+  }
+
+  get lockPath(): string {
+    return join(this.dir, 'lock');
+  }
+
+  /**
+   * Claims the folder for this process: a second search on the same run (say, a resume while the first still
+   * runs) would interleave two journals. A lock left by a process that is gone is taken over.
+   */
+  lock(): () => void {
+    mkdirSync(this.dir, { recursive: true });
+    try {
+      writeFileSync(this.lockPath, String(process.pid), { flag: 'wx' });
+    } catch {
+      const holder = Number(readFileSync(this.lockPath, 'utf8').trim());
+      if (holder && holder !== process.pid && alive(holder)) {
+        throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`);
+      }
+      writeFileSync(this.lockPath, String(process.pid));
+    }
+    const release = () => {
+      try {
+        if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid)) rmSync(this.lockPath);
+      } catch {
+        // already gone
+      }
+    };
+    process.once('exit', release);
+    return release;
   }
 
   /** Writes a program's files (its entry is index.ts). */

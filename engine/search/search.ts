@@ -187,6 +187,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
 
   // Steps 1..budget.
   let stopped: string | undefined = past.stopped;
+  let ranSteps = 0;
   for (let step = state.step + 1; step <= options.budget && !stopped; step++) {
     deps.beforeStep?.(step);
     const stepStarted = Date.now();
@@ -208,6 +209,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       log({ type: 'stopped', step, reason: stopped });
     }
     state.stepTimes.push(Date.now() - stepStarted);
+    ranSteps++;
   }
 
   async function generate(parentId: string, step: number): Promise<void> {
@@ -297,11 +299,13 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     };
   }
 
-  // Final: the selected program on the held-out split, beside the root and the seeds.
-  const finalStep = options.budget + 1;
+  // Final: the selected program on the held-out split, beside the root and the seeds. Its lines carry step -1, so
+  // they can never be mistaken for a step of the budget (which a resume may raise).
+  const finalStep = -1;
   const winner = selectFinal(state.tree, options.ucb, options.selection);
   const N = state.tree.totalEvaluations();
-  if (!replayFinalDone(read.events, finalStep)) {
+  // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
+  if (ranSteps > 0 || !replayFinalDone(read.events, finalStep)) {
     log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(state.tree, winner, options.ucb, 'lcb'), validation: state.tree.q(winner) });
     if (options.testWinner && !stopped) {
       const toTest = [winner, state.tree.root, ...[...state.tree.nodes.values()].filter((n) => n.kind === 'seed')];

@@ -3,10 +3,13 @@
 // OpenAI-compatible /embeddings endpoint. Both are wrapped in a cache, since every candidate program in a
 // search re-embeds the same episodes.
 import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { clientFor } from '../../engine/llm/client.ts';
 import type { RoleModel } from '../../engine/llm/models.ts';
+import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
 
 export interface TextEmbedder {
   /** Names the model; part of every cache key. */
@@ -174,20 +177,52 @@ export class OpenAIEmbedder implements TextEmbedder {
   }
 }
 
-/** LRU cache in front of an embedder, keyed by model id and text. */
+/**
+ * LRU cache in front of an embedder, keyed by model id and text; optionally persisted to a file so later runs
+ * (and other processes) skip the model for texts already seen. The file holds one JSON line per vector, each
+ * written with a single append; a line that does not parse (a torn write) is skipped.
+ */
 export class CachingEmbedder implements TextEmbedder {
   readonly id: string;
   readonly offline: boolean;
   private readonly cache = new Map<string, Float32Array>();
+  private loaded = false;
   hits = 0;
   misses = 0;
 
   constructor(
     private readonly inner: TextEmbedder,
     private readonly maxEntries = 200_000,
+    private readonly file?: string,
   ) {
     this.id = inner.id;
     this.offline = inner.offline;
+  }
+
+  private load(): void {
+    if (this.loaded || !this.file) return;
+    this.loaded = true;
+    if (!existsSync(this.file)) return;
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line) continue;
+      try {
+        const { k, v } = JSON.parse(line) as { k: string; v: string };
+        const buf = Buffer.from(v, 'base64');
+        this.cache.set(k, new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)));
+      } catch {
+        // a torn or foreign line: skip it
+      }
+    }
+  }
+
+  private persist(entries: [string, Float32Array][]): void {
+    if (!this.file || entries.length === 0) return;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendFileSync(this.file, entries.map(([k, v]) => `${JSON.stringify({ k, v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') })}\n`).join(''));
+    } catch {
+      // The cache is an optimisation: a read-only disk must not fail an evaluation.
+    }
   }
 
   private key(text: string): string {
@@ -195,6 +230,7 @@ export class CachingEmbedder implements TextEmbedder {
   }
 
   cached(texts: string[]): Float32Array[] | undefined {
+    this.load();
     const keys = texts.map((t) => this.key(t));
     const out: Float32Array[] = [];
     for (const k of keys) {
@@ -208,6 +244,7 @@ export class CachingEmbedder implements TextEmbedder {
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
+    this.load();
     const keys = texts.map((t) => this.key(t));
     const out: (Float32Array | undefined)[] = keys.map((k) => this.cache.get(k));
     const missing: number[] = [];
@@ -217,11 +254,14 @@ export class CachingEmbedder implements TextEmbedder {
       const unique = [...new Set(missing.map((i) => texts[i] as string))];
       const vecs = await this.inner.embed(unique);
       const byText = new Map(unique.map((t, i) => [t, vecs[i] as Float32Array]));
+      const fresh: [string, Float32Array][] = [];
       for (const i of missing) {
         const v = byText.get(texts[i] as string) as Float32Array;
         out[i] = v;
+        if (!this.cache.has(keys[i] as string)) fresh.push([keys[i] as string, v]);
         this.remember(keys[i] as string, v);
       }
+      this.persist(fresh);
     }
     for (const k of keys) this.touch(k);
     return out as Float32Array[];
@@ -241,6 +281,9 @@ export class CachingEmbedder implements TextEmbedder {
   }
 }
 
+/** The role's embedder behind a cache kept in the cache folder (AUTOMEMO_NO_DISK_CACHE=1: memory only). */
 export function createTextEmbedder(model: RoleModel | null): TextEmbedder {
-  return new CachingEmbedder(model ? new OpenAIEmbedder(model) : new UseLiteEmbedder());
+  const inner = model ? new OpenAIEmbedder(model) : new UseLiteEmbedder();
+  const file = process.env.AUTOMEMO_NO_DISK_CACHE ? undefined : join(defaultCacheDir(), 'embeddings', `${inner.id.replace(/[^\w.-]+/g, '_')}.jsonl`);
+  return new CachingEmbedder(inner, 200_000, file);
 }

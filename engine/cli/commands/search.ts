@@ -146,6 +146,12 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       throw new UsageError((err as Error).message);
     }
   }
+  let release: () => void;
+  try {
+    release = folder.lock();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const services = createHostServices(models);
   const ledger = new CostLedger();
   const meta = createMetaAgent(options.meta, models);
@@ -162,6 +168,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}\n`);
     return 0;
   } finally {
+    release();
     await env.close?.();
     await closeHostServices();
   }

@@ -1,0 +1,162 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CostLedger } from '../../../engine/llm/ledger.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
+import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
+import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
+import { runSearch } from '../../../engine/search/search.ts';
+import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
+import { closeHostServices } from '../../../sandbox/primitives/index.ts';
+import { readJournal } from '../../../search-trees/journal.ts';
+import { replay } from '../../../search-trees/replay.ts';
+import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
+import { OpenAITestServer } from '../../support/openai-server.ts';
+import { offlineServices } from '../../support/services.ts';
+import { ToyEnvironment } from '../../support/toy-env.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+afterAll(() => closeHostServices());
+
+function setup(options: Partial<RunOptions> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'search-'));
+  dirs.push(dir);
+  const folder = new RunFolder(dir);
+  const opts: RunOptions = {
+    env: 'toy',
+    budget: 6,
+    seeds: ['trajectory-retrieval'],
+    meta: 'offline',
+    seed: 3,
+    policy: 'ucb',
+    selection: 'lcb',
+    evalFraction: 1,
+    ucb: DEFAULT_UCB,
+    repairAttempts: 3,
+    quickExamTasks: 3,
+    testWinner: true,
+    ...options,
+  };
+  const env = new ToyEnvironment({ maxChars: 2000, maxImages: 0 });
+  folder.create({ format: RUN_FORMAT, createdAt: new Date().toISOString(), options: opts, env: {}, models: {}, versions: {} });
+  return { folder, opts, env };
+}
+
+describe('tree search, offline', () => {
+  it('evaluates root and seeds, spends the budget, and tests the selected program', async () => {
+    const { folder, opts, env } = setup();
+    const s = await runSearch({ env, services: offlineServices(), meta: new OfflineMetaAgent(), folder, options: opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    expect(s.steps).toBe(6);
+    expect(s.generations + s.reEvaluations).toBe(6);
+    expect(s.validGenerations + s.failedGenerations).toBe(s.generations);
+    expect(s.fullEvaluations).toBe(2 + s.reEvaluations + s.validGenerations);
+    expect(s.root.validation).toBe(0);
+    expect(s.winner.test).toBeDefined();
+    expect(s.root.test).toBe(0);
+    const events = readJournal(folder.journalPath).events;
+    const actions = events.filter((e) => e.type === 'action');
+    expect(actions).toHaveLength(6);
+    for (const a of actions) expect(a.type === 'action' && a.candidates.length).toBeGreaterThan(0);
+    expect(readdirSync(join(folder.dir, 'programs'))).toContain('root');
+    expect(readdirSync(join(folder.dir, 'evidence', 'root'))).toEqual(['test-0', 'train-0']);
+  });
+
+  it('resumes an interrupted run to the same tree as an uninterrupted one', async () => {
+    const a = setup();
+    await runSearch({ env: a.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: a.folder, options: a.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const b = setup();
+    const crash = (step: number) => {
+      if (step === 4) throw new Error('killed');
+    };
+    await expect(runSearch({ env: b.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger(), beforeStep: crash })).rejects.toThrow('killed');
+    expect(replay(readJournal(b.folder.journalPath).events).completedSteps).toBe(3);
+    await runSearch({ env: b.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const tree = (f: RunFolder) => [...replay(readJournal(f.journalPath).events).tree.nodes.values()].map((n) => [n.id, n.parent, n.scores, n.hash, n.testScore]);
+    expect(tree(b.folder)).toEqual(tree(a.folder));
+  });
+});
+
+describe('tree search with a model meta agent', () => {
+  let server: OpenAITestServer;
+  beforeAll(async () => {
+    server = await OpenAITestServer.start();
+  });
+  afterAll(() => server.close());
+
+  const goodProgram = [
+    '// file: index.ts',
+    "import { defineMemo } from 'automemo/contract';",
+    'export const config = { maxChars: 2000 };',
+    'const lines: string[] = [];',
+    'export default defineMemo({',
+    '  update(episode) { for (const s of episode.steps) lines.push(s.action); },',
+    '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
+    '});',
+  ].join('\n');
+  const analysis = JSON.stringify({ relevance: [{ taskId: 'w1/door-1', label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
+  const synthesis = JSON.stringify({ summary: 'Return the one matching line.', changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }] });
+
+  it('analyses clusters, synthesises, generates, repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
+    const { folder, opts, env } = setup({ budget: 1, meta: 'model', seeds: ['trajectory-retrieval'] });
+    let generation = 0;
+    server.onChat = (body) => {
+      const user = body.messages[1]?.content as string;
+      if (user.startsWith('Analyse')) return { content: analysis };
+      if (user.startsWith('Several analyses')) return { content: synthesis };
+      if (user.startsWith('Write the next version')) {
+        generation++;
+        // First a program that does not type-check; the repair prompt then gets the report.
+        return { content: generation === 1 ? '```ts\n// file: index.ts\nexport default 42 as unknown as number + "x";\n```' : `\`\`\`ts\n${goodProgram}\n\`\`\`` };
+      }
+      if (user.startsWith('The memory program below failed quick examination')) return { content: `Here you go:\n\`\`\`ts\n${goodProgram}\n\`\`\``, delayMs: 300 };
+      return { content: '{}' };
+    };
+    // The first analysis call meets a 429 then a 500 (the SDK retries), then broken JSON (the agent asks again).
+    server.chatQueue.push({ status: 429 }, { status: 500 }, { content: '{"relevance": [ broken' });
+    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1', AUTOMEMO_META_USD_PER_M_OUTPUT: '2' });
+    const ledger = new CostLedger();
+    // Make the policy generate from the seed at step 1.
+    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger });
+    expect(s.generations).toBe(1);
+    expect(s.validGenerations).toBe(1);
+    const events = readJournal(folder.journalPath).events;
+    const calls = events.filter((e) => e.type === 'meta-call');
+    const purposes = calls.map((c) => c.type === 'meta-call' && c.purpose);
+    expect(purposes).toEqual(['analysis', 'analysis (retry 1)', 'analysis', 'synthesis', 'generation', 'repair']);
+    expect(calls.every((c) => c.type === 'meta-call' && c.ok && c.promptTokens > 0)).toBe(true);
+    const exams = events.filter((e) => e.type === 'quick-exam');
+    expect(exams.map((e) => e.type === 'quick-exam' && e.passed)).toEqual([false, true]);
+    expect(ledger.byRole.get('meta')?.calls).toBe(6);
+    expect(ledger.usd).toBeGreaterThan(0);
+    expect(s.winner.validation).toBe(1);
+    // The repair request carried the failure.
+    const repairPrompt = server.chatRequests().find((b) => (b.messages[1]?.content as string).startsWith('The memory program below failed'))?.messages[1].content as string;
+    expect(repairPrompt).toContain('interface');
+  });
+
+  it('stops cleanly at --max-usd, keeping what was finished', async () => {
+    const { folder, opts, env } = setup({ budget: 5, meta: 'model', maxUsd: 0.000001 });
+    server.onChat = () => ({ content: analysis, usage: { prompt_tokens: 5000, completion_tokens: 10 } });
+    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' });
+    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+    expect(s.stopped).toMatch(/cap/);
+    expect(s.steps).toBeLessThan(5);
+    const events = readJournal(folder.journalPath).events;
+    expect(events.some((e) => e.type === 'stopped')).toBe(true);
+    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('records a failed generation when the meta model stays broken, and carries on', async () => {
+    const { folder, opts, env } = setup({ budget: 2, meta: 'model' });
+    server.onChat = () => ({ content: 'I am not able to help with that.' });
+    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+    expect(s.failedGenerations).toBeGreaterThanOrEqual(1);
+    const failed = readJournal(folder.journalPath).events.find((e) => e.type === 'generation-failed');
+    expect(failed?.type === 'generation-failed' && failed.reason).toMatch(/could not be used after 3 tries/);
+  });
+});
