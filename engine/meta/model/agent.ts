@@ -88,7 +88,7 @@ export class ModelMetaAgent implements MetaAgent {
       try {
         raw = extractJson(reply);
       } catch (err) {
-        throw new Error(`not valid JSON (${(err as Error).message})`);
+        throw new Error(`not valid JSON (${(err as Error).message})`, { cause: err });
       }
       const r = schema.safeParse(raw);
       if (!r.success) throw new Error(`JSON does not match the requested shape: ${z.prettifyError(r.error)}`);

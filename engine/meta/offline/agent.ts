@@ -108,7 +108,7 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 /** How much a leaf deserves to be moved next, and which way history says to move it (if it says anything). */
 function assess(leaf: ConfigLeaf, h: LeafHistory | undefined): { weight: number; prefer?: boolean } {
   const effect = effectOf(leaf.path);
-  let weight = leaf.kind === 'number' ? (effect === 'neutral' ? 1 : 1.5) : 0.4;
+  const weight = leaf.kind === 'number' ? (effect === 'neutral' ? 1 : 1.5) : 0.4;
   if (!h) return { weight };
   if (h.inert === h.tries) return { weight: weight * 0.05 };
   const up = mean(h.up);
