@@ -163,7 +163,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     );
   }
   try {
-    const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options) });
+    const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options, ledger) });
     if (a.json) process.stdout.write(`${JSON.stringify({ runFolder: folder.dir, ...summary }, null, 2)}\n`);
     else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}\n`);
     return 0;
@@ -195,7 +195,7 @@ const fmt = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(3));
 const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
 
 /** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
-function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
+function progress(options: RunOptions, ledger: CostLedger): (e: JournalEvent, s: SearchState) => void {
   let line = '';
   return (e, s) => {
     if (e.type === 'action') line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : `re-evaluate ${e.node}`}`;
@@ -220,7 +220,7 @@ function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => voi
         const fresh = node.kind === 'child' && node.scores.length === 1;
         const what = fresh ? ` → ${node.id} [${(node.description ?? '').slice(0, 90)}]` : '';
         process.stdout.write(
-          `  ${line}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} left\n`,
+          `  ${line}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`,
         );
       }
     }
