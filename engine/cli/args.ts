@@ -32,3 +32,12 @@ export function parse<T extends z.ZodType>(
 
 /** A numeric option given as a string on the command line. */
 export const intOption = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
+
+/** Runs a loader whose errors are the user's to fix (unknown environment, unreadable data folder) as UsageErrors. */
+export async function asUsage<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}

@@ -155,21 +155,7 @@ async function evaluateWorld(
 }
 
 function infraFailedWorld(world: World, options: EvaluateOptions, reason: string, attempts: number) {
-  const tasks: TaskRecord[] = world.tasks.map((t) => ({
-    taskId: t.taskId,
-    world: world.id,
-    scenario: options.env.scenario(t.taskId),
-    reward: null,
-    success: false,
-    metrics: {},
-    payloadChars: 0,
-    payloadImages: 0,
-    truncated: false,
-    retrieveMs: 0,
-    agentMs: 0,
-    cached: false,
-    infraError: reason,
-  }));
+  const tasks = world.tasks.map((t) => infraFailedTask(t, world, options, reason));
   return {
     world: { world: world.id, episodes: world.episodes.length, tasks: world.tasks.length, updateMs: 0, updateErrors: [], attempts, usage: null, loadMs: 0 },
     tasks,
@@ -292,10 +278,7 @@ async function scoreTask(
     retrieveMs: Math.round(retrieved.ms * 100) / 100,
   };
   if (!retrieved.ok) {
-    if (retrieved.infra) {
-      const { programError: _none, ...rest } = failedTask(task, world, options, '');
-      return { ...rest, ...base, reward: null, infraError: retrieved.infra };
-    }
+    if (retrieved.infra) return { ...infraFailedTask(task, world, options, retrieved.infra), ...base };
     const rec = { ...failedTask(task, world, options, `retrieve failed: ${errorText(retrieved.error)}`), ...base };
     await options.evidence?.task(rec, { text: '', images: [] }, undefined);
     return rec;
@@ -367,6 +350,12 @@ function failedTask(task: PartialRecorder, world: World, options: EvaluateOption
     cached: false,
     programError: reason,
   };
+}
+
+/** A task the machinery could not score: no reward, excluded from the score, counted apart. */
+function infraFailedTask(task: PartialRecorder, world: World, options: EvaluateOptions, reason: string): TaskRecord {
+  const { programError: _none, ...rest } = failedTask(task, world, options, '');
+  return { ...rest, reward: null, infraError: reason };
 }
 
 /** A counting semaphore for bounding agent runs. */

@@ -6,7 +6,7 @@ import { BASELINES, resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { resolveModels } from '../../llm/models.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { asUsage, intOption, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { runEvaluations } from '../run-eval.ts';
 
@@ -51,9 +51,7 @@ export async function runBaselines(o: { env: string; split: 'train' | 'test'; pr
     throw new UsageError((err as Error).message);
   }
   const models = resolveModels();
-  const env = await loadEnvironment(o.env, { models, ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }).catch((err) => {
-    throw new UsageError((err as Error).message);
-  });
+  const env = await asUsage(() => loadEnvironment(o.env, { models, ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }));
   const services = createHostServices(models);
   const out = o.out ?? join(repoRoot, 'search-trees', 'runs', `baselines-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {

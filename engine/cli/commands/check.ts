@@ -6,7 +6,7 @@ import { loadEnvironment } from '../../../envs/registry.ts';
 import { resolveEntry } from '../../../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { quickExam } from '../../../sandbox/quick-exam.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { asUsage, intOption, parse, UsageError } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';
 
 export const usage = `automemo check <program.ts | program-folder> [options]
@@ -60,9 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const models = resolveModels();
   const env = a.env
-    ? await loadEnvironment(a.env, { models }).catch((err) => {
-        throw new UsageError((err as Error).message);
-      })
+    ? await asUsage(() => loadEnvironment(a.env as string, { models }))
     : undefined;
   const services = createHostServices(models);
   try {

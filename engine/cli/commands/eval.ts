@@ -6,7 +6,7 @@ import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { resolveModels } from '../../llm/models.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { asUsage, intOption, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { runEvaluations } from '../run-eval.ts';
 
@@ -54,9 +54,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((err as Error).message);
   }
   const models = resolveModels();
-  const env = await loadEnvironment(a.env, { models, ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }).catch((err) => {
-    throw new UsageError((err as Error).message);
-  });
+  const env = await asUsage(() => loadEnvironment(a.env, { models, ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }));
   const services = createHostServices(models);
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {

@@ -14,7 +14,7 @@ import { POLICIES } from '../../search/policies/index.ts';
 import { runSearch, type SearchState, type SearchSummary } from '../../search/search.ts';
 import { DEFAULT_UCB } from '../../search/ucb.ts';
 import type { JournalEvent } from '../../../search-trees/journal.ts';
-import { intOption, parse, UsageError } from '../args.ts';
+import { asUsage, intOption, parse, UsageError } from '../args.ts';
 import { bold, dim } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
@@ -129,9 +129,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     });
     folder = new RunFolder(a.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   }
-  const env = await loadEnvironment(options.env, { models, ...(options.data ? { data: options.data } : {}) }).catch((err) => {
-    throw new UsageError((err as Error).message);
-  });
+  const env = await asUsage(() => loadEnvironment(options.env, { models, ...(options.data ? { data: options.data } : {}) }));
   if (!a.resume) {
     try {
       folder.create({
