@@ -16,6 +16,8 @@ export default defineConfig({
     // isolated-vm needs --no-node-snapshot on Node 20; only the forks pool passes execArgv.
     pool: 'forks',
     execArgv: ['--no-node-snapshot', '--expose-gc'],
+    // In-process tests do not read or grow the persistent embedding cache: each run starts from the same state.
+    env: { AUTOMEMO_NO_DISK_CACHE: '1' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileProgram } from '../../sandbox/compile.ts';
 import { ProgramInstance } from '../../sandbox/isolate.ts';
 import { checkPayload } from '../../sandbox/payload.ts';
+import { UseLiteEmbedder } from '../../sandbox/primitives/embed.ts';
 import { closeHostServices, InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import { quickExam } from '../../sandbox/quick-exam.ts';
 import { builtinSamples } from '../../sandbox/samples.ts';
@@ -52,7 +53,7 @@ describe('hostile memo programs', () => {
   beforeAll(async () => {
     // Warm the shared parts first so the baseline includes them: every embedding worker (each holds a copy of
     // the model), the type checker, the samples.
-    await offlineServices().embedder.embed(Array.from({ length: 64 }, (_, i) => `warm-up text ${i}`));
+    await new UseLiteEmbedder().embed(Array.from({ length: 64 }, (_, i) => `warm-up text ${i}`));
     await quickExam({ entryPath: join(repoRoot, 'memo-programs/seeds/trajectory-retrieval.ts') }, { services: offlineServices() });
     baselineRss = rss();
     baselineGit = gitStatus();

@@ -11,7 +11,7 @@ function automemo(...args: string[]) {
   const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'automemo.js'), ...args], {
     cwd: repoRoot,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' },
     timeout: 300_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };

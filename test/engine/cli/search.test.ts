@@ -9,7 +9,8 @@ import { readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 
 const bin = join(repoRoot, 'bin', 'automemo.js');
-const env = { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' };
+// The command as users run it, with its persistent embedding cache.
+const env = { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' };
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
