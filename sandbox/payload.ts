@@ -1,6 +1,5 @@
 // Checks a payload that came out of the isolate: schema, known images, and the text and image budget.
 // The evaluation harness truncates over-budget payloads and flags them; quick examination fails them.
-import { z } from 'zod';
 import type { ImageRef, MemoryPayload } from '../memo-programs/contract.ts';
 import type { ImageStore } from './primitives/images.ts';
 import { MemoryPayloadSchema } from './schemas.ts';
@@ -68,5 +67,3 @@ export function applyBudget(payload: MemoryPayload, budget: PayloadBudget): { pa
   const truncated = text.length !== payload.text.length || imgs.length !== payload.images.length;
   return { payload: { ...payload, text, images: imgs }, truncated };
 }
-
-export const PayloadBudgetSchema = z.object({ maxChars: z.number().int().positive(), maxImages: z.number().int().min(0) }).strict();

@@ -30,6 +30,16 @@ export function parse<T extends z.ZodType>(
   return result.data;
 }
 
+/** Options shared by the commands that evaluate on an environment (eval, baselines). */
+export const EVAL_OPTIONS = {
+  env: { type: 'string' },
+  split: { type: 'string' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
 /** A numeric option given as a string on the command line. */
 export const intOption = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
 
@@ -41,3 +51,13 @@ export async function asUsage<T>(load: () => Promise<T>): Promise<T> {
     throw new UsageError((err as Error).message);
   }
 }
+
+/** Schema fields for EVAL_OPTIONS. */
+export const evalFields = () => ({
+  env: z.string({ error: 'give --env' }),
+  split: z.enum(['train', 'test']).default('test'),
+  data: z.string().optional(),
+  seed: intOption(0, 2 ** 31 - 1),
+  out: z.string().optional(),
+  json: z.boolean().optional(),
+});

@@ -4,7 +4,7 @@
 import type { EnvironmentInfo } from '../../envs/types.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
-import type { ProgramFiles } from './offline/config-edit.ts';
+import type { ProgramFiles } from '../../memo-programs/files.ts';
 
 export type { ProgramFiles };
 

@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Environment } from '../../envs/types.ts';
 import { taskHash } from '../../envs/split.ts';
+import { readProgramFiles } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
+import { seededRandom } from '../random.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { quickExam } from '../../sandbox/quick-exam.ts';
@@ -21,7 +23,6 @@ import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
-import { readProgramFiles, seededRandom } from '../meta/offline/agent.ts';
 import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
 import { POLICIES } from './policies/index.ts';
 import type { Choice } from './policy.ts';
@@ -29,7 +30,7 @@ import { selectFinal, selectionScore } from './selection.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
 import { lcb } from './ucb.ts';
 
-export class BudgetExceeded extends Error {}
+class BudgetExceeded extends Error {}
 
 export interface SearchDeps {
   env: Environment;
@@ -78,6 +79,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     deps.onEvent?.(full, state);
     return full;
   };
+  // The kind of action each completed step took (for the summary).
+  const stepActions = new Map(past.actions.map((a) => [a.step, a.kind]));
   const compiled = new Map<string, CompiledProgram>();
   const lastEval = new Map<string, EvaluationResult>();
   const cache = new OutcomeCache();
@@ -203,6 +206,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         await generate(choice.action.node, step);
       }
       log({ type: 'step-done', step });
+      stepActions.set(step, choice.action.kind);
     } catch (err) {
       if (!(err instanceof BudgetExceeded)) throw err;
       stopped = err.message;
@@ -315,12 +319,12 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   }
   journal.close();
   const counts = state.tree;
-  const actions = replay(readJournal(folder.journalPath).events).actions;
+  const actions = [...stepActions.values()];
   const seeds = [...counts.nodes.values()].filter((n) => n.kind === 'seed');
   const summary: SearchSummary = {
     steps: actions.length,
-    generations: actions.filter((a) => a.kind === 'generate').length,
-    reEvaluations: actions.filter((a) => a.kind === 'evaluate').length,
+    generations: actions.filter((kind) => kind === 'generate').length,
+    reEvaluations: actions.filter((kind) => kind === 'evaluate').length,
     validGenerations: [...counts.nodes.values()].filter((n) => n.kind === 'child').length,
     failedGenerations: counts.failed.length,
     fullEvaluations: counts.totalEvaluations(),
@@ -368,7 +372,7 @@ function chargeAgents(result: EvaluationResult, node: string, deps: SearchDeps):
 }
 
 /** Throws BudgetExceeded once the spend has reached --max-usd. */
-export function checkBudget(ledger: CostLedger, maxUsd: number | undefined): void {
+function checkBudget(ledger: CostLedger, maxUsd: number | undefined): void {
   if (maxUsd !== undefined && ledger.usd >= maxUsd) {
     throw new BudgetExceeded(`spent $${ledger.usd.toFixed(4)} of the $${maxUsd} cap`);
   }

@@ -115,12 +115,16 @@ export class LocomoEnvironment implements Environment {
     };
   }
 
+  private splitCache: ReturnType<typeof splitReport> | undefined;
+
+  /** Train and test counts per category (computed once: the data does not change). */
   private splitByCategory() {
     const all = [...this.questions.values()].map((x) => x.q);
-    return splitReport(all, (q) => q.id, (q) => CATEGORY_NAMES[q.category] ?? String(q.category), {
+    this.splitCache ??= splitReport(all, (q) => q.id, (q) => CATEGORY_NAMES[q.category] ?? String(q.category), {
       seed: this.seed,
       trainShare: this.trainShare,
     });
+    return this.splitCache;
   }
 
   /** Questions the current checker can score: offline, evidence recall needs evidence turns. */

@@ -25,7 +25,7 @@ export default defineMemo({
       const batch = fresh.slice(i, i + config.batch);
       const vectors = await ctx.embed(batch.map((u) => (config.embedHeading ? `${episode.instruction}\n${u.text}` : u.text)));
       index ??= await ctx.vectors.create({ dim: vectors[0]?.length ?? 512, space: 'cosine', maxElements: 4096 });
-      await index.addMany(batch.map((u, j) => ({ label: units.length + j, vector: vectors[j] as number[] })));
+      await index.addMany(batch.map((_, j) => ({ label: units.length + j, vector: vectors[j] as number[] })));
       units.push(...batch);
     }
   },

@@ -45,7 +45,7 @@ export default defineMemo({
     await recordIndex.add(records.length, vectors[0] as number[]);
     records.push(rec);
     let prev: string | undefined;
-    await traceIndex.addMany(units.map((u, j) => ({ label: traces.length + j, vector: vectors[j + 1] as number[], tags: [episode.taskId] })));
+    await traceIndex.addMany(units.map((_, j) => ({ label: traces.length + j, vector: vectors[j + 1] as number[], tags: [episode.taskId] })));
     for (const u of units) {
       const node = `trace:${u.id}`;
       graph.mergeNode(node, { tier: 'trace', label: traces.length });

@@ -6,7 +6,7 @@ import { BASELINES, resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { resolveModels } from '../../llm/models.ts';
-import { asUsage, intOption, parse, UsageError } from '../args.ts';
+import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { runEvaluations } from '../run-eval.ts';
 
@@ -25,19 +25,14 @@ Options:
 
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'baselines takes no positional arguments'),
-  env: z.string({ error: 'give --env' }),
-  split: z.enum(['train', 'test']).default('test'),
   programs: z.string().optional(),
-  data: z.string().optional(),
-  seed: intOption(0, 2 ** 31 - 1),
-  out: z.string().optional(),
-  json: z.boolean().optional(),
+  ...evalFields(),
 });
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(
     argv,
-    { env: { type: 'string' }, split: { type: 'string' }, programs: { type: 'string' }, data: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+    { ...EVAL_OPTIONS, programs: { type: 'string' } },
     Args,
   );
   return runBaselines({ env: a.env, split: a.split, ...(a.programs ? { programs: a.programs.split(',') } : {}), ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}), ...(a.out ? { out: a.out } : {}), json: a.json ?? false });

@@ -6,7 +6,7 @@ import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { resolveModels } from '../../llm/models.ts';
-import { asUsage, intOption, parse, UsageError } from '../args.ts';
+import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { runEvaluations } from '../run-eval.ts';
 
@@ -32,19 +32,14 @@ have a model answer; without one the offline reference agent and checker run.`;
 
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'eval takes no positional arguments'),
-  env: z.string({ error: 'give --env' }),
   program: z.string({ error: 'give --program' }),
-  split: z.enum(['train', 'test']).default('test'),
-  data: z.string().optional(),
-  seed: intOption(0, 2 ** 31 - 1),
-  out: z.string().optional(),
-  json: z.boolean().optional(),
+  ...evalFields(),
 });
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(
     argv,
-    { env: { type: 'string' }, program: { type: 'string' }, split: { type: 'string' }, data: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+    { ...EVAL_OPTIONS, program: { type: 'string' } },
     Args,
   );
   let program: { name: string; path: string };

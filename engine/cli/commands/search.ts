@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { loadEnvironment } from '../../../envs/registry.ts';
-import { PROGRAMS, resolveProgram } from '../../../memo-programs/registry.ts';
+import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../../../search-trees/run-folder.ts';
@@ -244,5 +244,3 @@ export function summaryTable(s: SearchSummary, options: RunOptions): string {
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
 }
-
-export const knownPrograms = PROGRAMS.map((p) => p.name);

@@ -5,7 +5,6 @@
 // examination report and the failing case. Model output is validated: malformed JSON or a reply with no program is
 // asked for again, at most twice.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import { libHelpers } from '../../../sandbox/allowed-imports.ts';
 import { contractPath } from '../../../sandbox/paths.ts';
@@ -165,5 +164,3 @@ export class ModelMetaAgent implements MetaAgent {
     return { files, description: `${child.description} (repaired, attempt ${attempt})` };
   }
 }
-
-export const promptsDir = join(import.meta.dirname, 'prompts');

@@ -3,41 +3,13 @@
 // its parent with one or two settings of its exported config moved in the direction the diagnosis points — more
 // recall when payloads are empty or the budget unused, smaller payloads when they are cut or slow — or, to
 // explore, a nearby value, a flipped switch, or another alternative of a string union.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readProgramFiles } from '../../../memo-programs/files.ts';
 import { PROGRAMS } from '../../../memo-programs/registry.ts';
+import { seededRandom } from '../../random.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import { type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
-import { type ConfigLeaf, configLeaves, editConfig, materializeConfig, type ProgramFiles } from './config-edit.ts';
+import { type ConfigLeaf, configLeaves, editConfig, materializeConfig } from './config-edit.ts';
 import { diagnose, type Direction, type Finding } from './diagnose.ts';
-
-/** A seeded generator (xmur3 hash into mulberry32). */
-export function seededRandom(...parts: (string | number)[]): () => number {
-  let h = 1779033703;
-  for (const ch of parts.join('\u0000')) {
-    h = Math.imul(h ^ ch.charCodeAt(0), 3432918353);
-    h = (h << 13) | (h >>> 19);
-  }
-  let a = h >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Reads a program (file or folder) into files keyed by relative path; a single file becomes index.ts. */
-export function readProgramFiles(path: string): ProgramFiles {
-  if (statSync(path).isDirectory()) {
-    return Object.fromEntries(
-      readdirSync(path)
-        .filter((f) => f.endsWith('.ts'))
-        .map((f) => [f, readFileSync(join(path, f), 'utf8')]),
-    );
-  }
-  return { 'index.ts': readFileSync(path, 'utf8') };
-}
 
 type Effect = 'up-gives-more' | 'down-gives-more' | 'neutral';
 
@@ -152,7 +124,7 @@ export class OfflineMetaAgent implements MetaAgent {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt);
     const base = materializeConfig(ctx.files);
     const leaves = configLeaves(base);
-    if (leaves.length === 0) return this.initialize(ctx, random);
+    if (leaves.length === 0) return this.initialize(random);
     const findings = diagnose(ctx.evaluation, ctx.env.budget.maxChars);
     const finding = pick<Finding>(findings, findings.map((f) => f.weight), random);
     const count = random() < 0.3 ? 2 : 1;
@@ -170,11 +142,9 @@ export class OfflineMetaAgent implements MetaAgent {
   }
 
   /** A child of a program without settings (the no-memory root): one of the known designs, in a seeded order. */
-  private initialize(ctx: ParentContext, random: () => number): Proposal {
+  private initialize(random: () => number): Proposal {
     const designs = PROGRAMS.filter((p) => p.name !== 'no-memory');
     const design = designs[Math.floor(random() * designs.length)] as (typeof designs)[number];
     return { files: readProgramFiles(design.path), description: `initial design: ${design.name} (${design.description})` };
   }
 }
-
-export const programName = (path: string) => basename(path).replace(/\.ts$/, '');

@@ -3,8 +3,9 @@
 // `expansion: 'rank' | 'greedy'`), found with the type checker. Spreads of other object literals in the program
 // (`{ ...CODE_PROFILE, graph: { ...CODE_PROFILE.graph } }`) are inlined first, so every leaf has a literal to edit.
 import ts from 'typescript';
+import type { ProgramFiles } from '../../../memo-programs/files.ts';
 
-export type ProgramFiles = Record<string, string>;
+export type { ProgramFiles };
 
 export interface ConfigLeaf {
   /** Dotted path, e.g. "graph.maxUnits". */

@@ -1,18 +1,6 @@
 // The real binary, in a child process: what a user typing `automemo check` sees.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../sandbox/paths.ts';
-
-function automemo(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'automemo.js'), ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' },
-    timeout: 120_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { automemo } from '../../support/cli.ts';
 
 describe('automemo check', () => {
   it('passes a seed with exit 0 and says which mode ran', () => {

@@ -1,21 +1,10 @@
 // `automemo eval` and `automemo baselines` as a user runs them.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
-
-function automemo(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(repoRoot, 'bin', 'automemo.js'), ...args], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' },
-    timeout: 300_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+import { automemo } from '../../support/cli.ts';
 
 describe('automemo eval', () => {
   it('evaluates a named program on LoCoMo and writes evidence', () => {

@@ -1,25 +1,18 @@
 // The search as a user runs it, including a real kill -9 in the middle and --resume.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../sandbox/paths.ts';
+import { automemo, bin, cliEnv as env } from '../../support/cli.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 
-const bin = join(repoRoot, 'bin', 'automemo.js');
-// The command as users run it, with its persistent embedding cache.
-const env = { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' };
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-function automemo(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', env, timeout: 600_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 describe('automemo search', () => {
   it('survives kill -9 mid-run: --resume loses no finished step and completes the budget', async () => {

@@ -1,0 +1,16 @@
+// A seeded random generator (xmur3 hash of the parts into mulberry32): the same parts give the same sequence, so a
+// search with a given seed makes the same choices, before and after a resume.
+export function seededRandom(...parts: (string | number)[]): () => number {
+  let h = 1779033703;
+  for (const ch of parts.join('\u0000')) {
+    h = Math.imul(h ^ ch.charCodeAt(0), 3432918353);
+    h = (h << 13) | (h >>> 19);
+  }
+  let a = h >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
