@@ -25,7 +25,9 @@ export interface World {
 /** What an agent did with a task: its answer, the steps it took, and what it cost. */
 export interface Trajectory {
   answer?: string;
-  steps: { action: string; observation?: string; thought?: string }[];
+  steps: { action: string; observation?: string; thought?: string; /** Image ids the step produced (written as evidence files). */ images?: string[] }[];
+  /** Image ids the task showed the agent (written as evidence files). */
+  images?: string[];
   /** Model tokens spent by the agent, when a model ran it. */
   tokens?: { prompt: number; completion: number };
   /** Files (screenshots, images) written for this run, relative to the evidence folder. */

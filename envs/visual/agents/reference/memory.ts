@@ -1,0 +1,129 @@
+// Reading a memory payload as experience: whatever format a memo program chose, find past tasks (an instruction
+// line), their outcomes (success / failure / reward) and the tool calls they made. Then align a past task's
+// instruction with this task's, so its calls can be re-run with this task's own arguments.
+import { formatCall, parseCall, type ToolCall } from '../../tools/grammar.ts';
+
+export interface Experience {
+  instruction?: string;
+  outcome?: 'success' | 'failure';
+  /** Tool calls in order, canonical form (answers excluded). */
+  actions: string[];
+}
+
+const INSTRUCTION = /(?:^|[\s#*>|-])(?:task|instruction|question|goal)\s*[:=]\s*(.+)$/i;
+
+function outcomeOf(line: string): 'success' | 'failure' | undefined {
+  if (!/outcome|verdict|status|reward|result:|success|failure/i.test(line)) return undefined;
+  const r = line.match(/reward\s*[:=]?\s*\(?\s*(\d(?:\.\d+)?)/i);
+  if (/\b(failure|failed|fail|unsolved|incorrect|wrong)\b/i.test(line)) return 'failure';
+  if (/\b(success|successful|succeeded|solved|correct)\b/i.test(line)) return 'success';
+  if (r) return Number(r[1]) >= 0.5 ? 'success' : 'failure';
+  return undefined;
+}
+
+/** Tool calls found in one line: the line itself, or calls embedded after other text. */
+function callsIn(line: string, known: ReadonlySet<string>): ToolCall[] {
+  const whole = parseCall(line, known);
+  if (whole) return [whole];
+  const out: ToolCall[] = [];
+  const names = [...known].join('|');
+  const re = new RegExp(`\\b(?:${names})\\b\\s*(?:\\[|\\(|[a-z_]+=)`, 'gi');
+  for (const m of line.matchAll(re)) {
+    const rest = line.slice(m.index).split(/\s(?:->|→|=>)\s|[;|]\s|\s{3,}/)[0] as string;
+    const c = parseCall(rest, known);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+export function parseMemory(text: string, known: ReadonlySet<string>): Experience[] {
+  const out: Experience[] = [];
+  let cur: Experience = { actions: [] };
+  const flush = () => {
+    if (cur.instruction || cur.actions.length) out.push(cur);
+    cur = { actions: [] };
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) continue;
+    const ins = line.match(INSTRUCTION);
+    if (ins) {
+      flush();
+      cur.instruction = (ins[1] as string).trim();
+      continue;
+    }
+    const o = outcomeOf(line);
+    if (o && !cur.outcome) cur.outcome = o;
+    if (/<answer>/i.test(line)) continue;
+    for (const c of callsIn(line, known)) cur.actions.push(formatCall(c));
+  }
+  flush();
+  return out;
+}
+
+// --- instruction alignment -------------------------------------------------------------------------------
+
+export function words(s: string): string[] {
+  return [...s.matchAll(/"[^"]*"|[\p{L}\p{N}][\p{L}\p{N}'/.%:-]*[\p{L}\p{N}%]|[\p{L}\p{N}]/gu)].map((m) => m[0]);
+}
+
+const norm = (w: string) => w.replace(/^"|"$/g, '').toLowerCase();
+
+export interface Alignment {
+  /** 2·LCS / (|a| + |b|) over words. */
+  similarity: number;
+  /** Their argument → ours, for the words where the two instructions differ. */
+  mapping: Map<string, string>;
+}
+
+export function align(ours: string, theirs: string): Alignment {
+  const a = words(ours);
+  const b = words(theirs);
+  const n = a.length;
+  const m = b.length;
+  const L: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      (L[i] as number[])[j] = norm(a[i] as string) === norm(b[j] as string) ? (L[i + 1]?.[j + 1] as number) + 1 : Math.max(L[i + 1]?.[j] as number, L[i]?.[j + 1] as number);
+  const mapping = new Map<string, string>();
+  let i = 0;
+  let j = 0;
+  let gapA: string[] = [];
+  let gapB: string[] = [];
+  const closeGap = () => {
+    if (gapA.length && gapB.length) {
+      if (gapA.length === gapB.length) gapB.forEach((w, k) => mapping.set(norm(w), norm(gapA[k] as string)));
+      else mapping.set(gapB.map(norm).join(' '), gapA.map(norm).join(' '));
+    }
+    gapA = [];
+    gapB = [];
+  };
+  while (i < n && j < m) {
+    if (norm(a[i] as string) === norm(b[j] as string)) {
+      closeGap();
+      i++;
+      j++;
+    } else if ((L[i + 1]?.[j] as number) >= (L[i]?.[j + 1] as number)) gapA.push(a[i++] as string);
+    else gapB.push(b[j++] as string);
+  }
+  gapA.push(...a.slice(i));
+  gapB.push(...b.slice(j));
+  closeGap();
+  return { similarity: n + m ? (2 * (L[0]?.[0] as number)) / (n + m) : 0, mapping };
+}
+
+/** A past call with its task's arguments replaced by ours (in key=value values and bare words, never boxes). */
+export function adapt(action: string, mapping: Map<string, string>, known: ReadonlySet<string>): string {
+  const c = parseCall(action, known);
+  if (!c) return action;
+  const swap = (v: string) => {
+    const direct = mapping.get(v.toLowerCase());
+    if (direct !== undefined) return direct;
+    let out = v;
+    for (const [from, to] of mapping) if (from.length > 1) out = out.replace(new RegExp(`\\b${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi'), to);
+    return out;
+  };
+  const args: Record<string, string> = {};
+  for (const [k, v] of Object.entries(c.args)) args[k] = k === 'image' ? v : swap(v);
+  return formatCall({ ...c, args, words: c.words.map(swap) });
+}

@@ -1,0 +1,76 @@
+// All tasks of the environment: every template of every family rendered for `instances` seeded instances, with
+// opaque public ids (programs see `visual-<family>-<hash>`, not the template), and the split — per template,
+// instances ordered by a seeded hash, the first fifth to train (so every template has training siblings), the
+// rest to test. Training instances divide into the update batch and the validation retrieve batch the search uses.
+import { createHash } from 'node:crypto';
+import { seededRandom } from '../../engine/random.ts';
+import { taskHash } from '../split.ts';
+import { renderSvg } from './render.ts';
+import type { Family, VisualTask } from './task.ts';
+import type { ToolWorld } from './tools/types.ts';
+
+export interface CatalogOptions {
+  seed: number;
+  /** Instances per template (default 10). */
+  instances: number;
+  /** Share of each template's instances that go to train (default 0.2). */
+  trainShare: number;
+}
+
+export type Role = 'update' | 'validation' | 'test';
+
+export interface CatalogEntry {
+  task: VisualTask;
+  role: Role;
+  /** The template's quirk, for explanations. */
+  quirk: string;
+}
+
+export function publicId(family: string, key: string): string {
+  return `visual-${family}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
+}
+
+export function buildCatalog(families: Family[], options: CatalogOptions): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  for (const family of families) {
+    for (const template of family.templates) {
+      const rows: CatalogEntry[] = [];
+      for (let i = 0; i < options.instances; i++) {
+        const key = `${family.name}/${template.id}/${i}`;
+        const inst = template.generate(seededRandom('visual', options.seed, key), i);
+        const { png, width, height } = renderSvg(inst.svg);
+        rows.push({
+          task: {
+            id: publicId(family.name, `${options.seed}/${key}`),
+            family: family.name,
+            template: template.id,
+            instance: i,
+            instruction: inst.instruction,
+            images: [{ name: `${family.name}-${template.id}-${i}.png`, png, width, height }],
+            answer: inst.answer,
+            oracle: inst.oracle,
+          },
+          role: 'test',
+          quirk: template.quirk,
+        });
+      }
+      const train = Math.max(1, Math.round(rows.length * options.trainShare));
+      const ordered = [...rows].sort((a, b) => taskHash(options.seed, a.task.id) - taskHash(options.seed, b.task.id));
+      ordered.slice(0, train).forEach((r, k) => {
+        r.role = k < Math.ceil(train / 2) ? 'update' : 'validation';
+      });
+      out.push(...rows);
+    }
+  }
+  return out;
+}
+
+export function buildWorld(families: Family[], seed: number): ToolWorld {
+  const world: ToolWorld = { catalogue: [], pages: new Map() };
+  for (const f of families) {
+    const r = f.resources?.(seed);
+    if (r?.catalogue) world.catalogue.push(...r.catalogue);
+    if (r?.pages) for (const [k, v] of r.pages) world.pages.set(k, v);
+  }
+  return world;
+}

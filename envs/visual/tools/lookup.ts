@@ -1,0 +1,4 @@
+// Tools of the lookup family (placeholder).
+import type { ToolSpec } from './types.ts';
+
+export const LOOKUP_TOOLS: ToolSpec[] = [];
