@@ -42,7 +42,7 @@ export async function runEvaluations(
     const compiled = await compileProgram({ entryPath: p.path });
     if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
     const evidenceDir = join(outDir, p.name.replace(/[^\w.-]+/g, '_'));
-    const evidence = new EvidenceWriter(evidenceDir);
+    const evidence = new EvidenceWriter(evidenceDir, services.images);
     const result = await evaluateProgram(compiled.program, {
       env,
       split,

@@ -107,7 +107,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
     const fraction = split === 'train' ? options.evalFraction : 1;
     const dir = folder.evidenceDir(node.id, split, index);
-    const evidence = new EvidenceWriter(dir);
+    const evidence = new EvidenceWriter(dir, deps.services.images);
     const started = Date.now();
     const result = await evaluateProgram(program, {
       env: deps.env,

@@ -15,6 +15,7 @@ import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type Trajectory, type World } from '../types.ts';
 import { ReferenceAgent, type AgentRun, type VisualAgent } from './agents/reference/agent.ts';
 import { SOLVERS } from './agents/reference/solvers/index.ts';
+import { ModelAgent } from './agents/model/agent.ts';
 import { buildCatalog, buildWorld, type CatalogEntry, type Role } from './catalog.ts';
 import { checkAnswer } from './check.ts';
 import { episodeRecord, partialRecord } from './episodes.ts';
@@ -88,7 +89,8 @@ export class VisualEnvironment implements Environment {
     this.images = options.images;
     this.budget = options.budget ?? DEFAULT_BUDGET;
     this.store = options.episodeStore ?? new EpisodeStore();
-    this.agent = options.agent ?? new ReferenceAgent(SOLVERS);
+    this.agent =
+      options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor, { images: options.images }) : new ReferenceAgent(SOLVERS));
   }
 
   static async load(options: VisualOptions): Promise<VisualEnvironment> {
@@ -96,7 +98,7 @@ export class VisualEnvironment implements Environment {
   }
 
   get offline(): boolean {
-    return this.agent instanceof ReferenceAgent;
+    return this.agent.mode === 'offline';
   }
 
   info(): EnvironmentInfo {

@@ -15,7 +15,8 @@ export const usage = `automemo baselines --env <env> [options]
 Evaluates the memory baselines side by side: ${BASELINES.join(', ')}.
 
 Options:
-  --env NAME          environment: locomo
+  --env NAME          environment: locomo, visual (visual:charts,mazes for some
+                      families)
   --split S           train or test (default test)
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder
@@ -46,8 +47,10 @@ export async function runBaselines(o: { env: string; split: 'train' | 'test'; pr
     throw new UsageError((err as Error).message);
   }
   const models = resolveModels();
-  const env = await asUsage(() => loadEnvironment(o.env, { models, ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }));
   const services = createHostServices(models);
+  const env = await asUsage(() =>
+    loadEnvironment(o.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }),
+  );
   const out = o.out ?? join(repoRoot, 'search-trees', 'runs', `baselines-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {
     const rows = await runEvaluations(programs, env, o.split, services, out);

@@ -59,10 +59,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!existsSync(target)) throw new UsageError(`no such program: ${target}`);
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const models = resolveModels();
-  const env = a.env
-    ? await asUsage(() => loadEnvironment(a.env as string, { models }))
-    : undefined;
   const services = createHostServices(models);
+  const env = a.env
+    ? await asUsage(() => loadEnvironment(a.env as string, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`) }))
+    : undefined;
   try {
     const limits = {
       ...(a['heap-mb'] ? { heapMb: a['heap-mb'] } : {}),

@@ -17,7 +17,8 @@ then retrieve for each task of the split; the agent runs with the payload and
 the checker scores it.
 
 Options:
-  --env NAME        environment: locomo
+  --env NAME        environment: locomo, visual (visual:charts,mazes for some
+                    families)
   --program P       a program name (no-memory, omni-simplemem, bm25, dense,
                     trajectory-retrieval, reasoning-bank, g-memory) or a path
   --split S         train (the validation tasks the search uses) or test
@@ -49,8 +50,10 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError((err as Error).message);
   }
   const models = resolveModels();
-  const env = await asUsage(() => loadEnvironment(a.env, { models, ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }));
   const services = createHostServices(models);
+  const env = await asUsage(() =>
+    loadEnvironment(a.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }),
+  );
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {
     const [res] = await runEvaluations([program], env, a.split, services, out);

@@ -25,7 +25,8 @@ write a child (quick-examined, repaired up to 3 times, evaluated). The program
 with the best lower confidence bound is evaluated on the held-out test split.
 
 Options:
-  --env NAME          environment: locomo
+  --env NAME          environment: locomo, visual (visual:charts,mazes for some
+                      families)
   --budget N          steps after the seeds (default 20)
   --seeds A,B         seed programs (default omni-simplemem; "none" for none)
   --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
@@ -129,7 +130,8 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     });
     folder = new RunFolder(a.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   }
-  const env = await asUsage(() => loadEnvironment(options.env, { models, ...(options.data ? { data: options.data } : {}) }));
+  const services = createHostServices(models);
+  const env = await asUsage(() => loadEnvironment(options.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(options.data ? { data: options.data } : {}) }));
   if (!a.resume) {
     try {
       folder.create({
@@ -150,7 +152,6 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const services = createHostServices(models);
   const ledger = new CostLedger();
   const meta = createMetaAgent(options.meta, models);
   const out = relative(process.cwd(), folder.dir) || folder.dir;

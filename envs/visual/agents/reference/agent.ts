@@ -43,6 +43,8 @@ export interface AgentRun {
 export interface VisualAgent {
   readonly id: string;
   readonly deterministic: boolean;
+  /** offline: the reference agent; model: an executor model answers. */
+  readonly mode: 'offline' | 'model';
   run(input: AgentInput, payload: MemoryPayload, world: ToolWorld): Promise<AgentRun>;
 }
 
@@ -51,6 +53,7 @@ const RESULT_CHARS = 2000;
 export class ReferenceAgent implements VisualAgent {
   readonly id = 'visual-reference-v1';
   readonly deterministic = true;
+  readonly mode = 'offline';
 
   constructor(private readonly solvers: Solver[]) {}
 

@@ -31,7 +31,8 @@ function callsIn(line: string, known: ReadonlySet<string>): ToolCall[] {
   for (const m of line.matchAll(re)) {
     const rest = line.slice(m.index).split(/\s(?:->|→|=>)\s|[;|]\s|\s{3,}/)[0] as string;
     const c = parseCall(rest, known);
-    if (c) out.push(c);
+    // Inside prose, words after the call are prose: keep one bare word only for calls that take one (visit x).
+    if (c) out.push({ ...c, words: c.box || Object.keys(c.args).length ? [] : c.words.slice(0, 1) });
   }
   return out;
 }

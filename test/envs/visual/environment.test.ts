@@ -1,0 +1,129 @@
+// The visual environment on its micro-text family: split, records, stored episodes, oracle, evidence files.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EpisodeStore } from '../../../engine/evaluate/episode-store.ts';
+import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
+import { EvidenceWriter } from '../../../engine/evaluate/evidence.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
+import { InfraError } from '../../../envs/types.ts';
+import { ReferenceAgent, type VisualAgent } from '../../../envs/visual/agents/reference/agent.ts';
+import { SOLVERS } from '../../../envs/visual/agents/reference/solvers/index.ts';
+import { VisualEnvironment } from '../../../envs/visual/environment.ts';
+import { resolveProgram } from '../../../memo-programs/registry.ts';
+import { compileProgram } from '../../../sandbox/compile.ts';
+import { offlineServices } from '../../support/services.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'visual-env-'));
+const services = offlineServices();
+let runs = 0;
+const reference = new ReferenceAgent(SOLVERS);
+const counting: VisualAgent = {
+  id: reference.id,
+  deterministic: true,
+  mode: 'offline',
+  run: (...args) => {
+    runs++;
+    return reference.run(...args);
+  },
+};
+const load = (agent: VisualAgent = counting) =>
+  VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], agent, episodeStore: new EpisodeStore(join(dir, 'episodes')) });
+let env: VisualEnvironment;
+
+beforeAll(async () => {
+  env = await load();
+});
+afterAll(async () => {
+  await env.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('visual environment', () => {
+  it('gives every template training siblings: one update episode and one validation task each, eight test tasks', async () => {
+    const [test] = await env.worlds('test');
+    const [train] = await env.worlds('train');
+    expect(test?.episodes).toHaveLength(8);
+    expect(test?.tasks).toHaveLength(32);
+    expect(train?.episodes).toHaveLength(4);
+    expect(train?.tasks).toHaveLength(4);
+    const templates = (ids: string[]) => new Set(ids.map((id) => env.scenario(id)));
+    expect(templates(train?.tasks.map((t) => t.taskId) ?? []).size).toBe(4);
+    expect(templates(test?.tasks.map((t) => t.taskId) ?? []).size).toBe(4);
+    expect(env.info()).toMatchObject({ name: 'visual', mode: 'offline', agentId: 'visual-reference-v1', deterministic: true });
+  });
+
+  it('shows programs opaque ids, the image by reference and no answer or procedure', async () => {
+    const [test] = await env.worlds('test');
+    for (const t of test?.tasks ?? []) {
+      const e = env.entry(t.taskId);
+      expect(t.taskId).toMatch(/^visual-microtext-[0-9a-f]{8}$/);
+      expect(t.initial.images?.[0]?.id).toMatch(/^img_/);
+      expect(services.images.has(t.initial.images?.[0]?.id as string)).toBe(true);
+      const json = JSON.stringify(t);
+      expect(json).not.toContain(String((e.task.answer as { value: string }).value));
+      expect(t.taskId).not.toContain(e.task.template);
+      expect(json).not.toContain(e.task.oracle[0]);
+    }
+    for (const ep of test?.episodes ?? []) expect(ep.outcome.note).toMatch(/^answer (accepted|rejected)$/);
+  });
+
+  it('collects training episodes once and reads them back from the store', async () => {
+    await env.trainingEpisodes();
+    const before = runs;
+    const again = await load();
+    const episodes = await again.trainingEpisodes();
+    expect(episodes.size).toBe(8);
+    expect(runs).toBe(before);
+    const ep = [...episodes.values()][0];
+    expect(ep?.steps.at(-1)?.action).toMatch(/^<answer>/);
+    expect(ep?.steps[0]?.action).toMatch(/^ocr \[/);
+  });
+
+  it('solves a task from the oracle payload and records the tool calls', async () => {
+    const [test] = await env.worlds('test');
+    const task = test?.tasks[0];
+    if (!task) throw new Error('no task');
+    const out = await env.run(task, env.oraclePayload(task.taskId));
+    expect(out.reward).toBe(1);
+    expect(out.note).toMatch(/replayed 1 call/);
+    expect(out.trajectory.steps.map((s) => s.action)).toEqual([env.entry(task.taskId).task.oracle[0], `<answer>${out.trajectory.answer}</answer>`]);
+  });
+
+  it('writes task images as evidence files and keeps them out of the record lines', async () => {
+    const c = await compileProgram({ entryPath: resolveProgram('no-memory').path });
+    if (!c.ok) throw new Error('no-memory does not compile');
+    const evidenceDir = join(dir, 'evidence');
+    const result = await evaluateProgram(c.program, { env, split: 'train', services, evidence: new EvidenceWriter(evidenceDir, services.images) });
+    expect(result.tasks).toHaveLength(4);
+    const lines = readFileSync(join(evidenceDir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    for (const line of lines) {
+      expect(line.trajectory.files.length).toBeGreaterThan(0);
+      for (const f of line.trajectory.files) expect(existsSync(join(evidenceDir, f))).toBe(true);
+    }
+    expect(readFileSync(join(evidenceDir, 'tasks.jsonl'), 'utf8')).not.toMatch(/base64|iVBORw0/);
+    expect(readdirSync(join(evidenceDir, 'images')).every((f) => f.endsWith('.png'))).toBe(true);
+  });
+
+  it('reports a crashing tool as an infrastructure failure, not as the memory failing', async () => {
+    const broken = await load({ id: 'broken', deterministic: true, mode: 'offline', run: async () => Promise.reject(new Error('OCR worker died')) });
+    const [test] = await env.worlds('test');
+    await expect(broken.run(test?.tasks[0] as never, { text: '', images: [] })).rejects.toBeInstanceOf(InfraError);
+  });
+
+  it('refuses unknown families by name', async () => {
+    await expect(VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext', 'nope'] })).rejects.toThrow(/unknown visual family nope; available: .*microtext/);
+  });
+});
+
+describe('the reference agent sees pixels, not scene data', () => {
+  it('imports nothing from the generators', () => {
+    const root = join(import.meta.dirname, '../../../envs/visual');
+    const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : e.name.endsWith('.ts') ? [join(d, e.name)] : []));
+    for (const f of [...files(join(root, 'agents')), ...files(join(root, 'tools'))]) {
+      const imports = [...readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => m[1] as string);
+      expect(imports.filter((i) => /families|catalog|environment/.test(i)), f).toEqual([]);
+    }
+  });
+});

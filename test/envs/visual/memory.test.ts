@@ -1,0 +1,57 @@
+// How the reference agent reads memory payloads of different shapes and re-targets a sibling's calls.
+import { describe, expect, it } from 'vitest';
+import { adapt, align, parseMemory } from '../../../envs/visual/agents/reference/memory.ts';
+
+const KNOWN = new Set(['zoom', 'ocr', 'objects']);
+
+describe('reading memory payloads', () => {
+  it('reads the trajectory-retrieval format: task, outcome, numbered actions with results', () => {
+    const text = [
+      'Similar past tasks, most similar first:',
+      '',
+      '### Past episode 1 (similarity 0.91)',
+      'Task: How many red rubber objects are there?',
+      'Outcome: FAILURE (reward 0.00)',
+      'Actions:',
+      '  1. objects [0,0,999,999] color=red style=filled -> 3 objects',
+      '  2. <answer>3</answer>',
+      '### Past episode 2 (similarity 0.88)',
+      'Task: How many blue rubber objects are there?',
+      'Outcome: SUCCESS (reward 1.00)',
+      'Actions:',
+      '  1. objects [0,0,999,999] color=blue style=outline -> 2 objects',
+      'Final answer: 2',
+    ].join('\n');
+    expect(parseMemory(text, KNOWN)).toEqual([
+      { instruction: 'How many red rubber objects are there?', outcome: 'failure', actions: ['objects [0,0,999,999] color=red style=filled'] },
+      { instruction: 'How many blue rubber objects are there?', outcome: 'success', actions: ['objects [0,0,999,999] color=blue style=outline'] },
+    ]);
+  });
+
+  it('finds calls embedded in free text and rewards written as numbers', () => {
+    const [e] = parseMemory('instruction: read the serial\nreward=1\nI used ocr [666,666,998,998] then answered; zoom [0,0,10,10] was useless', KNOWN);
+    expect(e).toEqual({ instruction: 'read the serial', outcome: 'success', actions: ['ocr [666,666,998,998]', 'zoom [0,0,10,10]'] });
+  });
+
+  it('returns nothing useful from a payload without tasks or calls', () => {
+    expect(parseMemory('Caroline went to a support group.', KNOWN)).toEqual([]);
+  });
+});
+
+describe('aligning a sibling with this task', () => {
+  it('maps the words where two instructions differ and scores their similarity', () => {
+    const a = align('How many objects are left of the "yellow" sphere?', 'How many objects are left of the "green" square?');
+    expect(a.similarity).toBeGreaterThan(0.75);
+    expect([...a.mapping]).toEqual([
+      ['green', 'yellow'],
+      ['square', 'sphere'],
+    ]);
+    expect(align('What is the serial number on the rig?', 'Which door leads to the goal?').similarity).toBeLessThan(0.4);
+  });
+
+  it("rewrites a sibling's call with this task's arguments, leaving boxes alone", () => {
+    const { mapping } = align('How many objects are left of the "yellow" sphere?', 'How many objects are left of the "green" square?');
+    expect(adapt('objects [0,0,999,999] left-of="green square" by=centre', mapping, KNOWN)).toBe('objects [0,0,999,999] left-of="yellow sphere" by=centre');
+    expect(adapt('ocr [100,200,300,400]', mapping, KNOWN)).toBe('ocr [100,200,300,400]');
+  });
+});
