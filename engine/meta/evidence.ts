@@ -4,7 +4,12 @@
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { ParentContext } from './types.ts';
 
-export const LIMITS = { successes: 2, failures: 2, memoryChars: 20_000, memoryImages: 2, observationChars: 50_000, imagesPerEpisode: 4 };
+export const LIMITS = { successes: 2, failures: 2, memoryChars: 20_000, memoryImages: 2, observationChars: 50_000, imagesPerEpisode: 4, actionChars: 4_000 };
+
+/** An agent's steps as lines: action, then what it returned, clipped. */
+export function renderSteps(steps: { action: string; observation?: string }[]): string {
+  return steps.map((s, i) => `${i + 1}. ${s.action}${s.observation ? ` -> ${s.observation.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`).join('\n');
+}
 
 export interface EvidenceCase {
   taskId: string;
@@ -14,6 +19,8 @@ export interface EvidenceCase {
   note?: string;
   groundTruth?: string;
   programError?: string;
+  /** What the agent did: its steps, each with what it returned (clipped). */
+  actions?: string;
 }
 
 export interface Cluster {
@@ -31,6 +38,8 @@ function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
   if (t.answer !== undefined) c.answer = t.answer;
   if (t.note) c.note = t.note;
   if (t.programError) c.programError = t.programError;
+  const actions = ctx.trajectories?.get(t.taskId);
+  if (actions) c.actions = clip(actions, LIMITS.actionChars);
   const gt = ctx.explain(t.taskId);
   if (gt) c.groundTruth = gt;
   return c;
@@ -67,6 +76,7 @@ export function renderCluster(c: Cluster): string {
           (x.answer !== undefined ? `Agent's answer: ${x.answer}\n` : '') +
           (x.note ? `Checker: ${x.note}\n` : '') +
           (x.programError ? `Program error: ${x.programError}\n` : '') +
+          (x.actions ? `What the agent did:\n${x.actions}\n` : '') +
           `Memory the program returned:\n"""\n${x.memory || '(empty)'}\n"""`,
       )
       .join('\n\n');

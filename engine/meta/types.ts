@@ -18,6 +18,8 @@ export interface ParentContext {
   evaluation: EvaluationResult | undefined;
   /** Payload text per task of that evaluation (read from its evidence). */
   payloads: Map<string, string>;
+  /** What the agent did per task (its steps and what each returned), read from the same evidence. */
+  trajectories?: Map<string, string>;
   env: EnvironmentInfo;
   /** Ground truth of validation tasks for the meta agent (never for programs). */
   explain: (taskId: string) => string | undefined;

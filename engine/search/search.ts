@@ -19,6 +19,7 @@ import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../se
 import { replay } from '../../search-trees/replay.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
 import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
+import { renderSteps } from '../meta/evidence.ts';
 import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { CostLedger, priceOf } from '../llm/ledger.ts';
@@ -267,12 +268,16 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   async function parentContext(parent: TreeNode, step: number): Promise<ParentContext> {
     let evaluation = lastEval.get(parent.id);
     const payloads = new Map<string, string>();
+    const trajectories = new Map<string, string>();
     // The latest evaluation's evidence gives the payloads (and, after a resume, the evaluation itself).
     const dir = parent.scores.length ? folder.evidenceDir(parent.id, 'train', parent.scores.length - 1) : undefined;
     if (dir) {
       try {
         const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-        for (const l of lines) payloads.set(l.taskId, l.payload?.text ?? '');
+        for (const l of lines) {
+          payloads.set(l.taskId, l.payload?.text ?? '');
+          if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
+        }
         if (!evaluation) {
           const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
           evaluation = { ...summary, tasks: lines } as EvaluationResult;
@@ -289,6 +294,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       evaluations: parent.scores.length,
       evaluation,
       payloads,
+      trajectories,
       env: info,
       explain: (id) => deps.env.explain?.(id),
       envDescription: deps.env.describe?.() ?? info.name,

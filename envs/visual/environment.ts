@@ -134,7 +134,7 @@ export class VisualEnvironment implements Environment {
   /** The tools a family's tasks use (the common ones plus its own). */
   toolsFor(family: string): string[] {
     const f = this.families.find((x) => x.name === family);
-    return ['zoom', 'ocr', ...(f?.tools ?? [])];
+    return ['zoom', 'crop', 'ocr', 'colors', ...(f?.tools ?? [])];
   }
 
   entry(taskId: string): CatalogEntry {

@@ -7,9 +7,9 @@ import { SCENES_TOOLS } from './scenes.ts';
 import { parseCall, type ToolCall } from './grammar.ts';
 import { ocrTool } from './ocr-tool.ts';
 import { type ToolContext, ToolError, type ToolResult, type ToolSpec } from './types.ts';
-import { zoom } from './zoom.ts';
+import { crop, zoom } from './zoom.ts';
 
-export const TOOLS: ToolSpec[] = [zoom, ocrTool, colors, ...CHARTS_TOOLS, ...SCENES_TOOLS, ...MAZES_TOOLS, ...LOOKUP_TOOLS];
+export const TOOLS: ToolSpec[] = [zoom, crop, ocrTool, colors, ...CHARTS_TOOLS, ...SCENES_TOOLS, ...MAZES_TOOLS, ...LOOKUP_TOOLS];
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
 export function toolSpec(name: string): ToolSpec | undefined {

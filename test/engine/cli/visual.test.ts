@@ -1,0 +1,46 @@
+// The visual environment through the real binary: eval with image evidence, an offline search end to end, errors.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { automemo } from '../../support/cli.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('automemo with --env visual', () => {
+  it('evaluates a program and stores the images it showed as files beside the evidence', () => {
+    const r = automemo('eval', '--env', 'visual:microtext', '--program', 'trajectory-retrieval', '--split', 'train', '--out', join(out, 'eval'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('visual — mode: offline; reward: exact answer');
+    expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);
+    expect(r.out).toContain('microtext/serial');
+    const dir = join(out, 'eval', 'trajectory-retrieval');
+    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(4);
+    for (const l of lines) {
+      expect(l.trajectory.steps.at(-1).action).toMatch(/^<answer>/);
+      for (const f of l.trajectory.files) expect(existsSync(join(dir, f)), f).toBe(true);
+    }
+  });
+
+  it('runs an offline search end to end and journals it', () => {
+    const run = join(out, 'search');
+    const r = automemo('search', '--env', 'visual:microtext', '--budget', '2', '--seeds', 'trajectory-retrieval', '--out', run);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('env visual:microtext (offline');
+    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3} .*test [01]\.\d{3}/);
+    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'test').length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
+  });
+
+  it('exits 2 naming an unknown family or a data folder it cannot use', () => {
+    const f = automemo('eval', '--env', 'visual:microtext,knitting', '--program', 'no-memory');
+    expect(f.code).toBe(2);
+    expect(f.err).toContain('unknown visual family knitting');
+    const d = automemo('eval', '--env', 'visual', '--program', 'no-memory', '--data', out);
+    expect(d.code).toBe(2);
+    expect(d.err).toContain('renders its own tasks');
+  });
+});
