@@ -30,8 +30,14 @@ import { zoom } from './tools/zoom.ts';
 /** Bump when the episode format changes. Stored episodes are also keyed by the source of this folder (below). */
 export const VISUAL_VERSION = 1;
 
-/** A hash of the environment's own source: a changed generator, tool or agent collects its episodes again. */
+/** A hash of the environment's own source (read once per process): a changed generator, tool or agent collects its episodes again. */
+let sourceHashValue: string | undefined;
 function sourceHash(): string {
+  sourceHashValue ??= hashSource();
+  return sourceHashValue;
+}
+
+function hashSource(): string {
   const h = createHash('sha256');
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -178,10 +184,18 @@ export class VisualEnvironment implements Environment {
     return new Map(list.map((ep) => [ep.taskId, ep]));
   }
 
+  /** One training episode; machinery failures are retried twice, then the collection stops naming the task. */
   private async collectOne(e: CatalogEntry): Promise<EpisodeRecorder> {
     const partial = await this.partial(e);
-    const run = await this.runAgent(e, { text: '', images: [] });
-    return episodeRecord(partial, run, checkAnswer(e.task.answer, run.answer), this.images);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const run = await this.runAgent(e, { text: '', images: [] });
+        return await episodeRecord(partial, run, checkAnswer(e.task.answer, run.answer), this.images);
+      } catch (err) {
+        if (!(err instanceof InfraError) || attempt >= 3) throw new Error(`collecting the training episode of ${e.task.id} failed after ${attempt} attempt(s): ${(err as Error).message}`, { cause: err });
+        this.options.onNote?.(`training episode ${e.task.id}: ${(err as Error).message}; retrying`);
+      }
+    }
   }
 
   private async restoreStepImages(ep: EpisodeRecorder): Promise<void> {

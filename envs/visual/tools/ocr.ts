@@ -133,11 +133,19 @@ export async function recognize(png: Buffer): Promise<OcrOutput> {
   const s = await scheduler;
   const g = await grey(png);
   const boxes = findLines(g);
-  const read = await Promise.all(
-    boxes.map((b) =>
-      b.y1 - b.y0 + 1 < LEGIBLE_PX ? Promise.resolve({ text: '', unreadable: true, words: [], ...b }) : readLine(s, png, b, g.width, g.height),
-    ),
-  );
+  let read: (OcrLine | undefined)[];
+  try {
+    read = await Promise.all(
+      boxes.map((b) =>
+        b.y1 - b.y0 + 1 < LEGIBLE_PX ? Promise.resolve({ text: '', unreadable: true, words: [], ...b }) : readLine(s, png, b, g.width, g.height),
+      ),
+    );
+  } catch (err) {
+    // A worker that failed may be broken: the next call starts fresh ones (the caller retries as infrastructure).
+    if (scheduler) void scheduler.then((x) => x.terminate()).catch(() => undefined);
+    scheduler = undefined;
+    throw err;
+  }
   const lines = read.filter((l): l is OcrLine => l !== undefined);
   const out: OcrOutput = { text: lines.filter((l) => !l.unreadable).map((l) => l.text).join('\n'), lines };
   memory.set(key, out);

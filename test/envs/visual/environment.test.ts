@@ -112,6 +112,23 @@ describe('visual environment', () => {
     await expect(broken.run(test?.tasks[0] as never, { text: '', images: [] })).rejects.toBeInstanceOf(InfraError);
   });
 
+  it('retries a training episode whose tools failed, and says so', async () => {
+    let failures = 1;
+    const flaky: VisualAgent = {
+      id: 'flaky-reference',
+      deterministic: true,
+      mode: 'offline',
+      run: async (...args) => {
+        if (failures-- > 0) throw new InfraError('OCR worker restarted');
+        return reference.run(...args);
+      },
+    };
+    const notes: string[] = [];
+    const e = await VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], agent: flaky, episodeStore: new EpisodeStore(join(dir, 'flaky')), onNote: (m) => notes.push(m) });
+    expect((await e.trainingEpisodes()).size).toBe(8);
+    expect(notes.some((n) => /OCR worker restarted; retrying/.test(n))).toBe(true);
+  });
+
   it('refuses unknown families by name', async () => {
     await expect(VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext', 'nope'] })).rejects.toThrow(/unknown visual family nope; available: .*microtext/);
   });
