@@ -11,7 +11,7 @@ import type { ToolWorld } from './tools/types.ts';
 
 export interface CatalogOptions {
   seed: number;
-  /** Instances per template (default 10). */
+  /** Instances per template. */
   instances: number;
   /** Share of each template's instances that go to train (default 0.2). */
   trainShare: number;

@@ -54,7 +54,7 @@ export interface VisualOptions {
   models: Pick<ResolvedModels, 'executor'>;
   images: ImageStore;
   seed?: number;
-  /** Instances per template (default 10). */
+  /** Instances per template (default 20: 2 update, 2 validation and 16 test tasks each). */
   instances?: number;
   trainShare?: number;
   /** Only these families (default all). */
@@ -87,7 +87,7 @@ export class VisualEnvironment implements Environment {
     if (unknown.length) throw new Error(`unknown visual famil${unknown.length > 1 ? 'ies' : 'y'} ${unknown.join(', ')}; available: ${FAMILIES.map((f) => f.name).join(', ')}`);
     this.families = FAMILIES.filter((f) => names.includes(f.name));
     this.seed = options.seed ?? 0;
-    this.instances = options.instances ?? 10;
+    this.instances = options.instances ?? 20;
     this.trainShare = options.trainShare ?? 0.2;
     this.entries = buildCatalog(this.families, { seed: this.seed, instances: this.instances, trainShare: this.trainShare });
     for (const e of this.entries) this.byId.set(e.task.id, e);

@@ -1,6 +1,6 @@
 // Charts (FigureQA / DVQA style): 1600×1200 bar and pie charts. Each template asks one kind of question and
 // fixes one convention the chart itself leaves open (the learnable quirk):
-//   unit-note   a bar's full value: three alike small notes name different unit multipliers; the bottom-left
+//   unit-note   a bar's full value: four alike small notes name different unit multipliers; the bottom-left
 //               footnote is the one that applies.
 //   legend-key  the year a series peaks in grouped bars: three colour keys carry the series names; only the row
 //               under the year labels is the chart's legend (bar order differs from legend order too).
@@ -30,7 +30,7 @@ export const WHOLE: Box = [0, 0, 999, 999];
 export const LABEL_STRIP = unitBox(0, PLOT.bottom + 4, W, PLOT.bottom + 62);
 export const LEFT_AXIS = unitBox(0, PLOT.top - 30, PLOT.left - 4, PLOT.bottom + 30);
 export const RIGHT_AXIS = unitBox(PLOT.right + 4, PLOT.top - 30, W, PLOT.bottom + 30);
-export const NOTE_SPOTS = { topRight: unitBox(1150, 125, W, 165), bottomLeft: unitBox(0, 1145, 450, 1195), bottomRight: unitBox(1150, 1145, W, 1195) };
+export const NOTE_SPOTS = { topRight: unitBox(1150, 125, W, 165), rightMiddle: unitBox(1150, 580, W, 620), bottomLeft: unitBox(0, 1145, 450, 1195), bottomRight: unitBox(1150, 1145, W, 1195) };
 export const KEY_SPOTS = { right: unitBox(1320, 290, W, 450), top: unitBox(380, 124, 1320, 172), bottom: unitBox(380, 1014, 1320, 1066) };
 
 const BAR_COLORS: ColorName[] = ['blue', 'green', 'orange', 'purple', 'red', 'cyan', 'brown', 'pink'];
@@ -90,19 +90,23 @@ function key(entries: { label: string; color: ColorName }[], x: number, y: numbe
 
 const unitNote: Template = {
   id: 'unit-note',
-  quirk: 'three alike small notes name different unit multipliers; the one that applies is the bottom-left footnote',
+  quirk: 'four alike small notes name different unit multipliers; the one that applies is the bottom-left footnote',
   generate(random): TemplateInstance {
     const names = sample(random, TREES, 6);
     const values = names.map(() => int(random, 200, 950) / 10);
     const target = int(random, 0, names.length - 1);
-    const [real, ...decoys] = sample(random, MULTIPLIERS, 3) as [[string, number], [string, number], [string, number]];
+    const [real, ...decoys] = sample(random, MULTIPLIERS, 4) as [[string, number], [string, number], [string, number], [string, number]];
     const color = choice(random, BAR_COLORS);
     const slot = (PLOT.right - PLOT.left) / names.length;
     const bars = names.map((n, i) => bar(PLOT.left + i * slot + slot * 0.2, Math.round(slot * 0.6), values[i] as number, 0, 100, color) + xLabel(PLOT.left + (i + 0.5) * slot, n)).join('');
     const ticks = range(0, 100, 20);
-    // The three notes are worded alike, so nothing but their place tells which one applies.
-    const [w0, w1, w2] = sample(random, ['Values in', 'Figures in', 'Amounts in'], 3);
-    const notes = small(20, 1172, `${w0} ${real[0]}`, 'start') + small(1580, 150, `${w1} ${decoys[0][0]}`, 'end') + small(1580, 1172, `${w2} ${decoys[1][0]}`, 'end');
+    // The four notes are worded alike, so nothing but their place tells which one applies.
+    const [w0, w1, w2, w3] = sample(random, ['Values in', 'Figures in', 'Amounts in', 'Numbers in'], 4);
+    const notes =
+      small(20, 1172, `${w0} ${real[0]}`, 'start') +
+      small(1580, 150, `${w1} ${decoys[0][0]}`, 'end') +
+      small(1580, 1172, `${w2} ${decoys[1][0]}`, 'end') +
+      small(1580, 605, `${w3} ${decoys[2][0]}`, 'end');
     const svg = doc(frame('Timber output by species', 'Harvest per species, latest season', ticks, 0, 100) + tickLabels(ticks, 0, 100, 'left') + bars + notes);
     const name = names[target] as string;
     return {

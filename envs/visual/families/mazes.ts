@@ -6,7 +6,7 @@
 import { svgDoc, text } from '../render.ts';
 import type { Family, Template, TemplateInstance } from '../task.ts';
 import { call } from '../tools/grammar.ts';
-import { type Cell, DIRS, type Dir, type Door, doorDistances, type MazeGraph, BIT, lengthOf, oppositeOf, shortestRoute, STEP, turnsOf, wallFollow } from '../tools/mazes.ts';
+import { type Cell, DIRS, type Dir, type Door, doorDistances, type MazeGraph, BIT, lengthOf, oppositeOf, shortestRoute, STEP, turnsOf, wallFollow } from '../tools/maze-graph.ts';
 import { COLORS, type ColorName } from '../tools/palette.ts';
 import { choice, int, sample } from './random.ts';
 

@@ -10,11 +10,18 @@ export interface Raster {
   data: Buffer;
 }
 
-const rasters = new WeakMap<Buffer, Promise<Raster>>();
+// Decoded images are large (a 2400×1800 board is 13 MB) and an evaluation keeps hundreds of PNGs alive, so only
+// the most recently used few stay decoded; tools call raster() several times per task on the same image.
+const rasters = new Map<Buffer, Promise<Raster>>();
+const RASTERS_KEPT = 8;
 
 export function raster(png: Buffer): Promise<Raster> {
   let r = rasters.get(png);
-  if (!r) {
+  if (r) {
+    rasters.delete(png);
+    rasters.set(png, r);
+  } else {
+    if (rasters.size >= RASTERS_KEPT) rasters.delete(rasters.keys().next().value as Buffer);
     r = sharp(png)
       .flatten({ background: '#ffffff' })
       .removeAlpha()

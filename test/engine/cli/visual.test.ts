@@ -17,7 +17,7 @@ describe('automemo with --env visual', () => {
     expect(r.out).toContain('microtext/serial');
     const dir = join(out, 'eval', 'trajectory-retrieval');
     const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(8);
     for (const l of lines) {
       expect(l.trajectory.steps.at(-1).action).toMatch(/^<answer>/);
       for (const f of l.trajectory.files) expect(existsSync(join(dir, f)), f).toBe(true);

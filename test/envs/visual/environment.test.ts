@@ -29,7 +29,7 @@ const counting: VisualAgent = {
   },
 };
 const load = (agent: VisualAgent = counting) =>
-  VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], agent, episodeStore: new EpisodeStore(join(dir, 'episodes')) });
+  VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], instances: 10, agent, episodeStore: new EpisodeStore(join(dir, 'episodes')) });
 let env: VisualEnvironment;
 
 beforeAll(async () => {
@@ -124,7 +124,7 @@ describe('visual environment', () => {
       },
     };
     const notes: string[] = [];
-    const e = await VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], agent: flaky, episodeStore: new EpisodeStore(join(dir, 'flaky')), onNote: (m) => notes.push(m) });
+    const e = await VisualEnvironment.load({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], instances: 10, agent: flaky, episodeStore: new EpisodeStore(join(dir, 'flaky')), onNote: (m) => notes.push(m) });
     expect((await e.trainingEpisodes()).size).toBe(8);
     expect(notes.some((n) => /OCR worker restarted; retrying/.test(n))).toBe(true);
   });

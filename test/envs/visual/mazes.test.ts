@@ -12,7 +12,7 @@ import { mazes } from '../../../envs/visual/families/mazes.ts';
 import { renderSvg } from '../../../envs/visual/render.ts';
 import type { RenderedImage, Template, TemplateInstance } from '../../../envs/visual/task.ts';
 import { runTool } from '../../../envs/visual/tools/index.ts';
-import { asciiMap, parseMaze } from '../../../envs/visual/tools/mazes.ts';
+import { asciiMap, parseMaze } from '../../../envs/visual/tools/maze-parse.ts';
 import type { ToolWorld } from '../../../envs/visual/tools/types.ts';
 
 const world: ToolWorld = { catalogue: [], pages: new Map() };

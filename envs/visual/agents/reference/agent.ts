@@ -5,7 +5,7 @@
 // arguments, and otherwise steers away from what failed siblings did. One tool per turn, at most 8 turns
 // including the answer.
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
-import { seededRandom } from '../../../../engine/random.ts';
+import { hashedRandom } from '../../../../engine/random.ts';
 import type { RenderedImage } from '../../task.ts';
 import { formatCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES } from '../../tools/index.ts';
@@ -90,7 +90,7 @@ export class ReferenceAgent implements VisualAgent {
       });
       return e;
     };
-    const random = seededRandom('visual-reference', input.taskId);
+    const random = hashedRandom('visual-reference', input.taskId);
     const solver = this.solverFor(input.instruction);
     const experiences = parseMemory(payload.text, TOOL_NAMES);
     const siblings = experiences

@@ -25,8 +25,8 @@ const quoted = (instruction: string) => [...instruction.matchAll(/"([^"]+)"/g)].
 
 const WHOLE: Box = [0, 0, 999, 999];
 const AXES: Record<'left' | 'right', Box> = { left: [0, 133, 104, 800], right: [815, 133, 999, 800] };
-/** Where small notes usually sit: header right, footnote left, footnote right. */
-const NOTE_SPOTS: Box[] = [[719, 104, 999, 138], [0, 954, 281, 996], [719, 954, 999, 996]];
+/** Where small notes usually sit: header right, right margin, footnote left, footnote right. */
+const NOTE_SPOTS: Box[] = [[719, 104, 999, 138], [719, 483, 999, 517], [0, 954, 281, 996], [719, 954, 999, 996]];
 /** Where colour keys usually sit: right margin, under the title, under the category labels. */
 const KEY_SPOTS: Box[] = [[825, 242, 999, 375], [238, 103, 825, 143], [238, 845, 825, 888]];
 
