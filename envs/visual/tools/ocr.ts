@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../../../engine/evaluate/episode-store.ts';
 import sharp from 'sharp';
 import { nodeModulesDir } from '../../../sandbox/paths.ts';
@@ -71,6 +72,11 @@ async function start(): Promise<Scheduler> {
 }
 
 const memory = new Map<string, OcrOutput>();
+/** The reading code itself is part of every cache key: a change to line finding or reading never serves stale text. */
+const CODE_VERSION = createHash('sha256')
+  .update(['ocr.ts', 'text-lines.ts', 'components.ts'].map((f) => readFileSync(fileURLToPath(new URL(f, import.meta.url)), 'utf8')).join('\u0000'))
+  .digest('hex')
+  .slice(0, 12);
 let diskLoaded = false;
 const diskFile = () => join(defaultCacheDir(), 'visual-ocr-v2.jsonl');
 const useDisk = () => !process.env.AUTOMEMO_NO_DISK_CACHE;
@@ -126,7 +132,7 @@ async function readLine(s: Scheduler, png: Buffer, box: LineBox, width: number, 
 
 export async function recognize(png: Buffer): Promise<OcrOutput> {
   if (!diskLoaded) loadDisk();
-  const key = createHash('sha256').update(png).digest('hex').slice(0, 32);
+  const key = `${CODE_VERSION}:${createHash('sha256').update(png).digest('hex').slice(0, 32)}`;
   const hit = memory.get(key);
   if (hit) return hit;
   scheduler ??= start();

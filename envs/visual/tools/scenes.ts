@@ -3,6 +3,7 @@
 // painted, size from the box), then filtered by the call's arguments. Conventions (what "left of" or "nearest"
 // means, whether the reference object counts) are arguments, so a call records the reading it used.
 import { findBlobs } from './blobs.ts';
+import { maskComponents } from './components.ts';
 import { formatBox, imageOf } from './common.ts';
 import type { Box } from './grammar.ts';
 import { COLOR_NAMES, nameColor } from './palette.ts';
@@ -112,39 +113,7 @@ function faintZones(r: Raster): { x0: number; y0: number; x1: number; y1: number
     const d2 = whiteDistance2(r, p);
     faint[p] = d2 > FAINT_MIN * FAINT_MIN && d2 <= FOREGROUND * FOREGROUND ? 1 : 0;
   }
-  const zones: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  const stack: number[] = [];
-  const visit = (q: number) => {
-    if (faint[q] === 1) {
-      faint[q] = 2;
-      stack.push(q);
-    }
-  };
-  for (let start = 0; start < W * H; start++) {
-    if (faint[start] !== 1) continue;
-    faint[start] = 2;
-    stack.push(start);
-    let n = 0;
-    let x0 = W;
-    let y0 = H;
-    let x1 = -1;
-    let y1 = -1;
-    while (stack.length) {
-      const p = stack.pop() as number;
-      const x = p % W;
-      const y = (p - x) / W;
-      n++;
-      x0 = Math.min(x0, x);
-      x1 = Math.max(x1, x);
-      y0 = Math.min(y0, y);
-      y1 = Math.max(y1, y);
-      if (x > 0) visit(p - 1);
-      if (x < W - 1) visit(p + 1);
-      if (y > 0) visit(p - W);
-      if (y < H - 1) visit(p + W);
-    }
-    if (n >= MIN_ZONE_PX) zones.push({ x0, y0, x1, y1 });
-  }
+  const zones = maskComponents(faint, W, H).filter((c) => c.n >= MIN_ZONE_PX);
   return zones.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
 

@@ -2,6 +2,7 @@
 // also holds large text and shapes (measured: 3 of 16 panel labels read), so lines are found here — connected
 // dark-on-light components of character size, grouped left to right — and each line is read on its own.
 import sharp from 'sharp';
+import { type Component, maskComponents } from './components.ts';
 
 export interface LineBox {
   x0: number;
@@ -10,9 +11,6 @@ export interface LineBox {
   y1: number;
 }
 
-interface Comp extends LineBox {
-  n: number;
-}
 
 /** Greyscale pixels and the background level (the most common grey). */
 export async function grey(png: Buffer): Promise<{ data: Buffer; width: number; height: number; bg: number }> {
@@ -22,44 +20,11 @@ export async function grey(png: Buffer): Promise<{ data: Buffer; width: number; 
   return { data, width: info.width, height: info.height, bg: hist.indexOf(Math.max(...hist)) };
 }
 
-function components(g: { data: Buffer; width: number; height: number; bg: number }): Comp[] {
+function components(g: { data: Buffer; width: number; height: number; bg: number }): Component[] {
   const { data, width: W, height: H, bg } = g;
   const mask = new Uint8Array(W * H);
   for (let i = 0; i < W * H; i++) mask[i] = Math.abs((data[i] as number) - bg) > 60 ? 1 : 0;
-  const seen = new Uint8Array(W * H);
-  const out: Comp[] = [];
-  const stack: number[] = [];
-  for (let s = 0; s < W * H; s++) {
-    if (!mask[s] || seen[s]) continue;
-    seen[s] = 1;
-    stack.push(s);
-    const c: Comp = { x0: W, y0: H, x1: 0, y1: 0, n: 0 };
-    while (stack.length) {
-      const p = stack.pop() as number;
-      const x = p % W;
-      const y = (p - x) / W;
-      c.n++;
-      if (x < c.x0) c.x0 = x;
-      if (x > c.x1) c.x1 = x;
-      if (y < c.y0) c.y0 = y;
-      if (y > c.y1) c.y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= H) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= W) continue;
-          const q = ny * W + nx;
-          if (mask[q] && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
-    }
-    out.push(c);
-  }
-  return out;
+  return maskComponents(mask, W, H, { diagonal: true });
 }
 
 /** Boxes of text lines, top to bottom. Shapes (large, or filled blocks) are not text. */
