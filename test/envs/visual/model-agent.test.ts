@@ -96,6 +96,23 @@ describe('visual model agent', () => {
     expect(msgs.map((m) => m.content[0].type)).toEqual(['text', 'image_url', 'image_url']);
   });
 
+  it('runs a task of the environment end to end: image parts out, tool results back, the checker scores the answer', async () => {
+    const env = await VisualEnvironment.load({ models: { executor: model() }, images: new ImageStore(), families: ['microtext'], instances: 10 });
+    const e = env.entries.find((x) => x.role === 'test' && x.task.template === 'serial');
+    if (!e) throw new Error('no serial task');
+    const value = (e.task.answer as { value: string }).value;
+    server.chatQueue.push({ content: `Thought: the main unit is bottom-right.\n<tool>${e.task.oracle[0]}</tool>` }, { content: `<answer>${value}</answer>` });
+    const before = server.chatRequests().length;
+    const out = await env.run(await env.partial(e), { text: 'Task: an earlier serial number\nActions:\n 1. ocr [666,666,998,998]', images: [] });
+    const sent = server.chatRequests().slice(before);
+    expect(out.reward).toBe(1);
+    expect(out.trajectory.steps.map((s) => s.action)).toEqual([e.task.oracle[0], `<answer>${value}</answer>`]);
+    expect(out.trajectory.steps[0]?.observation).toContain(value);
+    expect(out.trajectory.tokens?.prompt).toBeGreaterThan(0);
+    expect(imageParts(sent[0])).toHaveLength(1);
+    expect(sent[1].messages.at(-1).content[0].text).toContain(`S/N ${value}`);
+  });
+
   it('is the agent of the environment when an executor model is configured', async () => {
     const env = await VisualEnvironment.load({ models: { executor: model() }, images: new ImageStore(), families: ['microtext'], instances: 2 });
     expect(env.info()).toMatchObject({ mode: 'model', agentId: 'visual-model-agent:vision-1', deterministic: false });
