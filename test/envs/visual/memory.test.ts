@@ -33,6 +33,28 @@ describe('reading memory payloads', () => {
     expect(e).toEqual({ instruction: 'read the serial', outcome: 'success', actions: ['ocr [666,666,998,998]', 'zoom [0,0,10,10]'] });
   });
 
+  it('recognises unlabelled past tasks that read like this one, with outcomes on the same or the next line', () => {
+    const ours = 'How many rubber squares are in the scene?';
+    const bm25 = [
+      '[How many rubber circles are in the scene? — failed (reward 0.00)]',
+      'objects [0,0,999,999] shape=circles style=filled -> 4 objects',
+      '<answer>4</answer>',
+      '',
+      '[How many rubber triangles are in the scene? — succeeded (reward 1.00)]',
+      'objects [0,0,999,999] shape=triangles style=outline -> 2 objects',
+    ].join('\n');
+    expect(parseMemory(bm25, KNOWN, { ours })).toEqual([
+      { instruction: 'How many rubber circles are in the scene?', outcome: 'failure', actions: ['objects [0,0,999,999] shape=circles style=filled'] },
+      { instruction: 'How many rubber triangles are in the scene?', outcome: 'success', actions: ['objects [0,0,999,999] shape=triangles style=outline'] },
+    ]);
+    const lesson = '## Lesson: How many rubber circles are in the scene?\nThis failed (answer rejected). Steps taken: objects [0,0,999,999] shape=circles style=filled -> 4 objects ; <answer>4</answer>';
+    expect(parseMemory(lesson, KNOWN, { ours })).toEqual([{ instruction: 'How many rubber circles are in the scene?', outcome: 'failure', actions: ['objects [0,0,999,999] shape=circles style=filled'] }]);
+    // Without our instruction, unlabelled lines are not taken for tasks.
+    expect(parseMemory(bm25, KNOWN).every((e) => e.instruction === undefined)).toBe(true);
+    // A line about something else is not a past task of ours.
+    expect(parseMemory('[Which door leads out of the maze? — succeeded]\nobjects [0,0,999,999]', KNOWN, { ours })[0]?.instruction).toBeUndefined();
+  });
+
   it('returns nothing useful from a payload without tasks or calls', () => {
     expect(parseMemory('Caroline went to a support group.', KNOWN)).toEqual([]);
   });

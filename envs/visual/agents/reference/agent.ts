@@ -1,7 +1,7 @@
 // The offline reference agent. It sees the instruction, the task's pixels through the tools, and the memory
 // payload — never the generator's scene data or the answer. Without usable memory it runs its family's generic
 // procedure, whose guesses (where to look, which convention) are seeded by the task id. With memory it reads past
-// tasks out of the payload, re-runs the tool calls of the most similar successful one with this task's own
+// tasks out of the payload (labelled "Task: …" or any line that reads like its own question), re-runs the tool calls of the most similar successful one with this task's own
 // arguments, and otherwise steers away from what failed siblings did. One tool per turn, at most 8 turns
 // including the answer.
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
@@ -92,7 +92,7 @@ export class ReferenceAgent implements VisualAgent {
     };
     const random = hashedRandom('visual-reference', input.taskId);
     const solver = this.solverFor(input.instruction);
-    const experiences = parseMemory(payload.text, TOOL_NAMES);
+    const experiences = parseMemory(payload.text, TOOL_NAMES, { ours: input.instruction, minSimilarity: SIBLING_SIMILARITY });
     const siblings = experiences
       .filter((e): e is Experience & { instruction: string } => !!e.instruction && e.actions.length > 0)
       .map((e) => ({ e, a: align(input.instruction, e.instruction) }))

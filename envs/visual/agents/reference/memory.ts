@@ -11,33 +11,65 @@ export interface Experience {
 }
 
 const INSTRUCTION = /(?:^|[\s#*>|-])(?:task|instruction|question|goal)\s*[:=]\s*(.+)$/i;
+/** Where a header line's instruction ends and its outcome begins: "… — failed (reward 0.00)]". */
+const TAIL = /\s+[—–]\s+|\s+-\s+(?=(?:failed|succeeded|success|failure)\b)|\]\s*$/i;
 
-function outcomeOf(line: string): 'success' | 'failure' | undefined {
-  if (!/outcome|verdict|status|reward|result:|success|failure/i.test(line)) return undefined;
-  const r = line.match(/reward\s*[:=]?\s*\(?\s*(\d(?:\.\d+)?)/i);
-  if (/\b(failure|failed|fail|unsolved|incorrect|wrong)\b/i.test(line)) return 'failure';
-  if (/\b(success|successful|succeeded|solved|correct)\b/i.test(line)) return 'success';
+function outcomeOf(text: string): 'success' | 'failure' | undefined {
+  if (!/outcome|verdict|status|reward|result:|succe|fail|solved|correct/i.test(text)) return undefined;
+  const r = text.match(/reward\s*[:=]?\s*\(?\s*(\d(?:\.\d+)?)/i);
+  if (/\b(failure|failed|fail|unsolved|incorrect|wrong|rejected)\b/i.test(text)) return 'failure';
+  if (/\b(success|successful|succeeded|solved|correct|accepted)\b/i.test(text)) return 'success';
   if (r) return Number(r[1]) >= 0.5 ? 'success' : 'failure';
   return undefined;
 }
 
-/** Tool calls found in one line: the line itself, or calls embedded after other text. */
-function callsIn(line: string, known: ReadonlySet<string>): ToolCall[] {
+/** Tool calls found in one line (the line itself, or calls embedded after other text) and where the first starts. */
+function callsIn(line: string, known: ReadonlySet<string>): { calls: ToolCall[]; start: number } {
   const whole = parseCall(line, known);
-  if (whole) return [whole];
-  const out: ToolCall[] = [];
+  if (whole) return { calls: [whole], start: 0 };
+  const calls: ToolCall[] = [];
+  let start = -1;
   const names = [...known].join('|');
   const re = new RegExp(`\\b(?:${names})\\b\\s*(?:\\[|\\(|[a-z_]+=)`, 'gi');
   for (const m of line.matchAll(re)) {
     const rest = line.slice(m.index).split(/\s(?:->|→|=>)\s|[;|]\s|\s{3,}/)[0] as string;
     const c = parseCall(rest, known);
+    if (!c) continue;
+    if (start < 0) start = m.index;
     // Inside prose, words after the call are prose: keep one bare word only for calls that take one (visit x).
-    if (c) out.push({ ...c, words: c.box || Object.keys(c.args).length ? [] : c.words.slice(0, 1) });
+    calls.push({ ...c, words: c.box || Object.keys(c.args).length ? [] : c.words.slice(0, 1) });
   }
-  return out;
+  return { calls, start };
 }
 
-export function parseMemory(text: string, known: ReadonlySet<string>): Experience[] {
+/**
+ * A line that names a past task: "Task: …" (or Instruction/Question/Goal), or — when `ours` is given — any line
+ * that reads like our own instruction once list markers and labels are stripped ("[… — failed (reward 0)]",
+ * "## Lesson: …"), as memory formats that do not label their tasks write them. Returns the instruction and the
+ * rest of the line (where an outcome may be).
+ */
+function instructionOf(line: string, ours: string | undefined, minSimilarity: number): { instruction: string; rest: string } | undefined {
+  const split = (s: string) => {
+    const m = s.match(TAIL);
+    return m?.index !== undefined ? { instruction: s.slice(0, m.index).trim(), rest: s.slice(m.index) } : { instruction: s.trim(), rest: '' };
+  };
+  const labelled = line.match(INSTRUCTION);
+  if (labelled) return split(labelled[1] as string);
+  if (!ours) return undefined;
+  const candidate = split(line.replace(/^[\s#>*•\-[(]*(?:\d+[.)]\s*)?(?:[A-Za-z][A-Za-z ]{0,24}:\s+)?/, ''));
+  const n = words(candidate.instruction).length;
+  if (n < 3 || n > 3 * words(ours).length + 10) return undefined;
+  return align(ours, candidate.instruction).similarity >= minSimilarity ? candidate : undefined;
+}
+
+export interface ParseOptions {
+  /** This task's instruction: lets unlabelled lines that read like it count as past tasks. */
+  ours?: string;
+  /** Similarity an unlabelled line needs (default 0.7). */
+  minSimilarity?: number;
+}
+
+export function parseMemory(text: string, known: ReadonlySet<string>, options: ParseOptions = {}): Experience[] {
   const out: Experience[] = [];
   let cur: Experience = { actions: [] };
   const flush = () => {
@@ -45,18 +77,22 @@ export function parseMemory(text: string, known: ReadonlySet<string>): Experienc
     cur = { actions: [] };
   };
   for (const raw of text.split('\n')) {
-    const line = raw.trim();
+    // A past answer is never a call to repeat (and never this task's answer).
+    const line = raw.replace(/<answer>[\s\S]*?<\/answer>/gi, ' ').trim();
     if (!line) continue;
-    const ins = line.match(INSTRUCTION);
-    if (ins) {
+    const found = callsIn(line, known);
+    const prose = found.start >= 0 ? line.slice(0, found.start) : line;
+    const header = found.start === 0 ? undefined : instructionOf(prose, options.ours, options.minSimilarity ?? 0.7);
+    if (header) {
       flush();
-      cur.instruction = (ins[1] as string).trim();
-      continue;
+      cur.instruction = header.instruction;
+      const o = outcomeOf(header.rest);
+      if (o) cur.outcome = o;
+    } else if (!cur.outcome) {
+      const o = outcomeOf(prose);
+      if (o) cur.outcome = o;
     }
-    const o = outcomeOf(line);
-    if (o && !cur.outcome) cur.outcome = o;
-    if (/<answer>/i.test(line)) continue;
-    for (const c of callsIn(line, known)) cur.actions.push(formatCall(c));
+    for (const c of found.calls) cur.actions.push(formatCall(c));
   }
   flush();
   return out;
