@@ -89,6 +89,11 @@ describe('visual environment', () => {
     expect(out.reward).toBe(1);
     expect(out.note).toMatch(/replayed 1 call/);
     expect(out.trajectory.steps.map((s) => s.action)).toEqual([env.entry(task.taskId).task.oracle[0], `<answer>${out.trajectory.answer}</answer>`]);
+    // The same procedure written with a repeated call: the call is made once.
+    const twice = env.oraclePayload(task.taskId).text.replace(/(\n\s*1\. (.*))$/, '$1\n  2. $2');
+    expect(twice).toMatch(/1\. ocr .*\n\s*2\. ocr/);
+    const again = await env.run(task, { text: twice, images: [] });
+    expect(again.trajectory.steps).toHaveLength(2);
   });
 
   it('survives a hostile payload: thousands of fake successes with broken calls, in at most 8 turns', async () => {

@@ -103,7 +103,8 @@ export class ReferenceAgent implements VisualAgent {
 
     const success = siblings.find((x) => x.e.outcome === 'success');
     if (success && solver) {
-      const plan = success.e.actions.map((a) => adapt(a, success.a.mapping, TOOL_NAMES));
+      // Tools are deterministic: a call already made would return the same thing, so each is made once.
+      const plan = [...new Set(success.e.actions.map((a) => adapt(a, success.a.mapping, TOOL_NAMES)))];
       for (const [k, line] of plan.entries()) {
         if (!(await exec(line, `replaying step ${k + 1} of a successful similar task (similarity ${success.a.similarity.toFixed(2)})`))) break;
       }
