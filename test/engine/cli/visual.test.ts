@@ -1,4 +1,6 @@
 // The visual environment through the real binary: eval with image evidence, an offline search end to end, errors.
+// On a clean clone the first run collects training episodes and reads every crop with OCR (nothing is cached yet),
+// so these tests get several minutes; the search uses the scenes family, which needs no OCR.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,18 +24,18 @@ describe('automemo with --env visual', () => {
       expect(l.trajectory.steps.at(-1).action).toMatch(/^<answer>/);
       for (const f of l.trajectory.files) expect(existsSync(join(dir, f)), f).toBe(true);
     }
-  });
+  }, 300_000);
 
   it('runs an offline search end to end and journals it', () => {
     const run = join(out, 'search');
-    const r = automemo('search', '--env', 'visual:microtext', '--budget', '2', '--seeds', 'trajectory-retrieval', '--out', run);
+    const r = automemo('search', '--env', 'visual:scenes', '--budget', '2', '--seeds', 'trajectory-retrieval', '--out', run);
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('env visual:microtext (offline');
+    expect(r.out).toContain('env visual:scenes (offline');
     expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3} .*test [01]\.\d{3}/);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'test').length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
-  });
+  }, 300_000);
 
   it('exits 2 naming an unknown family or a data folder it cannot use', () => {
     const f = automemo('eval', '--env', 'visual:microtext,knitting', '--program', 'no-memory');
