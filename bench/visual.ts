@@ -13,6 +13,7 @@ import { VisualEnvironment } from '../envs/visual/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../sandbox/primitives/index.ts';
+import { noteToStderr } from '../engine/cli/style.ts';
 import { table } from './stats.ts';
 
 const { values } = parseArgs({ options: { families: { type: 'string' }, instances: { type: 'string' }, seed: { type: 'string' } } });
@@ -25,7 +26,7 @@ const env = await VisualEnvironment.load({
   ...(values.families ? { families: values.families.split(',') } : {}),
   ...(values.instances ? { instances: Number(values.instances) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
-  onNote: (m) => process.stderr.write(`${m}\n`),
+  onNote: noteToStderr,
 });
 const info = env.info();
 process.stdout.write(`visual environment, mode ${info.mode} (${info.agentId}), seed ${JSON.stringify((info.data as { seed: number }).seed)}, split ${JSON.stringify((info.data as { split: unknown }).split)}\n`);

@@ -9,3 +9,6 @@ export const green = wrap(32);
 export const yellow = wrap(33);
 export const cyan = wrap(36);
 export const ok = (pass: boolean) => (pass ? green('✓') : red('✗'));
+
+/** Progress notes from environments (episode collection, data warnings) go to stderr, one per line. */
+export const noteToStderr = (message: string) => void process.stderr.write(`${message}\n`);

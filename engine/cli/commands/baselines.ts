@@ -8,6 +8,7 @@ import { closeHostServices, createHostServices } from '../../../sandbox/primitiv
 import { resolveModels } from '../../llm/models.ts';
 import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { noteToStderr } from '../style.ts';
 import { runEvaluations } from '../run-eval.ts';
 
 export const usage = `automemo baselines --env <env> [options]
@@ -49,7 +50,7 @@ export async function runBaselines(o: { env: string; split: 'train' | 'test'; pr
   const models = resolveModels();
   const services = createHostServices(models);
   const env = await asUsage(() =>
-    loadEnvironment(o.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }),
+    loadEnvironment(o.env, { models, images: services.images, onNote: noteToStderr, ...(o.data ? { data: o.data } : {}), ...(o.seed !== undefined ? { seed: o.seed } : {}) }),
   );
   const out = o.out ?? join(repoRoot, 'search-trees', 'runs', `baselines-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {

@@ -6,6 +6,7 @@ import { loadEnvironment } from '../../../envs/registry.ts';
 import { resolveEntry } from '../../../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
 import { quickExam } from '../../../sandbox/quick-exam.ts';
+import { noteToStderr } from '../style.ts';
 import { asUsage, intOption, parse, UsageError } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';
 
@@ -61,7 +62,7 @@ export async function run(argv: string[]): Promise<number> {
   const models = resolveModels();
   const services = createHostServices(models);
   const env = a.env
-    ? await asUsage(() => loadEnvironment(a.env as string, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`) }))
+    ? await asUsage(() => loadEnvironment(a.env as string, { models, images: services.images, onNote: noteToStderr }))
     : undefined;
   try {
     const limits = {

@@ -8,6 +8,7 @@ import { closeHostServices, createHostServices } from '../../../sandbox/primitiv
 import { resolveModels } from '../../llm/models.ts';
 import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { noteToStderr } from '../style.ts';
 import { runEvaluations } from '../run-eval.ts';
 
 export const usage = `automemo eval --env <env> --program <name|path> [options]
@@ -52,7 +53,7 @@ export async function run(argv: string[]): Promise<number> {
   const models = resolveModels();
   const services = createHostServices(models);
   const env = await asUsage(() =>
-    loadEnvironment(a.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }),
+    loadEnvironment(a.env, { models, images: services.images, onNote: noteToStderr, ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }),
   );
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {

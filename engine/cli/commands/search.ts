@@ -15,7 +15,7 @@ import { runSearch, type SearchState, type SearchSummary } from '../../search/se
 import { DEFAULT_UCB } from '../../search/ucb.ts';
 import type { JournalEvent } from '../../../search-trees/journal.ts';
 import { asUsage, intOption, parse, UsageError } from '../args.ts';
-import { bold, dim } from '../style.ts';
+import { bold, dim, noteToStderr } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
 
@@ -131,7 +131,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     folder = new RunFolder(a.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`));
   }
   const services = createHostServices(models);
-  const env = await asUsage(() => loadEnvironment(options.env, { models, images: services.images, onNote: (m: string) => process.stderr.write(`${m}\n`), ...(options.data ? { data: options.data } : {}) }));
+  const env = await asUsage(() => loadEnvironment(options.env, { models, images: services.images, onNote: noteToStderr, ...(options.data ? { data: options.data } : {}) }));
   if (!a.resume) {
     try {
       folder.create({
