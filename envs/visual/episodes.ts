@@ -3,7 +3,7 @@
 // store; records carry only references.
 import type { EpisodeRecorder, ImageRef, PartialRecorder, Step } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import type { AgentRun } from './agents/reference/agent.ts';
+import { MAX_TURNS, type AgentRun } from './agents/agent.ts';
 import type { CheckResult } from './check.ts';
 import type { VisualTask } from './task.ts';
 
@@ -22,7 +22,7 @@ export async function partialRecord(task: VisualTask, tools: string[], store: Im
     domain: task.family,
     instruction: task.instruction,
     initial: { text: describeImages(task), images: await taskImages(task, store) },
-    meta: { family: task.family, tools, maxTurns: 8 },
+    meta: { family: task.family, tools, maxTurns: MAX_TURNS },
   };
 }
 

@@ -4,10 +4,10 @@
 // answer — which axis, which slice is left out of the total — are the call's box or arguments, so a replayed
 // call applies the same convention.
 import { type Blob, findBlobs } from './blobs.ts';
-import { boxOf, formatBox, imageOf } from './common.ts';
+import { boxOf, formatBox, imageOf, regionOf } from './common.ts';
 import type { Box } from './grammar.ts';
 import { type OcrWord, recognize } from './ocr.ts';
-import { crop, type PxBox, raster, toBox, toPixels } from './pixels.ts';
+import { crop, toBox } from './pixels.ts';
 import type { ToolSpec } from './types.ts';
 
 // --- bars ------------------------------------------------------------------------------------------------
@@ -46,10 +46,8 @@ export const barsTool: ToolSpec = {
   usage: 'bars [x1,y1,x2,y2] (image=N)',
   summary: 'solid bars standing on a common baseline in the box, left to right: colour, box, top and bottom row in pixels, height in pixels',
   async run(call, ctx) {
-    const img = imageOf(call, ctx);
-    const box = boxOf(call);
-    const r = await raster(img.png);
-    const bars: BarData[] = barsOf(findBlobs(r, toPixels(box, r.width, r.height), { minPixels: 40 })).map((b) => {
+    const { box, r, area } = await regionOf(call, ctx);
+    const bars: BarData[] = barsOf(findBlobs(r, area, { minPixels: 40 })).map((b) => {
       const bb = toBox(b, r.width, r.height);
       return { color: b.color, hex: b.hex, box: bb, center: Math.round((bb[0] + bb[2]) / 2), topPx: b.y0, bottomPx: b.y1, heightPx: b.y1 - b.y0 + 1 };
     });
@@ -191,10 +189,8 @@ export const legendTool: ToolSpec = {
   usage: 'legend [x1,y1,x2,y2] (image=N)',
   summary: 'colour swatches in the box and the label printed to the right of each (colour → label)',
   async run(call, ctx) {
-    const img = imageOf(call, ctx);
-    const box = boxOf(call);
-    const r = await raster(img.png);
-    const swatches = findBlobs(r, toPixels(box, r.width, r.height)).filter(isSwatch);
+    const { img, box, r, area } = await regionOf(call, ctx);
+    const swatches = findBlobs(r, area).filter(isSwatch);
     const words = swatches.length ? await wordsIn(img.png, box) : [];
     const entries: LegendEntry[] = pairLegend(swatches, words)
       .filter((p) => p.label)
@@ -229,10 +225,7 @@ export const slicesTool: ToolSpec = {
   usage: 'slices [x1,y1,x2,y2] (exclude=colour[,colour]) (image=N)',
   summary: 'pie slices in the box: colour, pixels and percent of the pie; exclude=<colour> leaves that slice out of the total',
   async run(call, ctx) {
-    const img = imageOf(call, ctx);
-    const box = boxOf(call);
-    const r = await raster(img.png);
-    const area: PxBox = toPixels(box, r.width, r.height);
+    const { box, r, area } = await regionOf(call, ctx);
     const exclude = new Set((call.args.exclude ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
     const slices = slicesOf(findBlobs(r, area, { minPixels: 200 }), exclude);
     const text = slices.length

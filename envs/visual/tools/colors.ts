@@ -1,7 +1,7 @@
 // colors [x1,y1,x2,y2]: coloured regions in the box — colour name, hex, box, size, fill ratio.
 import { findBlobs } from './blobs.ts';
-import { boxOf, formatBox, imageOf } from './common.ts';
-import { raster, toBox, toPixels } from './pixels.ts';
+import { formatBox, regionOf } from './common.ts';
+import { toBox } from './pixels.ts';
 import type { ToolSpec } from './types.ts';
 
 export const colors: ToolSpec = {
@@ -9,10 +9,8 @@ export const colors: ToolSpec = {
   usage: 'colors [x1,y1,x2,y2] (image=N)',
   summary: 'list the coloured regions in the box: colour, hex, box, pixel count, fill ratio (largest first)',
   async run(call, ctx) {
-    const img = imageOf(call, ctx);
-    const box = boxOf(call);
-    const r = await raster(img.png);
-    const blobs = findBlobs(r, toPixels(box, r.width, r.height))
+    const { box, r, area } = await regionOf(call, ctx);
+    const blobs = findBlobs(r, area)
       .sort((a, b) => b.pixels - a.pixels)
       .slice(0, 40)
       .map((b) => ({ color: b.color, hex: b.hex, box: toBox(b, r.width, r.height), pixels: b.pixels, fill: Math.round(b.fill * 100) / 100 }));

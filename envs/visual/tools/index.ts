@@ -9,7 +9,10 @@ import { ocrTool } from './ocr-tool.ts';
 import { type ToolContext, ToolError, type ToolResult, type ToolSpec } from './types.ts';
 import { crop, zoom } from './zoom.ts';
 
-export const TOOLS: ToolSpec[] = [zoom, crop, ocrTool, colors, ...CHARTS_TOOLS, ...SCENES_TOOLS, ...MAZES_TOOLS, ...LOOKUP_TOOLS];
+/** Tools every family's tasks offer; families add their own. */
+const COMMON_TOOLS: ToolSpec[] = [zoom, crop, ocrTool, colors];
+export const COMMON_TOOL_NAMES: readonly string[] = COMMON_TOOLS.map((t) => t.name);
+export const TOOLS: ToolSpec[] = [...COMMON_TOOLS, ...CHARTS_TOOLS, ...SCENES_TOOLS, ...MAZES_TOOLS, ...LOOKUP_TOOLS];
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
 export function toolSpec(name: string): ToolSpec | undefined {

@@ -3,10 +3,10 @@
 //     a similarity; a crop holding several separate marks matches poorly, and the tool lists the marks' boxes
 //     (as a visual search engine points at the objects it sees).
 //   visit <page-id> (field=NAME) — a catalogue page's title and fields (or the one field asked for).
-import { boxOf, formatBox, imageOf } from './common.ts';
+import { formatBox, regionOf } from './common.ts';
 import type { Box } from './grammar.ts';
 import { COLOR_NAMES, COLORS } from './palette.ts';
-import { colorDistance, parseHex, type PxBox, type Raster, raster, toBox, toPixels } from './pixels.ts';
+import { colorDistance, parseHex, type PxBox, type Raster, raster, toBox } from './pixels.ts';
 import { ToolError, type ToolSpec } from './types.ts';
 
 /** Side of the descriptor grid: coarse enough to ignore resampling, fine enough to see the shape. */
@@ -312,10 +312,9 @@ export const imageSearch: ToolSpec = {
   usage: 'image_search [x1,y1,x2,y2] (image=N)',
   summary: 'visual search of the crop (one logo) in the local logo catalogue: top 3 page ids with similarity; a crop with several marks matches poorly and the marks are listed',
   async run(call, ctx) {
-    const img = imageOf(call, ctx);
-    const box = boxOf(call);
-    const r = await raster(img.png);
-    const area = withMargin(toPixels(box, r.width, r.height), r);
+    const region = await regionOf(call, ctx);
+    const { box, r } = region;
+    const area = withMargin(region.area, r);
     const marks = findMarks(r, area).map((m) => toBox({ x0: m.left, y0: m.top, x1: m.left + m.width - 1, y1: m.top + m.height - 1 }, r.width, r.height));
     const query = describe(r, area);
     if (!query) return { text: `the crop ${formatBox(box)} is blank`, data: { box, hits: [], marks, matched: false } satisfies ImageSearchData };

@@ -2,7 +2,7 @@
 import { boxOf, formatBox, imageOf } from './common.ts';
 import type { Box } from './grammar.ts';
 import { recognize } from './ocr.ts';
-import { crop } from './pixels.ts';
+import { crop, toBox } from './pixels.ts';
 import type { ToolSpec } from './types.ts';
 
 export interface OcrLineData {
@@ -21,12 +21,9 @@ export const ocrTool: ToolSpec = {
     const box = boxOf(call);
     const c = await crop(img.png, box, { target: 1600, maxScale: 4 });
     const out = await recognize(c.png);
-    // OCR pixels → 0–999 coordinates of the whole image.
-    const map = (x0: number, y0: number, x1: number, y1: number): Box => {
-      const fx = (v: number) => Math.max(0, Math.min(999, Math.round(((c.px.left + v / c.scale) / img.width) * 1000)));
-      const fy = (v: number) => Math.max(0, Math.min(999, Math.round(((c.px.top + v / c.scale) / img.height) * 1000)));
-      return [fx(x0), fy(y0), fx(x1), fy(y1)];
-    };
+    // OCR pixels (of the scaled crop) → 0–999 coordinates of the whole image.
+    const map = (x0: number, y0: number, x1: number, y1: number): Box =>
+      toBox({ x0: c.px.left + x0 / c.scale, y0: c.px.top + y0 / c.scale, x1: c.px.left + x1 / c.scale, y1: c.px.top + y1 / c.scale }, img.width, img.height);
     const lines: OcrLineData[] = out.lines.map((l) => ({
       text: l.text,
       ...(l.unreadable ? { unreadable: true } : {}),

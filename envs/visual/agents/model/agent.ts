@@ -12,7 +12,7 @@ import { InfraError } from '../../../types.ts';
 import { formatCall, parseAnswer, parseCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES, TOOLS } from '../../tools/index.ts';
 import type { ToolWorld } from '../../tools/types.ts';
-import type { AgentInput, AgentRun, AgentStep, VisualAgent } from '../reference/agent.ts';
+import { type AgentInput, type AgentRun, type AgentStep, MAX_TURNS, toolStep, type VisualAgent } from '../agent.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;
@@ -55,7 +55,7 @@ export class ModelAgent implements VisualAgent {
     private readonly options: ModelAgentOptions = {},
   ) {
     this.id = `visual-model-agent:${model.model}`;
-    this.maxTurns = options.maxTurns ?? 8;
+    this.maxTurns = options.maxTurns ?? MAX_TURNS;
     this.maxImages = options.maxImages ?? 8;
   }
 
@@ -101,13 +101,7 @@ export class ModelAgent implements VisualAgent {
       }
       const r = await runTool(formatCall(call), { images: input.images, world });
       const action = formatCall(call);
-      steps.push({
-        action,
-        ...(thought ? { thought } : {}),
-        ...(r.result ? { result: r.result.text.slice(0, 2000) } : {}),
-        ...(r.error ? { error: r.error } : {}),
-        ...(r.result?.image ? { image: r.result.image } : {}),
-      });
+      steps.push(toolStep(action, r, thought));
       const observation = r.error ? `Error: ${r.error}` : (r.result?.text ?? '');
       const content: Part[] = [{ type: 'text', text: `Result of ${action}:\n${observation}${last}` }];
       if (r.result?.image) content.push(imagePart(r.result.image));

@@ -1,54 +1,21 @@
 // The offline reference agent. It sees the instruction, the task's pixels through the tools, and the memory
 // payload — never the generator's scene data or the answer. Without usable memory it runs its family's generic
 // procedure, whose guesses (where to look, which convention) are seeded by the task id. With memory it reads past
-// tasks out of the payload (labelled "Task: …" or any line that reads like its own question), re-runs the tool calls of the most similar successful one with this task's own
-// arguments, and otherwise steers away from what failed siblings did. One tool per turn, at most 8 turns
+// tasks out of the payload (labelled "Task: …" or any line that reads like its own question), re-runs the tool
+// calls of the most similar successful one with this task's own arguments, and otherwise steers away from what
+// failed siblings did. One tool per turn, at most 8 turns
 // including the answer.
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
 import { hashedRandom } from '../../../../engine/random.ts';
-import type { RenderedImage } from '../../task.ts';
-import { formatCall } from '../../tools/grammar.ts';
+import { formatCall, type ToolCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES } from '../../tools/index.ts';
 import type { ToolWorld } from '../../tools/types.ts';
-import { adapt, align, type Experience, parseMemory } from './memory.ts';
+import { adapt, adaptCall, align, type Experience, parseMemory } from './memory.ts';
 import type { Executed, SolveContext, Solver } from './solver.ts';
+import { type AgentInput, type AgentRun, type AgentStep, MAX_TURNS, toolStep, type VisualAgent } from '../agent.ts';
 
-export const MAX_TURNS = 8;
 /** Instruction similarity above which a past task counts as a sibling. */
 export const SIBLING_SIMILARITY = 0.7;
-
-export interface AgentInput {
-  taskId: string;
-  instruction: string;
-  images: RenderedImage[];
-}
-
-export interface AgentStep {
-  action: string;
-  thought?: string;
-  result?: string;
-  error?: string;
-  /** An image the step produced (zoom). */
-  image?: Buffer;
-}
-
-export interface AgentRun {
-  answer?: string;
-  steps: AgentStep[];
-  tokens?: { prompt: number; completion: number };
-  /** How memory was used: "none", "replayed <n> calls of a successful sibling", "avoided <n> failed siblings". */
-  memoryUse: string;
-}
-
-export interface VisualAgent {
-  readonly id: string;
-  readonly deterministic: boolean;
-  /** offline: the reference agent; model: an executor model answers. */
-  readonly mode: 'offline' | 'model';
-  run(input: AgentInput, payload: MemoryPayload, world: ToolWorld): Promise<AgentRun>;
-}
-
-const RESULT_CHARS = 2000;
 
 export class ReferenceAgent implements VisualAgent {
   readonly id = 'visual-reference-v1';
@@ -81,13 +48,7 @@ export class ReferenceAgent implements VisualAgent {
       const action = r.call ? formatCall(r.call) : line;
       const e: Executed = { line: action, ...(r.call ? { call: r.call } : {}), ...(r.result ? { result: r.result } : {}), ...(r.error ? { error: r.error } : {}) };
       executed.push(e);
-      steps.push({
-        action,
-        ...(thought ? { thought } : {}),
-        ...(r.result ? { result: r.result.text.slice(0, RESULT_CHARS) } : {}),
-        ...(r.error ? { error: r.error } : {}),
-        ...(r.result?.image ? { image: r.result.image } : {}),
-      });
+      steps.push(toolStep(action, r, thought));
       return e;
     };
     const random = hashedRandom('visual-reference', input.taskId);
@@ -114,7 +75,7 @@ export class ReferenceAgent implements VisualAgent {
     if (answer === undefined) {
       const avoid = siblings
         .filter((x) => x.e.outcome === 'failure')
-        .map((x) => x.e.actions.map((a) => adapt(a, x.a.mapping, TOOL_NAMES)));
+        .map((x) => x.e.actions.map((a) => adaptCall(a, x.a.mapping, TOOL_NAMES)).filter((c): c is ToolCall => c !== undefined));
       if (avoid.length && memoryUse === 'none') memoryUse = `avoided what ${avoid.length} failed sibling(s) did`;
       const ctx: SolveContext = { instruction: input.instruction, exec, turnsLeft: () => MAX_TURNS - 1 - turns, random, avoid, executed };
       answer = solver ? await solver.generic(ctx) : await fallback(ctx);

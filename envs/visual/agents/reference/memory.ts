@@ -151,8 +151,14 @@ export function align(ours: string, theirs: string): Alignment {
 
 /** A past call with its task's arguments replaced by ours (in key=value values and bare words, never boxes). */
 export function adapt(action: string, mapping: Map<string, string>, known: ReadonlySet<string>): string {
+  const c = adaptCall(action, mapping, known);
+  return c ? formatCall(c) : action;
+}
+
+/** `adapt`, parsed: undefined when the action is not a call. */
+export function adaptCall(action: string, mapping: Map<string, string>, known: ReadonlySet<string>): ToolCall | undefined {
   const c = parseCall(action, known);
-  if (!c) return action;
+  if (!c) return undefined;
   const swap = (v: string) => {
     const direct = mapping.get(v.toLowerCase());
     if (direct !== undefined) return direct;
@@ -162,5 +168,5 @@ export function adapt(action: string, mapping: Map<string, string>, known: Reado
   };
   const args: Record<string, string> = {};
   for (const [k, v] of Object.entries(c.args)) args[k] = k === 'image' ? v : swap(v);
-  return formatCall({ ...c, args, words: c.words.map(swap) });
+  return { ...c, args, words: c.words.map(swap) };
 }

@@ -17,8 +17,8 @@ export interface SolveContext {
   turnsLeft(): number;
   /** Seeded by the task id: the same task makes the same choices. */
   random(): number;
-  /** Tool calls of failed siblings (already rewritten with this task's arguments), one list per sibling. */
-  avoid: string[][];
+  /** Tool calls of failed siblings (already rewritten with this task's arguments and parsed), one list per sibling. */
+  avoid: ToolCall[][];
   /** Everything executed so far in this run. */
   executed: Executed[];
 }
@@ -32,6 +32,9 @@ export interface Solver {
   /** The answer read off the observations of a replayed procedure, if they contain it. */
   derive(instruction: string, executed: Executed[]): string | undefined;
 }
+
+/** What a call of the named tool returned, in its structured form (undefined for other tools and for errors). */
+export const dataOf = <T>(e: Executed, tool: string): T | undefined => (e.call?.name === tool ? (e.result?.data as T | undefined) : undefined);
 
 /** Picks one item with the seeded generator. */
 export function pick<T>(items: readonly T[], random: () => number): T {

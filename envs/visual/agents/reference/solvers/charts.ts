@@ -4,10 +4,9 @@
 // which colour key is the legend, which axis the bars use, whether the "No answer" slice counts. A failed
 // sibling's choice is skipped. Every choice is a call's box or argument, so derive() can answer from a replay.
 import type { AxisFit, BarData, LegendEntry, SliceData } from '../../../tools/charts.ts';
-import { type Box, call, parseCall } from '../../../tools/grammar.ts';
-import { TOOL_NAMES } from '../../../tools/index.ts';
+import { type Box, call, type ToolCall } from '../../../tools/grammar.ts';
 import type { OcrLineData } from '../../../tools/ocr-tool.ts';
-import { type Executed, type SolveContext, shuffled, type Solver } from '../solver.ts';
+import { dataOf, type Executed, type SolveContext, shuffled, type Solver } from '../solver.ts';
 
 type Kind = 'unit' | 'peak' | 'gap' | 'share';
 
@@ -32,7 +31,6 @@ const KEY_SPOTS: Box[] = [[825, 242, 999, 375], [238, 103, 825, 143], [238, 845,
 
 // --- reading observations -----------------------------------------------------------------------------------
 
-const dataOf = <T>(e: Executed, name: string): T | undefined => (e.call?.name === name ? (e.result?.data as T | undefined) : undefined);
 const all = <T>(executed: Executed[], name: string): T[] => executed.map((e) => dataOf<T>(e, name)).filter((d): d is T => d !== undefined);
 const last = <T>(executed: Executed[], name: string): T | undefined => all<T>(executed, name).pop();
 
@@ -133,9 +131,7 @@ const DERIVE: Record<Kind, (instruction: string, executed: Executed[]) => string
 // --- the generic procedure ----------------------------------------------------------------------------------
 
 /** What a call chose, for the question type: the note or key read, the axis used, the slice left out. */
-function choiceOf(kind: Kind, line: string): string | undefined {
-  const c = parseCall(line, TOOL_NAMES);
-  if (!c) return undefined;
+function choiceOf(kind: Kind, c: ToolCall): string | undefined {
   if (kind === 'unit' && c.name === 'ocr' && c.box && NOTE_SPOTS.some((s) => s.join() === c.box?.join())) return c.box.join();
   if (kind === 'peak' && c.name === 'legend') return c.box?.join();
   if (kind === 'gap' && c.name === 'axis') return c.box?.join();

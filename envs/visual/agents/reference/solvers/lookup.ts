@@ -4,10 +4,9 @@
 // the field the wording suggests (a seeded pick when the wording allows two fields). Marks a failed sibling
 // answered from are searched last. After a replay, the replayed search names this task's company and the replayed
 // visit names the field: one more visit finishes the task.
-import { call, type Box, parseCall } from '../../../tools/grammar.ts';
-import { TOOL_NAMES } from '../../../tools/index.ts';
+import { call, type Box, type ToolCall } from '../../../tools/grammar.ts';
 import type { ImageSearchData, VisitData } from '../../../tools/lookup.ts';
-import { type Executed, pick, shuffled, type Solver } from '../solver.ts';
+import { dataOf, type Executed, pick, shuffled, type Solver } from '../solver.ts';
 
 interface Reading {
   ask: RegExp;
@@ -36,8 +35,8 @@ const ROLE = /\b(sponsor|partner|tenant|exhibitor|supplier)\b/i;
 
 const readingOf = (instruction: string) => READINGS.find((r) => r.ask.test(instruction));
 
-const searchOf = (e: Executed) => (e.call?.name === 'image_search' && e.result ? (e.result.data as ImageSearchData) : undefined);
-const visitOf = (e: Executed) => (e.call?.name === 'visit' && e.result ? (e.result.data as VisitData) : undefined);
+const searchOf = (e: Executed) => dataOf<ImageSearchData>(e, 'image_search');
+const visitOf = (e: Executed) => dataOf<VisitData>(e, 'visit');
 
 /** The search a procedure settled on: the last one before its last visit, else its last confident one. */
 function chosenSearch(executed: Executed[]): ImageSearchData | undefined {
@@ -74,10 +73,9 @@ const centreIn = (b: Box, outer: Box) => {
 };
 
 /** The boxes failed siblings settled on (their last search before a visit). */
-function failedRegions(avoid: string[][]): Box[] {
+function failedRegions(avoid: ToolCall[][]): Box[] {
   const out: Box[] = [];
-  for (const acts of avoid) {
-    const calls = acts.map((a) => parseCall(a, TOOL_NAMES));
+  for (const calls of avoid) {
     const visitAt = calls.map((c) => c?.name).lastIndexOf('visit');
     const searches = calls.slice(0, visitAt < 0 ? calls.length : visitAt).filter((c) => c?.name === 'image_search' && c.box);
     const last = searches[searches.length - 1];

@@ -2,8 +2,7 @@
 // interpreter needs one convention the question leaves open — how a length is counted, which way the walker
 // faces at the start, whether a barred door can be used — and the generic procedure guesses it, skipping the
 // values failed siblings used. A replayed sibling's call carries its convention, so derive only reads the result.
-import { call, parseCall } from '../../../tools/grammar.ts';
-import { TOOL_NAMES } from '../../../tools/index.ts';
+import { call } from '../../../tools/grammar.ts';
 import type { FollowData, GridData, PathData } from '../../../tools/mazes.ts';
 import { COLOR_NAMES } from '../../../tools/palette.ts';
 import { type Executed, pick, type SolveContext, type Solver } from '../solver.ts';
@@ -40,9 +39,8 @@ const handOf = (instruction: string) => (/\bleft hand\b/i.test(instruction) ? 'l
 function avoidedValues(ctx: SolveContext, tool: string, key: string): Set<string> {
   const out = new Set<string>();
   for (const acts of ctx.avoid)
-    for (const a of acts) {
-      const c = parseCall(a, TOOL_NAMES);
-      const v = c?.name === tool ? c.args[key] : undefined;
+    for (const c of acts) {
+      const v = c.name === tool ? c.args[key] : undefined;
       if (v) out.add(v.toLowerCase());
     }
   return out;

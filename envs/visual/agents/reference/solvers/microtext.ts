@@ -1,10 +1,9 @@
 // Micro-text: find the line of small print the question names (S/N, LOT, EXP, FW) and report its value.
 // Generic procedure: read the whole image, then panel-sized regions of a 3×3 grid in a seeded order until a
 // matching line turns up; panels a failed sibling answered from are skipped.
-import { call, type Box, parseCall } from '../../../tools/grammar.ts';
+import { call, type Box } from '../../../tools/grammar.ts';
 import type { OcrLineData } from '../../../tools/ocr-tool.ts';
-import { TOOL_NAMES } from '../../../tools/index.ts';
-import { type Executed, shuffled, type Solver } from '../solver.ts';
+import { dataOf, type Executed, shuffled, type Solver } from '../solver.ts';
 
 interface Field {
   ask: RegExp;
@@ -35,7 +34,7 @@ function valueIn(field: Field, lines: OcrLineData[]): string | undefined {
   return undefined;
 }
 
-const linesOf = (e: Executed) => (e.call?.name === 'ocr' ? ((e.result?.data as { lines?: OcrLineData[] } | undefined)?.lines ?? []) : []);
+const linesOf = (e: Executed) => dataOf<{ lines?: OcrLineData[] }>(e, 'ocr')?.lines ?? [];
 
 const CELLS: Box[] = [];
 for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) CELLS.push([c * 333, r * 333, c * 333 + 332, r * 333 + 332]);
@@ -60,7 +59,7 @@ export const microtextSolver: Solver = {
     // Where failed siblings took their (wrong) answer from: the last region they read.
     const avoided = new Set<string>();
     for (const acts of ctx.avoid) {
-      const reads = acts.map((a) => parseCall(a, TOOL_NAMES)).filter((c) => c?.name === 'ocr' && c.box);
+      const reads = acts.filter((c) => c.name === 'ocr' && c.box);
       const last = reads[reads.length - 1];
       if (last?.box) avoided.add(last.box.join(','));
     }

@@ -2,10 +2,9 @@
 // here ("rubber", "left of", "nearest", "same shape as", which faint zone is the loading zone) is the benchmark's
 // convention, so the generic procedure guesses one plausible reading (seeded by the task) and skips readings a
 // failed sibling used. Every reading is an argument of the objects call, so a replayed call carries it.
-import { call, type Box, parseCall, type ToolCall } from '../../../tools/grammar.ts';
-import { TOOL_NAMES } from '../../../tools/index.ts';
+import { call, type Box, type ToolCall } from '../../../tools/grammar.ts';
 import { NEAREST_BY, type ObjectsData, RELATE_BY } from '../../../tools/scenes.ts';
-import { type Executed, pick, type SolveContext, type Solver } from '../solver.ts';
+import { dataOf, type Executed, pick, type SolveContext, type Solver } from '../solver.ts';
 
 type Question =
   | { kind: 'material'; material: string; shape?: string }
@@ -31,11 +30,11 @@ function questionOf(instruction: string): Question | undefined {
   return undefined;
 }
 
-const dataOf = (e: Executed) => (e.call?.name === 'objects' && !e.error ? (e.result?.data as ObjectsData | undefined) : undefined);
+const objectsOf = (e: Executed) => dataOf<ObjectsData>(e, 'objects');
 
 /** The `objects` calls failed siblings made, parsed. */
 function avoidedCalls(ctx: SolveContext): ToolCall[] {
-  return ctx.avoid.flat().map((a) => parseCall(a, TOOL_NAMES)).filter((c): c is ToolCall => c?.name === 'objects');
+  return ctx.avoid.flat().filter((c) => c.name === 'objects');
 }
 
 /** A seeded choice among the readings no failed sibling used (all of them when every one was used). */
@@ -53,7 +52,7 @@ function overlap(a: Box, b: Box): number {
 
 async function countWith(ctx: SolveContext, args: Record<string, string>, thought: string, box?: Box): Promise<string | undefined> {
   const e = await ctx.exec(call('objects', box, args), thought);
-  const d = e ? dataOf(e) : undefined;
+  const d = e ? objectsOf(e) : undefined;
   return d ? String(d.count) : undefined;
 }
 
@@ -64,7 +63,7 @@ export const scenesSolver: Solver = {
   derive(instruction, executed) {
     const q = questionOf(instruction);
     const last = [...executed].reverse().find((e) => e.call?.name === 'objects');
-    const d = last ? dataOf(last) : undefined;
+    const d = last ? objectsOf(last) : undefined;
     if (!q || !d) return undefined;
     if (q.kind === 'nearest') return d.objects[0]?.color;
     return String(d.count);
@@ -91,12 +90,12 @@ export const scenesSolver: Solver = {
       case 'nearest': {
         const by = guess(NEAREST_BY, avoided.map((c) => c.args.by), ctx.random);
         const e = await ctx.exec(call('objects', undefined, { nearest: q.reference, by }), `"nearest" measured by ${by}`);
-        return e ? dataOf(e)?.objects[0]?.color : undefined;
+        return e ? objectsOf(e)?.objects[0]?.color : undefined;
       }
       case 'zone': {
         // The scene shows several faint zones and does not say which is the loading zone.
         const scan = await ctx.exec(call('objects'), 'find the faint zones');
-        const zones = (scan ? dataOf(scan)?.zones : undefined) ?? [];
+        const zones = (scan ? objectsOf(scan)?.zones : undefined) ?? [];
         if (!zones.length) return countWith(ctx, { color: q.color }, 'no zone found: count the whole scene');
         const tried = avoided.map((c) => c.box).filter((b): b is Box => !!b);
         const fresh = zones.filter((z) => !tried.some((t) => overlap(z, t) > 0.5));
