@@ -13,7 +13,8 @@ import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { DEFAULT_BUDGET, type PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type Trajectory, type World } from '../types.ts';
-import { ReferenceAgent, type AgentRun, type VisualAgent } from './agents/reference/agent.ts';
+import type { AgentRun, VisualAgent } from './agents/agent.ts';
+import { ReferenceAgent } from './agents/reference/agent.ts';
 import { SOLVERS } from './agents/reference/solvers/index.ts';
 import { ModelAgent } from './agents/model/agent.ts';
 import { buildCatalog, buildWorld, type CatalogEntry, type Role } from './catalog.ts';
@@ -22,7 +23,7 @@ import { episodeRecord, partialRecord } from './episodes.ts';
 import { FAMILIES } from './families/index.ts';
 import type { Family } from './task.ts';
 import { parseCall } from './tools/grammar.ts';
-import { TOOL_NAMES, TOOLS } from './tools/index.ts';
+import { COMMON_TOOL_NAMES, TOOL_NAMES, TOOLS } from './tools/index.ts';
 import { closeVisualOcr } from './tools/ocr.ts';
 import type { ToolWorld } from './tools/types.ts';
 import { zoom } from './tools/zoom.ts';
@@ -35,6 +36,15 @@ let sourceHashValue: string | undefined;
 function sourceHash(): string {
   sourceHashValue ??= hashSource();
   return sourceHashValue;
+}
+
+function hashCatalog(entries: CatalogEntry[]): string {
+  const h = createHash('sha256');
+  for (const e of entries) {
+    h.update(`${e.task.id}\u0000${e.role}\u0000${e.task.instruction}\u0000`);
+    for (const img of e.task.images) h.update(img.png);
+  }
+  return h.digest('hex').slice(0, 16);
 }
 
 function hashSource(): string {
@@ -79,6 +89,9 @@ export class VisualEnvironment implements Environment {
   private readonly instances: number;
   private readonly trainShare: number;
   private readonly store: EpisodeStore;
+  /** Hash of every rendered task and its role: part of the episode key and the run record (computed once). */
+  private readonly catalogHash: string;
+  private readonly partials = new Map<string, Promise<PartialRecorder>>();
   private episodes: Promise<Map<string, EpisodeRecorder>> | undefined;
 
   private constructor(private readonly options: VisualOptions) {
@@ -95,6 +108,7 @@ export class VisualEnvironment implements Environment {
     this.images = options.images;
     this.budget = options.budget ?? DEFAULT_BUDGET;
     this.store = options.episodeStore ?? new EpisodeStore();
+    this.catalogHash = hashCatalog(this.entries);
     this.agent =
       options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor, { images: options.images }) : new ReferenceAgent(SOLVERS));
   }
@@ -123,24 +137,15 @@ export class VisualEnvironment implements Environment {
         trainShare: this.trainShare,
         families: this.families.map((f) => ({ name: f.name, templates: f.templates.map((t) => t.id) })),
         split: { update: byRole('update'), validation: byRole('validation'), test: byRole('test') },
-        catalogHash: this.catalogHash(),
+        catalogHash: this.catalogHash,
       },
     };
-  }
-
-  private catalogHash(): string {
-    const h = createHash('sha256');
-    for (const e of this.entries) {
-      h.update(`${e.task.id}\u0000${e.role}\u0000${e.task.instruction}\u0000`);
-      for (const img of e.task.images) h.update(img.png);
-    }
-    return h.digest('hex').slice(0, 16);
   }
 
   /** The tools a family's tasks use (the common ones plus its own). */
   toolsFor(family: string): string[] {
     const f = this.families.find((x) => x.name === family);
-    return ['zoom', 'crop', 'ocr', 'colors', ...(f?.tools ?? [])];
+    return [...COMMON_TOOL_NAMES, ...(f?.tools ?? [])];
   }
 
   entry(taskId: string): CatalogEntry {
@@ -149,8 +154,15 @@ export class VisualEnvironment implements Environment {
     return e;
   }
 
+  /** What a program sees of a task before it runs (made once per task: its images enter the store once). */
   partial(e: CatalogEntry): Promise<PartialRecorder> {
-    return partialRecord(e.task, this.toolsFor(e.task.family), this.images);
+    let p = this.partials.get(e.task.id);
+    if (!p) {
+      p = partialRecord(e.task, this.toolsFor(e.task.family), this.images);
+      p.catch(() => this.partials.delete(e.task.id));
+      this.partials.set(e.task.id, p);
+    }
+    return p;
   }
 
   /** Training episodes (update and validation tasks run without memory), collected once and stored. */
@@ -164,7 +176,7 @@ export class VisualEnvironment implements Environment {
 
   private async collect(): Promise<Map<string, EpisodeRecorder>> {
     const train = this.entries.filter((e) => e.role !== 'test');
-    const key = this.store.key({ env: 'visual', split: 'train', agentId: this.agent.id, data: { version: VISUAL_VERSION, hash: this.catalogHash(), source: sourceHash() } });
+    const key = this.store.key({ env: 'visual', split: 'train', agentId: this.agent.id, data: { version: VISUAL_VERSION, hash: this.catalogHash, source: sourceHash() } });
     const list = await this.store.getOrCollect<EpisodeRecorder[]>(
       key,
       async () => {
