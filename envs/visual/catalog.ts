@@ -26,7 +26,7 @@ export interface CatalogEntry {
   quirk: string;
 }
 
-export function publicId(family: string, key: string): string {
+function publicId(family: string, key: string): string {
   return `visual-${family}-${createHash('sha256').update(key).digest('hex').slice(0, 8)}`;
 }
 

@@ -11,7 +11,7 @@ export async function taskImages(task: VisualTask, store: ImageStore): Promise<I
   return Promise.all(task.images.map((img, i) => store.put(img.png, { mime: 'image/png', caption: `task image ${i + 1} (${img.width}×${img.height})` })));
 }
 
-export function describeImages(task: VisualTask): string {
+function describeImages(task: VisualTask): string {
   return task.images.map((img, i) => `image ${i + 1}: ${img.width}×${img.height} px`).join('; ');
 }
 

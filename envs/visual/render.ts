@@ -10,12 +10,12 @@ import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
 
 const require = createRequire(import.meta.url);
 const fontDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONT_NAMES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'];
+const FONT_FILES = FONT_NAMES.map((f) => join(fontDir, f));
 const versionOf = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
-const RENDERER = `resvg ${versionOf('@resvg/resvg-js')}, dejavu ${versionOf('dejavu-fonts-ttf')}`;
+const RENDERER = `resvg ${versionOf('@resvg/resvg-js')}, dejavu ${versionOf('dejavu-fonts-ttf')} ${FONT_NAMES.join(' ')}`;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-export const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf'].map((f) => join(fontDir, f));
 export const FONT = 'DejaVu Sans';
-export const MONO = 'DejaVu Sans Mono';
 
 export function renderSvg(svg: string): { png: Buffer; width: number; height: number } {
   const useDisk = !process.env.AUTOMEMO_NO_DISK_CACHE;

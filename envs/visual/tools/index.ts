@@ -15,7 +15,7 @@ export const COMMON_TOOL_NAMES: readonly string[] = COMMON_TOOLS.map((t) => t.na
 export const TOOLS: ToolSpec[] = [...COMMON_TOOLS, ...CHARTS_TOOLS, ...SCENES_TOOLS, ...MAZES_TOOLS, ...LOOKUP_TOOLS];
 export const TOOL_NAMES: ReadonlySet<string> = new Set(TOOLS.map((t) => t.name));
 
-export function toolSpec(name: string): ToolSpec | undefined {
+function toolSpec(name: string): ToolSpec | undefined {
   return TOOLS.find((t) => t.name === name);
 }
 

@@ -68,11 +68,6 @@ export async function crop(png: Buffer, box: Box, options: { target?: number; ma
   return { png: await img.png().toBuffer(), scale, px };
 }
 
-export function rgbAt(r: Raster, x: number, y: number): [number, number, number] {
-  const i = (y * r.width + x) * 3;
-  return [r.data[i] as number, r.data[i + 1] as number, r.data[i + 2] as number];
-}
-
 export function hex(rgb: readonly number[]): string {
   return `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
 }
