@@ -1,12 +1,13 @@
 // Environments by name, for the CLI and the search. A name may carry options after a colon:
-// "visual:charts,mazes" is the visual environment with those families only.
+// "visual:charts,mazes" is the visual environment with those families only; "web:shop,travel" the web one with those sites.
 import type { ResolvedModels } from '../engine/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { LocomoEnvironment } from './locomo/environment.ts';
 import type { Environment } from './types.ts';
 import { VisualEnvironment } from './visual/environment.ts';
+import { WebEnvironment } from './web/environment.ts';
 
-export const ENVIRONMENTS = ['locomo', 'visual'] as const;
+export const ENVIRONMENTS = ['locomo', 'visual', 'web'] as const;
 export type EnvName = (typeof ENVIRONMENTS)[number];
 
 export interface EnvOptions {
@@ -34,7 +35,16 @@ export async function loadEnvironment(spec: string, options: EnvOptions): Promis
         ...(options.seed !== undefined ? { seed: options.seed } : {}),
         ...(options.onNote ? { onNote: options.onNote } : {}),
       });
+    case 'web':
+      if (options.data) throw new Error('environment "web" serves its own sites; --data is not used (choose sites with --env web:shop,travel)');
+      return WebEnvironment.load({
+        models: options.models,
+        images: options.images,
+        ...(arg ? { sites: arg.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        ...(options.onNote ? { onNote: options.onNote } : {}),
+      });
     default:
-      throw new Error(`unknown environment "${spec}"; available: ${ENVIRONMENTS.join(', ')} (visual:<family,...> for some visual families)`);
+      throw new Error(`unknown environment "${spec}"; available: ${ENVIRONMENTS.join(', ')} (visual:<family,...> for some visual families, web:<site,...> for some sites)`);
   }
 }

@@ -16,8 +16,8 @@ export const usage = `automemo baselines --env <env> [options]
 Evaluates the memory baselines side by side: ${BASELINES.join(', ')}.
 
 Options:
-  --env NAME          environment: locomo, visual (visual:charts,mazes for some
-                      families)
+  --env NAME          environment: locomo, visual, web (visual:charts,mazes or
+                      web:shop,travel for some families or sites)
   --split S           train or test (default test)
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder

@@ -18,8 +18,8 @@ then retrieve for each task of the split; the agent runs with the payload and
 the checker scores it.
 
 Options:
-  --env NAME        environment: locomo, visual (visual:charts,mazes for some
-                    families)
+  --env NAME        environment: locomo, visual, web (visual:charts,mazes or
+                    web:shop,travel for some families or sites)
   --program P       a program name (no-memory, omni-simplemem, bm25, dense,
                     trajectory-retrieval, reasoning-bank, g-memory) or a path
   --split S         train (the validation tasks the search uses) or test

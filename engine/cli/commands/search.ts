@@ -25,8 +25,8 @@ write a child (quick-examined, repaired up to 3 times, evaluated). The program
 with the best lower confidence bound is evaluated on the held-out test split.
 
 Options:
-  --env NAME          environment: locomo, visual (visual:charts,mazes for some
-                      families)
+  --env NAME          environment: locomo, visual, web (visual:charts,mazes or
+                      web:shop,travel for some families or sites)
   --budget N          steps after the seeds (default 20)
   --seeds A,B         seed programs (default omni-simplemem; "none" for none)
   --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is

@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
 import { InfraError } from '../../../envs/types.ts';
-import { capImages, ModelAgent } from '../../../envs/visual/agents/model/agent.ts';
+import { capImages } from '../../../engine/llm/cap-images.ts';
+import { ModelAgent } from '../../../envs/visual/agents/model/agent.ts';
 import { VisualEnvironment } from '../../../envs/visual/environment.ts';
 import { closeVisualOcr } from '../../../envs/visual/tools/ocr.ts';
 import type { RenderedImage } from '../../../envs/visual/task.ts';
@@ -92,7 +93,7 @@ describe('visual model agent', () => {
 
   it('drops the oldest images first', () => {
     const msgs: any[] = [1, 2, 3].map((i) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `u${i}` } }] }));
-    capImages(msgs, 2);
+    capImages(msgs, 2, 'removed');
     expect(msgs.map((m) => m.content[0].type)).toEqual(['text', 'image_url', 'image_url']);
   });
 

@@ -5,6 +5,7 @@
 import type OpenAI from 'openai';
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
+import { capImages } from '../../../../engine/llm/cap-images.ts';
 import { clientFor } from '../../../../engine/llm/client.ts';
 import type { RoleModel } from '../../../../engine/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
@@ -28,20 +29,6 @@ export interface ModelAgentOptions {
 const dataUrl = (png: Buffer, mime = 'image/png') => `data:${mime};base64,${png.toString('base64')}`;
 const imagePart = (png: Buffer, mime?: string): Part => ({ type: 'image_url', image_url: { url: dataUrl(png, mime) } });
 const OMITTED = '(an earlier image was removed to keep at most {n} images in context)';
-
-/** Keeps the newest `max` image parts; older ones become a short text note. */
-export function capImages(messages: Message[], max: number): void {
-  let seen = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i] as Message;
-    if (m.role !== 'user' || typeof m.content === 'string' || !m.content) continue;
-    m.content = m.content.map((p) => {
-      if (p.type !== 'image_url') return p;
-      seen++;
-      return seen > max ? { type: 'text', text: OMITTED.replace('{n}', String(max)) } : p;
-    });
-  }
-}
 
 export class ModelAgent implements VisualAgent {
   readonly id: string;
@@ -81,7 +68,7 @@ export class ModelAgent implements VisualAgent {
     const steps: AgentStep[] = [];
     const tokens = { prompt: 0, completion: 0 };
     for (let turn = 1; turn <= this.maxTurns; turn++) {
-      capImages(messages, this.maxImages);
+      capImages(messages, this.maxImages, OMITTED.replace('{n}', String(this.maxImages)));
       const reply = await this.complete(messages, tokens);
       messages.push({ role: 'assistant', content: reply });
       const thought = reply.replace(/<tool>[\s\S]*?<\/tool>|<answer>[\s\S]*?<\/answer>/gi, '').replace(/^\s*thought:\s*/i, '').trim().slice(0, 600);

@@ -1,27 +1,9 @@
-// Reading a memory payload as experience: whatever format a memo program chose, find past tasks (an instruction
-// line), their outcomes (success / failure / reward) and the tool calls they made. Then align a past task's
-// instruction with this task's, so its calls can be re-run with this task's own arguments.
+// Reading a memory payload for the visual reference agent: the shared experience reader (../../../experience.ts)
+// with tool calls as actions, and past calls adapted to this task's arguments.
+import { type Experience, type ParseOptions, parseExperience, swapArguments } from '../../../experience.ts';
 import { formatCall, parseCall, type ToolCall } from '../../tools/grammar.ts';
 
-export interface Experience {
-  instruction?: string;
-  outcome?: 'success' | 'failure';
-  /** Tool calls in order, canonical form (answers excluded). */
-  actions: string[];
-}
-
-const INSTRUCTION = /(?:^|[\s#*>|-])(?:task|instruction|question|goal)\s*[:=]\s*(.+)$/i;
-/** Where a header line's instruction ends and its outcome begins: "… — failed (reward 0.00)]". */
-const TAIL = /\s+[—–]\s+|\s+-\s+(?=(?:failed|succeeded|success|failure)\b)|\]\s*$/i;
-
-function outcomeOf(text: string): 'success' | 'failure' | undefined {
-  if (!/outcome|verdict|status|reward|result:|succe|fail|solved|correct/i.test(text)) return undefined;
-  const r = text.match(/reward\s*[:=]?\s*\(?\s*(\d(?:\.\d+)?)/i);
-  if (/\b(failure|failed|fail|unsolved|incorrect|wrong|rejected)\b/i.test(text)) return 'failure';
-  if (/\b(success|successful|succeeded|solved|correct|accepted)\b/i.test(text)) return 'success';
-  if (r) return Number(r[1]) >= 0.5 ? 'success' : 'failure';
-  return undefined;
-}
+export { align, type Alignment, type Experience, words } from '../../../experience.ts';
 
 /** Tool calls found in one line (the line itself, or calls embedded after other text) and where the first starts. */
 function callsIn(line: string, known: ReadonlySet<string>): { calls: ToolCall[]; start: number } {
@@ -42,111 +24,15 @@ function callsIn(line: string, known: ReadonlySet<string>): { calls: ToolCall[];
   return { calls, start };
 }
 
-/**
- * A line that names a past task: "Task: …" (or Instruction/Question/Goal), or — when `ours` is given — any line
- * that reads like our own instruction once list markers and labels are stripped ("[… — failed (reward 0)]",
- * "## Lesson: …"), as memory formats that do not label their tasks write them. Returns the instruction and the
- * rest of the line (where an outcome may be).
- */
-function instructionOf(line: string, ours: string | undefined, minSimilarity: number): { instruction: string; rest: string } | undefined {
-  const split = (s: string) => {
-    const m = s.match(TAIL);
-    return m?.index !== undefined ? { instruction: s.slice(0, m.index).trim(), rest: s.slice(m.index) } : { instruction: s.trim(), rest: '' };
-  };
-  const labelled = line.match(INSTRUCTION);
-  if (labelled) return split(labelled[1] as string);
-  if (!ours) return undefined;
-  const candidate = split(line.replace(/^[\s#>*•\-[(]*(?:\d+[.)]\s*)?(?:[A-Za-z][A-Za-z ]{0,24}:\s+)?/, ''));
-  const n = words(candidate.instruction).length;
-  if (n < 3 || n > 3 * words(ours).length + 10) return undefined;
-  return align(ours, candidate.instruction).similarity >= minSimilarity ? candidate : undefined;
-}
-
-export interface ParseOptions {
-  /** This task's instruction: lets unlabelled lines that read like it count as past tasks. */
-  ours?: string;
-  /** Similarity an unlabelled line needs (default 0.7). */
-  minSimilarity?: number;
-}
-
 export function parseMemory(text: string, known: ReadonlySet<string>, options: ParseOptions = {}): Experience[] {
-  const out: Experience[] = [];
-  let cur: Experience = { actions: [] };
-  const flush = () => {
-    if (cur.instruction || cur.actions.length) out.push(cur);
-    cur = { actions: [] };
-  };
-  for (const raw of text.split('\n')) {
-    // A past answer is never a call to repeat (and never this task's answer).
-    const line = raw.replace(/<answer>[\s\S]*?<\/answer>/gi, ' ').trim();
-    if (!line) continue;
-    const found = callsIn(line, known);
-    const prose = found.start >= 0 ? line.slice(0, found.start) : line;
-    const header = found.start === 0 ? undefined : instructionOf(prose, options.ours, options.minSimilarity ?? 0.7);
-    if (header) {
-      flush();
-      cur.instruction = header.instruction;
-      const o = outcomeOf(header.rest);
-      if (o) cur.outcome = o;
-    } else if (!cur.outcome) {
-      const o = outcomeOf(prose);
-      if (o) cur.outcome = o;
-    }
-    for (const c of found.calls) cur.actions.push(formatCall(c));
-  }
-  flush();
-  return out;
-}
-
-// --- instruction alignment -------------------------------------------------------------------------------
-
-export function words(s: string): string[] {
-  return [...s.matchAll(/"[^"]*"|[\p{L}\p{N}][\p{L}\p{N}'/.%:-]*[\p{L}\p{N}%]|[\p{L}\p{N}]/gu)].map((m) => m[0]);
-}
-
-const norm = (w: string) => w.replace(/^"|"$/g, '').toLowerCase();
-
-export interface Alignment {
-  /** 2·LCS / (|a| + |b|) over words. */
-  similarity: number;
-  /** Their argument → ours, for the words where the two instructions differ. */
-  mapping: Map<string, string>;
-}
-
-export function align(ours: string, theirs: string): Alignment {
-  const a = words(ours);
-  const b = words(theirs);
-  const n = a.length;
-  const m = b.length;
-  const L: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      (L[i] as number[])[j] = norm(a[i] as string) === norm(b[j] as string) ? (L[i + 1]?.[j + 1] as number) + 1 : Math.max(L[i + 1]?.[j] as number, L[i]?.[j + 1] as number);
-  const mapping = new Map<string, string>();
-  let i = 0;
-  let j = 0;
-  let gapA: string[] = [];
-  let gapB: string[] = [];
-  const closeGap = () => {
-    if (gapA.length && gapB.length) {
-      if (gapA.length === gapB.length) gapB.forEach((w, k) => mapping.set(norm(w), norm(gapA[k] as string)));
-      else mapping.set(gapB.map(norm).join(' '), gapA.map(norm).join(' '));
-    }
-    gapA = [];
-    gapB = [];
-  };
-  while (i < n && j < m) {
-    if (norm(a[i] as string) === norm(b[j] as string)) {
-      closeGap();
-      i++;
-      j++;
-    } else if ((L[i + 1]?.[j] as number) >= (L[i]?.[j + 1] as number)) gapA.push(a[i++] as string);
-    else gapB.push(b[j++] as string);
-  }
-  gapA.push(...a.slice(i));
-  gapB.push(...b.slice(j));
-  closeGap();
-  return { similarity: n + m ? (2 * (L[0]?.[0] as number)) / (n + m) : 0, mapping };
+  return parseExperience(
+    text,
+    (line) => {
+      const found = callsIn(line, known);
+      return { calls: found.calls.map(formatCall), start: found.start };
+    },
+    { ...options, clean: (raw) => raw.replace(/<answer>[\s\S]*?<\/answer>/gi, ' ') },
+  );
 }
 
 /** A past call with its task's arguments replaced by ours (in key=value values and bare words, never boxes). */
@@ -159,13 +45,7 @@ export function adapt(action: string, mapping: Map<string, string>, known: Reado
 export function adaptCall(action: string, mapping: Map<string, string>, known: ReadonlySet<string>): ToolCall | undefined {
   const c = parseCall(action, known);
   if (!c) return undefined;
-  const swap = (v: string) => {
-    const direct = mapping.get(v.toLowerCase());
-    if (direct !== undefined) return direct;
-    let out = v;
-    for (const [from, to] of mapping) if (from.length > 1) out = out.replace(new RegExp(`\\b${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi'), to);
-    return out;
-  };
+  const swap = (v: string) => swapArguments(v, mapping);
   const args: Record<string, string> = {};
   for (const [k, v] of Object.entries(c.args)) args[k] = k === 'image' ? v : swap(v);
   return { ...c, args, words: c.words.map(swap) };
