@@ -91,6 +91,8 @@ export function words(s: string): string[] {
 }
 
 const norm = (w: string) => w.replace(/^"|"$/g, '').toLowerCase();
+/** A word without its quotes, case kept (what an argument is replaced by). */
+const unquote = (w: string) => w.replace(/^"|"$/g, '');
 
 export interface Alignment {
   /** 2·LCS / (|a| + |b|) over words. */
@@ -115,8 +117,8 @@ export function align(ours: string, theirs: string): Alignment {
   let gapB: string[] = [];
   const closeGap = () => {
     if (gapA.length && gapB.length) {
-      if (gapA.length === gapB.length) gapB.forEach((w, k) => mapping.set(norm(w), norm(gapA[k] as string)));
-      else mapping.set(gapB.map(norm).join(' '), gapA.map(norm).join(' '));
+      if (gapA.length === gapB.length) gapB.forEach((w, k) => mapping.set(norm(w), unquote(gapA[k] as string)));
+      else mapping.set(gapB.map(norm).join(' '), gapA.map(unquote).join(' '));
     }
     gapA = [];
     gapB = [];

@@ -17,7 +17,8 @@ function actionsIn(line: string): { calls: string[]; start: number } {
     const cut = tail.search(END);
     const text = cut >= 0 ? tail.slice(0, cut) : tail;
     const errored = cut >= 0 && /^\s\[error|^\s\(error/i.test(tail.slice(cut));
-    const a = parseAction(text);
+    // Inside prose a click may run on ("Click link "Kitchen"; then …"): cut after its element.
+    const a = parseAction(text) ?? parseAction(text.replace(/^(\S+\s+(?:\[[^\]]*\]\s*)?[a-z]+\s+"(?:[^"\\]|\\.)*"(?:\s*#\d+)?)[\s;,.].*$/i, '$1'));
     if (!a || a.kind === 'answer' || (!a.role && !a.window && a.kind !== 'back' && a.kind !== 'wait')) continue;
     if (start < 0) start = m.index;
     if (!errored) calls.push(portable(a));
