@@ -7,8 +7,11 @@ import { findAll } from './snapshot.ts';
 import type { WebAction } from './grammar.ts';
 import type { NavigationTracker } from './navigation.ts';
 
-/** Per-action limit: an element covered by a modal fails fast instead of waiting out Playwright's default 30 s. */
-const ACTION_TIMEOUT = 1500;
+/**
+ * Per-action limit. Generous, because a loaded machine is slow; an element under a modal is caught before the
+ * click by a hit test instead of by waiting this out.
+ */
+const ACTION_TIMEOUT = 10_000;
 
 export interface Resolved {
   node?: AxNode;
@@ -33,6 +36,26 @@ export function resolveTarget(nodes: AxNode[], a: WebAction): Resolved {
   return { error: 'the action names no element' };
 }
 
+/** What sits on top of the element's centre when it is not the element (a modal, an overlay), else undefined. */
+async function coveredBy(loc: ReturnType<Page['locator']>): Promise<string | undefined> {
+  // Runs in the page (no DOM types here).
+  const cover = await loc
+    .evaluate((el) => {
+      type El = { getBoundingClientRect(): { x: number; y: number; width: number; height: number }; contains(o: unknown): boolean; scrollIntoView(o: unknown): void; tagName: string; className?: string; textContent: string | null; getAttribute(n: string): string | null };
+      const e = el as unknown as El;
+      e.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) return null;
+      const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): El | null } }).document;
+      const top = doc.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      if (!top || e.contains(top) || top.contains(e)) return null;
+      const label = top.getAttribute('aria-label') ?? (top.textContent ?? '').trim().slice(0, 40);
+      return `${top.tagName.toLowerCase()}${top.className ? `.${String(top.className).split(' ')[0]}` : ''}${label ? ` "${label}"` : ''}`;
+    })
+    .catch(() => null);
+  return cover ?? undefined;
+}
+
 function short(err: unknown): string {
   const m = (err as Error).message.split('\n');
   const covered = m.find((l) => /intercepts pointer events/.test(l));
@@ -46,9 +69,13 @@ export async function execute(page: Page, nav: NavigationTracker, a: WebAction, 
   const loc = node?.ref ? page.locator(`aria-ref=${node.ref}`) : undefined;
   try {
     switch (a.kind) {
-      case 'click':
-        await (loc as NonNullable<typeof loc>).click({ timeout: ACTION_TIMEOUT });
+      case 'click': {
+        const target = loc as NonNullable<typeof loc>;
+        const cover = await coveredBy(target);
+        if (cover) return `the element is covered by another element (${cover}); deal with that first`;
+        await target.click({ timeout: ACTION_TIMEOUT });
         break;
+      }
       case 'type':
         if (!loc) return 'nothing to type into';
         await loc.fill(a.text ?? '', { timeout: ACTION_TIMEOUT });

@@ -1,0 +1,48 @@
+// The web environment through the real binary: eval with screenshots stored as evidence files, an offline search
+// end to end, and errors. On a clean clone the first run collects the site's training episodes in Chromium.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { automemo } from '../../support/cli.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'web-cli-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('automemo with --env web', () => {
+  it('evaluates a program and stores the screenshots as files beside the evidence', () => {
+    const r = automemo('eval', '--env', 'web:code', '--program', 'trajectory-retrieval', '--split', 'train', '--out', join(out, 'eval'));
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('web — mode: offline; reward: task success');
+    expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);
+    expect(r.out).toContain('code/top-starred-in-topic');
+    const dir = join(out, 'eval', 'trajectory-retrieval');
+    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(5);
+    for (const l of lines) {
+      expect(l.trajectory.steps.at(-1).action).toMatch(/^ANSWER; /);
+      expect(l.trajectory.files.some((f: string) => f.endsWith('.jpg'))).toBe(true);
+      for (const f of l.trajectory.files) expect(existsSync(join(dir, f)), f).toBe(true);
+    }
+  }, 600_000);
+
+  it('runs an offline search end to end and journals it', () => {
+    const run = join(out, 'search');
+    const r = automemo('search', '--env', 'web:code', '--budget', '2', '--seeds', 'trajectory-retrieval', '--out', run);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('env web:code (offline');
+    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3} .*test [01]\.\d{3}/);
+    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'test').length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('web');
+  }, 900_000);
+
+  it('exits 2 naming an unknown site or a data folder it cannot use', () => {
+    const f = automemo('eval', '--env', 'web:code,casino', '--program', 'no-memory');
+    expect(f.code).toBe(2);
+    expect(f.err).toContain('unknown web site casino');
+    const d = automemo('eval', '--env', 'web', '--program', 'no-memory', '--data', out);
+    expect(d.code).toBe(2);
+    expect(d.err).toContain('serves its own sites');
+  });
+});
