@@ -44,5 +44,5 @@ describe('automemo with --env web', () => {
     const d = automemo('eval', '--env', 'web', '--program', 'no-memory', '--data', out);
     expect(d.code).toBe(2);
     expect(d.err).toContain('serves its own sites');
-  });
+  }, 300_000);
 });
