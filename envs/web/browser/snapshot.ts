@@ -45,7 +45,9 @@ export function parseSnapshot(yaml: string): AxNode[] {
     const m = raw.match(LINE);
     if (!m) continue;
     const depth = (m[1] as string).length / 2;
-    const body = m[2] as string;
+    // Playwright single-quotes a line whose name holds ": " (- 'generic "Sort: Recently updated" [ref=e11]').
+    const raw2 = m[2] as string;
+    const body = /^'.*'(:.*)?$/.test(raw2) ? raw2.replace(/^'(.*)'(:.*)?$/, (_, inner: string, rest?: string) => `${inner.replace(/''/g, "'")}${rest ?? ''}`) : raw2;
     if (body.startsWith('/')) {
       // A property of the node above: "/url: /cart", "/placeholder: Search".
       const p = body.match(/^\/([a-z]+):\s?(.*)$/);

@@ -36,6 +36,12 @@ describe('aria snapshot', () => {
     expect(textLines(nodes)).toContain('Search: ab');
   });
 
+  it('reads lines Playwright single-quotes because the name holds a colon', () => {
+    const n = parseSnapshot(`- 'generic "Sort: Recently updated" [ref=e11] [cursor=pointer]'\n- 'button "It''s: here" [ref=e12]':\n  - text: x`);
+    expect(find(n, 'generic', 'Sort: Recently updated')).toMatchObject({ ref: 'e11', attrs: { cursor: 'pointer' } });
+    expect(find(n, 'button', "It's: here")?.ref).toBe('e12');
+  });
+
   it('drops box annotations from the text agents read', () => {
     expect(withoutBoxes(SNAPSHOT)).not.toContain('[box=');
     expect(withoutBoxes(SNAPSHOT)).toContain('[ref=e7]');
