@@ -84,10 +84,12 @@ function cheapestListed(ctx: SolveContext, t: number, firstOnly = false): string
 async function cheapestRated(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, dept, tText] = m as unknown as [string, string, string];
   const t = Number(tText);
+  // Both listing routes read the star figures off a listing: when a sibling that did so failed, neither is trusted.
+  const readStars: Check = (acts) => !has(/Refine/i)(acts);
   const way = route(ctx, [
-    ['listing', 0.3, lastIs(new RegExp(`^Click link "${escapeRe(dept)}"$`, 'i'))],
+    ['listing', 0.3, readStars],
     ['refine', 0.35, has(/Refine/i)],
-    ['search', 0.35, has(/Sort results by/i)],
+    ['search', 0.35, readStars],
   ]);
   if (way === 'search') {
     await ctx.act(`Type searchbox "Search"; ${dept}`, 'search the department');
@@ -161,8 +163,9 @@ const TOTAL = /order total for (\d+) of the "([^"]+)" including tax/i;
 
 async function orderTotal(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, qty, name] = m as unknown as [string, string, string];
+  // A sibling that read the total at some step and failed: read it further along.
   const way = route(ctx, [
-    ['cart', 1, lastIs(/button "Add to cart"/i)],
+    ['cart', 1, lastIs(/button "(Add to cart|Proceed to checkout)"/i)],
     ['shipping', 1, lastIs(/button "Proceed to checkout"/i)],
     ['payment', 1, has(/button "Continue to payment"/i)],
   ]);
