@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { evaluateProgram } from '../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../engine/llm/models.ts';
 import { noteToStderr } from '../engine/cli/style.ts';
+import { CHROMIUM_PATH } from '../envs/web/browser/browser.ts';
 import { WebEnvironment } from '../envs/web/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';
@@ -31,7 +32,7 @@ const env = await WebEnvironment.load({
 });
 const info = env.info();
 const data = info.data as { seed: number; split: unknown; screenshots: string };
-process.stdout.write(`web environment, mode ${info.mode} (${info.agentId}), seed ${data.seed}, split ${JSON.stringify(data.split)}, screenshots ${data.screenshots}\n`);
+process.stdout.write(`web environment, mode ${info.mode} (${info.agentId}), seed ${data.seed}, split ${JSON.stringify(data.split)}, screenshots ${data.screenshots}, browser ${CHROMIUM_PATH}\n`);
 await env.trainingEpisodes();
 process.stdout.write(`training episodes ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -47,7 +48,10 @@ async function program(name: string): Promise<{ byTemplate: Rewards; seconds: nu
   for (const task of result.tasks) if (task.reward !== null) add(byTemplate, task.scenario, task.reward);
   const infra = result.tasks.filter((x) => x.reward === null).length;
   if (infra) process.stderr.write(`${name}: ${infra} task(s) had infrastructure failures and are not scored\n`);
-  return { byTemplate, seconds: (Date.now() - t) / 1000 };
+  const seconds = (Date.now() - t) / 1000;
+  const all = [...byTemplate.values()].flat();
+  process.stderr.write(`${name}: ${all.length} test tasks in ${seconds.toFixed(1)} s, mean ${(100 * all.reduce((a, b) => a + b, 0) / Math.max(1, all.length)).toFixed(1)}%\n`);
+  return { byTemplate, seconds };
 }
 
 async function mapLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
@@ -69,7 +73,9 @@ await mapLimit(tests, 4, async (t) => {
 const oracleSeconds = (Date.now() - t0) / 1000;
 
 // Throughput: the same no-memory episodes, first one at a time, then with 4 contexts (a ratio in one run).
-const sample = tests.slice(0, Number(values.throughput ?? 40));
+// Spread over the whole test list, so every site is in the sample (the list is ordered by site).
+const wanted = Math.min(tests.length, Number(values.throughput ?? 40));
+const sample = Array.from({ length: wanted }, (_, i) => tests[Math.floor((i * tests.length) / wanted)] as (typeof tests)[number]);
 const rate: Record<number, number> = {};
 for (const contexts of sample.length ? [1, 4] : []) {
   const t = Date.now();
