@@ -17,4 +17,9 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setInterval: 'readonly' } },
   },
+  {
+    // The viewer's page: classic browser scripts that share window.Automemo.
+    files: ['search-trees/view/page/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+  },
 );

@@ -14,6 +14,8 @@ export interface Replayed {
   /** Evaluations by node, in order (validation and test). */
   evaluations: Extract<JournalEvent, { type: 'evaluation' }>[];
   actions: Extract<JournalEvent, { type: 'action' }>[];
+  /** Children that never passed quick examination (for the viewer). */
+  failures: Extract<JournalEvent, { type: 'generation-failed' }>[];
   stopped?: string;
   dropped: number;
 }
@@ -29,7 +31,7 @@ export function replay(events: JournalEvent[]): Replayed {
   });
   const done = new Set(doneIn.keys());
   const tree = new SearchTree();
-  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], dropped: 0 };
+  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], dropped: 0 };
   for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);
@@ -67,6 +69,7 @@ export function replay(events: JournalEvent[]): Replayed {
         out.actions.push(e);
         break;
       case 'generation-failed':
+        out.failures.push(e);
         tree.failed.push({ parent: e.parent, step: e.step, reason: e.reason, attempts: e.attempts });
         break;
       default:

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
+import type { MetaFile } from './meta-file.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
 
@@ -37,7 +38,8 @@ export const RunInfoSchema = z.object({
 });
 export type RunInfo = z.infer<typeof RunInfoSchema>;
 
-function alive(pid: number): boolean {
+/** Whether a process (say, the one holding a run's lock) still lives. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -114,6 +116,13 @@ export class RunFolder {
     };
     process.once('exit', release);
     return release;
+  }
+
+  /** Writes what the meta agent said about a child (programs/<node>/meta.json; not a program file: only .ts are). */
+  writeMeta(node: string, meta: MetaFile): void {
+    const dir = this.programDir(node);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
   }
 
   /** Writes a program's files (its entry is index.ts). */

@@ -52,6 +52,32 @@ export interface Proposal {
   description: string;
   /** Settings changed, when the change was an edit of the program's config. */
   edits?: Edit[];
+  /** What the agent read in the parent's evidence and decided; kept in programs/<node>/meta.json for analysts. */
+  feedback?: MetaFeedback;
+}
+
+/** One cluster of the parent's evidence (a scenario: site, template, family, category) and what was found in it. */
+export interface FeedbackCluster {
+  scenario: string;
+  tasks?: number;
+  meanReward?: number;
+  /** A line or two: the weaknesses found, or the cluster's score against the whole. */
+  summary: string;
+  /** The model's analysis as it replied (relevance labels, weaknesses, suggestions). */
+  analysis?: Record<string, unknown>;
+}
+
+/** The meta agent's reading of the parent, as plain JSON. */
+export interface MetaFeedback {
+  agent: 'model' | 'offline';
+  clusters: FeedbackCluster[];
+  /** The proposal the child carries out (the model's synthesis, or the offline diagnosis and its edits). */
+  proposal: string;
+  /** The model's synthesis when there were several clusters. */
+  synthesis?: { summary: string; changes: { change: string; why?: string; clusters?: string[] }[] };
+  /** The offline agent's diagnosis findings, and the rule it followed. */
+  findings?: { rule: string; detail: string; direction: string; weight: number }[];
+  chosen?: string;
 }
 
 export interface Edit {

@@ -243,6 +243,17 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         const files = proposal.files;
         if (attempt > 0) deps.folder.writeProgram(childId, files);
         const child = await programNode(childId, files, parentId, 'child', step, proposal.description, proposal.edits);
+        // Written before the node line, so a viewer that sees the node finds its meta.json.
+        folder.writeMeta(childId, {
+          node: childId,
+          parent: parentId,
+          step,
+          agent: deps.meta.mode,
+          description: proposal.description,
+          ...(proposal.edits?.length ? { edits: proposal.edits } : {}),
+          attempts: attempt + 1,
+          ...(proposal.feedback ? { feedback: proposal.feedback } : {}),
+        });
         addNode(child, step);
         await evaluate(child, 'train', step);
         return;

@@ -14,7 +14,7 @@ import { priceOf } from '../../llm/ledger.ts';
 import type { RoleModel } from '../../llm/models.ts';
 import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
 import { clusters, renderCluster } from '../evidence.ts';
-import { type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../types.ts';
+import { type FeedbackCluster, type MetaAgent, MetaAgentError, type MetaFeedback, type ParentContext, type ProgramFiles, type Proposal } from '../types.ts';
 import { extractFiles, extractJson } from './extract.ts';
 
 const Analysis = z.object({
@@ -121,11 +121,13 @@ export class ModelMetaAgent implements MetaAgent {
     const c = this.common(ctx);
     if (ctx.node === 'root') {
       const files = await this.ask(ctx, 'initialization', fillPrompt(prompt('init'), c), this.parseProgram({}));
-      return { files, description: 'initialization from the environment description' };
+      const description = 'initialization from the environment description';
+      return { files, description, feedback: { agent: 'model', clusters: [], proposal: description } };
     }
     const program = renderProgram(ctx.files);
     const groups = clusters(ctx);
     const analyses = [];
+    const found: FeedbackCluster[] = [];
     for (const cluster of groups.length ? groups : [undefined]) {
       const analysis = await this.ask(
         ctx,
@@ -134,8 +136,15 @@ export class ModelMetaAgent implements MetaAgent {
         this.parseJson(Analysis),
       );
       analyses.push({ scenario: cluster?.scenario ?? 'all', analysis });
+      found.push({
+        scenario: cluster?.scenario ?? 'all',
+        ...(cluster ? { tasks: cluster.tasks, meanReward: cluster.meanReward } : {}),
+        summary: analysis.weaknesses.join('; ') || analysis.suggestions.map((x) => x.change).join('; '),
+        analysis,
+      });
     }
     let proposal: string;
+    let synthesis: MetaFeedback['synthesis'];
     if (analyses.length > 1) {
       const s = await this.ask(
         ctx,
@@ -144,12 +153,14 @@ export class ModelMetaAgent implements MetaAgent {
         this.parseJson(Synthesis),
       );
       proposal = `${s.summary}\n${s.changes.map((x, i) => `${i + 1}. ${x.change}${x.why ? ` (${x.why})` : ''}`).join('\n')}`;
+      synthesis = s;
     } else {
       const a = analyses[0]?.analysis;
       proposal = [...(a?.weaknesses ?? []).map((w) => `Weakness: ${w}`), ...(a?.suggestions ?? []).sort((x, y) => x.priority - y.priority).map((s) => `Change: ${s.change}`)].join('\n');
     }
     const files = await this.ask(ctx, 'generation', fillPrompt(prompt('generation'), { ...c, program, proposal }), this.parseProgram(ctx.files));
-    return { files, description: proposal.split('\n')[0]?.slice(0, 300) ?? 'model proposal' };
+    const feedback: MetaFeedback = { agent: 'model', clusters: found, proposal, ...(synthesis ? { synthesis } : {}) };
+    return { files, description: proposal.split('\n')[0]?.slice(0, 300) ?? 'model proposal', feedback };
   }
 
   async repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
@@ -161,6 +172,6 @@ export class ModelMetaAgent implements MetaAgent {
       fillPrompt(prompt('repair'), { ...this.common(ctx), failure, report: reportText, program: renderProgram(child.files) }),
       this.parseProgram(child.files),
     );
-    return { files, description: `${child.description} (repaired, attempt ${attempt})` };
+    return { files, description: `${child.description} (repaired, attempt ${attempt})`, ...(child.feedback ? { feedback: child.feedback } : {}) };
   }
 }

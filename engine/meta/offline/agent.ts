@@ -7,7 +7,8 @@ import { readProgramFiles } from '../../../memo-programs/files.ts';
 import { PROGRAMS } from '../../../memo-programs/registry.ts';
 import { seededRandom } from '../../random.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
-import { type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
+import type { EvaluationResult } from '../../evaluate/evaluate.ts';
+import { type EditOutcome, type FeedbackCluster, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
 import { type ConfigLeaf, configLeaves, editConfig, materializeConfig } from './config-edit.ts';
 import { diagnose, type Direction, type Finding } from './diagnose.ts';
 
@@ -138,13 +139,32 @@ export class OfflineMetaAgent implements MetaAgent {
     const before = Object.fromEntries(leaves.map((l) => [l.path, l.value]));
     const edits = Object.entries(values).map(([path, to]) => ({ path, from: before[path] as number | boolean | string, to }));
     const changes = edits.map((e) => `${e.path} ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}`);
-    return { files: editConfig(base, values), description: `${finding.rule} (${finding.detail}): ${changes.join('; ')}`, edits };
+    const description = `${finding.rule} (${finding.detail}): ${changes.join('; ')}`;
+    const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: finding.rule };
+    return { files: editConfig(base, values), description, edits, feedback };
   }
 
   /** A child of a program without settings (the no-memory root): one of the known designs, in a seeded order. */
   private initialize(random: () => number): Proposal {
     const designs = PROGRAMS.filter((p) => p.name !== 'no-memory');
     const design = designs[Math.floor(random() * designs.length)] as (typeof designs)[number];
-    return { files: readProgramFiles(design.path), description: `initial design: ${design.name} (${design.description})` };
+    const description = `initial design: ${design.name} (${design.description})`;
+    return { files: readProgramFiles(design.path), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
   }
+}
+
+/** The parent's clusters (scenarios) as the diagnosis saw them: each one's score, and the finding about it if any. */
+function clustersOf(evaluation: EvaluationResult | undefined, findings: Finding[]): FeedbackCluster[] {
+  if (!evaluation) return [];
+  return Object.entries(evaluation.stats?.byScenario ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([scenario, s]) => {
+      const weak = findings.find((f) => f.rule === 'weak-cluster' && f.detail.startsWith(`cluster "${scenario}"`));
+      return {
+        scenario,
+        tasks: s.tasks,
+        ...(s.score !== null ? { meanReward: s.score } : {}),
+        summary: weak ? weak.detail : `${s.score === null ? 'no score' : `scores ${s.score.toFixed(2)}`} on ${s.tasks} tasks`,
+      };
+    });
 }

@@ -10,6 +10,7 @@ import { runSearch } from '../../../engine/search/search.ts';
 import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
+import { readMetaFile } from '../../../search-trees/meta-file.ts';
 import { replay } from '../../../search-trees/replay.ts';
 import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
@@ -63,6 +64,15 @@ describe('tree search, offline', () => {
     for (const a of actions) expect(a.type === 'action' && a.candidates.length).toBeGreaterThan(0);
     expect(readdirSync(join(folder.dir, 'programs'))).toContain('root');
     expect(readdirSync(join(folder.dir, 'evidence', 'root'))).toEqual(['test-0', 'train-0']);
+    // Each child keeps what the meta agent read and decided, for the viewer.
+    const children = events.filter((e) => e.type === 'node' && e.kind === 'child');
+    expect(children.length).toBe(s.validGenerations);
+    for (const c of children) {
+      const meta = c.type === 'node' ? readMetaFile(join(folder.dir, c.dir, 'meta.json')) : undefined;
+      expect(meta?.node).toBe(c.type === 'node' && c.id);
+      expect(meta?.feedback?.agent).toBe('offline');
+      expect(meta?.feedback?.proposal).toBe(meta?.description);
+    }
   });
 
   it('resumes an interrupted run to the same tree as an uninterrupted one', async () => {
@@ -136,6 +146,16 @@ describe('tree search with a model meta agent', () => {
     // The repair request carried the failure.
     const repairPrompt = server.chatRequests().find((b) => (b.messages[1]?.content as string).startsWith('The memory program below failed'))?.messages[1].content as string;
     expect(repairPrompt).toContain('interface');
+    // The analyses per cluster and the synthesis are kept in the child's meta.json.
+    const meta = readMetaFile(join(folder.dir, 'programs', 'n1', 'meta.json'));
+    expect(meta?.attempts).toBe(2);
+    expect(meta?.feedback?.clusters.map((c) => [c.scenario, c.tasks, c.summary])).toEqual([
+      ['w1', 1, 'returns whole episodes'],
+      ['w2', 1, 'returns whole episodes'],
+    ]);
+    expect(meta?.feedback?.clusters[0]?.analysis).toMatchObject({ suggestions: [{ change: 'return only the line for the door asked about' }] });
+    expect(meta?.feedback?.synthesis?.summary).toBe('Return the one matching line.');
+    expect(meta?.feedback?.proposal).toContain('filter lines by door');
   });
 
   it('stops cleanly at --max-usd, keeping what was finished', async () => {

@@ -1,0 +1,40 @@
+// automemo report: a run's summary as text, or (--html) the viewer's page as one self-contained file.
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { REPORT_LIMITS, renderReport } from '../../../search-trees/view/report.ts';
+import { readRun } from '../../../search-trees/view/run-model.ts';
+import { textSummary } from '../../../search-trees/view/summary.ts';
+import { intOption, parse } from '../args.ts';
+
+export const usage = `automemo report <run-folder> [--html FILE] [--images-mb N]
+
+Without --html: prints the run (env, mode, settings, status), every node with
+its mean, evaluations and LCB, the selected program and its test score.
+With --html: writes one self-contained HTML file with the viewer's views (tree,
+score over steps, action log, nodes, diffs, feedback, per-task outcomes);
+it opens offline. Long payloads are clipped, and images are inlined up to
+--images-mb megabytes in all (default ${REPORT_LIMITS.totalImageBytes / 1e6}); the page says what was left out.`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).length(1, 'give the run folder: automemo report <run-folder>'),
+  html: z.string().optional(),
+  'images-mb': intOption(0, 1000),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(argv, { html: { type: 'string' }, 'images-mb': { type: 'string' } }, Args);
+  const dir = a.positionals[0] as string;
+  if (!a.html) {
+    process.stdout.write(`${textSummary(readRun(dir))}\n`);
+    return 0;
+  }
+  const limits = { ...REPORT_LIMITS, ...(a['images-mb'] !== undefined ? { totalImageBytes: a['images-mb'] * 1e6 } : {}) };
+  const { html, bundle } = renderReport(dir, limits);
+  writeFileSync(a.html, html);
+  const kept = Object.keys(bundle.images).length;
+  process.stdout.write(
+    `wrote ${a.html} (${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB): ${bundle.run.nodes.length} nodes, ${Object.keys(bundle.evidence).length} evaluations, ` +
+      `${kept} images${bundle.omittedImages ? ` (${bundle.omittedImages} left out by the cap)` : ''}\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,38 @@
+// automemo view: a web page on 127.0.0.1 that follows a run folder live — the tree, score over steps, the action
+// log, per-node code, diffs, the meta agent's feedback and per-task outcomes (search-trees/view/).
+import { z } from 'zod';
+import { readRunInfo } from '../../../search-trees/view/run-model.ts';
+import { ViewServer } from '../../../search-trees/view/server.ts';
+import { intOption, parse } from '../args.ts';
+import { bold } from '../style.ts';
+
+export const usage = `automemo view <run-folder> [--port N]
+
+Serves a page on 127.0.0.1 that shows a search run and follows it while it runs:
+the tree (size by evaluations, colour by mean score, confidence interval on
+hover, the LCB winner, failed generations), score over steps, the action log
+with the competing scores, and per node its code, diff against its parent, the
+meta agent's feedback and per-task outcomes; any two nodes side by side.
+
+Options:
+  --port N   port to listen on (default: a free one)`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).length(1, 'give the run folder: automemo view <run-folder>'),
+  port: intOption(0, 65_535),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(argv, { port: { type: 'string' } }, Args);
+  const dir = a.positionals[0] as string;
+  // Not a run folder is the user's mistake, but not a usage one: the message names the problem, exit 1.
+  const info = readRunInfo(dir);
+  const server = new ViewServer(dir);
+  const url = await server.listen(a.port ?? 0);
+  process.stdout.write(`${bold('automemo view')} — run ${dir} (env ${info.options.env}, budget ${info.options.budget})\n${url}\nFollowing the run live; Ctrl-C to stop.\n`);
+  await new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,340 @@
+// The detail views: a node's panel (scores, the meta agent's feedback, the diff against its parent, its source, its
+// evaluations and their per-task outcomes), a failed generation's panel, and two nodes side by side.
+// `ctx` carries the run, the data source, the selection state and the callbacks of view.js.
+(function (A) {
+  'use strict';
+  const { el, fmt } = A;
+
+  const nodeOf = (run, id) => run.nodes.find((n) => n.id === id);
+  const nodeLink = (ctx, id) => el('a', { href: '#', class: 'node-link', onclick: (e) => (e.preventDefault(), ctx.select(id)) }, id);
+  const ciText = (n) => (n.q === null ? '—' : `${fmt(n.q - n.ci)} … ${fmt(n.q + n.ci)}`);
+  const loading = () => el('p', { class: 'loading' }, 'loading…');
+  const problem = (err) => el('p', { class: 'error' }, `could not load: ${err.message || err}`);
+
+  /** A box filled by `fill(value, box)` once `promise` resolves (errors shown in place). */
+  function later(promise, fill) {
+    const box = el('div', { class: 'later' }, loading());
+    promise.then(
+      (v) => fill(v, A.clear(box)),
+      (err) => A.clear(box).append(problem(err)),
+    );
+    return box;
+  }
+
+  /** A section with a heading whose body arrives later. */
+  const section = (cls, title, promise, fill) => el('section', { class: cls }, el('h3', {}, title), later(promise, fill));
+
+  // ---- diff ----
+
+  function renderDiff(filesA, filesB, labelA, labelB) {
+    const files = A.diff.filesDiff(filesA, filesB);
+    const box = el('div', { class: 'diff' });
+    const changed = files.filter((f) => f.status !== 'same');
+    box.append(el('p', { class: 'diff-summary' }, changed.length ? `${labelA} → ${labelB}: ${changed.length} file${changed.length === 1 ? '' : 's'} differ` : `${labelA} and ${labelB} have the same source`));
+    for (const f of changed) {
+      const pre = el('pre', { class: 'diff-body' });
+      for (const h of f.hunks) {
+        pre.append(el('span', { class: 'dl hunk' }, h.header));
+        for (const o of h.ops) pre.append(el('span', { class: `dl ${o.t === '+' ? 'add' : o.t === '-' ? 'del' : 'ctx'}` }, `${o.t} ${o.s}`));
+      }
+      box.append(el('div', { class: 'diff-file' }, el('h4', {}, `${f.name} `, el('span', { class: 'muted' }, `(${f.status}, +${f.added} −${f.removed})`)), pre));
+    }
+    const same = files.filter((f) => f.status === 'same').map((f) => f.name);
+    if (same.length) box.append(el('p', { class: 'muted' }, `unchanged: ${same.join(', ')}`));
+    return box;
+  }
+
+  function renderSource(files) {
+    const names = Object.keys(files).sort((x, y) => (x === 'index.ts' ? -1 : y === 'index.ts' ? 1 : x.localeCompare(y)));
+    if (!names.length) return el('p', { class: 'muted' }, 'no source files found');
+    return el(
+      'div',
+      { class: 'source' },
+      names.map((name, i) => el('details', i === 0 ? { open: true } : {}, el('summary', {}, `${name} (${files[name].split('\n').length} lines)`), el('pre', { class: 'code' }, files[name]))),
+    );
+  }
+
+  // ---- feedback, examinations, model calls ----
+
+  function renderFeedback(detail) {
+    const box = el('div', { class: 'feedback' });
+    const meta = detail.meta;
+    if (detail.metaError) box.append(el('p', { class: 'error' }, detail.metaError));
+    if (!meta) {
+      box.append(el('p', { class: 'muted' }, 'no meta.json (roots and seeds have none, nor do runs written before it existed)'));
+      return box;
+    }
+    box.append(el('p', {}, `${meta.agent} meta agent, ${meta.attempts} quick examination${meta.attempts === 1 ? '' : 's'}`));
+    const fb = meta.feedback;
+    if (!fb) return box;
+    box.append(el('h4', {}, 'Proposal'), el('pre', { class: 'prose' }, fb.proposal));
+    if (fb.clusters.length) {
+      box.append(
+        el('h4', {}, 'Clusters of the parent’s evidence'),
+        el(
+          'table',
+          { class: 'clusters' },
+          el('tr', {}, el('th', {}, 'scenario'), el('th', {}, 'tasks'), el('th', {}, 'mean reward'), el('th', {}, 'finding')),
+          fb.clusters.map((c) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, c.scenario),
+              el('td', { class: 'num' }, c.tasks ?? '—'),
+              el('td', { class: 'num' }, fmt(c.meanReward, 2)),
+              el('td', {}, c.summary, c.analysis ? el('details', {}, el('summary', {}, 'analysis'), el('pre', { class: 'json' }, JSON.stringify(c.analysis, null, 2))) : null),
+            ),
+          ),
+        ),
+      );
+    }
+    if (fb.synthesis) box.append(el('h4', {}, 'Synthesis'), el('p', {}, fb.synthesis.summary), el('ol', {}, fb.synthesis.changes.map((c) => el('li', {}, c.change, c.why ? el('span', { class: 'muted' }, ` — ${c.why}`) : null))));
+    if (fb.findings) {
+      box.append(
+        el('h4', {}, 'Diagnosis'),
+        el('ul', { class: 'findings' }, fb.findings.map((f) => el('li', { class: f.rule === fb.chosen ? 'chosen' : '' }, `${f.rule} (${f.direction}, weight ${fmt(f.weight, 2)}): ${f.detail}`, f.rule === fb.chosen ? ' ← followed' : ''))),
+      );
+    }
+    return box;
+  }
+
+  function renderStepLog(detail) {
+    const box = el('div', { class: 'steplog' });
+    if (detail.quickExams.length) {
+      box.append(el('h4', {}, 'Quick examinations'), el('ul', {}, detail.quickExams.map((q) => el('li', { class: q.passed ? 'ok' : 'bad' }, `attempt ${q.attempt} (${q.dir}): ${q.passed ? 'passed' : `failed — ${q.failure || ''}`}`))));
+    }
+    if (detail.metaCalls.length) {
+      box.append(
+        el('h4', {}, 'Meta-model calls'),
+        el(
+          'table',
+          {},
+          el('tr', {}, el('th', {}, 'purpose'), el('th', {}, 'model'), el('th', {}, 'tokens in/out'), el('th', {}, 'usd'), el('th', {}, 'ms'), el('th', {}, 'ok')),
+          detail.metaCalls.map((c) =>
+            el(
+              'tr',
+              {},
+              el('td', {}, c.purpose),
+              el('td', {}, c.model),
+              el('td', { class: 'num' }, `${c.promptTokens}/${c.completionTokens}`),
+              el('td', { class: 'num' }, c.usd === null ? '—' : c.usd.toFixed(4)),
+              el('td', { class: 'num' }, c.ms),
+              el('td', {}, c.ok ? 'yes' : `no: ${c.error || ''}`),
+            ),
+          ),
+        ),
+      );
+    }
+    return box;
+  }
+
+  // ---- per-task outcomes ----
+
+  function image(ctx, ev, id) {
+    const file = ev.images[id];
+    const src = file ? ctx.source.image(file) : null;
+    if (!src) return el('span', { class: 'image-missing' }, file ? `[image ${id}: left out of this report]` : `[image ${id}: no file]`);
+    return el('a', { href: src, target: '_blank', rel: 'noopener' }, el('img', { src, alt: id, title: id, loading: 'lazy' }));
+  }
+
+  function taskDetail(ctx, ev, t) {
+    const box = el('div', { class: 'task-detail' });
+    if (t.programError) box.append(el('p', { class: 'error' }, `program error: ${t.programError}`));
+    if (t.infraError) box.append(el('p', { class: 'error' }, `infrastructure error: ${t.infraError}`));
+    if (t.note) box.append(el('p', {}, el('b', {}, 'checker: '), t.note));
+    if (t.answer !== undefined) box.append(el('p', {}, el('b', {}, 'answer: '), t.answer));
+    if (t.metrics && Object.keys(t.metrics).length) box.append(el('p', { class: 'muted' }, Object.entries(t.metrics).map(([k, v]) => `${k} ${fmt(v)}`).join(' · ')));
+    const p = t.payload;
+    box.append(el('h5', {}, `Payload the program returned (${t.payloadChars ?? (p ? p.text.length : 0)} characters${t.truncated ? ', cut to the budget' : ''}, ${p ? p.images.length : 0} images)`));
+    box.append(el('pre', { class: 'payload' }, p && p.text ? p.text : '(empty)'));
+    if (p && p.images.length) box.append(el('div', { class: 'images' }, p.images.map((id) => image(ctx, ev, id))));
+    if (p && p.metadata !== undefined) box.append(el('details', {}, el('summary', {}, 'payload metadata'), el('pre', { class: 'json' }, JSON.stringify(p.metadata, null, 2))));
+    const tr = t.trajectory;
+    if (tr) {
+      if (tr.images && tr.images.length) box.append(el('h5', {}, 'Task images'), el('div', { class: 'images' }, tr.images.map((id) => image(ctx, ev, id))));
+      box.append(el('h5', {}, `Trajectory (${tr.steps.length} step${tr.steps.length === 1 ? '' : 's'})`));
+      box.append(
+        el(
+          'ol',
+          { class: 'steps' },
+          tr.steps.map((s) =>
+            el(
+              'li',
+              {},
+              s.thought ? el('div', { class: 'thought' }, s.thought) : null,
+              el('div', { class: 'step-action' }, s.action),
+              s.observation ? el('div', { class: 'observation' }, s.observation) : null,
+              s.images && s.images.length ? el('div', { class: 'images' }, s.images.map((id) => image(ctx, ev, id))) : null,
+            ),
+          ),
+        ),
+      );
+    }
+    return box;
+  }
+
+  function renderOutcomes(ctx, ev) {
+    const box = el('div', { class: 'outcomes' });
+    const scored = ev.tasks.filter((t) => t.reward !== null);
+    const mean = scored.length ? scored.reduce((s, t) => s + t.reward, 0) / scored.length : null;
+    box.append(el('p', {}, `${ev.tasks.length} tasks, mean reward ${fmt(mean)}${ev.unreadable ? ` · ${ev.unreadable} unreadable lines` : ''} · evidence ${ev.evidence}`));
+    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
+    for (const t of ev.tasks) {
+      const row = el(
+        'tr',
+        { class: `task ${t.reward === null ? 'infra' : t.reward >= 0.5 ? 'good' : 'poor'}`, 'data-task': t.taskId, tabindex: 0 },
+        el('td', {}, t.taskId),
+        el('td', {}, t.scenario || ''),
+        el('td', { class: 'num' }, t.reward === null ? 'n/a' : fmt(t.reward, 2)),
+        el('td', { class: 'num' }, `${t.payloadChars ?? 0}${t.truncated ? ' (cut)' : ''}${t.payloadImages ? ` +${t.payloadImages} img` : ''}`),
+        el('td', {}, A.short(t.answer || t.programError || '', 90)),
+      );
+      let open = null;
+      row.addEventListener('click', () => {
+        if (open) {
+          open.remove();
+          open = null;
+          return;
+        }
+        open = el('tr', { class: 'task-open' }, el('td', { colspan: 5 }, taskDetail(ctx, ev, t)));
+        row.after(open);
+      });
+      table.append(row);
+    }
+    box.append(table);
+    return box;
+  }
+
+  function renderEvaluations(ctx, n) {
+    const box = el('div', { class: 'evaluations' });
+    if (!n.evaluations.length) {
+      box.append(el('p', { class: 'muted' }, 'not evaluated yet'));
+      return box;
+    }
+    const out = el('div', { class: 'eval-outcomes' });
+    const show = (e) => {
+      ctx.state.evidence = e.evidence;
+      for (const b of box.querySelectorAll('button.eval')) b.classList.toggle('on', b.dataset.evidence === e.evidence);
+      A.clear(out).append(later(ctx.source.evidence(n.id, e.evidence), (ev, into) => into.append(renderOutcomes(ctx, ev))));
+    };
+    box.append(
+      el(
+        'div',
+        { class: 'eval-buttons' },
+        n.evaluations.map((e) =>
+          el('button', { type: 'button', class: 'eval', 'data-evidence': e.evidence, onclick: () => show(e) }, `${e.split === 'train' ? 'validation' : 'test'} #${e.index}: ${fmt(e.score)} on ${e.tasks} tasks (step ${e.step}, ${(e.ms / 1000).toFixed(1)} s)`),
+        ),
+      ),
+      out,
+    );
+    show(n.evaluations.find((e) => e.evidence === ctx.state.evidence) || n.evaluations[0]);
+    return box;
+  }
+
+  // ---- panels ----
+
+  function scoreTable(run, nodes) {
+    const row = (label, f) => el('tr', {}, el('th', {}, label), nodes.map((n) => el('td', { class: 'num' }, f(n))));
+    return el(
+      'table',
+      { class: 'scores' },
+      nodes.length > 1 ? el('tr', {}, el('th', {}, ''), nodes.map((n) => el('th', {}, n.id))) : null,
+      row('mean', (n) => fmt(n.q)),
+      row('evaluations n', (n) => n.n),
+      row('confidence interval', ciText),
+      row('LCB', (n) => `${fmt(n.lcb)}${n.id === run.winner ? ' (winner)' : ''}`),
+      row('test', (n) => fmt(n.testScore)),
+      row('scores', (n) => n.scores.map((s) => fmt(s)).join(', ') || '—'),
+    );
+  }
+
+  function nodePanel(ctx, box, id) {
+    const run = ctx.run;
+    const n = nodeOf(run, id);
+    if (!n) return box.append(el('p', {}, `no node ${id}`));
+    const parent = n.parent ? nodeOf(run, n.parent) : null;
+    box.append(
+      el(
+        'div',
+        { class: 'panel-head' },
+        el('h2', {}, n.id),
+        el('span', { class: 'muted' }, `${n.kind}${n.parent ? ', child of ' : ''}`, n.parent ? nodeLink(ctx, n.parent) : '', `, written at step ${n.step} · hash ${n.hash.slice(0, 12)}`),
+        el('span', { class: 'spacer' }),
+        parent ? el('button', { type: 'button', onclick: () => ctx.compare(parent.id, n.id) }, 'compare with parent') : null,
+        el('button', { type: 'button', onclick: () => ctx.compare(n.id, ctx.state.compareB) }, 'set as A'),
+        el('button', { type: 'button', onclick: () => ctx.compare(ctx.state.compareA, n.id) }, 'set as B'),
+        el('button', { type: 'button', class: 'close', title: 'close', onclick: () => ctx.select(null) }, '×'),
+      ),
+    );
+    if (n.description) box.append(el('p', { class: 'description' }, n.description));
+    if (n.edits && n.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), n.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
+    box.append(scoreTable(run, [n]));
+    const detail = ctx.source.node(id);
+    const parentDetail = parent ? ctx.source.node(parent.id) : Promise.resolve(null);
+    box.append(
+      el(
+        'div',
+        { class: 'cols' },
+        section('col', 'Meta agent', detail, (d, into) => into.append(renderFeedback(d), renderStepLog(d))),
+        section('col diff-section', parent ? `Diff against its parent ${parent.id}` : 'Diff', Promise.all([detail, parentDetail]), ([d, p], into) =>
+          into.append(p ? renderDiff(p.files, d.files, parent.id, n.id) : el('p', { class: 'muted' }, 'the root has no parent')),
+        ),
+      ),
+      section('source-section', 'Source', detail, (d, into) => into.append(renderSource(d.files))),
+      el('section', {}, el('h3', {}, 'Evaluations and per-task outcomes'), renderEvaluations(ctx, n)),
+    );
+  }
+
+  function failurePanel(ctx, box, step) {
+    const f = ctx.run.failures.find((x) => x.step === step);
+    if (!f) return box.append(el('p', {}, `no failed generation at step ${step}`));
+    box.append(
+      el('div', { class: 'panel-head' }, el('h2', {}, `Failed generation, step ${step}`), el('span', { class: 'muted' }, 'from ', nodeLink(ctx, f.parent), `, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}`), el('span', { class: 'spacer' }), el('button', { type: 'button', class: 'close', onclick: () => ctx.select(null) }, '×')),
+      el('pre', { class: 'prose error' }, f.reason),
+    );
+    box.append(
+      later(Promise.all([ctx.source.failure(step), ctx.source.node(f.parent)]), ([d, p], into) => {
+        into.append(renderStepLog(d));
+        if (d.files && Object.keys(d.files).length) into.append(el('h3', {}, `Last attempt against ${f.parent}`), renderDiff(p.files, d.files, f.parent, `step ${step}, last attempt`), el('h3', {}, 'Source of the last attempt'), renderSource(d.files));
+      }),
+    );
+  }
+
+  /** Task id → mean reward over the node's validation evaluations. */
+  async function rewardsOf(ctx, n) {
+    const by = new Map();
+    for (const e of n.evaluations.filter((x) => x.split === 'train')) {
+      const ev = await ctx.source.evidence(n.id, e.evidence);
+      for (const t of ev.tasks) if (t.reward !== null) by.set(t.taskId, [...(by.get(t.taskId) || []), t.reward]);
+    }
+    return new Map([...by].map(([k, xs]) => [k, xs.reduce((s, x) => s + x, 0) / xs.length]));
+  }
+
+  function comparePanel(ctx, box, idA, idB) {
+    const a = nodeOf(ctx.run, idA);
+    const b = nodeOf(ctx.run, idB);
+    if (!a || !b) return box.append(el('p', { class: 'muted' }, 'choose two nodes (or shift-click them in the tree)'));
+    box.append(scoreTable(ctx.run, [a, b]));
+    const tasks = section('shared-section', 'Per-task rewards on shared validation tasks', Promise.all([rewardsOf(ctx, a), rewardsOf(ctx, b)]), ([ra, rb], out) => {
+      const shared = [...ra.keys()].filter((k) => rb.has(k));
+      if (!shared.length) return out.append(el('p', { class: 'muted' }, 'no task was evaluated for both'));
+      const rows = shared.map((k) => ({ k, x: ra.get(k), y: rb.get(k) })).sort((p, q) => Math.abs(q.y - q.x) - Math.abs(p.y - p.x) || p.k.localeCompare(q.k));
+      const better = rows.filter((r) => r.y > r.x + 1e-9).length;
+      const worse = rows.filter((r) => r.y < r.x - 1e-9).length;
+      const mean = (f) => rows.reduce((s, r) => s + f(r), 0) / rows.length;
+      out.append(el('p', { class: 'compare-summary' }, `${rows.length} shared tasks: mean ${fmt(mean((r) => r.x))} (${a.id}) vs ${fmt(mean((r) => r.y))} (${b.id}); ${b.id} better on ${better}, worse on ${worse}, equal on ${rows.length - better - worse}`));
+      out.append(
+        el(
+          'table',
+          { class: 'shared' },
+          el('tr', {}, el('th', {}, 'task'), el('th', {}, a.id), el('th', {}, b.id), el('th', {}, 'Δ')),
+          rows.map((r) => el('tr', { class: r.y > r.x + 1e-9 ? 'up' : r.y < r.x - 1e-9 ? 'down' : '' }, el('td', {}, r.k), el('td', { class: 'num' }, fmt(r.x, 2)), el('td', { class: 'num' }, fmt(r.y, 2)), el('td', { class: 'num' }, fmt(r.y - r.x, 2)))),
+        ),
+      );
+    });
+    const diff = section('diff-section', `Source diff ${a.id} → ${b.id}`, Promise.all([ctx.source.node(a.id), ctx.source.node(b.id)]), ([da, db], into) => into.append(renderDiff(da.files, db.files, a.id, b.id)));
+    box.append(tasks, diff);
+  }
+
+  A.panels = { nodePanel, failurePanel, comparePanel, renderDiff };
+})((window.Automemo = window.Automemo || {}));

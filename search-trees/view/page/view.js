@@ -1,0 +1,279 @@
+// The page's entry: where the data comes from (the viewer's server, followed live over server-sent events, or the
+// blob a static report inlined), what is selected, and drawing the header, the tree, the chart and the action log.
+(function (A) {
+  'use strict';
+  const { el, fmt } = A;
+  const $ = (id) => document.getElementById(id);
+
+  async function getJson(url) {
+    const res = await fetch(url, { cache: 'no-store' });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(body.error || `${res.status} ${res.statusText}`);
+    return body;
+  }
+
+  /** Data from the viewer's server; details and evidence do not change once written, so they are kept. */
+  function serverSource() {
+    const kept = new Map();
+    const once = (key, load) => {
+      if (!kept.has(key)) kept.set(key, load().catch((err) => (kept.delete(key), Promise.reject(err))));
+      return kept.get(key);
+    };
+    return {
+      live: true,
+      run: () => getJson('api/run'),
+      node: (id) => once(`node:${id}`, () => getJson(`api/node?id=${encodeURIComponent(id)}`)),
+      failure: (step) => once(`failure:${step}`, () => getJson(`api/failure?step=${step}`)),
+      evidence: (node, evidence) => once(`evidence:${evidence}`, () => getJson(`api/evidence?node=${encodeURIComponent(node)}&evidence=${encodeURIComponent(evidence)}`)),
+      image: (file) => `files/${file.split('/').map(encodeURIComponent).join('/')}`,
+      subscribe(onRun, onProblem, onConnection) {
+        const events = new window.EventSource('events');
+        events.addEventListener('run', (e) => onRun(JSON.parse(e.data)));
+        events.addEventListener('problem', (e) => onProblem(JSON.parse(e.data).message));
+        events.addEventListener('open', () => onConnection(true));
+        events.addEventListener('error', () => onConnection(false));
+      },
+    };
+  }
+
+  /** Data inlined by `automemo report --html`. */
+  function inlineSource(bundle) {
+    const missing = (what) => Promise.reject(new Error(`${what} is not in this report`));
+    return {
+      live: false,
+      bundle,
+      run: () => Promise.resolve(bundle.run),
+      node: (id) => (bundle.nodes[id] ? Promise.resolve(bundle.nodes[id]) : missing(`node ${id}`)),
+      failure: (step) => (bundle.failures[String(step)] ? Promise.resolve(bundle.failures[String(step)]) : missing(`the failure at step ${step}`)),
+      evidence: (_node, evidence) => (bundle.evidence[evidence] ? Promise.resolve(bundle.evidence[evidence]) : missing(`evidence ${evidence}`)),
+      image: (file) => bundle.images[file] || null,
+      subscribe() {},
+    };
+  }
+
+  const blob = $('automemo-data');
+  const source = blob && blob.textContent.trim() ? inlineSource(JSON.parse(blob.textContent)) : serverSource();
+  const state = { selected: null, failure: null, compareA: null, compareB: null, evidence: null, connected: null, problem: null };
+  let run = null;
+  let panelKey = '';
+
+  const ctx = {
+    get run() {
+      return run;
+    },
+    source,
+    state,
+    select(id) {
+      state.selected = id;
+      state.failure = null;
+      state.evidence = null;
+      draw();
+      if (id) $('panel').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+    selectFailure(step) {
+      state.failure = step;
+      state.selected = null;
+      draw();
+      $('panel').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+    compare(a, b) {
+      state.compareA = a;
+      state.compareB = b;
+      draw();
+      drawCompare();
+      if (a && b) $('compare-pane').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+  };
+
+  // ---- header, banners ----
+
+  function drawHeader() {
+    const o = run.info.options;
+    const env = run.info.env || {};
+    const winner = run.nodes.find((n) => n.id === run.winner);
+    const status = source.live ? run.status + (state.connected === false ? ' (reconnecting…)' : run.status === 'running' ? ' (live)' : '') : `${run.status} (static report, ${source.bundle.generatedAt})`;
+    A.clear($('run-line')).append(
+      el('b', {}, run.name),
+      ` · ${o.env} (${env.mode || '?'}${env.reward ? `: ${env.reward}` : ''}) · meta ${o.meta} · policy ${o.policy} · select ${o.selection} · `,
+      `step ${run.completedSteps}/${o.budget} · N = ${run.N} · `,
+      el('span', { class: `status status-${run.status.replace(' ', '-')}`, id: 'status' }, status),
+      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb)}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
+      run.spend.calls ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}` : '',
+    );
+    document.title = `automemo — ${run.name}`;
+  }
+
+  function drawBanners() {
+    const box = A.clear($('banners'));
+    if (state.problem) box.append(el('p', { class: 'banner error' }, state.problem));
+    if (run.torn) box.append(el('p', { class: 'banner warn', id: 'torn' }, `The journal's last line (line ${run.torn.line}) is cut off — a process was killed mid-write, or a write is in progress. It is not counted.`));
+    if (run.inFlight) {
+      const f = run.inFlight;
+      const what = `${f.kind === 'generate' ? 'writing a child of' : 're-evaluating'} ${f.node}, started ${new Date(f.since).toLocaleTimeString()}`;
+      box.append(el('p', { class: 'banner info' }, run.status === 'running' ? `step ${f.step} in progress: ${what}` : `step ${f.step} was cut short (${what}); a resume runs it again`));
+    }
+    if (!source.live) {
+      const b = source.bundle;
+      const l = b.limits;
+      box.append(
+        el(
+          'p',
+          { class: 'banner info', id: 'report-note' },
+          `Static report of ${run.dir}. Payloads are clipped to ${l.payloadChars} characters and agent steps to ${l.stepChars}. `,
+          b.omittedImages
+            ? el('b', { id: 'images-omitted' }, `${b.omittedImages} image${b.omittedImages === 1 ? ' was' : 's were'} left out (over ${Math.round(l.imageBytes / 1000)} kB each, or past ${Math.round(l.totalImageBytes / 1e6)} MB in all); automemo view shows them.`)
+            : `${Object.keys(b.images).length} images inlined.`,
+        ),
+      );
+    }
+  }
+
+  // ---- action log ----
+
+  function drawLog() {
+    const box = A.clear($('log'));
+    if (!run.actions.length && !run.inFlight) {
+      box.append(el('p', { class: 'muted' }, 'no step taken yet (step 0 evaluates the root and the seeds)'));
+      return;
+    }
+    const table = el('table', { class: 'actions' }, el('tr', {}, el('th', {}, 'step'), el('th', {}, 'chosen'), el('th', {}, 'score'), el('th', {}, 'best evaluate'), el('th', {}, 'best generate'), el('th', {}, 'outcome')));
+    const best = (a, kind) => {
+      const others = a.candidates.filter((c) => c.kind === kind && !(c.kind === a.kind && c.node === a.node));
+      if (!others.length) return '—';
+      const top = others.reduce((x, y) => (y.score > x.score ? y : x));
+      return `${fmt(top.score)} ${top.node}`;
+    };
+    for (const a of [...run.actions].reverse()) {
+      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${fmt(a.result)}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : '') : `→ ${fmt(a.result)}`;
+      const row = el(
+        'tr',
+        { class: `action ${a.kind}`, 'data-step': a.step, tabindex: 0 },
+        el('td', { class: 'num' }, a.step),
+        el('td', {}, `${a.kind === 'generate' ? 'generate from' : 'evaluate'} `, el('b', {}, a.node)),
+        el('td', { class: 'num' }, fmt(a.score)),
+        el('td', { class: 'num' }, best(a, 'evaluate')),
+        el('td', { class: 'num' }, best(a, 'generate')),
+        el('td', { class: a.failed ? 'bad' : '' }, outcome),
+      );
+      let open = null;
+      row.addEventListener('click', () => {
+        if (open) {
+          open.remove();
+          open = null;
+          return;
+        }
+        open = el('tr', { class: 'candidates-row' }, el('td', { colspan: 6 }, candidates(a)));
+        row.after(open);
+      });
+      table.append(row);
+    }
+    box.append(table, el('p', { class: 'hint' }, 'click a step for every candidate’s U_eval and U_gen'));
+  }
+
+  /** Every node's evaluate and generate score at that step, the chosen one marked. */
+  function candidates(a) {
+    const nodes = [...new Set(a.candidates.map((c) => c.node))];
+    const score = (node, kind) => {
+      const c = a.candidates.find((x) => x.node === node && x.kind === kind);
+      if (!c) return el('td', { class: 'num muted' }, '—');
+      return el('td', { class: `num${node === a.node && kind === a.kind ? ' chosen' : ''}` }, fmt(c.score));
+    };
+    return el('table', { class: 'candidates' }, el('tr', {}, el('th', {}, 'node'), el('th', {}, 'U_eval'), el('th', {}, 'U_gen')), nodes.map((n) => el('tr', {}, el('td', {}, n), score(n, 'evaluate'), score(n, 'generate'))));
+  }
+
+  // ---- tooltip ----
+
+  function hover(text, event) {
+    const tip = $('tooltip');
+    if (!text) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = text;
+    tip.hidden = false;
+    tip.style.left = `${Math.min(event.clientX + 14, window.innerWidth - tip.offsetWidth - 8)}px`;
+    tip.style.top = `${event.clientY + 14}px`;
+  }
+
+  // ---- drawing ----
+
+  function drawPanel() {
+    const box = $('panel');
+    const n = state.selected && run.nodes.find((x) => x.id === state.selected);
+    // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
+    const key = state.failure !== null ? `failure:${state.failure}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}` : '';
+    if (key === panelKey) return;
+    panelKey = key;
+    A.clear(box);
+    box.hidden = !key;
+    if (state.failure !== null) A.panels.failurePanel(ctx, box, state.failure);
+    else if (n) A.panels.nodePanel(ctx, box, n.id);
+  }
+
+  function drawCompareControls() {
+    for (const [id, key] of [
+      ['cmp-a', 'compareA'],
+      ['cmp-b', 'compareB'],
+    ]) {
+      const select = A.clear($(id));
+      select.append(el('option', { value: '' }, '—'), ...run.nodes.map((n) => el('option', { value: n.id, selected: state[key] === n.id }, `${n.id} (${fmt(n.q)}, n=${n.n})`)));
+    }
+  }
+
+  let compareKey = '';
+  function drawCompare() {
+    const a = run.nodes.find((n) => n.id === state.compareA);
+    const b = run.nodes.find((n) => n.id === state.compareB);
+    const key = a && b ? `${a.id}:${a.n}|${b.id}:${b.n}` : '';
+    if (key === compareKey) return;
+    compareKey = key;
+    A.panels.comparePanel(ctx, A.clear($('compare')), state.compareA, state.compareB);
+  }
+
+  function draw() {
+    drawHeader();
+    drawBanners();
+    const { lo, hi } = A.tree.render($('tree'), run, state, {
+      select: ctx.select,
+      failure: ctx.selectFailure,
+      compare: (id) => (state.compareA && !state.compareB ? ctx.compare(state.compareA, id) : ctx.compare(id, null)),
+      hover,
+    });
+    A.tree.legend($('legend'), lo, hi);
+    A.chart.render($('chart'), run.steps);
+    drawLog();
+    drawPanel();
+    drawCompareControls();
+    document.body.dataset.nodes = String(run.nodes.length);
+    document.body.dataset.ready = 'true';
+  }
+
+  function update(next) {
+    run = next;
+    state.problem = null;
+    draw();
+    drawCompare();
+  }
+
+  $('cmp-go').addEventListener('click', () => ctx.compare($('cmp-a').value || null, $('cmp-b').value || null));
+
+  source.run().then(
+    (first) => {
+      update(first);
+      source.subscribe(
+        update,
+        (message) => {
+          state.problem = message;
+          if (run) drawBanners();
+        },
+        (connected) => {
+          state.connected = connected;
+          if (run) drawHeader();
+        },
+      );
+    },
+    (err) => {
+      A.clear($('run-line')).append(el('span', { class: 'error' }, `could not load the run: ${err.message}`));
+    },
+  );
+})((window.Automemo = window.Automemo || {}));

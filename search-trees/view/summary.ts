@@ -1,0 +1,31 @@
+// The report's text form: what ran, on what, the nodes with their means, evaluations and LCBs, the selected
+// program and its test score.
+import type { RunView } from './run-model.ts';
+
+const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+export function textSummary(run: RunView): string {
+  const o = run.info.options;
+  const env = run.info.env as { name?: string; mode?: string; reward?: string };
+  const winner = run.nodes.find((n) => n.id === run.winner);
+  const lines = [
+    `run         ${run.dir} (${run.status}${run.pid ? `, pid ${run.pid}` : ''}; created ${run.info.createdAt})`,
+    `env         ${o.env} — ${env.mode ?? '?'}${env.reward ? `: ${env.reward}` : ''}`,
+    `search      meta agent ${o.meta}, policy ${o.policy}, selection ${o.selection}, budget ${o.budget} (${run.completedSteps} done), eval fraction ${o.evalFraction}, seed ${o.seed}`,
+    `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations`,
+    `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
+  ];
+  if (run.torn) lines.push(`journal     line ${run.torn.line} is torn (cut off mid-write) and was not counted`);
+  const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), fmt(n.testScore), n.id === run.winner ? '← selected' : ''])];
+  lines.push('', table(rows), '');
+  if (winner) {
+    lines.push(`selected (${o.selection}): ${winner.id} — validation ${fmt(winner.q)} (n=${winner.n}, LCB ${fmt(winner.lcb)}), test ${fmt(winner.testScore)}`);
+  } else lines.push('selected: none yet (no node has been evaluated)');
+  if (run.final && run.final.winner !== run.winner) lines.push(`(the run's last final phase selected ${run.final.winner}; the tree has changed since)`);
+  return lines.join('\n');
+}
