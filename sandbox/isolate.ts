@@ -7,13 +7,12 @@
 // deliver a slow primitive's reply), each under the time left of the operation's CPU budget; isolated-vm stops
 // any entry that overruns, including code that runs after an await. Primitives answer synchronously when they
 // can, so a retrieve that reads kv or searches vectors never waits on a thread hop.
-import { readFileSync } from 'node:fs';
-import * as esbuild from 'esbuild';
 import ivm from 'isolated-vm';
 import type { EpisodeRecorder, Json, PartialRecorder } from '../memo-programs/contract.ts';
 import { BUNDLE_FILENAME, type CompiledProgram } from './compile.ts';
 import type { InstancePrimitives } from './primitives/index.ts';
 import { DEFAULT_BUDGET, type PayloadBudget, type WirePayload } from './payload.ts';
+import { preludeScript } from './runtime/prelude-script.ts';
 import { mapStack } from './source-map.ts';
 
 export interface SandboxLimits {
@@ -68,17 +67,6 @@ export interface StartOptions {
 }
 
 export type Methods = Record<'init' | 'update' | 'retrieve' | 'snapshot' | 'restore', string>;
-
-let preludeScript: string | undefined;
-function prelude(): string {
-  // Bundled from TypeScript on first use; wrapped in an IIFE so none of its bindings are visible to programs.
-  preludeScript ??= esbuild.transformSync(readFileSync(new URL('./runtime/prelude.ts', import.meta.url), 'utf8'), {
-    loader: 'ts',
-    format: 'iife',
-    target: 'es2022',
-  }).code;
-  return preludeScript;
-}
 
 /**
  * One watchdog for all instances instead of a timer per call (a per-call timer costs more than a fast call):
@@ -166,7 +154,7 @@ export class ProgramInstance {
           budget: options.budget ?? DEFAULT_BUDGET,
         }).copyInto(),
       );
-      context.evalSync(prelude(), { timeout: 2000 });
+      context.evalSync(preludeScript(), { timeout: 2000 });
       instance.entry = jail.getSync('__automemo_entry', { reference: true });
       instance.resolver = jail.getSync('__automemo_resolve', { reference: true });
       context.evalSync('delete globalThis.__automemo_entry; delete globalThis.__automemo_resolve;');

@@ -13,6 +13,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   baselines: () => import('./commands/baselines.ts'),
   search: () => import('./commands/search.ts'),
   demo: () => import('./commands/demo.ts'),
+  export: () => import('./commands/export.ts'),
+  view: () => import('./commands/view.ts'),
+  report: () => import('./commands/report.ts'),
 };
 
 const USAGE = `automemo — search for agent memory designs
@@ -25,6 +28,9 @@ Commands:
   baselines         evaluate the standard memory baselines side by side
   search            search for a better memory design (budget-aware UCB tree search)
   demo              run the offline demo and print where its report is
+  export <run>      export a run's program as an npm package or MCP server, with its memory
+  view <run>        follow a run in the browser: tree, scores, actions, code, diffs, outcomes
+  report <run>      summarise a run as text, or as one self-contained HTML file (--html)
 
 Run "automemo <command> --help" for a command's options.`;
 

@@ -3,7 +3,7 @@
 // OpenAI-compatible /embeddings endpoint. Both are wrapped in a cache, since every candidate program in a
 // search re-embeds the same episodes.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -177,6 +177,8 @@ export class OpenAIEmbedder implements TextEmbedder {
   }
 }
 
+const cacheLine = (k: string, v: Float32Array) => `${JSON.stringify({ k, v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') })}\n`;
+
 /**
  * LRU cache in front of an embedder, keyed by model id and text; optionally persisted to a file so later runs
  * (and other processes) skip the model for texts already seen. The file holds one JSON line per vector, each
@@ -202,24 +204,37 @@ export class CachingEmbedder implements TextEmbedder {
   private load(): void {
     if (this.loaded || !this.file) return;
     this.loaded = true;
-    if (!existsSync(this.file)) return;
-    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+    this.loadFile(this.file);
+  }
+
+  /** Adds the vectors of a file in the cache's format (an exported memory ships its embeddings so); returns how many. */
+  loadFile(file: string): number {
+    if (!existsSync(file)) return 0;
+    let n = 0;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       try {
         const { k, v } = JSON.parse(line) as { k: string; v: string };
         const buf = Buffer.from(v, 'base64');
         this.cache.set(k, new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength)));
+        n++;
       } catch {
         // a torn or foreign line: skip it
       }
     }
+    return n;
+  }
+
+  /** Writes every vector held to a file in the cache's format (replacing it). */
+  writeFile(file: string): void {
+    writeFileSync(file, [...this.cache].map(([k, v]) => cacheLine(k, v)).join(''));
   }
 
   private persist(entries: [string, Float32Array][]): void {
     if (!this.file || entries.length === 0) return;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, entries.map(([k, v]) => `${JSON.stringify({ k, v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') })}\n`).join(''));
+      appendFileSync(this.file, entries.map(([k, v]) => cacheLine(k, v)).join(''));
     } catch {
       // The cache is an optimisation: a read-only disk must not fail an evaluation.
     }

@@ -3,10 +3,10 @@
 // an offline pixel-layout embedding, and captions (the image's own, a vision model's, or OCR text).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ImageRef, OcrResult, TextResult } from '../../memo-programs/contract.ts';
-import { nodeModulesDir } from '../paths.ts';
 import type { ChatService } from './chat.ts';
 
 export interface StoredImage {
@@ -48,6 +48,11 @@ export class ImageStore {
 
   get size(): number {
     return this.images.size;
+  }
+
+  /** Every image held, in the order they arrived. */
+  list(): StoredImage[] {
+    return [...this.images.values()];
   }
 }
 
@@ -103,7 +108,8 @@ async function startOcr(): Promise<TesseractWorker> {
   const create = (tesseract.createWorker ?? (tesseract as any).default.createWorker) as (...a: unknown[]) => Promise<TesseractWorker>;
   const OEM = tesseract.OEM ?? (tesseract as any).default.OEM;
   return create('eng', OEM.LSTM_ONLY, {
-    langPath: join(nodeModulesDir, '@tesseract.js-data', 'eng', '4.0.0_best_int'),
+    // Resolved like an import, so it is found wherever npm put the package (an exported memory's host, too).
+    langPath: join(dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'),
     gzip: true,
     cacheMethod: 'none',
   });

@@ -190,8 +190,8 @@ export class InstancePrimitives {
   }
 
   /** After the update phase: kv and vector indices become read-only, so one task's retrieve cannot teach the next. */
-  freeze(): void {
-    this.frozen = true;
+  freeze(frozen = true): void {
+    this.frozen = frozen;
   }
 
   private writable(name: string): void {

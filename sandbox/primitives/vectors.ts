@@ -1,5 +1,6 @@
 // HNSW indices (hnswlib-node) owned by the host on behalf of one program instance, reached by handle.
 // Filters (label lists, tags) run inside the graph search so they never starve the result list.
+import { join } from 'node:path';
 import hnswlib from 'hnswlib-node';
 import { QuotaError, type Quotas } from './quotas.ts';
 
@@ -19,6 +20,22 @@ interface IndexState {
   live: Set<number>;
   deleted: Set<number>;
   tags: Map<number, string[]>;
+}
+
+/** An index as plain data beside its hnswlib file (`<handle>.hnsw`): what an exported memory keeps. */
+export interface SavedIndex {
+  handle: number;
+  dim: number;
+  space: Space;
+  capacity: number;
+  live: number[];
+  deleted: number[];
+  tags: [number, string[]][];
+}
+
+export interface SavedVectors {
+  nextHandle: number;
+  indices: SavedIndex[];
 }
 
 const M = 16;
@@ -133,8 +150,38 @@ export class VectorStore {
     return this.reservedBytes;
   }
 
+  /** Every index with its number of live vectors. */
+  list(): { handle: number; size: number }[] {
+    return [...this.indices].map(([handle, s]) => ({ handle, size: s.live.size }));
+  }
+
   get handles(): number {
     return this.indices.size;
+  }
+
+  /** Writes each index to `<dir>/<handle>.hnsw` and returns the rest as plain data (handles are kept). */
+  save(dir: string): SavedVectors {
+    const indices: SavedIndex[] = [];
+    for (const [handle, s] of this.indices) {
+      s.index.writeIndexSync(join(dir, `${handle}.hnsw`));
+      indices.push({ handle, dim: s.dim, space: s.space, capacity: s.capacity, live: [...s.live], deleted: [...s.deleted], tags: [...s.tags] });
+    }
+    return { nextHandle: this.nextHandle, indices };
+  }
+
+  /** Replaces this store's indices with what `save` wrote, under the same quotas as building them. */
+  load(dir: string, saved: SavedVectors): void {
+    this.dispose();
+    if (saved.indices.length > this.quotas.vectorHandles) {
+      throw new QuotaError('vectorHandles', `the saved memory has ${saved.indices.length} indices`);
+    }
+    for (const x of saved.indices) {
+      this.reserve(x.dim, x.capacity);
+      const index = new hnswlib.HierarchicalNSW(x.space, x.dim);
+      index.readIndexSync(join(dir, `${x.handle}.hnsw`));
+      this.indices.set(x.handle, { index, dim: x.dim, space: x.space, capacity: x.capacity, live: new Set(x.live), deleted: new Set(x.deleted), tags: new Map(x.tags) });
+    }
+    this.nextHandle = saved.nextHandle;
   }
 
   dispose(): void {

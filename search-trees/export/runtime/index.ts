@@ -1,0 +1,51 @@
+// The entry of an exported package: createMemory() runs the packaged memo program on the packaged memory.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Memory, type MemorySetup, openMemory } from './memory.ts';
+import type { MemoryOptions } from './inputs.ts';
+import { type PackageInfo, readPackageInfo } from './package-info.ts';
+
+export type { Memory, MemoryStats, Restored, Retrieved } from './memory.ts';
+export type { EpisodeInput, MemoryOptions, TaskInput } from './inputs.ts';
+export type { PackageInfo } from './package-info.ts';
+
+/** The package's folder: dist/ holds this code once bundled. */
+export const packageRoot = (): string => fileURLToPath(new URL('..', import.meta.url));
+
+let cached: { setup: MemorySetup; info: PackageInfo; name: string; version: string } | undefined;
+
+/** The package's program, environment and memory, read once. */
+export function packageSetup(root = packageRoot()): { setup: MemorySetup; info: PackageInfo; name: string; version: string } {
+  if (cached) return cached;
+  const { name, version, info } = readPackageInfo(root);
+  const bundle = join(root, info.program.bundle);
+  const setup: MemorySetup = {
+    program: {
+      entryPath: join(root, info.program.entry),
+      rootDir: join(root, 'program'),
+      code: readFileSync(bundle, 'utf8'),
+      map: readFileSync(`${bundle}.map`, 'utf8'),
+      hash: info.program.hash,
+      files: info.program.files,
+      ms: 0,
+    },
+    node: info.node.id,
+    env: info.env.name,
+    budget: info.env.budget,
+    seed: info.run.seed,
+    builtIn: join(root, info.memory.dir),
+  };
+  cached = { setup, info, name, version };
+  return cached;
+}
+
+/** The memory the package ships (built from the run's update episodes), or the one saved in options.memoryDir. */
+export function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+  return openMemory(packageSetup().setup, options);
+}
+
+/** What the package records about its run, node and scores. */
+export function about(): PackageInfo {
+  return packageSetup().info;
+}
