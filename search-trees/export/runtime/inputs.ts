@@ -4,7 +4,7 @@
 // `data`), which the memory stores and replaces by a reference.
 import { z } from 'zod';
 import { QuotasSchema } from '../../../sandbox/primitives/quotas.ts';
-import { JsonSchema } from '../../../sandbox/schemas.ts';
+import { ImageRefSchema, JsonSchema } from '../../../sandbox/schemas.ts';
 
 const ModelOption = z
   .object({
@@ -47,15 +47,7 @@ export const MemoryOptionsSchema = z
 export type MemoryOptions = z.infer<typeof MemoryOptionsSchema>;
 
 const ImageInput = z.union([
-  z
-    .object({
-      id: z.string().min(1),
-      mime: z.string().min(1),
-      width: z.number().int().positive().optional(),
-      height: z.number().int().positive().optional(),
-      caption: z.string().optional(),
-    })
-    .strict(),
+  ImageRefSchema,
   z
     .object({ data: z.string().min(1).describe('image bytes, base64'), mime: z.string().min(1).optional(), caption: z.string().optional() })
     .strict(),

@@ -30,6 +30,19 @@
     while (node.firstChild) node.firstChild.remove();
     return node;
   };
+  /** Clicking `row` opens a row under it made by `make()` (a <tr>); clicking again closes it. */
+  A.toggleRowBelow = (row, make) => {
+    let open = null;
+    row.addEventListener('click', () => {
+      if (open) {
+        open.remove();
+        open = null;
+        return;
+      }
+      open = make();
+      row.after(open);
+    });
+  };
   A.fmt = (x, digits = 3) => (x === null || x === undefined || Number.isNaN(x) ? '—' : Number(x).toFixed(digits));
   A.short = (s, n) => (s && s.length > n ? `${s.slice(0, n - 1)}…` : s || '');
 

@@ -189,16 +189,7 @@
         el('td', { class: 'num' }, `${t.payloadChars ?? 0}${t.truncated ? ' (cut)' : ''}${t.payloadImages ? ` +${t.payloadImages} img` : ''}`),
         el('td', {}, A.short(t.answer || t.programError || '', 90)),
       );
-      let open = null;
-      row.addEventListener('click', () => {
-        if (open) {
-          open.remove();
-          open = null;
-          return;
-        }
-        open = el('tr', { class: 'task-open' }, el('td', { colspan: 5 }, taskDetail(ctx, ev, t)));
-        row.after(open);
-      });
+      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 5 }, taskDetail(ctx, ev, t))));
       table.append(row);
     }
     box.append(table);

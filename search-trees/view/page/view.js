@@ -155,16 +155,7 @@
         el('td', { class: 'num' }, best(a, 'generate')),
         el('td', { class: a.failed ? 'bad' : '' }, outcome),
       );
-      let open = null;
-      row.addEventListener('click', () => {
-        if (open) {
-          open.remove();
-          open = null;
-          return;
-        }
-        open = el('tr', { class: 'candidates-row' }, el('td', { colspan: 6 }, candidates(a)));
-        row.after(open);
-      });
+      A.toggleRowBelow(row, () => el('tr', { class: 'candidates-row' }, el('td', { colspan: 6 }, candidates(a))));
       table.append(row);
     }
     box.append(table, el('p', { class: 'hint' }, 'click a step for every candidate’s U_eval and U_gen'));
