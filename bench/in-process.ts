@@ -39,6 +39,10 @@ export function inProcessContext(prims: InstancePrimitives, budget: PayloadBudge
         const made = await call('vectors.create', [o]);
         return index(made.handle, made.dim, made.space);
       },
+      open: async (h) => {
+        const found = await call('vectors.open', [h]);
+        return index(found.handle, found.dim, found.space);
+      },
     },
     llm: { chat: (r) => call('llm.chat', [r]) },
     images: {

@@ -144,6 +144,11 @@ export interface MemoContext {
   embedImage(image: ImageRef): Promise<number[]>;
   vectors: {
     create(options: VectorIndexOptions): Promise<VectorIndex>;
+    /**
+     * An index this memory already holds, by its handle: what `restore()` uses to get back the indices its
+     * `snapshot()` named (the host keeps them with the rest of a saved memory).
+     */
+    open(handle: number): Promise<VectorIndex>;
   };
   llm: {
     chat(request: ChatRequest): Promise<ChatResult>;

@@ -98,6 +98,7 @@ const schemas = {
   ]),
   'vectors.remove': z.tuple([z.number().int(), Label]),
   'vectors.size': z.tuple([z.number().int()]),
+  'vectors.open': z.tuple([z.number().int()]),
   'llm.chat': z.tuple([
     z
       .object({
@@ -278,6 +279,8 @@ export class InstancePrimitives {
         return null;
       case 'vectors.size':
         return this.vectors.size(a[0] as number);
+      case 'vectors.open':
+        return this.vectors.open(a[0] as number);
       case 'llm.chat': {
         this.countCall('llmCalls', ['llm.chat']);
         const req = a[0] as { messages: { content: string }[] };

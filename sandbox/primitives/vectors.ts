@@ -142,6 +142,12 @@ export class VectorStore {
     s.tags.delete(label);
   }
 
+  /** An existing index's shape, for a program reopening it by handle (after restore). */
+  open(handle: number): { handle: number; dim: number; space: Space } {
+    const s = this.get(handle);
+    return { handle, dim: s.dim, space: s.space };
+  }
+
   size(handle: number): number {
     return this.get(handle).live.size;
   }

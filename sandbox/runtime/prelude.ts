@@ -209,6 +209,10 @@ const ctx = freeze({
       const made = await callHost('vectors.create', [options]);
       return vectorIndex(made.handle, made.dim, made.space);
     },
+    open: async (handle: number) => {
+      const found = await callHost('vectors.open', [handle]);
+      return vectorIndex(found.handle, found.dim, found.space);
+    },
   }),
   llm: freeze({ chat: (request: unknown) => callHost('llm.chat', [request]) }),
   images: freeze({

@@ -122,8 +122,15 @@ describe('hostile memo programs', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('leaves the host alive, its memory near baseline, and nothing written', () => {
-    const grown = (rss() - baselineRss) / 1024 / 1024;
+  it('leaves the host alive, its memory near baseline, and nothing written', async () => {
+    // Disposed isolates are freed on isolated-vm's threads, later on a busy machine: a leak stays, a lag does not,
+    // so the lowest reading over a few seconds is the one that counts.
+    let low = rss();
+    for (let i = 0; i < 20 && (low - baselineRss) / 1024 / 1024 >= 100; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      low = Math.min(low, rss());
+    }
+    const grown = (low - baselineRss) / 1024 / 1024;
     console.log(`host rss after ${cases.length} hostile programs: ${grown >= 0 ? '+' : ''}${grown.toFixed(0)} MB over baseline`);
     expect(grown, `rss grew by ${grown.toFixed(0)} MB`).toBeLessThan(200);
     expect(existsSync('/tmp/owned')).toBe(false);

@@ -15,6 +15,13 @@ describe('VectorStore', () => {
     expect(hits[0]?.distance).toBeCloseTo(1 - Math.cos(0.05), 5);
   });
 
+  it('reopens an index by handle (what restore() does) and names a handle it does not hold', () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const { handle } = vs.create(2, 'l2', 4);
+    expect(vs.open(handle)).toEqual({ handle, dim: 2, space: 'l2' });
+    expect(() => vs.open(handle + 7)).toThrow(`no vector index with handle ${handle + 7}`);
+  });
+
   it('applies tag and label filters inside the search, so rare matches are not starved', () => {
     const vs = new VectorStore(DEFAULT_QUOTAS);
     const { handle } = vs.create(2, 'cosine', 8);

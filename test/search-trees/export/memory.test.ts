@@ -33,7 +33,7 @@ describe('exported memory runtime', () => {
     expect(first.restored.mode).toBe('fresh');
     for (const i of [1, 2, 3]) await first.update(episode(i), { time: Date.UTC(2024, 0, i) });
     const before = await first.retrieve({ taskId: 'q', instruction: 'anything' });
-    expect(before.text).toBe('notes: task number 1 | task number 2 | task number 3; kv: ep:t1,ep:t2,ep:t3');
+    expect(before.text).toBe('notes: task number 1 | task number 2 | task number 3; kv: ep:t1,ep:t2,ep:t3; nearest: 0');
     expect((await first.retrieve({ taskId: 'q', instruction: 'long' })).truncated).toBe(true);
     await first.save(dir);
     await first.close();
