@@ -1,7 +1,10 @@
 // automemo demo: the offline tour — a short budget-aware tree search on the shipped LoCoMo conversations, starting
 // from the no-memory root and the Omni-SimpleMem seed, with the offline meta agent; it prints each step, the final
-// table (validation and held-out test scores of the selected program, the root and the seed) and the run folder.
-import { join } from 'node:path';
+// table (validation and held-out test scores of the selected program, the root and the seed), the run folder, and
+// writes the run's HTML report into it.
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { renderReport } from '../../../search-trees/view/report.ts';
 import { z } from 'zod';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { intOption, parse } from '../args.ts';
@@ -12,7 +15,9 @@ export const usage = `automemo demo [--budget N] [--out DIR]
 Offline tour: a ${12}-step tree search over memo programs on the shipped LoCoMo
 conversations (reward: evidence recall), seeded with Omni-SimpleMem, using the
 offline meta agent. Prints every step, the final table and the run folder
-(default search-trees/runs/demo-<time>). Takes a few minutes on a laptop.
+(default search-trees/runs/demo-<time>), and writes report.html there (the
+viewer's page as one file; "automemo view <run>" serves it live). Takes a few
+minutes on a laptop.
 For the memory baselines side by side: automemo baselines --env locomo.`;
 
 const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000) });
@@ -20,5 +25,11 @@ const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string()
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' } }, Args);
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  return searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline' }, 'automemo demo');
+  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline' }, 'automemo demo');
+  if (code !== 0) return code;
+  const report = join(out, 'report.html');
+  writeFileSync(report, renderReport(out).html);
+  const shown = relative(process.cwd(), out) || out;
+  process.stdout.write(`report: ${relative(process.cwd(), report) || report} (open it in a browser; "automemo view ${shown}" serves the same page live)\n`);
+  return 0;
 }

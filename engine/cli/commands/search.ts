@@ -164,7 +164,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   try {
     const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options, ledger) });
     if (a.json) process.stdout.write(`${JSON.stringify({ runFolder: folder.dir, ...summary }, null, 2)}\n`);
-    else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}\n`);
+    else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`);
     return 0;
   } finally {
     release();
