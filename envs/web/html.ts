@@ -16,6 +16,8 @@ export interface PageOptions {
   css?: string;
 }
 
+// The details rule: Chromium's accessibility tree still lists the <option>s of a <select> inside a closed <details>,
+// so a snapshot would show controls nobody can see or reach. Hiding the closed content removes them.
 const BASE_CSS = `
 body{font:14px/1.4 "DejaVu Sans",sans-serif;margin:0;color:#222;background:#fafafa}
 header{background:#2b3a55;color:#fff;padding:8px 16px;display:flex;gap:16px;align-items:center}
@@ -26,6 +28,7 @@ table{border-collapse:collapse} td,th{border:1px solid #ccc;padding:3px 8px;text
 .modal{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;justify-content:center;z-index:10}
 .modal>div{background:#fff;padding:20px;min-width:320px}
 .muted{color:#777;font-size:12px}
+details:not([open])>*:not(summary){display:none}
 `;
 
 export function page(o: PageOptions): string {

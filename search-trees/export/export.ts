@@ -122,12 +122,9 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
         heapMb: DEFAULT_LIMITS.heapMb,
         cpuS: DEFAULT_LIMITS.callCpuMs / 1000,
         wallS: DEFAULT_LIMITS.callWallMs / 1000,
-        restoreNote:
-          'a program with `snapshot()` and `restore()` gets its kv, vector indices and snapshot back; any other program keeps state in its own variables, so `update()` runs again over the logged episodes (`memory/episodes.jsonl`) with their saved embeddings — no agent and no model. `memory.restored` says which, and whether the rebuilt state matches the saved one.',
-        nativeNote:
-          native === 'bundle'
-            ? `isolated-vm and hnswlib-node are inside this package, already built for ${info.native.platform}-${info.native.arch}, Node ABI ${info.native.abi} (Node 20), so installing compiles nothing. On another platform, export with \`--native source\` (they then compile on install; isolated-vm takes about a minute).`
-            : 'isolated-vm and hnswlib-node are ordinary dependencies: they compile with node-gyp on install (isolated-vm takes about a minute; needs python3, make and a C++ compiler).',
+        nativeBundled: native === 'bundle' ? 'yes' : '',
+        platform: `${info.native.platform}-${info.native.arch}`,
+        abi: String(info.native.abi),
       },
       withMcp,
     );

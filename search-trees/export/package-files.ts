@@ -38,7 +38,8 @@ const fmt = (x: number | null) => (x === null ? 'none' : x.toFixed(3));
 
 export function writeTextFiles(outDir: string, pkg: Record<string, unknown>, values: Record<string, string | number>, withMcp: boolean): void {
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  let readme = fillPrompt(readPrompt(import.meta.url, './templates/README.md'), values);
+  const native = fillPrompt(readPrompt(import.meta.url, values.nativeBundled ? './templates/native-bundle.md' : './templates/native-source.md'), values);
+  let readme = fillPrompt(readPrompt(import.meta.url, './templates/README.md'), { ...values, nativeNote: native });
   if (withMcp) readme += `\n${fillPrompt(readPrompt(import.meta.url, './templates/README-mcp.md'), values)}`;
   writeFileSync(join(outDir, 'README.md'), `${readme}\n`);
   copyFileSync(new URL('./templates/index.d.ts', import.meta.url), join(outDir, 'index.d.ts'));

@@ -1,7 +1,7 @@
 // The viewer's web server, on 127.0.0.1 only: the page, the run as JSON (re-read on request), node details and
 // evidence on demand, files of the run folder (images) behind the traversal guard, and a server-sent event stream
 // that pushes the run again whenever its journal or lock changes, so the page follows a running search.
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
@@ -115,7 +115,7 @@ export class ViewServer {
 
   private file(res: ServerResponse, rel: string): void {
     const full = insideRoot(this.dir, rel);
-    if (!full || !statSync(full).isFile()) return send(res, 404, { error: 'no such file in the run folder' });
+    if (!full || !existsSync(full) || !statSync(full).isFile()) return send(res, 404, { error: 'no such file in the run folder' });
     res.writeHead(200, {
       'content-type': FILE_TYPES[extname(full).toLowerCase()] ?? 'text/plain; charset=utf-8',
       'x-content-type-options': 'nosniff',

@@ -147,6 +147,7 @@ describe('automemo view', () => {
     const url = await serve(dir);
     expect((await rawGet(url, '/files/run.json')).status).toBe(200);
     expect((await rawGet(url, '/files/evidence/n1/train-0/images/img-test.png')).status).toBe(200);
+    expect((await rawGet(url, '/files/evidence/n1/train-0/images/no-such.png')).status).toBe(404);
     for (const path of ['/files/../secret.txt', '/files/%2e%2e/secret.txt', '/files/..%2fsecret.txt', '/files/evidence/out/secret.txt', `/files/${encodeURIComponent(join(dir, '..', 'secret.txt'))}`, '/../secret.txt']) {
       const res = await rawGet(url, path);
       expect(res.status, path).toBe(404);

@@ -14,7 +14,6 @@ const NAV: [string, string][] = [
 const CSS = `
 form.search{margin:0 0 10px;display:flex;gap:6px} form.search input{width:320px}
 .price{font-size:18px;color:#b12704;font-weight:bold}
-details:not([open])>*:not(summary){display:none}
 details{border:1px solid #ddd;background:#fff;margin:6px 0;padding:4px 10px} summary{cursor:pointer;font-weight:bold}
 dl{display:grid;grid-template-columns:140px auto;gap:2px 10px} dt{color:#555} dd{margin:0}
 .notice{background:#fff8d6;border:1px solid #e6d27a;padding:4px 8px;margin:6px 0}
