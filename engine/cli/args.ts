@@ -24,7 +24,8 @@ export function parse<T extends z.ZodType>(
   const result = schema.safeParse({ ...parsed.values, positionals: parsed.positionals });
   if (!result.success) {
     const first = result.error.issues[0];
-    const where = first?.path.length ? `--${String(first.path[0])}: ` : '';
+    // Positionals are not options: their messages say what to give on their own.
+    const where = first?.path.length && first.path[0] !== 'positionals' ? `--${String(first.path[0])}: ` : '';
     throw new UsageError(`${where}${first?.message ?? 'invalid arguments'}`);
   }
   return result.data;
@@ -41,7 +42,13 @@ export const EVAL_OPTIONS = {
 } as const;
 
 /** A numeric option given as a string on the command line. */
-export const intOption = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
+export const intOption = (min: number, max: number) =>
+  z.coerce
+    .number({ error: `expected a whole number from ${min} to ${max}` })
+    .int({ error: `expected a whole number from ${min} to ${max}` })
+    .min(min, { error: `expected a whole number from ${min} to ${max}` })
+    .max(max, { error: `expected a whole number from ${min} to ${max}` })
+    .optional();
 
 /** Runs a loader whose errors are the user's to fix (unknown environment, unreadable data folder) as UsageErrors. */
 export async function asUsage<T>(load: () => Promise<T>): Promise<T> {
