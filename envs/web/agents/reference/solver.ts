@@ -41,3 +41,23 @@ export interface WebSolver {
    */
   finish(ctx: SolveContext): Promise<string | undefined>;
 }
+
+/**
+ * One way to do a task: how plausible it looks to an agent that does not know the site (default 1), and whether a
+ * failed sibling's actions went that way.
+ */
+export interface Way<K extends string> {
+  id: K;
+  weight?: number;
+  tookBy(actions: string[]): boolean;
+}
+
+/** A seeded pick, by weight, among the ways no failed sibling took (among all of them when every way failed before). */
+export function chooseWay<K extends string>(ctx: SolveContext, ways: Way<K>[]): K {
+  // A sibling that took no action went no way at all.
+  const fresh = ways.filter((w) => !ctx.avoid.some((acts) => acts.length > 0 && w.tookBy(acts)));
+  const pool = fresh.length ? fresh : ways;
+  let r = ctx.random() * pool.reduce((sum, w) => sum + (w.weight ?? 1), 0);
+  for (const w of pool) if ((r -= w.weight ?? 1) < 0) return w.id;
+  return (pool[pool.length - 1] as Way<K>).id;
+}

@@ -4,7 +4,7 @@
 // count) they pick one with the task's seeded random, trying last what a failed sibling did.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll, valueOf } from '../../../browser/snapshot.ts';
-import type { SolveContext, WebSolver } from '../solver.ts';
+import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
 
 type Kind = 'top-starred' | 'release' | 'new-issue' | 'pr-author' | 'count-open';
 
@@ -21,19 +21,6 @@ const quoted = (instruction: string) => [...instruction.matchAll(/"([^"]+)"/g)].
 const REPO = /^[\w.-]+\/[\w.-]+$/;
 const repoArg = (instruction: string) => quoted(instruction).find((q) => REPO.test(q)) ?? '';
 const others = (instruction: string) => quoted(instruction).filter((q) => !REPO.test(q));
-
-/** One way to do a task; `tookBy` tells whether a failed sibling's actions went this way. */
-interface Way {
-  id: string;
-  tookBy(actions: string[]): boolean;
-}
-
-/** A seeded pick among the ways no failed sibling took (all of them when every way failed before). */
-function chooseWay(ctx: SolveContext, ways: Way[]): string {
-  const fresh = ways.filter((w) => !ctx.avoid.some((acts) => w.tookBy(acts)));
-  const pool = fresh.length ? fresh : ways;
-  return (pool[Math.floor(ctx.random() * pool.length) % pool.length] as Way).id;
-}
 
 const has = (acts: string[], re: RegExp) => acts.some((a) => re.test(a));
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -5,7 +5,7 @@
 // task's seeded random, trying last what a failed sibling did.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll, valueOf } from '../../../browser/snapshot.ts';
-import type { SolveContext, WebSolver } from '../solver.ts';
+import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
 
 type Task =
   | { kind: 'create'; title: string; category: string; priority: string }
@@ -26,22 +26,6 @@ function taskOf(instruction: string): Task | undefined {
   m = instruction.match(/last edited the knowledge article "([^"]+)"/i);
   if (m) return { kind: 'editor', article: m[1] as string };
   return undefined;
-}
-
-/** One way to do a task: how likely a generic agent is to take it, and whether a failed sibling's actions took it. */
-interface Way<T extends string> {
-  id: T;
-  weight: number;
-  tookBy(actions: string[]): boolean;
-}
-
-/** A weighted seeded pick among the ways no failed sibling took (among all when every way failed before). */
-function chooseWay<T extends string>(ctx: SolveContext, ways: Way<T>[]): T {
-  const fresh = ways.filter((w) => !ctx.avoid.some((acts) => w.tookBy(acts)));
-  const pool = fresh.length ? fresh : ways;
-  let r = ctx.random() * pool.reduce((s, w) => s + w.weight, 0);
-  for (const w of pool) if ((r -= w.weight) < 0) return w.id;
-  return (pool[pool.length - 1] as Way<T>).id;
 }
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();

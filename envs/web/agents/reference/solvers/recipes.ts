@@ -4,7 +4,7 @@
 // several routes are plausible it picks one, seeded by the task, keeping the routes failed siblings took for last.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll, valueOf } from '../../../browser/snapshot.ts';
-import type { SolveContext, WebSolver } from '../solver.ts';
+import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
 
 interface Card {
   name: string;
@@ -37,23 +37,6 @@ const numberIn = (s: string | undefined) => {
   return m ? Number(m[0]) : undefined;
 };
 
-/**
- * A route chosen by weight among those no failed sibling took (all of them if every route failed before). Routes
- * are listed most obvious first.
- */
-function route<K extends string>(ctx: SolveContext, routes: [K, number, (actions: string[]) => boolean][]): K {
-  const tried = (r: (typeof routes)[number]) => ctx.avoid.some((acts) => acts.length > 0 && r[2](acts));
-  const open = routes.filter((r) => !tried(r));
-  const pool = open.length ? open : routes;
-  const total = pool.reduce((s, r) => s + r[1], 0);
-  let x = ctx.random() * total;
-  for (const r of pool) {
-    x -= r[1];
-    if (x < 0) return r[0];
-  }
-  return (pool[pool.length - 1] as (typeof routes)[number])[0];
-}
-
 const has = (re: RegExp) => (acts: string[]) => acts.some((a) => re.test(a));
 const nodes = (ctx: SolveContext) => ctx.page().nodes;
 
@@ -76,10 +59,10 @@ async function scanCards(ctx: SolveContext, diet: string, max: number): Promise<
 async function dietTime(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, diet, cuisine, maxText] = m as unknown as [string, string, string, string];
   const max = Number(maxText);
-  const way = route(ctx, [
-    ['keyword', 0.35, has(/searchbox "Search recipes"/)],
-    ['cuisine', 0.3, (acts) => !has(/Advanced search|searchbox/)(acts)],
-    ['advanced', 0.35, has(/Advanced search/)],
+  const way = chooseWay(ctx, [
+    { id: 'keyword', weight: 0.35, tookBy: has(/searchbox "Search recipes"/) },
+    { id: 'cuisine', weight: 0.3, tookBy: (acts) => !has(/Advanced search|searchbox/)(acts) },
+    { id: 'advanced', weight: 0.35, tookBy: has(/Advanced search/) },
   ]);
   if (way === 'keyword') {
     await ctx.act(`Type searchbox "Search recipes"; ${diet} ${cuisine}`, 'search by diet and cuisine');
@@ -111,9 +94,9 @@ async function scale(ctx: SolveContext, m: RegExpMatchArray): Promise<string | u
   const [, name, ingredient, servingsText] = m as unknown as [string, string, string, string];
   const servings = Number(servingsText);
   await openRecipe(ctx, name);
-  const way = route(ctx, [
-    ['yield', 0.65, (acts) => !has(/spinbutton "Servings"/)(acts)],
-    ['scaler', 0.35, has(/spinbutton "Servings"/)],
+  const way = chooseWay(ctx, [
+    { id: 'yield', weight: 0.65, tookBy: (acts) => !has(/spinbutton "Servings"/)(acts) },
+    { id: 'scaler', weight: 0.35, tookBy: has(/spinbutton "Servings"/) },
   ]);
   if (way === 'scaler') {
     await ctx.act(`Type spinbutton "Servings"; ${servings}`, 'let the page scale the amounts');
@@ -131,9 +114,9 @@ async function authorCount(ctx: SolveContext, m: RegExpMatchArray): Promise<stri
   const name = m[1] as string;
   await ctx.act('Click link "Authors"', 'the authors directory');
   await ctx.act(`Click link "${name}"`, 'open the author');
-  const way = route(ctx, [
-    ['count', 0.65, (acts) => !has(/link "Profile"/)(acts)],
-    ['profile', 0.35, has(/link "Profile"/)],
+  const way = chooseWay(ctx, [
+    { id: 'count', weight: 0.65, tookBy: (acts) => !has(/link "Profile"/)(acts) },
+    { id: 'profile', weight: 0.35, tookBy: has(/link "Profile"/) },
   ]);
   if (way === 'profile') {
     await ctx.act('Click link "Profile"', 'the profile may list the total');
@@ -145,10 +128,10 @@ async function authorCount(ctx: SolveContext, m: RegExpMatchArray): Promise<stri
 
 async function collect(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, name, collection] = m as unknown as [string, string, string];
-  const way = route(ctx, [
-    ['save', 0.45, has(/Save recipe/)],
-    ['collections', 0.2, has(/My collections/)],
-    ['menu', 0.35, has(/More actions/)],
+  const way = chooseWay(ctx, [
+    { id: 'save', weight: 0.45, tookBy: has(/Save recipe/) },
+    { id: 'collections', weight: 0.2, tookBy: has(/My collections/) },
+    { id: 'menu', weight: 0.35, tookBy: has(/More actions/) },
   ]);
   if (way === 'collections') {
     // Look for an "add" control on the collection itself; there is none, so fall back to the recipe's Save.
@@ -177,9 +160,9 @@ async function totalTime(ctx: SolveContext): Promise<string | undefined> {
 async function topRated(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   await ctx.act(`Click link "${m[1] as string}"`, 'open the cuisine page');
   await ctx.act('Click link "Top rated"', 'best rated first');
-  const way = route(ctx, [
-    ['card', 0.65, (acts) => acts.length <= 2],
-    ['open', 0.35, (acts) => acts.length > 2],
+  const way = chooseWay(ctx, [
+    { id: 'card', weight: 0.65, tookBy: (acts) => acts.length <= 2 },
+    { id: 'open', weight: 0.35, tookBy: (acts) => acts.length > 2 },
   ]);
   if (way === 'open') return totalTime(ctx);
   const v = cardsOf(nodes(ctx))[0]?.minutes;

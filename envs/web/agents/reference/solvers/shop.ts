@@ -4,25 +4,9 @@
 // several routes are plausible it picks one, seeded by the task, keeping the routes failed siblings took for last.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, textLines, valueOf } from '../../../browser/snapshot.ts';
-import type { SolveContext, WebSolver } from '../solver.ts';
+import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
 
 type Check = (actions: string[]) => boolean;
-
-/**
- * A route drawn by weight (how plausible it looks to an agent that does not know the store) among those no failed
- * sibling took; all of them when every route failed before.
- */
-function route<K extends string>(ctx: SolveContext, routes: [K, number, Check][]): K {
-  const tried = (check: Check) => ctx.avoid.some((acts) => acts.length > 0 && check(acts));
-  const open = routes.filter(([, , check]) => !tried(check));
-  const pool = open.length ? open : routes;
-  let x = ctx.random() * pool.reduce((sum, r) => sum + r[1], 0);
-  for (const [key, weight] of pool) {
-    x -= weight;
-    if (x < 0) return key;
-  }
-  return (pool[pool.length - 1] as [K, number, Check])[0];
-}
 
 const has = (re: RegExp): Check => (acts) => acts.some((a) => re.test(a));
 const lastIs = (re: RegExp): Check => (acts) => re.test(acts.filter((a) => !/^ANSWER/i.test(a)).at(-1) ?? '');
@@ -86,10 +70,10 @@ async function cheapestRated(ctx: SolveContext, m: RegExpMatchArray): Promise<st
   const t = Number(tText);
   // Both listing routes read the star figures off a listing: when a sibling that did so failed, neither is trusted.
   const readStars: Check = (acts) => !has(/Refine/i)(acts);
-  const way = route(ctx, [
-    ['listing', 0.3, readStars],
-    ['refine', 0.35, has(/Refine/i)],
-    ['search', 0.35, readStars],
+  const way = chooseWay(ctx, [
+    { id: 'listing', weight: 0.3, tookBy: readStars },
+    { id: 'refine', weight: 0.35, tookBy: has(/Refine/i) },
+    { id: 'search', weight: 0.35, tookBy: readStars },
   ]);
   if (way === 'search') {
     await ctx.act(`Type searchbox "Search"; ${dept}`, 'search the department');
@@ -123,7 +107,7 @@ function specOnPage(all: AxNode[], label: string): string | undefined {
 
 async function specValue(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, label, name] = m as unknown as [string, string, string];
-  const way = route(ctx, (Object.keys(SECTIONS) as (keyof typeof SECTIONS)[]).map((k) => [k, 1, has(new RegExp(`generic "${SECTIONS[k]}"`, 'i'))]));
+  const way = chooseWay(ctx, (Object.keys(SECTIONS) as (keyof typeof SECTIONS)[]).map((k) => ({ id: k, tookBy: has(new RegExp(`generic "${SECTIONS[k]}"`, 'i')) })));
   await openProduct(ctx, name);
   await ctx.act(`Click generic "${SECTIONS[way]}"`, 'the spec should be in this section');
   return specOnPage(nodes(ctx), label);
@@ -135,12 +119,12 @@ const COUPON = /order one "([^"]+)" with the coupon code (\S+?)\.?$/i;
 
 async function couponOrder(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, name, code] = m as unknown as [string, string, string];
-  const way = route(ctx, [
-    ['buy-now', 0.3, has(/button "Buy now"/i)],
-    ['voucher', 0.28, has(/Gift card or voucher/i)],
-    ['payment', 0.25, has(/textbox "Coupon code"/i)],
+  const way = chooseWay(ctx, [
+    { id: 'buy-now', weight: 0.3, tookBy: has(/button "Buy now"/i) },
+    { id: 'voucher', weight: 0.28, tookBy: has(/Gift card or voucher/i) },
+    { id: 'payment', weight: 0.25, tookBy: has(/textbox "Coupon code"/i) },
     // Places the order from the shipping step, where no coupon field was seen.
-    ['shipping', 0.17, (acts) => !has(/Continue to payment|Buy now/i)(acts)],
+    { id: 'shipping', weight: 0.17, tookBy: (acts) => !has(/Continue to payment|Buy now/i)(acts) },
   ]);
   await openProduct(ctx, name);
   if (way === 'buy-now') {
@@ -164,10 +148,10 @@ const TOTAL = /order total for (\d+) of the "([^"]+)" including tax/i;
 async function orderTotal(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, qty, name] = m as unknown as [string, string, string];
   // A sibling that read the total at some step and failed: read it further along.
-  const way = route(ctx, [
-    ['cart', 1, lastIs(/button "(Add to cart|Proceed to checkout)"/i)],
-    ['shipping', 1, lastIs(/button "Proceed to checkout"/i)],
-    ['payment', 1, has(/button "Continue to payment"/i)],
+  const way = chooseWay(ctx, [
+    { id: 'cart', weight: 1, tookBy: lastIs(/button "(Add to cart|Proceed to checkout)"/i) },
+    { id: 'shipping', weight: 1, tookBy: lastIs(/button "Proceed to checkout"/i) },
+    { id: 'payment', weight: 1, tookBy: has(/button "Continue to payment"/i) },
   ]);
   await openProduct(ctx, name);
   await ctx.act(`Select combobox "Quantity"; ${qty}`, 'the quantity asked');
@@ -199,10 +183,10 @@ async function weightOf(ctx: SolveContext, name: string): Promise<number | undef
 
 async function weightDiff(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, heavy, light] = m as unknown as [string, string, string];
-  const way = route(ctx, [
-    ['pounds', 1, (acts) => !has(/combobox "Units"/i)(acts)],
-    ['kg', 1, has(/Metric \(kg\)/i)],
-    ['grams', 1, has(/Metric \(g\)/i)],
+  const way = chooseWay(ctx, [
+    { id: 'pounds', weight: 1, tookBy: (acts) => !has(/combobox "Units"/i)(acts) },
+    { id: 'kg', weight: 1, tookBy: has(/Metric \(kg\)/i) },
+    { id: 'grams', weight: 1, tookBy: has(/Metric \(g\)/i) },
   ]);
   if (way !== 'pounds') {
     await ctx.act('Click link "Settings"', 'switch the store to metric units');

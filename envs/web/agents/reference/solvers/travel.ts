@@ -4,7 +4,7 @@
 // several routes are plausible it picks one, seeded by the task, keeping the routes failed siblings took for last.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll } from '../../../browser/snapshot.ts';
-import type { SolveContext, WebSolver } from '../solver.ts';
+import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -35,20 +35,6 @@ const numberIn = (s: string | undefined) => {
 function dayOf(dmy: string): string {
   const [d, m] = dmy.split('/').map(Number) as [number, number];
   return `${d} ${MONTHS[m - 1]}`;
-}
-
-/** A route chosen by weight among those no failed sibling took (all of them if every route failed before). */
-function route<K extends string>(ctx: SolveContext, routes: [K, number, (actions: string[]) => boolean][]): K {
-  const tried = (r: (typeof routes)[number]) => ctx.avoid.some((acts) => acts.length > 0 && r[2](acts));
-  const open = routes.filter((r) => !tried(r));
-  const pool = open.length ? open : routes;
-  const total = pool.reduce((s, r) => s + r[1], 0);
-  let x = ctx.random() * total;
-  for (const r of pool) {
-    x -= r[1];
-    if (x < 0) return r[0];
-  }
-  return (pool[pool.length - 1] as (typeof routes)[number])[0];
 }
 
 const has = (re: RegExp) => (acts: string[]) => acts.some((a) => re.test(a));
@@ -117,9 +103,9 @@ async function cheapestFlight(ctx: SolveContext, m: RegExpMatchArray): Promise<s
   await searchFlights(ctx, from, to, date);
   // Sorting by price changes nothing about which fares are listed.
   const sortByPrice = ctx.random() < 0.3;
-  const way = route(ctx, [
-    ['exact-date', 0.35, has(/checkbox "Flexible/i)],
-    ['as-shown', 0.65, (acts) => !has(/checkbox "Flexible/i)(acts)],
+  const way = chooseWay(ctx, [
+    { id: 'exact-date', weight: 0.35, tookBy: has(/checkbox "Flexible/i) },
+    { id: 'as-shown', weight: 0.65, tookBy: (acts) => !has(/checkbox "Flexible/i)(acts) },
   ]);
   if (way === 'as-shown' && sortByPrice) await sortFlights(ctx, /price/i);
   if (way === 'exact-date') {
@@ -133,9 +119,9 @@ async function cheapestFlight(ctx: SolveContext, m: RegExpMatchArray): Promise<s
 async function earliestFlight(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, from, to, date] = m as unknown as [string, string, string, string];
   await searchFlights(ctx, from, to, date);
-  const way = route(ctx, [
-    ['sort', 0.4, has(/Sort by/i)],
-    ['read', 0.6, (acts) => !has(/Sort by/i)(acts)],
+  const way = chooseWay(ctx, [
+    { id: 'sort', weight: 0.4, tookBy: has(/Sort by/i) },
+    { id: 'read', weight: 0.6, tookBy: (acts) => !has(/Sort by/i)(acts) },
   ]);
   if (way === 'sort') await sortFlights(ctx, /depart|earliest/i);
   return earliest(onDay(rowsOf(nodes(ctx)), date))?.Flight;
@@ -156,9 +142,9 @@ async function bookStay(ctx: SolveContext, m: RegExpMatchArray): Promise<string 
   const [, nights, hotel, city] = m as unknown as [string, string, string, string];
   // The list's "Free cancellation" filter narrows the hotels; it does not pick the rate.
   const filterList = ctx.random() < 0.5;
-  const way = route(ctx, [
-    ['rates', 0.35, has(/More rates/i)],
-    ['as-offered', 0.65, (acts) => !has(/More rates/i)(acts)],
+  const way = chooseWay(ctx, [
+    { id: 'rates', weight: 0.35, tookBy: has(/More rates/i) },
+    { id: 'as-offered', weight: 0.65, tookBy: (acts) => !has(/More rates/i)(acts) },
   ]);
   await openHotel(ctx, hotel, city, filterList);
   await actOn(ctx, 'Select', 'combobox', /nights/i, nights, 'the length of the stay');
@@ -191,9 +177,9 @@ function nightlyOn(ns: AxNode[]): number | undefined {
 async function stayTotal(ctx: SolveContext, m: RegExpMatchArray): Promise<string | undefined> {
   const [, nights, hotel, city] = m as unknown as [string, string, string, string];
   await openHotel(ctx, hotel, city);
-  const way = route(ctx, [
-    ['per-night', 0.65, (acts) => !has(/Update total/i)(acts)],
-    ['update', 0.35, has(/Update total/i)],
+  const way = chooseWay(ctx, [
+    { id: 'per-night', weight: 0.65, tookBy: (acts) => !has(/Update total/i)(acts) },
+    { id: 'update', weight: 0.35, tookBy: has(/Update total/i) },
   ]);
   // Choosing the nights alone shows no total: the per-night price is multiplied out then.
   if (way === 'update' || ctx.random() < 0.4) await actOn(ctx, 'Select', 'combobox', /nights/i, nights, 'the length of the stay');
@@ -213,9 +199,9 @@ async function cancel(ctx: SolveContext, m: RegExpMatchArray): Promise<string | 
   await ctx.act('Click link "My bookings"', 'the bookings list');
   await ctx.act(`Click link "Manage ${ref}"`, 'open the booking');
   await actOn(ctx, 'Click', 'button', /^cancel/i, undefined, 'cancel it');
-  const way = route(ctx, [
-    ['accept', 0.4, has(/checkbox/i)],
-    ['as-asked', 0.6, (acts) => !has(/checkbox/i)(acts)],
+  const way = chooseWay(ctx, [
+    { id: 'accept', weight: 0.4, tookBy: has(/checkbox/i) },
+    { id: 'as-asked', weight: 0.6, tookBy: (acts) => !has(/checkbox/i)(acts) },
   ]);
   if (way === 'accept') await actOn(ctx, 'Click', 'checkbox', /accept|agree|terms/i, undefined, 'accept the terms');
   // Without the terms ticked, "Confirm" only brings the page back with a note; the booking was taken as cancelled.
