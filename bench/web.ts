@@ -9,6 +9,7 @@
 // Usage: npm run bench:web [-- --sites shop,travel --instances 15 --seed 0 --throughput 40]
 import { parseArgs } from 'node:util';
 import { evaluateProgram } from '../engine/evaluate/evaluate.ts';
+import { mapLimit } from '../engine/evaluate/limit.ts';
 import { resolveModels } from '../engine/llm/models.ts';
 import { noteToStderr } from '../engine/cli/style.ts';
 import { CHROMIUM_PATH } from '../envs/web/browser/browser.ts';
@@ -52,13 +53,6 @@ async function program(name: string): Promise<{ byTemplate: Rewards; seconds: nu
   const all = [...byTemplate.values()].flat();
   process.stderr.write(`${name}: ${all.length} test tasks in ${seconds.toFixed(1)} s, mean ${(100 * all.reduce((a, b) => a + b, 0) / Math.max(1, all.length)).toFixed(1)}%\n`);
   return { byTemplate, seconds };
-}
-
-async function mapLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  }));
 }
 
 const none = await program('no-memory');

@@ -4,6 +4,7 @@
 // on test, the memory learns from every training episode and is asked about the test tasks; on train (what the
 // search uses), it learns from the update batch and is asked about the validation batch. Update episodes are the
 // agent's own runs without memory, collected once and stored with their screenshots.
+import { mapLimit } from '../../engine/evaluate/limit.ts';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -63,20 +64,6 @@ export interface WebOptions {
   concurrency?: number;
   episodeStore?: EpisodeStore;
   onNote?: (message: string) => void;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
 }
 
 export class WebEnvironment implements Environment {
