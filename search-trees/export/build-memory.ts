@@ -59,7 +59,7 @@ export async function buildMemory(
           } catch (err) {
             // As in evaluation, a failing update is recorded and the memory goes on; a dead sandbox ends the export.
             updateErrors.push(`${episode.taskId}: ${(err as Error).message}`);
-            if (/no longer running|was stopped/.test((err as Error).message)) throw err;
+            if (!memory.alive) throw err;
           }
           count++;
         }

@@ -90,6 +90,12 @@ function unwrap<T>(r: CallResult<T>, what: string): T {
 
 export class Memory {
   private queue: Promise<unknown> = Promise.resolve();
+
+  /** False once the sandbox stopped (a CPU, wall-time or heap limit): no call can succeed after that. */
+  get alive(): boolean {
+    return this.instance.alive;
+  }
+
   private added = 0;
   private clock: number;
   private closed = false;
