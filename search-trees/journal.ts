@@ -2,10 +2,17 @@
 // moves on, so a kill at any moment loses at most the line being written. Reading tolerates exactly that: a torn
 // last line is reported and dropped (and cut from the file before appending again); a bad line elsewhere means the
 // file was damaged and is an error naming the line.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+// Anyone can edit the file, so reading it is bounded (JOURNAL_LIMITS) and every node id and path in it is checked:
+// ids are safe names and paths are safe relative paths, so no line can point a reader or writer outside the run.
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import { type LineLimits, MB, readLines } from '../foundation/bounded-lines.ts';
+import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../foundation/safe-path.ts';
 
-const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: z.string(), score: z.number() });
+/** A journal line is at most 8 MB (ours are a few KB); the whole journal at most 256 MB. */
+export const JOURNAL_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
+
+const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number() });
 
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), t: z.number(), resumed: z.boolean(), pid: z.number() }),
@@ -13,10 +20,10 @@ export const EventSchema = z.discriminatedUnion('type', [
     type: z.literal('node'),
     t: z.number(),
     step: z.number().int(),
-    id: z.string(),
-    parent: z.string().nullable(),
+    id: NodeId,
+    parent: NodeId.nullable(),
     kind: z.enum(['root', 'seed', 'child']),
-    dir: z.string(),
+    dir: RunPath,
     hash: z.string(),
     parentSnapshot: z.number().nullable(),
     description: z.string().optional(),
@@ -26,23 +33,23 @@ export const EventSchema = z.discriminatedUnion('type', [
     type: z.literal('evaluation'),
     t: z.number(),
     step: z.number().int(),
-    node: z.string(),
+    node: NodeId,
     split: z.enum(['train', 'test']),
     index: z.number().int(),
     score: z.number(),
     tasks: z.number().int(),
     sampleSeed: z.number().int().optional(),
-    evidence: z.string(),
+    evidence: RunPath,
     stats: z.record(z.string(), z.unknown()),
     ms: z.number(),
   }),
-  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: z.string(), score: z.number(), candidates: z.array(Scored) }),
-  z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: z.string(), reason: z.string(), attempts: z.number().int(), dir: z.string().optional() }),
+  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored) }),
+  z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string(), attempts: z.number().int(), dir: RunPath.optional() }),
   z.object({
     type: z.literal('meta-call'),
     t: z.number(),
     step: z.number().int(),
-    node: z.string(),
+    node: NodeId,
     role: z.string(),
     purpose: z.string(),
     model: z.string(),
@@ -53,10 +60,10 @@ export const EventSchema = z.discriminatedUnion('type', [
     ok: z.boolean(),
     error: z.string().optional(),
   }),
-  z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: z.string(), attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
+  z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
   z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string() }),
-  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: z.string(), lcb: z.number(), validation: z.number() }),
+  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number() }),
 ]);
 
 export type JournalEvent = z.infer<typeof EventSchema>;
@@ -70,41 +77,77 @@ export interface JournalRead {
 }
 
 export function readJournal(path: string): JournalRead {
-  if (!existsSync(path)) return { events: [] };
-  const text = readFileSync(path, 'utf8');
-  const lines = text.split('\n');
   const events: JournalEvent[] = [];
   let tornLine: JournalRead['tornLine'];
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    const last = i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '');
+  const damaged = (line: number, why: string) => new Error(`${path}: line ${line} ${why}; the journal is damaged (it is only ever appended to)`);
+  const read = readLines(path, JOURNAL_LIMITS, (line) => {
+    // Only the last line can lack its newline: that is a write cut off by a kill, not damage.
+    if ('tooLong' in line) {
+      if (!line.terminated) tornLine = { line: line.number, text: `(${MB(line.bytes)} cut off)` };
+      else throw damaged(line.number, `is ${MB(line.bytes)}, over the ${MB(JOURNAL_LIMITS.maxLineBytes)} a journal line may hold`);
+      return;
+    }
+    if (line.text.trim() === '') return;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      parsed = JSON.parse(line.text);
     } catch {
-      if (last && !text.endsWith('\n')) {
-        tornLine = { line: i + 1, text: line.slice(0, 120) };
+      if (!line.terminated) {
+        tornLine = { line: line.number, text: line.text.slice(0, 120) };
         return;
       }
-      throw new Error(`${path}: line ${i + 1} is not JSON; the journal is damaged (it is only ever appended to)`);
+      throw damaged(line.number, 'is not JSON');
     }
     const event = EventSchema.safeParse(parsed);
-    if (!event.success) throw new Error(`${path}: line ${i + 1} is not a journal event: ${z.prettifyError(event.error)}`);
+    if (!event.success) throw new Error(`${path}: line ${line.number} is not a journal event: ${z.prettifyError(event.error)}`);
     events.push(event.data);
   });
+  if (read.kind === 'not-a-file') throw new Error(`${path} is not a file; a run's journal.jsonl is a plain file`);
+  if (read.kind === 'read' && read.cut) throw new Error(`${path} is over ${MB(JOURNAL_LIMITS.maxFileBytes)}, more than any run writes; refusing to read it`);
   return tornLine ? { events, tornLine } : { events };
+}
+
+/** Cuts a torn last line off the file (reading only its tail), so the next event starts on a line of its own. */
+function cutTornTail(path: string): void {
+  let size: number;
+  try {
+    const st = lstatSync(path);
+    if (!st.isFile()) throw new Error(`${path} is not a file; a run's journal.jsonl is a plain file`);
+    size = st.size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (size === 0) return;
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a file`);
+    const buf = Buffer.alloc(64 * 1024);
+    let end = size;
+    let keep = -1;
+    let lastByte = true;
+    while (end > 0 && keep < 0) {
+      const start = Math.max(0, end - buf.length);
+      const n = readSync(fd, buf, 0, end - start, start);
+      if (lastByte && buf[n - 1] === 10) return;
+      lastByte = false;
+      const nl = buf.subarray(0, n).lastIndexOf(10);
+      if (nl >= 0) keep = start + nl + 1;
+      end = start;
+    }
+    truncateSync(path, Math.max(keep, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class Journal {
   private fd: number;
 
   constructor(readonly path: string) {
-    // A torn last line (from a kill mid-write) is cut off, so new events start on a line of their own.
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
-      if (text.length && !text.endsWith('\n')) truncateSync(path, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
-    }
-    this.fd = openSync(path, 'a');
+    cutTornTail(path);
+    // Never through a link: the journal is the run's own file.
+    this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   }
 
   append(event: NewEvent): JournalEvent {

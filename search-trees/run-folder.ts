@@ -1,19 +1,56 @@
 // A run folder: run.json (what was asked, on what, with what), journal.jsonl (what happened), programs/<node>/
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
+// written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
+import { closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
 import type { MetaFile } from './meta-file.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
+
+/** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
+export const MAX_SEEDS = 32;
+
+/** run.json is a few KB; a bigger one was not written by automemo. */
+const MAX_RUN_JSON_BYTES = 1_000_000;
+
+/** The start of a small file, at most `max` bytes, never through a link; undefined when it is missing. */
+function readSmall(path: string, max: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new PathOutsideError(`${path} is a symbolic link; a run folder's own files are plain files`);
+    throw err;
+  }
+  try {
+    const buf = Buffer.alloc(max + 1);
+    let n = 0;
+    for (let r = 1; r > 0 && n <= max; n += r) r = readSync(fd, buf, n, max + 1 - n, null);
+    if (n > max) throw new Error(`${path} is over ${max} bytes, larger than automemo writes it`);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A node id as the run folder takes it: a safe name, else an error naming it. */
+function nodeName(node: string): string {
+  if (!SafeNameSchema.safeParse(node).success) throw new PathOutsideError(`"${node.slice(0, 200)}" is not a safe node id (letters, digits, ".", "_", "-"; at most 64)`);
+  return node;
+}
 
 export const RunOptionsSchema = z
   .object({
     env: z.string(),
     data: z.string().optional(),
     budget: z.number().int().min(0).max(10_000),
-    seeds: z.array(z.string()),
+    seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
     meta: z.enum(['model', 'offline']),
     seed: z.number().int(),
     maxUsd: z.number().positive().optional(),
@@ -51,17 +88,22 @@ export function alive(pid: number): boolean {
 export class RunFolder {
   constructor(readonly dir: string) {}
 
+  /** A path inside the run folder, proven inside (no link leads out); a folder not made yet is taken as it will be. */
+  private inside(rel: string): string {
+    return existsSync(this.dir) ? resolveInside(this.dir, rel) : join(resolve(this.dir), rel);
+  }
+
   get runJson(): string {
-    return join(this.dir, 'run.json');
+    return this.inside('run.json');
   }
   get journalPath(): string {
-    return join(this.dir, 'journal.jsonl');
+    return this.inside('journal.jsonl');
   }
   programDir(node: string): string {
-    return join(this.dir, 'programs', node);
+    return this.inside(join('programs', nodeName(node)));
   }
   evidenceDir(node: string, split: string, index: number): string {
-    return join(this.dir, 'evidence', node, `${split}-${index}`);
+    return this.inside(join('evidence', nodeName(node), `${split}-${index}`));
   }
 
   exists(): boolean {
@@ -70,16 +112,17 @@ export class RunFolder {
 
   create(info: RunInfo): void {
     if (this.exists()) throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
-    mkdirSync(join(this.dir, 'programs'), { recursive: true });
-    mkdirSync(join(this.dir, 'evidence'), { recursive: true });
-    writeFileSync(this.runJson, `${JSON.stringify(info, null, 2)}\n`);
+    mkdirSync(this.dir, { recursive: true });
+    mkdirInside(this.dir, 'programs');
+    mkdirInside(this.dir, 'evidence');
+    writeInside(this.dir, 'run.json', `${JSON.stringify(info, null, 2)}\n`);
   }
 
   read(): RunInfo {
     if (!this.exists()) throw new Error(`${this.dir} has no run.json: not a run folder`);
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(this.runJson, 'utf8'));
+      raw = JSON.parse(readSmall(this.runJson, MAX_RUN_JSON_BYTES) ?? '');
     } catch (err) {
       throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
@@ -89,7 +132,7 @@ export class RunFolder {
   }
 
   get lockPath(): string {
-    return join(this.dir, 'lock');
+    return this.inside('lock');
   }
 
   /**
@@ -99,17 +142,18 @@ export class RunFolder {
   lock(): () => void {
     mkdirSync(this.dir, { recursive: true });
     try {
-      writeFileSync(this.lockPath, String(process.pid), { flag: 'wx' });
-    } catch {
-      const holder = Number(readFileSync(this.lockPath, 'utf8').trim());
+      writeInside(this.dir, 'lock', String(process.pid), 'exclusive');
+    } catch (err) {
+      if (err instanceof PathOutsideError) throw err;
+      const holder = Number(readSmall(this.lockPath, 64)?.trim());
       if (holder && holder !== process.pid && alive(holder)) {
-        throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`);
+        throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`, { cause: err });
       }
-      writeFileSync(this.lockPath, String(process.pid));
+      writeInside(this.dir, 'lock', String(process.pid));
     }
     const release = () => {
       try {
-        if (readFileSync(this.lockPath, 'utf8').trim() === String(process.pid)) rmSync(this.lockPath);
+        if (readSmall(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
       } catch {
         // already gone
       }
@@ -120,16 +164,24 @@ export class RunFolder {
 
   /** Writes what the meta agent said about a child (programs/<node>/meta.json; not a program file: only .ts are). */
   writeMeta(node: string, meta: MetaFile): void {
-    const dir = this.programDir(node);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+    writeInside(this.dir, join('programs', nodeName(node), 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
   }
 
-  /** Writes a program's files (its entry is index.ts). */
+  /**
+   * Writes a program's files (its entry is index.ts). File names come from a model's reply: each must be a safe
+   * relative path ending in .ts, or nothing is written.
+   */
   writeProgram(node: string, files: ProgramFiles): string {
-    const dir = this.programDir(node);
-    mkdirSync(dir, { recursive: true });
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const rel = join('programs', nodeName(node));
+    const bad = Object.keys(files).filter((name) => !isProgramFileName(name));
+    if (bad.length) throw new PathOutsideError(`program ${node}: ${bad.map((b) => JSON.stringify(b.slice(0, 100))).join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} safe file name${bad.length === 1 ? '' : 's'} (a relative path of safe names ending in .ts)`);
+    const dir = mkdirInside(this.dir, rel);
+    for (const [name, text] of Object.entries(files)) writeInside(this.dir, join(rel, name), text);
     return dir;
   }
+}
+
+/** A program file's name as a run folder stores it: a safe relative path ending in .ts. */
+export function isProgramFileName(name: string): boolean {
+  return name.endsWith('.ts') && SafeRelPathSchema.safeParse(name).success;
 }

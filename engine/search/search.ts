@@ -26,6 +26,7 @@ import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
 import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
 import { POLICIES } from './policies/index.ts';
+import { seedNodeIds } from './node-ids.ts';
 import type { Choice } from './policy.ts';
 import { selectFinal, selectionScore } from './selection.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
@@ -180,9 +181,11 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     const root = await programNode('root', readProgramFiles(resolveProgram('no-memory').path), null, 'root', 0, 'no memory');
     addNode(root, 0);
     await evaluate(root, 'train', 0);
-    for (const seed of options.seeds) {
+    // A seed's id is a safe name made from it (a seed may be a path): ids name folders of the run.
+    const seedIds = seedNodeIds(options.seeds);
+    for (const [i, seed] of options.seeds.entries()) {
       const files = readProgramFiles(resolveProgram(seed).path);
-      const node = await programNode(`seed-${seed}`, files, 'root', 'seed', 0, `seed program ${seed}`);
+      const node = await programNode(seedIds[i] as string, files, 'root', 'seed', 0, `seed program ${seed}`);
       addNode(node, 0);
       await evaluate(node, 'train', 0);
     }
