@@ -10,6 +10,7 @@
 import ivm from 'isolated-vm';
 import type { EpisodeRecorder, Json, PartialRecorder } from '../memo-programs/contract.ts';
 import { BUNDLE_FILENAME, type CompiledProgram } from './compile.ts';
+import { DEFAULT_ARG_LIMITS } from './primitives/arg-bounds.ts';
 import type { InstancePrimitives } from './primitives/index.ts';
 import { DEFAULT_BUDGET, type PayloadBudget, type WirePayload } from './payload.ts';
 import { preludeScript } from './runtime/prelude-script.ts';
@@ -151,6 +152,7 @@ export class ProgramInstance {
           logCharsPerCall: 4000,
           logChars: primitives.logCharsQuota,
           maxInFlight: 64,
+          argLimits: DEFAULT_ARG_LIMITS,
           budget: options.budget ?? DEFAULT_BUDGET,
         }).copyInto(),
       );
@@ -323,7 +325,14 @@ export class ProgramInstance {
       }
       return;
     } finally {
-      if (this.current === op) op.budgetMs -= performance.now() - t0;
+      if (this.current === op) {
+        op.budgetMs -= performance.now() - t0;
+        // isolated-vm cannot interrupt the host while it answers a call, so host work done on the program's behalf
+        // is charged here: an entry that ends past the budget stops the sandbox as a CPU overrun would.
+        if (op.budgetMs <= 0) {
+          this.fail({ kind: 'cpu-timeout', op: op.op, message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU (host work on its behalf included); the sandbox was stopped` }, true);
+        }
+      }
     }
   }
 

@@ -27,13 +27,23 @@ export interface PayloadCheck {
   budgetIssues: string[];
 }
 
+/**
+ * Largest images + metadata JSON the host parses. The isolate counts serialized characters against its own cap
+ * (2,000,000 by default); escapes can make the JSON up to six times longer, never more.
+ */
+export const MAX_REST_CHARS = 12_000_016;
+
 export function checkPayload(wire: WirePayload, budget: PayloadBudget, images?: ImageStore): PayloadCheck {
   const schemaIssues: string[] = [];
   let rest: { images?: unknown; metadata?: unknown } = {};
-  try {
-    rest = JSON.parse(wire.rest);
-  } catch {
-    schemaIssues.push('payload images/metadata are not valid JSON');
+  if (wire.rest.length > MAX_REST_CHARS) {
+    schemaIssues.push(`payload images/metadata are ${wire.rest.length.toLocaleString('en')} characters as JSON (at most ${MAX_REST_CHARS.toLocaleString('en')})`);
+  } else {
+    try {
+      rest = JSON.parse(wire.rest);
+    } catch {
+      schemaIssues.push('payload images/metadata are not valid JSON');
+    }
   }
   if (wire.extraKeys.length) schemaIssues.push(`payload has unknown keys: ${wire.extraKeys.join(', ')} (allowed: text, images, metadata)`);
   const candidate = { text: wire.text, images: rest.images, ...(rest.metadata !== undefined ? { metadata: rest.metadata } : {}) };

@@ -9,6 +9,7 @@ import { type ChatService, createChatService } from './chat.ts';
 import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.ts';
 import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
 import { KvStore } from './kv.ts';
+import { argBoundsIssue } from './arg-bounds.ts';
 import { approxBytes, Meter, type UsageReport } from './meter.ts';
 import { DEFAULT_QUOTAS, QuotaError, type Quotas } from './quotas.ts';
 import { VectorStore } from './vectors.ts';
@@ -165,13 +166,17 @@ export class InstancePrimitives {
    */
   answer(name: string, args: unknown): Envelope | Promise<Envelope> {
     const started = performance.now();
-    const bytesIn = approxBytes(args);
+    let bytesIn = 0;
     let out: unknown;
     try {
       const schema = (schemas as Record<string, z.ZodType>)[name];
       if (!schema) throw new Error(`unknown host primitive "${name}"`);
+      // Shape first, in bounded work: the schema walks every element and builds an issue per hole.
+      const outOfBounds = argBoundsIssue(name, args);
+      if (outOfBounds) throw new Error(outOfBounds);
+      bytesIn = approxBytes(args);
       const parsed = schema.safeParse(args);
-      if (!parsed.success) throw new Error(`${name}: bad arguments: ${z.prettifyError(parsed.error)}`);
+      if (!parsed.success) throw new Error(`${name}: bad arguments: ${firstIssues(parsed.error)}`);
       out = this.run(name as PrimitiveName, parsed.data as unknown[]);
     } catch (err) {
       return this.settle(name, started, bytesIn, this.failure(name, err));
@@ -377,6 +382,13 @@ export function isUpstreamFailure(err: unknown): boolean {
   if (err instanceof OpenAI.APIConnectionError) return true;
   if (err instanceof OpenAI.APIError) return err.status === undefined || err.status === 429 || err.status >= 500;
   return false;
+}
+
+/** The first few schema issues: a message stays short however many elements were wrong. */
+function firstIssues(error: z.ZodError, shown = 5): string {
+  const lines = error.issues.slice(0, shown).map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  const more = error.issues.length - shown;
+  return lines.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
 function failure(name: string, err: unknown): Envelope {

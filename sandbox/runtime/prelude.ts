@@ -19,6 +19,8 @@ interface PreludeConfig {
   logChars: number;
   /** Host calls a program may have pending at once. */
   maxInFlight: number;
+  /** Shape bounds on a primitive's arguments (the host checks them again). */
+  argLimits: { maxDepth: number; maxArrayLength: number; maxKeys: number; maxNodes: number; maxChars: number };
   budget: { maxChars: number; maxImages: number };
 }
 
@@ -43,6 +45,9 @@ const reflectApply = Reflect.apply;
 const stringSlice = String.prototype.slice;
 const arrayPush = Array.prototype.push;
 const arrayJoin = Array.prototype.join;
+const arrayPop = Array.prototype.pop;
+const isView = ArrayBuffer.isView;
+const hasOwn = Object.prototype.hasOwnProperty;
 const numberIsFinite = Number.isFinite;
 const RealDate = Date;
 const RealError = Error;
@@ -64,6 +69,7 @@ const RealFloat64Array = Float64Array;
 const slice = (s: string, a: number, b?: number): string => reflectApply(stringSlice, s, [a, b]);
 const push = <T>(arr: T[], v: T): void => void reflectApply(arrayPush, arr, [v]);
 const join = (arr: string[], sep: string): string => reflectApply(arrayJoin, arr, [sep]);
+const pop = <T>(arr: T[]): T | undefined => reflectApply(arrayPop, arr, []);
 
 // Surfaces that could block a thread (Atomics.wait) or allocate outside the heap cap; no program needs them.
 for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly']) delete g[name];
@@ -103,6 +109,78 @@ VirtualDate.prototype = RealDate.prototype;
 (VirtualDate as any).UTC = RealDate.UTC;
 g.Date = VirtualDate;
 
+class ArgumentError extends RealError {
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A fresh copy of a primitive's arguments made of plain arrays, plain objects, scalars and typed arrays, within
+ * `config.argLimits`: lengths are read before elements, holes and deep nesting are refused with a message naming
+ * the primitive and the place. The copy is what crosses, so a getter or proxy cannot change it after the check,
+ * and the work is the program's own CPU time.
+ */
+function boundedCopy(name: string, args: unknown[]): unknown {
+  const limits = config.argLimits;
+  const trail: (string | number)[] = [];
+  const state = { nodes: 0, chars: 0 };
+  const where = (): string => {
+    if (trail.length === 0) return 'the arguments';
+    let out = `argument ${(trail[0] as number) + 1}`;
+    for (let i = 1; i < trail.length; i++) {
+      const k = trail[i] as string | number;
+      out += typeof k === 'number' ? `[${k}]` : `.${slice(k, 0, 40)}`;
+    }
+    return out;
+  };
+  const fail = (what: string): never => {
+    throw new ArgumentError(`${name}: ${what}`);
+  };
+  const copy = (value: unknown, depth: number): unknown => {
+    if (++state.nodes > limits.maxNodes) fail(`arguments hold more than ${limits.maxNodes} values`);
+    if (typeof value === 'string') {
+      state.chars += value.length;
+      if (state.chars > limits.maxChars) fail(`arguments hold more than ${limits.maxChars} characters`);
+      return value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    if (isView(value)) {
+      state.chars += (value as ArrayBufferView).byteLength;
+      if (state.chars > limits.maxChars) fail(`arguments hold more than ${limits.maxChars} bytes`);
+      return value;
+    }
+    if (depth >= limits.maxDepth) fail(`${where()} is nested deeper than ${limits.maxDepth} levels`);
+    if (isArray(value)) {
+      const n = (value as unknown[]).length;
+      if (n > limits.maxArrayLength) fail(`${where()} has ${n} elements (at most ${limits.maxArrayLength})`);
+      if (state.nodes + n > limits.maxNodes) fail(`arguments hold more than ${limits.maxNodes} values`);
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++) {
+        push(trail, i);
+        if (!(i in (value as unknown[]))) fail(`${where()} is a hole (the array has missing elements)`);
+        push(out, copy((value as unknown[])[i], depth + 1));
+        pop(trail);
+      }
+      return out;
+    }
+    const proto = getPrototypeOf(value);
+    if (proto !== objectProto && proto !== null) fail(`${where()} is not a plain object, array or typed array`);
+    const out: Record<string, unknown> = {};
+    const keys = objectKeys(value);
+    if (keys.length > limits.maxKeys) fail(`${where()} has ${keys.length} keys (at most ${limits.maxKeys})`);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      if (!reflectApply(hasOwn, value, [key])) continue;
+      push(trail, key);
+      out[key] = copy((value as Record<string, unknown>)[key], depth + 1);
+      pop(trail);
+    }
+    return out;
+  };
+  return copy(args, 0);
+}
+
 // Replies to slow host calls arrive later through __automemo_resolve. Un-awaited slow calls would otherwise
 // queue without bound in the host, so their number is capped: the program must await its calls.
 const waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
@@ -113,7 +191,13 @@ function callHost(name: string, args: unknown[]): Promise<any> {
       new RealError(`${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`),
     );
   }
-  const reply = host(name, args);
+  let copied: unknown;
+  try {
+    copied = boundedCopy(name, args);
+  } catch (e) {
+    return promiseReject(e instanceof ArgumentError ? new RealError(e.message) : new RealError(`${name}: its arguments could not be read`));
+  }
+  const reply = host(name, copied as unknown[]);
   if ('pending' in reply) {
     return new RealPromise((resolve, reject) => {
       reflectApply(mapSet, waiting, [reply.pending, { resolve, reject }]);
@@ -155,6 +239,7 @@ function safeString(value: unknown, max = 2000): string {
 function packVector(v: unknown): unknown {
   if (!isArray(v)) return v;
   const n = (v as unknown[]).length;
+  if (n > config.argLimits.maxArrayLength) return v; // refused, with its length, by the bounded copy
   const out = new RealFloat64Array(n);
   for (let i = 0; i < n; i++) out[i] = (v as number[])[i] as number;
   return out;
@@ -170,7 +255,7 @@ function unpackVector(v: unknown): unknown {
 }
 
 function packItems(items: unknown): unknown {
-  if (!isArray(items)) return items;
+  if (!isArray(items) || (items as unknown[]).length > config.argLimits.maxArrayLength) return items;
   const out: unknown[] = [];
   for (let i = 0; i < (items as unknown[]).length; i++) {
     const it = (items as any[])[i];
@@ -257,18 +342,28 @@ class PayloadError extends RealError {
   }
 }
 
+/**
+ * Counts serialized characters (strings, keys, numbers, punctuation) against the cap before the value is copied,
+ * so neither a giant key nor a long array of numbers gets past it.
+ */
+function spend(budget: { chars: number; cap: number }, chars: number, path: string): void {
+  budget.chars -= chars;
+  if (budget.chars < 0) throw new PayloadError(`${slice(path, 0, 200)} makes ${budget.cap === config.jsonCap ? "the payload's images and metadata" : 'it'} larger than ${budget.cap} characters as JSON`);
+}
+
 /** Copies a payload into plain JSON, naming the first place where it is not JSON (cycles, functions, ...). */
-function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number }): unknown {
+function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number; cap: number }): unknown {
   if (depth > 64) throw new PayloadError(`${path} is nested deeper than 64 levels`);
   switch (typeof value) {
     case 'string':
-      budget.chars -= value.length;
-      if (budget.chars < 0) throw new PayloadError(`${path} makes the payload's images and metadata larger than ${config.jsonCap} characters`);
+      spend(budget, value.length + 2, path);
       return value;
     case 'number':
       if (!numberIsFinite(value)) throw new PayloadError(`${path} is ${value}, which JSON cannot hold`);
+      spend(budget, StringCtor(value).length, path);
       return value;
     case 'boolean':
+      spend(budget, 5, path);
       return value;
     case 'undefined':
       throw new PayloadError(`${path} is undefined`);
@@ -279,7 +374,11 @@ function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth:
     case 'bigint':
       throw new PayloadError(`${path} is a bigint`);
   }
-  if (value === null) return null;
+  if (value === null) {
+    spend(budget, 4, path);
+    return null;
+  }
+  spend(budget, 2, path);
   const obj = value as object;
   // `seen` holds the ancestors on the current path: a shared object is fine, only a cycle is an error.
   if (reflectApply(weakSetHas, seen, [obj])) throw new PayloadError(`${path} contains a cycle`);
@@ -291,11 +390,14 @@ function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth:
   }
 }
 
-function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number }): unknown {
+function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number; cap: number }): unknown {
   if (isArray(obj)) {
     const out: unknown[] = [];
     const n = (obj as unknown[]).length;
-    for (let i = 0; i < n; i++) push(out, toPlainJson((obj as unknown[])[i], `${path}[${i}]`, seen, depth + 1, budget));
+    for (let i = 0; i < n; i++) {
+      spend(budget, 1, path);
+      push(out, toPlainJson((obj as unknown[])[i], `${path}[${i}]`, seen, depth + 1, budget));
+    }
     return out;
   }
   const proto = getPrototypeOf(obj);
@@ -308,6 +410,7 @@ function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: nu
     const key = keys[i] as string;
     const v = (obj as any)[key];
     if (v === undefined) continue; // as JSON does
+    spend(budget, key.length + 4, `${path} (a key of ${key.length} characters)`);
     out[key] = toPlainJson(v, `${path}.${key}`, seen, depth + 1, budget);
   }
   return out;
@@ -321,7 +424,7 @@ function serializePayload(payload: any) {
   if (typeof text !== 'string') throw new PayloadError(`payload.text is ${text === null ? 'null' : typeof text}, not a string`);
   const images = payload.images;
   const metadata = payload.metadata;
-  const budget = { chars: config.jsonCap };
+  const budget = { chars: config.jsonCap, cap: config.jsonCap };
   const rest: Record<string, unknown> = {
     images: toPlainJson(images, 'payload.images', new RealWeakSet(), 0, budget),
   };
@@ -347,9 +450,28 @@ interface Thrown {
   nonError?: string;
 }
 
+/** A property of a thrown value, or `fallback` when reading it throws (a hostile getter or proxy). */
+function readThrown(e: unknown, key: string, fallback: string, max: number): string {
+  try {
+    const v = (e as any)[key];
+    return v === undefined ? fallback : safeString(v, max);
+  } catch {
+    return fallback;
+  }
+}
+
 function describeThrown(e: unknown): Thrown {
-  if (e instanceof RealError) {
-    const out: Thrown = { name: safeString((e as any).name, 100), message: safeString((e as any).message) };
+  let isError = false;
+  try {
+    isError = e instanceof RealError;
+  } catch {
+    // a proxy whose prototype trap throws: describe it as a non-Error value
+  }
+  if (isError) {
+    const out: Thrown = {
+      name: readThrown(e, 'name', 'Error', 100),
+      message: readThrown(e, 'message', '(its message could not be read: the getter threw)', 2000),
+    };
     try {
       const stack = (e as any).stack;
       if (typeof stack === 'string') out.stack = slice(stack, 0, 8000);
@@ -400,7 +522,8 @@ async function run(op: string, arg: string | undefined): Promise<any> {
     const result = await reflectApply(fn, program, args);
     if (op === 'retrieve') return { ok: true, value: serializePayload(result) };
     if (op === 'snapshot') {
-      const raw = jsonStringify(toPlainJson(result, 'snapshot', new RealWeakSet(), 0, { chars: config.jsonCap * 100 }));
+      const cap = config.jsonCap * 100;
+      const raw = jsonStringify(toPlainJson(result, 'snapshot', new RealWeakSet(), 0, { chars: cap, cap }));
       return { ok: true, value: raw };
     }
     return { ok: true, value: null };
@@ -421,6 +544,8 @@ function entry(callId: number, op: string, arg: string | undefined): void {
       reply.logsDropped = logsDropped;
       done(callId, reply);
     },
+    // run() catches what the program throws; this is the net under run() itself.
+    () => done(callId, { ok: false, error: { name: 'Error', message: `${op}() failed in a way that could not be described` }, logsDropped }),
   ]);
 }
 

@@ -23,6 +23,8 @@ interface Case {
   what: string;
   check: string;
   pattern: RegExp;
+  /** Quotas for this case (a `// quotas: {...}` line), so a case meets its quota long before any time limit. */
+  quotas?: Record<string, number>;
 }
 
 const cases: Case[] = readdirSync(dir)
@@ -33,12 +35,20 @@ const cases: Case[] = readdirSync(dir)
     const what = /^\/\/ hostile: (.+)$/m.exec(text)?.[1] ?? '';
     const m = /^\/\/ expect: ([\w-]+) \/(.+)\/$/m.exec(text);
     if (!m) throw new Error(`${file} has no "// expect: <check> /regex/" line`);
-    return { file, what, check: m[1] as string, pattern: new RegExp(m[2] as string) };
+    const quotas = /^\/\/ quotas: (\{.+\})$/m.exec(text)?.[1];
+    return { file, what, check: m[1] as string, pattern: new RegExp(m[2] as string), ...(quotas ? { quotas: JSON.parse(quotas) } : {}) };
   });
 
 function rss(): number {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage().rss;
+}
+
+/** The process's peak resident set (VmHWM), in MB. */
+function peakRssMb(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  if (!hwm) throw new Error('no VmHWM in /proc/self/status');
+  return Number(hwm[1]) / 1024;
 }
 
 const gitStatus = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repoRoot }).toString();
@@ -71,8 +81,8 @@ describe('hostile memo programs', () => {
     expect(cases.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(cases)('$file ($what) fails $check with a message naming it', async ({ file, check, pattern }) => {
-    const report = await quickExam({ entryPath: join(dir, file) }, { services: offlineServices(), limits: LIMITS });
+  it.each(cases)('$file ($what) fails $check with a message naming it', async ({ file, check, pattern, quotas }) => {
+    const report = await quickExam({ entryPath: join(dir, file) }, { services: offlineServices(), limits: LIMITS, ...(quotas ? { quotas } : {}) });
     expect(report.passed).toBe(false);
     const failed = report.checks.find((c) => c.name === check);
     expect(failed?.ok, `${check} should fail; report: ${JSON.stringify(report.checks, null, 1)}`).toBe(false);
@@ -133,6 +143,10 @@ describe('hostile memo programs', () => {
     const grown = (low - baselineRss) / 1024 / 1024;
     console.log(`host rss after ${cases.length} hostile programs: ${grown >= 0 ? '+' : ''}${grown.toFixed(0)} MB over baseline`);
     expect(grown, `rss grew by ${grown.toFixed(0)} MB`).toBeLessThan(200);
+    // The kernel's high-water mark covers every moment of the suite, including those the event loop never saw.
+    const peakMb = peakRssMb();
+    console.log(`host peak rss through the hostile suite: ${peakMb.toFixed(0)} MB`);
+    expect(peakMb, 'peak rss').toBeLessThan(1536);
     expect(existsSync('/tmp/owned')).toBe(false);
     expect(tmpdir()).toBe(privateTmp);
     expect(readdirSync(privateTmp)).toEqual([]);
