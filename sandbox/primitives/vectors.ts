@@ -2,6 +2,8 @@
 // Filters (label lists, tags) run inside the graph search so they never starve the result list.
 import { join } from 'node:path';
 import hnswlib from 'hnswlib-node';
+import { z } from 'zod';
+import { checkHnswFile } from './hnsw-file.ts';
 import { QuotaError, type Quotas } from './quotas.ts';
 
 export type Space = 'cosine' | 'ip' | 'l2';
@@ -22,21 +24,28 @@ interface IndexState {
   tags: Map<number, string[]>;
 }
 
-/** An index as plain data beside its hnswlib file (`<handle>.hnsw`): what an exported memory keeps. */
-export interface SavedIndex {
-  handle: number;
-  dim: number;
-  space: Space;
-  capacity: number;
-  live: number[];
-  deleted: number[];
-  tags: [number, string[]][];
-}
+/** The largest label a program may give a vector (the primitive's argument schema allows no more). */
+export const MAX_LABEL = 2 ** 31 - 1;
+const Label = z.number().int().min(0).max(MAX_LABEL);
 
-export interface SavedVectors {
-  nextHandle: number;
-  indices: SavedIndex[];
-}
+/** An index as plain data beside its hnswlib file (`<handle>.hnsw`): what an exported memory keeps. */
+export const SavedIndexSchema = z
+  .object({
+    handle: z.number().int().min(1).max(MAX_LABEL),
+    dim: z.number().int().positive().max(65_536),
+    space: z.enum(['cosine', 'ip', 'l2']),
+    capacity: z.number().int().positive().max(2 ** 32 - 1),
+    live: z.array(Label),
+    deleted: z.array(Label),
+    tags: z.array(z.tuple([Label, z.array(z.string().max(200)).min(1).max(64)])),
+  })
+  .strict();
+export type SavedIndex = z.infer<typeof SavedIndexSchema>;
+
+export const SavedVectorsSchema = z
+  .object({ nextHandle: z.number().int().min(1).max(MAX_LABEL), indices: z.array(SavedIndexSchema) })
+  .strict();
+export type SavedVectors = z.infer<typeof SavedVectorsSchema>;
 
 const M = 16;
 const EF_CONSTRUCTION = 100;
@@ -175,17 +184,65 @@ export class VectorStore {
     return { nextHandle: this.nextHandle, indices };
   }
 
-  /** Replaces this store's indices with what `save` wrote, under the same quotas as building them. */
-  load(dir: string, saved: SavedVectors): void {
-    this.dispose();
-    if (saved.indices.length > this.quotas.vectorHandles) {
-      throw new QuotaError('vectorHandles', `the saved memory has ${saved.indices.length} indices`);
+  /**
+   * Throws, naming the file and the field, unless `saved` (described as `what`) and its files in `dir` are what
+   * `save` could have written under these quotas: the check every saved index passes before hnswlib reads it.
+   */
+  static check(dir: string, saved: SavedVectors, quotas: Pick<Quotas, 'vectorHandles' | 'vectorBytes' | 'vectorDimMax'>, what = 'the saved vectors'): void {
+    if (saved.indices.length > quotas.vectorHandles) {
+      throw new QuotaError('vectorHandles', `${what} hold ${saved.indices.length} indices (allowed ${quotas.vectorHandles})`);
     }
+    const handles = new Set<number>();
+    let bytes = 0;
     for (const x of saved.indices) {
-      this.reserve(x.dim, x.capacity);
-      const index = new hnswlib.HierarchicalNSW(x.space, x.dim);
-      index.readIndexSync(join(dir, `${x.handle}.hnsw`));
-      this.indices.set(x.handle, { index, dim: x.dim, space: x.space, capacity: x.capacity, live: new Set(x.live), deleted: new Set(x.deleted), tags: new Map(x.tags) });
+      const fail = (problem: string): never => {
+        throw new Error(`${what}: index ${x.handle}: ${problem}`);
+      };
+      if (handles.has(x.handle)) fail('listed twice');
+      handles.add(x.handle);
+      if (x.handle >= saved.nextHandle) fail(`its handle is not below nextHandle ${saved.nextHandle}`);
+      if (x.dim > quotas.vectorDimMax) throw new QuotaError('vectorDimMax', `${what}: index ${x.handle} has dimension ${x.dim} (allowed 1–${quotas.vectorDimMax})`);
+      bytes += VectorStore.bytesPerElement(x.dim) * x.capacity;
+      if (bytes > quotas.vectorBytes) {
+        throw new QuotaError('vectorBytes', `${what}: the indices up to ${x.handle} need ${bytes} bytes (allowed ${quotas.vectorBytes})`);
+      }
+      const live = new Set(x.live);
+      const deleted = new Set(x.deleted);
+      if (live.size !== x.live.length) fail('a live label is listed twice');
+      if (deleted.size !== x.deleted.length) fail('a deleted label is listed twice');
+      for (const label of deleted) if (live.has(label)) fail(`label ${label} is both live and deleted`);
+      if (live.size + deleted.size > x.capacity) fail(`${live.size + deleted.size} labels exceed its capacity ${x.capacity}`);
+      const tagged = new Set<number>();
+      for (const [label] of x.tags) {
+        if (!live.has(label)) fail(`tags name label ${label}, which is not live`);
+        if (tagged.has(label)) fail(`tags of label ${label} are listed twice`);
+        tagged.add(label);
+      }
+      checkHnswFile(join(dir, `${x.handle}.hnsw`), { dim: x.dim, capacity: x.capacity, live, deleted, m: M, maxLabel: MAX_LABEL });
+    }
+  }
+
+  /** Replaces this store's indices with what `save` wrote, checked first (see `check`) so hnswlib reads only sound files. */
+  load(dir: string, saved: SavedVectors, what?: string): void {
+    VectorStore.check(dir, saved, this.quotas, what);
+    this.dispose();
+    try {
+      for (const x of saved.indices) {
+        this.reserve(x.dim, x.capacity);
+        const index = new hnswlib.HierarchicalNSW(x.space, x.dim);
+        const file = join(dir, `${x.handle}.hnsw`);
+        try {
+          index.readIndexSync(file);
+          // hnswlib reads an empty index back with room for nothing: give it its capacity again.
+          if (index.getMaxElements() < x.capacity) index.resizeIndex(x.capacity);
+        } catch (err) {
+          throw new Error(`${file}: hnswlib could not read it: ${(err as Error).message}`, { cause: err });
+        }
+        this.indices.set(x.handle, { index, dim: x.dim, space: x.space, capacity: x.capacity, live: new Set(x.live), deleted: new Set(x.deleted), tags: new Map(x.tags) });
+      }
+    } catch (err) {
+      this.dispose();
+      throw err;
     }
     this.nextHandle = saved.nextHandle;
   }
