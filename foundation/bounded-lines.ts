@@ -28,7 +28,8 @@ export type LinesRead =
 
 const CHUNK = 1 << 20;
 
-export const MB = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
+/** A size in words: "590 MB", "8.4 MB", "12 kB", "100 bytes". */
+export const sizeText = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB` : bytes >= 1e3 ? `${Math.round(bytes / 1e3)} kB` : `${bytes} bytes`);
 
 /** Calls `onLine` for every line of `path` (numbered from 1; an empty line included), within `limits`. */
 export function readLines(path: string, limits: LineLimits, onLine: (line: Line) => void): LinesRead {

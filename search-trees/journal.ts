@@ -6,7 +6,7 @@
 // ids are safe names and paths are safe relative paths, so no line can point a reader or writer outside the run.
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readSync, truncateSync, writeSync } from 'node:fs';
 import { z } from 'zod';
-import { type LineLimits, MB, readLines } from '../foundation/bounded-lines.ts';
+import { type LineLimits, readLines, sizeText } from '../foundation/bounded-lines.ts';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../foundation/safe-path.ts';
 
 /** A journal line is at most 8 MB (ours are a few KB); the whole journal at most 256 MB. */
@@ -83,8 +83,8 @@ export function readJournal(path: string): JournalRead {
   const read = readLines(path, JOURNAL_LIMITS, (line) => {
     // Only the last line can lack its newline: that is a write cut off by a kill, not damage.
     if ('tooLong' in line) {
-      if (!line.terminated) tornLine = { line: line.number, text: `(${MB(line.bytes)} cut off)` };
-      else throw damaged(line.number, `is ${MB(line.bytes)}, over the ${MB(JOURNAL_LIMITS.maxLineBytes)} a journal line may hold`);
+      if (!line.terminated) tornLine = { line: line.number, text: `(${sizeText(line.bytes)} cut off)` };
+      else throw damaged(line.number, `is ${sizeText(line.bytes)}, over the ${sizeText(JOURNAL_LIMITS.maxLineBytes)} a journal line may hold`);
       return;
     }
     if (line.text.trim() === '') return;
@@ -103,7 +103,7 @@ export function readJournal(path: string): JournalRead {
     events.push(event.data);
   });
   if (read.kind === 'not-a-file') throw new Error(`${path} is not a file; a run's journal.jsonl is a plain file`);
-  if (read.kind === 'read' && read.cut) throw new Error(`${path} is over ${MB(JOURNAL_LIMITS.maxFileBytes)}, more than any run writes; refusing to read it`);
+  if (read.kind === 'read' && read.cut) throw new Error(`${path} is over ${sizeText(JOURNAL_LIMITS.maxFileBytes)}, more than any run writes; refusing to read it`);
   return tornLine ? { events, tornLine } : { events };
 }
 

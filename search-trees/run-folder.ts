@@ -2,9 +2,10 @@
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
 // Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
 // written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
-import { closeSync, constants, existsSync, mkdirSync, openSync, readSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { readSmallFile } from '../foundation/small-file.ts';
 import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
 import type { MetaFile } from './meta-file.ts';
@@ -16,28 +17,6 @@ export const MAX_SEEDS = 32;
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
-
-/** The start of a small file, at most `max` bytes, never through a link; undefined when it is missing. */
-function readSmall(path: string, max: number): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new PathOutsideError(`${path} is a symbolic link; a run folder's own files are plain files`);
-    throw err;
-  }
-  try {
-    const buf = Buffer.alloc(max + 1);
-    let n = 0;
-    for (let r = 1; r > 0 && n <= max; n += r) r = readSync(fd, buf, n, max + 1 - n, null);
-    if (n > max) throw new Error(`${path} is over ${max} bytes, larger than automemo writes it`);
-    return buf.subarray(0, n).toString('utf8');
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** A node id as the run folder takes it: a safe name, else an error naming it. */
 function nodeName(node: string): string {
@@ -122,7 +101,7 @@ export class RunFolder {
     if (!this.exists()) throw new Error(`${this.dir} has no run.json: not a run folder`);
     let raw: unknown;
     try {
-      raw = JSON.parse(readSmall(this.runJson, MAX_RUN_JSON_BYTES) ?? '');
+      raw = JSON.parse(readSmallFile(this.runJson, MAX_RUN_JSON_BYTES) ?? '');
     } catch (err) {
       throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
@@ -145,7 +124,7 @@ export class RunFolder {
       writeInside(this.dir, 'lock', String(process.pid), 'exclusive');
     } catch (err) {
       if (err instanceof PathOutsideError) throw err;
-      const holder = Number(readSmall(this.lockPath, 64)?.trim());
+      const holder = Number(readSmallFile(this.lockPath, 64)?.trim());
       if (holder && holder !== process.pid && alive(holder)) {
         throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`, { cause: err });
       }
@@ -153,7 +132,7 @@ export class RunFolder {
     }
     const release = () => {
       try {
-        if (readSmall(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
+        if (readSmallFile(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
       } catch {
         // already gone
       }

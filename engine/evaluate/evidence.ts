@@ -4,12 +4,35 @@
 //   summary.json  the result without per-task lines, written at the end
 //   images/       the images a task showed or produced (task images, zoom crops, payload images), one file per
 //                 id; lines refer to them by id and list their paths in `trajectory.files`, never inline them
+// A line is at most EVIDENCE_LIMITS.maxLineBytes (8 MiB): a bigger task line is written without its payload and
+// trajectory, saying so. Reading (readEvidenceLines, for the search and the viewer) is bounded the same way and never
+// holds a file whole: a line over the cap, a line that is not JSON or not a record is counted unreadable with its
+// reason, and a file over EVIDENCE_LIMITS.maxFileBytes (256 MiB) is read up to the cap and reported.
+import { constants } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { z } from 'zod';
+import { type LineLimits, readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { TaskOutcome } from '../../envs/types.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './evaluate.ts';
+
+export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
+
+// Appends and writes never follow a link planted where an evidence file goes.
+const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+const REPLACE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
+/** The JSON of a line, or undefined when it cannot be one within the cap (too big, or not serialisable at all). */
+function lineWithin(value: unknown, maxBytes: number): string | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return Buffer.byteLength(text) <= maxBytes ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class EvidenceWriter {
   private ready: Promise<void>;
@@ -37,7 +60,7 @@ export class EvidenceWriter {
       if (!this.written.has(id)) {
         this.written.add(id);
         await mkdir(join(this.dir, 'images'), { recursive: true });
-        await writeFile(join(this.dir, file), img.bytes);
+        await writeFile(join(this.dir, file), img.bytes, { flag: REPLACE });
       }
       files.push(file);
     }
@@ -54,19 +77,73 @@ export class EvidenceWriter {
       payload: { text: payload.text, images: payload.images.map((i) => i.id), ...(payload.metadata !== undefined ? { metadata: payload.metadata } : {}) },
       ...(t ? { trajectory: { ...t, ...(files.length ? { files: [...new Set([...(t.files ?? []), ...files])] } : {}) } } : {}),
     };
-    await appendFile(join(this.dir, 'tasks.jsonl'), `${JSON.stringify(line)}\n`);
+    const cut = () => ({
+      ...record,
+      payload: { text: payload.text.slice(0, 100_000), images: payload.images.map((i) => i.id) },
+      note: [record.note, `evidence line over ${sizeText(EVIDENCE_LIMITS.maxLineBytes)}: payload cut to 100,000 characters, metadata and trajectory left out`].filter(Boolean).join('; '),
+    });
+    const text = lineWithin(line, EVIDENCE_LIMITS.maxLineBytes) ?? lineWithin(cut(), EVIDENCE_LIMITS.maxLineBytes) ?? JSON.stringify({ taskId: record.taskId, reward: record.reward, note: 'evidence line too large to keep' });
+    await appendFile(join(this.dir, 'tasks.jsonl'), `${text}\n`, { flag: APPEND });
   }
 
   async world(record: WorldRecord): Promise<void> {
     await this.ready;
-    await appendFile(join(this.dir, 'worlds.jsonl'), `${JSON.stringify(record)}\n`);
+    const text = lineWithin(record, EVIDENCE_LIMITS.maxLineBytes) ?? JSON.stringify({ world: record.world, note: 'evidence line too large to keep' });
+    await appendFile(join(this.dir, 'worlds.jsonl'), `${text}\n`, { flag: APPEND });
   }
 
   async summary(result: EvaluationResult): Promise<string> {
     await this.ready;
     const { tasks: _tasks, ...rest } = result;
     const file = join(this.dir, 'summary.json');
-    await writeFile(file, `${JSON.stringify(rest, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify(rest, null, 2)}\n`, { flag: REPLACE });
     return file;
   }
+}
+
+/** The usable records of an evidence file, and what could not be used. */
+export interface EvidenceLines<T> {
+  records: T[];
+  /** Lines that could not be used: too long, not JSON, not a record of this file (a line being written counts). */
+  unreadable: number;
+  /** Why, in words: one entry per unreadable line (the first few), and any problem with the file itself. */
+  problems: string[];
+}
+
+const MAX_PROBLEMS = 10;
+
+/**
+ * Reads an evidence file (tasks.jsonl, worlds.jsonl) line by line within EVIDENCE_LIMITS, keeping the lines that
+ * match `schema`. A missing file has no records and no problem (an evaluation that wrote no task has none).
+ */
+export function readEvidenceLines<T>(path: string, schema: z.ZodType<T>, limits: LineLimits = EVIDENCE_LIMITS): EvidenceLines<T> {
+  const name = basename(path);
+  const out: EvidenceLines<T> = { records: [], unreadable: 0, problems: [] };
+  const bad = (line: number, why: string) => {
+    out.unreadable++;
+    if (out.unreadable <= MAX_PROBLEMS) out.problems.push(`${name} line ${line}: ${why}`);
+  };
+  let read;
+  try {
+    read = readLines(path, limits, (line) => {
+      if ('tooLong' in line) return bad(line.number, `${sizeText(line.bytes)}, over the ${sizeText(limits.maxLineBytes)} a line may hold`);
+      if (line.text.trim() === '') return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line.text);
+      } catch {
+        return bad(line.number, line.terminated ? 'not JSON' : 'not finished (being written, or cut off)');
+      }
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) out.records.push(parsed.data);
+      else bad(line.number, `not a record of this file (${z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ').slice(0, 200)})`);
+    });
+  } catch (err) {
+    out.problems.push(`${name} could not be read: ${(err as Error).message}`);
+    return out;
+  }
+  if (out.unreadable > MAX_PROBLEMS) out.problems.push(`${name}: ${out.unreadable - MAX_PROBLEMS} more unreadable lines`);
+  if (read.kind === 'not-a-file') out.problems.push(`${name} is not a file`);
+  if (read.kind === 'read' && read.cut) out.problems.push(`${name} is over ${sizeText(limits.maxFileBytes)}: only its first ${sizeText(limits.maxFileBytes)} were read`);
+  return out;
 }

@@ -1,10 +1,16 @@
 // One evaluation's per-task outcomes (evidence/<node>/<split>-<i>/tasks.jsonl) as plain data for the page: the
 // reward, the payload the program returned, the agent's steps and answer, and the images each refers to (ids mapped
 // to files under the evidence folder's images/). The report clips long texts; the viewer serves them whole.
-import { readdirSync, readFileSync } from 'node:fs';
+// The folder may have been tampered with: lines are read within engine/evaluate/evidence.ts's limits, and what
+// could not be read is counted with its reason, so an unreadable file never shows as an empty, healthy list.
+import { type Dir, opendirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { insideRoot } from './safe-path.ts';
+import { readEvidenceLines } from '../../engine/evaluate/evidence.ts';
+import { insideRoot, isSafeName, PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
+
+/** More image files than this in one evaluation's folder are left out (and said so). */
+const MAX_IMAGES = 10_000;
 
 const Step = z.object({ action: z.string(), observation: z.string().optional(), thought: z.string().optional(), images: z.array(z.string()).optional() });
 
@@ -38,6 +44,8 @@ export interface EvidenceView {
   images: Record<string, string>;
   /** Lines that could not be read (a line being written, or damage). */
   unreadable: number;
+  /** Why lines could not be read, and anything wrong with the folder or its files. */
+  problems: string[];
 }
 
 export interface ClipLimits {
@@ -47,35 +55,57 @@ export interface ClipLimits {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters left out of this report]` : s);
 
-/** Reads an evaluation's evidence folder (`evidence`, relative to `runDir`); null when it is not inside the run. */
+/**
+ * Reads an evaluation's evidence folder (`evidence`, relative to `runDir`); null when it would be outside the run.
+ * A folder that is gone gives no tasks and says so.
+ */
 export function readEvidence(runDir: string, evidence: string, limits?: ClipLimits): EvidenceView | null {
-  const dir = insideRoot(runDir, evidence);
-  if (!dir) return null;
-  const tasks: TaskView[] = [];
-  let unreadable = 0;
-  let text = '';
+  let dir: string;
   try {
-    text = readFileSync(join(dir, 'tasks.jsonl'), 'utf8');
-  } catch {
-    // An evaluation that wrote no task (every world failed to load) has no tasks.jsonl.
+    dir = resolveInside(runDir, evidence);
+  } catch (err) {
+    if (err instanceof PathOutsideError) return null;
+    throw err;
   }
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const parsed = TaskLine.safeParse(JSON.parse(line));
-      if (parsed.success) tasks.push(limits ? clipTask(parsed.data, limits) : parsed.data);
-      else unreadable++;
-    } catch {
-      unreadable++;
-    }
-  }
+  if (!insideRoot(runDir, evidence)) return { evidence, tasks: [], images: {}, unreadable: 0, problems: [`the evidence folder ${evidence} is missing`] };
+  const read = tasksFile(runDir, evidence) ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine) : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
+  const tasks = limits ? read.records.map((t) => clipTask(t, limits)) : read.records;
+  const problems = [...read.problems];
   const images: Record<string, string> = {};
+  let dirHandle: Dir | undefined;
   try {
-    for (const f of readdirSync(join(dir, 'images'))) images[f.replace(/\.[a-z]+$/i, '')] = `${evidence}/images/${f}`;
+    if (insideRoot(runDir, `${evidence}/images`)) dirHandle = opendirSync(join(dir, 'images'));
   } catch {
     // No images in this evaluation.
   }
-  return { evidence, tasks, images, unreadable };
+  if (dirHandle) {
+    let count = 0;
+    try {
+      for (let entry = dirHandle.readSync(); entry; entry = dirHandle.readSync()) {
+        // Only names the writer gives (img_<hash>.<ext>): anything else was not written by automemo.
+        if (!entry.isFile() || !isSafeName(entry.name)) continue;
+        if (++count > MAX_IMAGES) {
+          problems.push(`images/ holds more than ${MAX_IMAGES} files; the rest are left out`);
+          break;
+        }
+        images[entry.name.replace(/\.[a-z]+$/i, '')] = `${evidence}/images/${entry.name}`;
+      }
+    } finally {
+      dirHandle.closeSync();
+    }
+  }
+  return { evidence, tasks, images, unreadable: read.unreadable, problems };
+}
+
+/** Whether tasks.jsonl may be read: not a link leading out of the run (a missing file may: it reads as empty). */
+function tasksFile(runDir: string, evidence: string): boolean {
+  try {
+    resolveInside(runDir, `${evidence}/tasks.jsonl`);
+    return true;
+  } catch (err) {
+    if (err instanceof PathOutsideError) return false;
+    throw err;
+  }
 }
 
 function clipTask(t: TaskView, limits: ClipLimits): TaskView {

@@ -1,12 +1,20 @@
 // What the node panel shows beyond the tree's numbers: the program's source files, the meta agent's meta.json
 // (feedback and clusters), and the step that wrote it — its quick examinations and meta-model calls. A failed
 // generation gets the same for its last attempt.
+// A program folder may have been tampered with: only plain .ts files inside the run are shown, each up to a size,
+// and meta.json is read only when it is a plain file of a sensible size.
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readProgramFiles } from '../../memo-programs/files.ts';
+import { readSmallFile } from '../../foundation/small-file.ts';
+import { insideRoot } from '../../foundation/safe-path.ts';
 import { type JournalEvent, readJournal } from '../journal.ts';
 import { type MetaFile, readMetaFile } from '../meta-file.ts';
 import type { RunView } from './run-model.ts';
-import { insideRoot } from './safe-path.ts';
+
+/** A program file bigger than this is named, not shown; a folder shows at most MAX_FILES files. */
+const MAX_FILE_BYTES = 1_000_000;
+const MAX_FILES = 200;
+const MAX_META_BYTES = 4_000_000;
 
 export interface StepDetail {
   quickExams: { dir: string; attempt: number; passed: boolean; failure?: string }[];
@@ -31,11 +39,25 @@ export interface FailureDetail extends StepDetail {
 function programAt(runDir: string, rel: string): Record<string, string> {
   const dir = insideRoot(runDir, rel);
   if (!dir) return {};
+  const files: Record<string, string> = {};
+  let names: string[];
   try {
-    return readProgramFiles(dir);
+    names = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort().slice(0, MAX_FILES);
   } catch {
     return {};
   }
+  for (const name of names) {
+    // Each file proven inside the run too: a link in the folder could point anywhere.
+    const full = insideRoot(runDir, join(rel, name));
+    if (!full) continue;
+    try {
+      const size = statSync(full).size;
+      files[name] = size > MAX_FILE_BYTES ? `// ${name}: ${size} bytes, too large to show here (over ${MAX_FILE_BYTES})\n` : (readSmallFile(full, MAX_FILE_BYTES) ?? '');
+    } catch (err) {
+      files[name] = `// ${name} could not be read: ${(err as Error).message}\n`;
+    }
+  }
+  return files;
 }
 
 /** Quick examinations and meta calls of one step (only steps above 0 write children). */
@@ -59,6 +81,8 @@ export function readNodeDetail(run: RunView, id: string): NodeDetail | null {
   const detail: NodeDetail = { id, files: programAt(run.dir, node.dir), ...stepDetail(events, node.kind === 'child' ? node.step : 0) };
   const metaPath = insideRoot(run.dir, join(node.dir, 'meta.json'));
   try {
+    // Checked for size and kind before the meta file's own reader takes it whole.
+    if (metaPath) readSmallFile(metaPath, MAX_META_BYTES);
     const meta = metaPath ? readMetaFile(metaPath) : undefined;
     if (meta) detail.meta = meta;
   } catch (err) {

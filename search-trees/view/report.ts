@@ -7,7 +7,7 @@ import { type EvidenceView, imageIds, readEvidence } from './evidence-view.ts';
 import { type FailureDetail, type NodeDetail, readFailureDetail, readNodeDetail } from './node-detail.ts';
 import { inlinePage } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
-import { insideRoot } from './safe-path.ts';
+import { insideRoot } from '../../foundation/safe-path.ts';
 
 export interface ReportLimits {
   /** Payload text kept per task. */
@@ -70,7 +70,9 @@ function inlineImages(run: RunView, evidence: Record<string, EvidenceView>, limi
         if (images[file]) continue;
         const full = insideRoot(run.dir, file);
         const mime = MIME[extname(file).toLowerCase()];
-        const size = full ? statSync(full).size : Infinity;
+        // Only plain files: a pipe named like an image would block the read below.
+        const st = full ? statSync(full) : undefined;
+        const size = st?.isFile() ? st.size : Infinity;
         const encoded = Math.ceil(size / 3) * 4;
         if (!full || !mime || size > limits.imageBytes || total + encoded > limits.totalImageBytes) {
           omitted++;

@@ -2,11 +2,13 @@
 // confidence interval and LCB (from engine/search/ucb.ts), the action log with the competing scores, failed
 // generations, the best mean and best LCB after each step, and whether the run is still going. Only steps the
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { selectFinal } from '../../engine/search/selection.ts';
 import type { SearchTree } from '../../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../../engine/search/ucb.ts';
+import { insideRoot } from '../../foundation/safe-path.ts';
+import { readSmallFile } from '../../foundation/small-file.ts';
 import { type JournalEvent, readJournal } from '../journal.ts';
 import { replay } from '../replay.ts';
 import { alive, RunFolder, type RunInfo } from '../run-folder.ts';
@@ -152,7 +154,7 @@ export function readRun(dir: string): RunView {
       evaluations: past.evaluations
         .filter((e) => e.node === node.id)
         .map((e) => ({ split: e.split, index: e.index, step: e.step, score: e.score, tasks: e.tasks, evidence: e.evidence, ms: e.ms })),
-      hasMeta: existsSync(resolve(abs, node.dir, 'meta.json')),
+      hasMeta: insideRoot(abs, `${node.dir}/meta.json`) !== null,
       ...(node.description ? { description: node.description } : {}),
       ...(node.edits ? { edits: node.edits } : {}),
       ...(node.testScore !== undefined ? { testScore: node.testScore } : {}),
@@ -186,7 +188,8 @@ export function readRun(dir: string): RunView {
 
 function lockHolder(path: string): number | undefined {
   try {
-    const pid = Number(readFileSync(path, 'utf8').trim());
+    // A lock is a pid: a few bytes, read as such whatever was put there.
+    const pid = Number(readSmallFile(path, 64)?.trim());
     return pid && alive(pid) ? pid : undefined;
   } catch {
     return undefined;

@@ -9,7 +9,7 @@ import { readEvidence } from './evidence-view.ts';
 import { readFailureDetail, readNodeDetail } from './node-detail.ts';
 import { pageAsset } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
-import { insideRoot } from './safe-path.ts';
+import { insideRoot } from '../../foundation/safe-path.ts';
 import { watchRun, type WatchOptions } from './watch.ts';
 
 const FILE_TYPES: Record<string, string> = {

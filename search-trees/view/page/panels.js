@@ -178,6 +178,8 @@
     const scored = ev.tasks.filter((t) => t.reward !== null);
     const mean = scored.length ? scored.reduce((s, t) => s + t.reward, 0) / scored.length : null;
     box.append(el('p', {}, `${ev.tasks.length} tasks, mean reward ${fmt(mean)}${ev.unreadable ? ` · ${ev.unreadable} unreadable lines` : ''} · evidence ${ev.evidence}`));
+    // What could not be read, and why: an unreadable evidence file must never look like an empty, healthy one.
+    if (ev.problems && ev.problems.length) box.append(el('ul', { class: 'banner warn evidence-problems' }, ev.problems.map((p) => el('li', {}, p))));
     const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
     for (const t of ev.tasks) {
       const row = el(

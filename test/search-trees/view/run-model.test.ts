@@ -8,7 +8,7 @@ import { DEFAULT_UCB, evalScore, lcb } from '../../../engine/search/ucb.ts';
 import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
 import { readNodeDetail } from '../../../search-trees/view/node-detail.ts';
 import { NotARunError, readRun, readRunInfo } from '../../../search-trees/view/run-model.ts';
-import { insideRoot } from '../../../search-trees/view/safe-path.ts';
+import { insideRoot } from '../../../foundation/safe-path.ts';
 import { textSummary } from '../../../search-trees/view/summary.ts';
 
 const dirs: string[] = [];

@@ -73,7 +73,8 @@ beforeAll(async () => {
   const [first, ...rest] = readFileSync(join(evidence, 'tasks.jsonl'), 'utf8').trim().split('\n');
   const task = JSON.parse(first as string);
   task.payload.images = ['img-test'];
-  writeFileSync(join(evidence, 'tasks.jsonl'), `${[JSON.stringify(task), ...rest].join('\n')}\n`);
+  // And one line of garbage: the page must say it could not read it, and why.
+  writeFileSync(join(evidence, 'tasks.jsonl'), `${[JSON.stringify(task), ...rest, 'GARBAGE'].join('\n')}\n`);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 60_000 });
 }, 180_000);
 
@@ -100,6 +101,8 @@ describe('automemo view', () => {
     expect(await page.locator('#panel .diff-summary').textContent()).toContain('seed-bm25 → n1');
     expect(await page.locator('#panel table.clusters tr').count()).toBeGreaterThan(1);
     await page.waitForSelector('#panel table.tasks tr.task');
+    expect(await page.locator('#panel .outcomes').first().textContent()).toContain('1 unreadable lines');
+    expect(await page.locator('#panel .evidence-problems').first().textContent()).toMatch(/tasks\.jsonl line \d+: not JSON/);
     await page.locator('#panel table.tasks tr.task').first().click();
     const img = page.locator('#panel .task-detail .images img');
     await img.waitFor();

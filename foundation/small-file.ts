@@ -1,0 +1,27 @@
+// Reads a file that is small by design (run.json, a lock, meta.json) without trusting it to be: never through a
+// symbolic link, never from a pipe or a folder, and never more than the cap, so a tampered folder can neither
+// block the reader nor make it hold a giant file.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+
+/** The file's text, or undefined when there is none; an error naming the file when it is a link, not a file, or too big. */
+export function readSmallFile(path: string, maxBytes: number): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new Error(`${path} is a symbolic link; expected a plain file`, { cause: err });
+    throw err;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a plain file`);
+    const buf = Buffer.alloc(maxBytes + 1);
+    let n = 0;
+    for (let r = 1; r > 0 && n <= maxBytes; n += r) r = readSync(fd, buf, n, maxBytes + 1 - n, null);
+    if (n > maxBytes) throw new Error(`${path} is over ${maxBytes} bytes, larger than automemo writes it`);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
