@@ -18,8 +18,11 @@ export type ModelOption = z.infer<typeof ModelOption>;
 
 export const MemoryOptionsSchema = z
   .object({
-    /** Where this memory lives: loaded from there when it holds a saved memory; save() writes there. */
-    memoryDir: z.string().min(1).optional(),
+    /**
+     * Where this memory lives: loaded from there when it holds a saved memory; save() writes there. It must be missing,
+     * an empty folder, or a memory automemo saved: any other folder is refused, so nothing of yours is replaced.
+     */
+    memoryDir: z.string().min(1).max(4096).refine((p) => !p.includes('\0'), 'holds a NUL character').optional(),
     /** Start empty instead of from the memory built from the run's update episodes. */
     fresh: z.boolean().optional(),
     /** Rebuild by replaying the logged episodes even when a snapshot could be restored (say, for a new embedding model). */

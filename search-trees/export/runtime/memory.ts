@@ -6,6 +6,8 @@
 // program keeps state in its own variables, which no host can read, so its memory is rebuilt by running update()
 // again over the logged episodes, with their times and the saved embeddings (no agent and no model runs); the
 // result is checked against the saved kv and vector sizes.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EpisodeRecorder, ImageRef, Json, PartialRecorder } from '../../../memo-programs/contract.ts';
 import type { CompiledProgram } from '../../../sandbox/compile.ts';
 import { type CallResult, DEFAULT_LIMITS, ProgramInstance, type SandboxError } from '../../../sandbox/isolate.ts';
@@ -13,6 +15,8 @@ import { applyBudget, checkPayload, type PayloadBudget } from '../../../sandbox/
 import type { TextEmbedder } from '../../../sandbox/primitives/embed.ts';
 import type { ImageStore } from '../../../sandbox/primitives/images.ts';
 import { closeHostServices, InstancePrimitives, type InstanceUsage } from '../../../sandbox/primitives/index.ts';
+import { DEFAULT_QUOTAS } from '../../../sandbox/primitives/quotas.ts';
+import { VectorStore } from '../../../sandbox/primitives/vectors.ts';
 import { createMemoryHost, type MemoryHost, roleModels } from './host.ts';
 import {
   type CallOptions,
@@ -26,7 +30,8 @@ import {
   type TaskInput,
   TaskInputSchema,
 } from './inputs.ts';
-import { type Fingerprint, isMemoryDir, kvFingerprint, type LoggedEpisode, type Manifest, MEMORY_FORMAT, readMemoryDir, type ReadMemory, writeMemoryDir } from './memory-dir.ts';
+import { type Fingerprint, isMemoryDir, kvFingerprint, type LoggedEpisode, type Manifest, MEMORY_CAPS, MEMORY_FORMAT, readMemoryDir, type ReadMemory, writeMemoryDir } from './memory-dir.ts';
+import { inspectMemoryDir, recoverInterruptedSave } from './memory-target.ts';
 
 /** What the package (or the export) knows about the program it runs. */
 export interface MemorySetup {
@@ -271,23 +276,45 @@ function sameState(a: Fingerprint, b: Fingerprint): boolean {
   return a.kvHash === b.kvHash && JSON.stringify(a.vectors) === JSON.stringify(b.vectors);
 }
 
-/** Opens a memory: from options.memoryDir when it holds one, else from the built-in memory, else empty. */
+/** Whether a memory's embeddings file may be read whole (it is a cache: when not, texts are embedded again). */
+function embeddingsProblem(file: string): string | undefined {
+  let stat;
+  try {
+    stat = lstatSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile()) return `${file} is not a regular file`;
+  if (stat.size > MEMORY_CAPS.embeddings) return `${file} is ${Math.round(stat.size / 2 ** 20)} MiB, over the cap of ${MEMORY_CAPS.embeddings / 2 ** 20} MiB`;
+  return undefined;
+}
+
+/**
+ * Opens a memory: from options.memoryDir when it holds one, else from the built-in memory, else empty. A memoryDir
+ * that is neither missing, an empty folder, nor a memory automemo wrote is refused (MemoryDirError) before anything
+ * runs; a saved memory is checked completely (every file, the vector indices against their files) before it is used.
+ */
 export async function openMemory(setup: MemorySetup, rawOptions: MemoryOptions = {}): Promise<Memory> {
   const options = parseInput(MemoryOptionsSchema, rawOptions, 'createMemory(options)');
   const started = performance.now();
-  const from = options.fresh ? null : options.memoryDir && isMemoryDir(options.memoryDir) ? options.memoryDir : setup.builtIn && isMemoryDir(setup.builtIn) ? setup.builtIn : null;
+  const notes: string[] = [];
+  let own = options.memoryDir ? inspectMemoryDir(options.memoryDir) : undefined;
+  if (options.memoryDir && own?.kind === 'missing') {
+    const recovered = recoverInterruptedSave(options.memoryDir);
+    if (recovered) {
+      notes.push(recovered);
+      own = inspectMemoryDir(options.memoryDir);
+    }
+  }
+  const from = options.fresh ? null : options.memoryDir && own?.kind === 'memory' ? options.memoryDir : setup.builtIn && isMemoryDir(setup.builtIn) ? setup.builtIn : null;
   const saved: ReadMemory | undefined = from ? readMemoryDir(from) : undefined;
   if (saved && saved.manifest.program.hash !== setup.program.hash) {
     throw new Error(
       `${from} holds a memory of program ${saved.manifest.program.node} (${saved.manifest.program.hash.slice(0, 12)}); this package runs ${setup.node} (${setup.program.hash.slice(0, 12)})`,
     );
   }
+  const quotas = { ...DEFAULT_QUOTAS, ...options.quotas };
   const host = createMemoryHost(roleModels(options.models), setup.innerEmbedder, setup.images);
-  const notes: string[] = [];
-  if (saved) {
-    host.embedder.loadFile(saved.embeddingsFile);
-    for (const img of saved.images) await host.services.images.put(img.bytes, { mime: img.ref.mime, ...(img.ref.caption ? { caption: img.ref.caption } : {}) });
-  }
   let mode: Restored['mode'] = saved ? saved.manifest.restore : 'fresh';
   if (mode === 'snapshot' && options.rebuild) mode = 'replay';
   if (saved && saved.manifest.embedder !== host.embedder.id) {
@@ -295,10 +322,29 @@ export async function openMemory(setup: MemorySetup, rawOptions: MemoryOptions =
     notes.push(`the memory was built with embedder ${saved.manifest.embedder}, this one uses ${host.embedder.id}: rebuilt by replay, embedding its texts again`);
     mode = 'replay';
   }
+  // Checked whether or not they are loaded: a tampered memory is refused when it is opened, not at its first search.
+  if (saved && mode !== 'snapshot') VectorStore.check(saved.vectorsDir, saved.vectors, quotas, saved.vectorsFile);
+  if (saved) {
+    const problem = embeddingsProblem(saved.embeddingsFile);
+    if (problem) notes.push(`${problem}: its texts are embedded again as needed`);
+    else host.embedder.loadFile(saved.embeddingsFile);
+    for (const img of saved.images) await host.services.images.put(img.bytes, { mime: img.ref.mime, ...(img.ref.caption ? { caption: img.ref.caption } : {}) });
+  }
   const prims = new InstancePrimitives(host.services, { ...(options.quotas ? { quotas: options.quotas } : {}), ...(options.onLog ? { onLog: options.onLog } : {}) });
   if (saved && mode === 'snapshot') {
-    for (const [k, v] of saved.kv) prims.kv.set(k, v);
-    prims.vectors.load(saved.vectorsDir, saved.vectors);
+    try {
+      for (const [k, v] of saved.kv) {
+        try {
+          prims.kv.set(k, v);
+        } catch (err) {
+          throw new Error(`${join(from as string, 'kv.json')}: ${(err as Error).message}`, { cause: err });
+        }
+      }
+      prims.vectors.load(saved.vectorsDir, saved.vectors, saved.vectorsFile);
+    } catch (err) {
+      prims.dispose();
+      throw err;
+    }
   }
   const seed = saved?.manifest.seed ?? options.seed ?? setup.seed;
   const budget = { ...setup.budget, ...options.budget };
