@@ -2,7 +2,8 @@
 // The MCP server of an exported memory over stdio. isolated-vm needs --no-node-snapshot on Node 20, so without
 // it the process runs itself again with the flag. stdout carries the protocol only: anything else written there
 // (a library's greeting, a worker thread's console) goes to stderr.
-//   --memory-dir DIR   keep the memory there: loaded when it holds one, saved after every update
+//   --memory-dir DIR   keep the memory there: loaded when it holds one, saved after every update (a folder that is
+//                      neither new, empty nor a memory automemo saved is never written: updates then fail, saying why)
 //   --fresh            start empty instead of from the packaged memory
 // Models: AUTOMEMO_MEMO_MODEL / AUTOMEMO_EMBEDDING_MODEL (+ _BASE_URL, _API_KEY, or OPENAI_*), as in automemo.
 import { spawn } from 'node:child_process';
@@ -11,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { createMemory, packageSetup } from './index.ts';
-import { createMcpServer } from './mcp-server.ts';
+import { createMcpServer, openServedMemory } from './mcp-server.ts';
 
 const FLAG = '--no-node-snapshot';
 
@@ -24,9 +25,10 @@ async function serve(): Promise<void> {
 
   const m = resolveModels();
   const model = (r: typeof m.memo) => (r ? { model: r.model, ...(r.baseURL ? { baseURL: r.baseURL } : {}), ...(r.apiKey ? { apiKey: r.apiKey } : {}) } : null);
-  const memory = await createMemory({ ...(memoryDir ? { memoryDir } : {}), ...(values.fresh ? { fresh: true } : {}), models: { memo: model(m.memo), embedding: model(m.embedding) } });
+  const { memory, persistence } = await openServedMemory(createMemory, memoryDir, { ...(values.fresh ? { fresh: true } : {}), models: { memo: model(m.memo), embedding: model(m.embedding) } });
+  if (persistence.kind === 'refused') process.stderr.write(`memory server: ${persistence.reason}\n`);
   const { info, name, version } = packageSetup();
-  const server = createMcpServer(memory, { name, version, info }, memoryDir ? async () => void (await memory.save(memoryDir)) : undefined);
+  const server = createMcpServer(memory, { name, version, info }, persistence);
   const out = new Writable({ write: (chunk, encoding, cb) => void protocolOut(chunk, encoding, cb) });
   const transport = new StdioServerTransport(process.stdin, out);
   let stopping = false;

@@ -3,11 +3,14 @@
 // is driven in export.test.ts.)
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
-import { createMcpServer } from '../../../search-trees/export/runtime/mcp-server.ts';
-import { openMemory } from '../../../search-trees/export/runtime/memory.ts';
+import { createMcpServer, openServedMemory } from '../../../search-trees/export/runtime/mcp-server.ts';
+import { type MemorySetup, openMemory } from '../../../search-trees/export/runtime/memory.ts';
 import { EXPORT_FORMAT, type PackageInfo } from '../../../search-trees/export/runtime/package-info.ts';
 
 const info: PackageInfo = {
@@ -78,6 +81,69 @@ describe('memory MCP server', () => {
     } finally {
       await client.close();
       await memory.close();
+    }
+  });
+
+  it("with --memory-dir on a user's folder: serves, answers every update with a tool error naming the folder, writes nothing", async () => {
+    const compiled = await compileProgram({ entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname });
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
+    const setup: MemorySetup = { program: compiled.program as CompiledProgram, node: 'n3', env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 0, builtIn: null };
+    const work = mkdtempSync(join(tmpdir(), 'mcp-memory-dir-'));
+    const dir = join(work, 'documents');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'thesis.txt'), 'three years of work');
+    const { memory, persistence } = await openServedMemory((o) => openMemory(setup, o), dir, {});
+    expect(persistence).toMatchObject({ kind: 'refused' });
+    const server = createMcpServer(memory, { name: 'toy-memory', version: '1.0.0', info }, persistence);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      for (const taskId of ['e1', 'e2']) {
+        const up = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } } } });
+        expect(up.isError).toBe(true);
+        expect((up.content as Content)[0]?.text).toMatch(new RegExp(`--memory-dir refused, so updates cannot be kept: ${dir} is not empty and holds no memory automemo wrote`));
+      }
+      const got = await client.callTool({ name: 'memory_retrieve', arguments: { task: { taskId: 'q', instruction: 'x' } } });
+      expect(got.isError).toBeFalsy();
+      expect(readdirSync(dir)).toEqual(['thesis.txt']);
+      expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('three years of work');
+      expect(readdirSync(work)).toEqual(['documents']);
+    } finally {
+      await client.close();
+      await memory.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('with --memory-dir on a new folder: saves after every update, and a memory dir that turns foreign fails the update, not the server', async () => {
+    const compiled = await compileProgram({ entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname });
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
+    const setup: MemorySetup = { program: compiled.program as CompiledProgram, node: 'n3', env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 0, builtIn: null };
+    const work = mkdtempSync(join(tmpdir(), 'mcp-memory-dir-'));
+    const dir = join(work, 'memory');
+    const { memory, persistence } = await openServedMemory((o) => openMemory(setup, o), dir, {});
+    expect(persistence).toEqual({ kind: 'save', dir });
+    const server = createMcpServer(memory, { name: 'toy-memory', version: '1.0.0', info }, persistence);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    const episode = (taskId: string) => ({ episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } } });
+    try {
+      expect((await client.callTool({ name: 'memory_update', arguments: episode('e1') })).isError).toBeFalsy();
+      expect(JSON.parse(readFileSync(join(dir, 'memory.json'), 'utf8')).episodes).toBe(1);
+      writeFileSync(join(dir, 'thesis.txt'), 'three years of work');
+      const refused = await client.callTool({ name: 'memory_update', arguments: episode('e2') });
+      expect(refused.isError).toBe(true);
+      expect((refused.content as Content)[0]?.text).toMatch(/episode e2 is in memory but could not be saved: .* also files automemo did not write \(thesis\.txt\)/);
+      expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('three years of work');
+      expect(JSON.parse(readFileSync(join(dir, 'memory.json'), 'utf8')).episodes).toBe(1);
+    } finally {
+      await client.close();
+      await memory.close();
+      rmSync(work, { recursive: true, force: true });
     }
   });
 });
