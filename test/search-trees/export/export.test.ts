@@ -2,7 +2,7 @@
 // of the tarball in a scratch folder, then the package used from plain JavaScript and its MCP server driven by the
 // SDK's client over stdio. The native packages are bundled prebuilt (the default), so the install compiles nothing.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -183,6 +183,32 @@ export const text: string = r.text;
     }
     timings.mcp = Date.now() - t;
     expect(serverErr).toContain('MCP server ready');
+  }, 120_000);
+
+  it("never writes a --memory-dir that holds a user's files: the server runs, memory_update is a tool error, the files stay", async () => {
+    const mine = join(scratch, 'documents');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'thesis.txt'), 'three years of work');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(scratch, 'node_modules', '.bin', `${NAME}-mcp`), '--memory-dir', mine],
+      cwd: scratch,
+      stderr: 'pipe',
+    });
+    let serverErr = '';
+    transport.stderr?.on('data', (d) => (serverErr += String(d)));
+    const client = new Client({ name: 'export-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const up = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId: 'x1', instruction: 'remember me', outcome: { reward: 1, success: true } } } });
+      expect(up.isError).toBe(true);
+      expect((up.content as { text?: string }[])[0]?.text).toContain(`${mine} is not empty and holds no memory automemo wrote`);
+    } finally {
+      await client.close();
+    }
+    expect(serverErr).toContain('--memory-dir refused');
+    expect(readFileSync(join(mine, 'thesis.txt'), 'utf8')).toBe('three years of work');
+    expect(readdirSync(mine)).toEqual(['thesis.txt']);
   }, 120_000);
 
   it('refuses what it cannot export, with usage errors (2) and failures (1)', () => {
