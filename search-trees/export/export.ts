@@ -48,12 +48,15 @@ function checkOut(out: string): void {
   if (existsSync(out) && readdirSync(out).length > 0) throw new ExportUsageError(`${out} exists and is not empty; choose another --out or empty it`);
 }
 
+/** An npm package name (scoped or not): it lands in package.json, the README and the MCP server's command. */
+export const NPM_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
 export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
+  if (o.name !== undefined && (!NPM_NAME.test(o.name) || o.name.length > 214)) throw new ExportUsageError(`"${o.name.slice(0, 100)}" is not a valid npm package name (lowercase letters, digits, . _ -)`);
   const selected = selectNode(o.run, o.node);
   checkOut(o.out);
-  const { folder, run, node } = selected;
-  const programDir = join(folder.dir, node.dir);
+  const { folder, run, node, programDir } = selected;
   if (!existsSync(join(programDir, 'index.ts'))) throw new Error(`program of node ${node.id} is missing: ${programDir} has no index.ts`);
   const compiled = await compileProgram({ entryPath: join(programDir, 'index.ts') });
   if (!compiled.ok) throw new Error(`program of node ${node.id} does not compile: ${compiled.issues.map(formatIssue).join('; ')}`);
@@ -103,6 +106,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
         name,
         version: info.version,
         node: node.id,
+        description: node.description ?? '—',
         chosenBy: { final: "the run's final choice", lcb: 'best lower confidence bound', node: 'by name' }[selected.chosenBy],
         run: info.run.folder,
         env: run.options.env,

@@ -1,10 +1,14 @@
 // The files of an exported package besides its bundle and memory: package.json (with the run, node and scores
 // under "automemo"), README.md and index.d.ts from templates, and the program (its TypeScript and the bundle the
 // sandbox runs).
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+// Every value put into README.md is escaped for where it lands (markdown.ts): a run folder, a node's description
+// and model names are text, never HTML or Markdown the reader's renderer would act on.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fillPrompt, readPrompt } from '../../engine/llm/prompt-file.ts';
+import { readPrompt } from '../../engine/llm/prompt-file.ts';
+import { isSafeName, writeInside } from '../../foundation/safe-path.ts';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
+import { fillMarkdown } from './markdown.ts';
 import type { PackageInfo } from './runtime/package-info.ts';
 
 export interface PackageJsonInput {
@@ -37,22 +41,23 @@ export function packageJson(p: PackageJsonInput): Record<string, unknown> {
 const fmt = (x: number | null) => (x === null ? 'none' : x.toFixed(3));
 
 export function writeTextFiles(outDir: string, pkg: Record<string, unknown>, values: Record<string, string | number>, withMcp: boolean): void {
-  writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  const native = fillPrompt(readPrompt(import.meta.url, values.nativeBundled ? './templates/native-bundle.md' : './templates/native-source.md'), values);
-  let readme = fillPrompt(readPrompt(import.meta.url, './templates/README.md'), { ...values, nativeNote: native });
-  if (withMcp) readme += `\n${fillPrompt(readPrompt(import.meta.url, './templates/README-mcp.md'), values)}`;
-  writeFileSync(join(outDir, 'README.md'), `${readme}\n`);
-  copyFileSync(new URL('./templates/index.d.ts', import.meta.url), join(outDir, 'index.d.ts'));
+  writeInside(outDir, 'package.json', `${JSON.stringify(pkg, null, 2)}\n`);
+  const native = fillMarkdown(readPrompt(import.meta.url, values.nativeBundled ? './templates/native-bundle.md' : './templates/native-source.md'), values);
+  let readme = fillMarkdown(readPrompt(import.meta.url, './templates/README.md'), { ...values, nativeNote: native }, new Set(['nativeNote']));
+  if (withMcp) readme += `\n${fillMarkdown(readPrompt(import.meta.url, './templates/README-mcp.md'), values)}`;
+  writeInside(outDir, 'README.md', `${readme}\n`);
+  // index.d.ts takes no values: it is the same for every package.
+  writeInside(outDir, 'index.d.ts', readFileSync(new URL('./templates/index.d.ts', import.meta.url), 'utf8'));
 }
 
-/** The program's TypeScript (program/) and the compiled bundle the sandbox loads (dist/program.js + map). */
+/**
+ * The program's TypeScript (program/) and the compiled bundle the sandbox loads (dist/program.js + map). Only plain
+ * .ts files with safe names are copied: a link in the run's program folder could point at any file on the machine.
+ */
 export function writeProgram(outDir: string, programDir: string, program: CompiledProgram): string[] {
-  const target = join(outDir, 'program');
-  mkdirSync(target, { recursive: true });
-  const files = readdirSync(programDir).filter((f) => f.endsWith('.ts'));
-  for (const f of files) copyFileSync(join(programDir, f), join(target, f));
-  mkdirSync(join(outDir, 'dist'), { recursive: true });
-  writeFileSync(join(outDir, 'dist', 'program.js'), program.code);
-  writeFileSync(join(outDir, 'dist', 'program.js.map'), program.map);
+  const files = readdirSync(programDir).filter((f) => f.endsWith('.ts') && isSafeName(f) && lstatSync(join(programDir, f)).isFile());
+  for (const f of files) writeInside(outDir, join('program', f), readFileSync(join(programDir, f)));
+  writeInside(outDir, 'dist/program.js', program.code);
+  writeInside(outDir, 'dist/program.js.map', program.map);
   return files.sort();
 }

@@ -1,6 +1,7 @@
 // Which node of a run to export, and its scores. By default the run's own choice (its last `final` event); a run
 // that never reached its final phase gets the LCB argmax over its evaluated nodes, computed by engine/search.
 import { existsSync } from 'node:fs';
+import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
 import { selectFinal, selectionScore } from '../../engine/search/selection.ts';
 import type { TreeNode } from '../../engine/search/tree.ts';
 import { readJournal } from '../journal.ts';
@@ -12,6 +13,8 @@ export interface Selected {
   folder: RunFolder;
   run: RunInfo;
   node: TreeNode;
+  /** The node's program folder, proven inside the run folder. */
+  programDir: string;
   chosenBy: 'final' | 'lcb' | 'node';
   scores: { validation: number | null; n: number; lcb: number | null; test: number | null };
 }
@@ -49,6 +52,7 @@ export function selectNode(runDir: string, nodeId?: string): Selected {
   }
   const n = node.scores.length;
   return {
+    programDir: programDirOf(folder, node),
     folder,
     run,
     node,
@@ -60,4 +64,19 @@ export function selectNode(runDir: string, nodeId?: string): Selected {
       test: node.testScore ?? null,
     },
   };
+}
+
+/**
+ * Where the node's program is: inside the run folder, or the export is refused. The journal's schema already refuses
+ * a `dir` with ".." or an absolute path; this also catches a link in the folder that leads out of it.
+ */
+function programDirOf(folder: RunFolder, node: TreeNode): string {
+  try {
+    // The entry too: a link named index.ts could lead anywhere.
+    resolveInside(folder.dir, `${node.dir}/index.ts`);
+    return resolveInside(folder.dir, node.dir);
+  } catch (err) {
+    if (!(err instanceof PathOutsideError)) throw err;
+    throw new Error(`node ${node.id}: its program folder is not inside the run folder (${err.message}); refusing to export it`, { cause: err });
+  }
 }
