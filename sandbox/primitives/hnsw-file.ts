@@ -157,10 +157,11 @@ function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => n
   field('label_offset', 32, links0 + dataBytes);
   field('offsetData', 40, links0);
 
-  const maxElements = u64(header, 8, 2 ** 32);
-  if (maxElements !== want.capacity) fail(`max_elements is ${header.readBigUInt64LE(8)} but vectors.json gives capacity ${want.capacity}`);
   const count = u64(header, 16, want.capacity);
-  if (count === undefined) return fail(`cur_element_count is ${header.readBigUInt64LE(16)}, more than max_elements ${want.capacity}`);
+  if (count === undefined) return fail(`cur_element_count is ${header.readBigUInt64LE(16)}, more than the capacity ${want.capacity} vectors.json gives`);
+  // An empty index read back by hnswlib has room for nothing, and was saved so before VectorStore.load resized it.
+  const maxElements = u64(header, 8, 2 ** 32);
+  if (maxElements !== want.capacity && !(count === 0 && maxElements === 0)) fail(`max_elements is ${header.readBigUInt64LE(8)} but vectors.json gives capacity ${want.capacity}`);
   const labelled = want.live.size + want.deleted.size;
   if (count !== labelled) fail(`holds ${count} elements but vectors.json lists ${want.live.size} live and ${want.deleted.size} deleted labels`);
 

@@ -230,7 +230,12 @@ export function writeMemoryDir(dir: string, parts: SaveParts): void {
     }
   } else {
     const old = join(parent, `${siblingPrefix(full, 'old')}${unique()}`);
-    renameSync(full, old);
+    try {
+      renameSync(full, old);
+    } catch (err) {
+      removeMemoryFiles(tmp);
+      throw err;
+    }
     try {
       renameSync(tmp, full);
     } catch (err) {
@@ -238,7 +243,11 @@ export function writeMemoryDir(dir: string, parts: SaveParts): void {
       removeMemoryFiles(tmp);
       throw err;
     }
-    removeMemoryFiles(old);
+    try {
+      removeMemoryFiles(old);
+    } catch {
+      // The new memory is in place; an old one that cannot be cleared away stays beside it, hidden.
+    }
   }
   flush(parent);
 }
