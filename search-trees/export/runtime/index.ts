@@ -40,7 +40,11 @@ export function packageSetup(root = packageRoot()): { setup: MemorySetup; info: 
   return cached;
 }
 
-/** The memory the package ships (built from the run's update episodes), or the one saved in options.memoryDir. */
+/**
+ * The memory the package ships (built from the run's update episodes), or the one saved in options.memoryDir. A
+ * memoryDir must be missing, an empty folder, or a memory automemo saved; any other folder (your files, a file,
+ * the home folder) is refused with an error naming it, and nothing in it is ever replaced or deleted.
+ */
 export function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   return openMemory(packageSetup().setup, options);
 }
