@@ -36,14 +36,17 @@ export const EventSchema = z.discriminatedUnion('type', [
     node: NodeId,
     split: z.enum(['train', 'test']),
     index: z.number().int(),
-    score: z.number(),
+    /** null: the evaluation scored nothing (infrastructure failed every task); it counts in no mean, no n, no N. */
+    score: z.number().nullable(),
+    /** Why it scored nothing, when it did not. */
+    unscored: z.string().optional(),
     tasks: z.number().int(),
     sampleSeed: z.number().int().optional(),
     evidence: RunPath,
     stats: z.record(z.string(), z.unknown()),
     ms: z.number(),
   }),
-  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored) }),
+  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored), retry: z.string().optional() }),
   z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string(), attempts: z.number().int(), dir: RunPath.optional() }),
   z.object({
     type: z.literal('meta-call'),
@@ -62,7 +65,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
-  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string() }),
+  // `infrastructure`: the machinery failed, not the budget; a resume carries on instead of staying stopped.
+  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional() }),
   z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number() }),
 ]);
 

@@ -2,7 +2,7 @@
 // of the session (each run of the process starts with a `start` line) that wrote it: a step killed half-way and
 // then redone by a resumed run leaves two sets of lines with the same step number, and the first set is dropped.
 // Meta-model calls are kept whatever happened to their step: their cost was real.
-import { SearchTree } from '../engine/search/tree.ts';
+import { recordEvaluation, SearchTree } from '../engine/search/tree.ts';
 import type { JournalEvent } from './journal.ts';
 
 export interface Replayed {
@@ -62,8 +62,7 @@ export function replay(events: JournalEvent[]): Replayed {
         break;
       case 'evaluation':
         out.evaluations.push(e);
-        if (e.split === 'train') tree.get(e.node).scores.push(e.score);
-        else tree.get(e.node).testScore = e.score;
+        recordEvaluation(tree.get(e.node), e);
         break;
       case 'action':
         out.actions.push(e);

@@ -13,6 +13,7 @@ import { readProgramFiles } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { seededRandom } from '../random.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
+import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { quickExam } from '../../sandbox/quick-exam.ts';
 import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../search-trees/journal.ts';
@@ -26,11 +27,13 @@ import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
 import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
 import { POLICIES } from './policies/index.ts';
+import { setAsideEvidence } from './evidence-aside.ts';
 import { seedNodeIds } from './node-ids.ts';
 import type { Choice } from './policy.ts';
 import { selectFinal, selectionScore } from './selection.ts';
-import type { SearchTree, TreeNode } from './tree.ts';
+import { recordEvaluation, type SearchTree, type TreeNode } from './tree.ts';
 import { lcb } from './ucb.ts';
+import { MAX_UNSCORED_IN_A_ROW, retryChoice, unscoredReason, unscoredStopReason } from './unscored.ts';
 
 class BudgetExceeded extends Error {}
 
@@ -65,6 +68,10 @@ export interface SearchSummary {
   root: { validation: number; test?: number };
   seeds: { id: string; validation: number; test?: number }[];
   stopped?: string;
+  /** The infrastructure failure that stopped the search (a resume carries on once it is fixed). */
+  failure?: string;
+  /** Evaluations that scored nothing (infrastructure failed every task); they count in no score. */
+  unscored: number;
   usd: number;
   tokens: number;
 }
@@ -86,6 +93,9 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const compiled = new Map<string, CompiledProgram>();
   const lastEval = new Map<string, EvaluationResult>();
   const cache = new OutcomeCache();
+  // Validation evaluations that scored nothing, in a row (this session); MAX_UNSCORED_IN_A_ROW stop the search.
+  let unscoredInARow = 0;
+  let lastUnscored = '';
   log({ type: 'start', resumed: read.events.length > 0, pid: process.pid });
   const policy = POLICIES[options.policy];
   if (!policy) throw new Error(`unknown search policy ${options.policy}`);
@@ -109,6 +119,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
     const fraction = split === 'train' ? options.evalFraction : 1;
     const dir = folder.evidenceDir(node.id, split, index);
+    // Already there: an evaluation no finished step recorded left it; this one starts on a clean folder.
+    setAsideEvidence(dir, 'interrupted');
     const evidence = new EvidenceWriter(dir, deps.services.images);
     const started = Date.now();
     const result = await evaluateProgram(program, {
@@ -122,9 +134,17 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     });
     await evidence.summary(result);
     chargeAgents(result, node.id, deps);
-    if (split === 'train') lastEval.set(node.id, result);
-    if (split === 'train') node.scores.push(result.score ?? 0);
-    else node.testScore = result.score ?? 0;
+    // An evaluation that scored nothing is kept apart: it changes no mean and no count, its evidence moves aside
+    // (the index stays free for the evaluation that will score it), and it counts toward the unscored streak.
+    const unscored = unscoredReason(result);
+    const evidenceDir = unscored ? setAsideEvidence(dir, 'unscored') : dir;
+    if (split === 'train') {
+      if (!unscored) lastEval.set(node.id, result);
+      unscoredInARow = unscored ? unscoredInARow + 1 : 0;
+      if (unscored) lastUnscored = unscored;
+    }
+    const score = unscored ? null : result.score;
+    recordEvaluation(node, { step, split, score, ...(unscored ? { unscored } : {}) });
     const { usage: _usage, byScenario, ...stats } = result.stats;
     log({
       type: 'evaluation',
@@ -132,10 +152,11 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       node: node.id,
       split,
       index,
-      score: result.score ?? 0,
+      score,
+      ...(unscored ? { unscored } : {}),
       tasks: result.tasks.length,
       ...(fraction < 1 ? { sampleSeed } : {}),
-      evidence: relative(folder.dir, dir),
+      evidence: relative(folder.dir, evidenceDir),
       stats: { ...stats, byScenario },
       ms: Date.now() - started,
     });
@@ -177,7 +198,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   };
 
   // Step 0: the root and the seeds.
-  if (!past.initDone) {
+  async function initStep(): Promise<void> {
     const root = await programNode('root', readProgramFiles(resolveProgram('no-memory').path), null, 'root', 0, 'no memory');
     addNode(root, 0);
     await evaluate(root, 'train', 0);
@@ -189,32 +210,59 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       addNode(node, 0);
       await evaluate(node, 'train', 0);
     }
+  }
+
+  // A stop for the budget stays; a stop for infrastructure does not: a resume is the user trying again.
+  let stopped: string | undefined = carriedStop(read.events);
+  let failure: string | undefined;
+  const stop = (step: number, reason: string, infrastructure: boolean) => {
+    stopped = reason;
+    if (infrastructure) failure = reason;
+    log({ type: 'stopped', step, reason, ...(infrastructure ? { infrastructure } : {}) });
+  };
+  /** Runs a step's work: true when it finished; a spending cap or a dead toolchain stops the search instead. */
+  const runStep = async (step: number, work: () => Promise<void>): Promise<boolean> => {
+    try {
+      await work();
+      return true;
+    } catch (err) {
+      if (err instanceof BudgetExceeded) stop(step, err.message, false);
+      else if (err instanceof ToolchainError) stop(step, `step ${step} could not finish: ${err.message}`, true);
+      else throw err;
+      return false;
+    }
+  };
+  const stopOnUnscoredStreak = (step: number) => {
+    if (!stopped && unscoredInARow >= MAX_UNSCORED_IN_A_ROW) stop(step, unscoredStopReason(unscoredInARow, lastUnscored), true);
+  };
+
+  if (!past.initDone && (await runStep(0, initStep))) {
     log({ type: 'step-done', step: 0 });
+    stopOnUnscoredStreak(0);
   }
 
   // Steps 1..budget.
-  let stopped: string | undefined = past.stopped;
   let ranSteps = 0;
   for (let step = state.step + 1; step <= options.budget && !stopped; step++) {
     deps.beforeStep?.(step);
     const stepStarted = Date.now();
     state.step = step;
-    const random = seededRandom(options.seed, 'policy', step);
-    const choice: Choice = policy.choose(state.tree, options.ucb, random);
-    log({ type: 'action', step, kind: choice.action.kind, node: choice.action.node, score: choice.action.score, candidates: choice.candidates });
-    try {
+    // A node owed a first score (its evaluations so far scored nothing) is evaluated before the policy chooses.
+    const retry = retryChoice(state.tree);
+    const choice: Choice = retry ?? policy.choose(state.tree, options.ucb, seededRandom(options.seed, 'policy', step));
+    log({ type: 'action', step, kind: choice.action.kind, node: choice.action.node, score: choice.action.score, candidates: choice.candidates, ...(retry ? { retry: retry.retry } : {}) });
+    const done = await runStep(step, async () => {
       checkBudget(deps.ledger, options.maxUsd);
       if (choice.action.kind === 'evaluate') {
         await evaluate(state.tree.get(choice.action.node), 'train', step);
       } else {
         await generate(choice.action.node, step);
       }
+    });
+    if (done) {
       log({ type: 'step-done', step });
       stepActions.set(step, choice.action.kind);
-    } catch (err) {
-      if (!(err instanceof BudgetExceeded)) throw err;
-      stopped = err.message;
-      log({ type: 'stopped', step, reason: stopped });
+      stopOnUnscoredStreak(step);
     }
     state.stepTimes.push(Date.now() - stepStarted);
     ranSteps++;
@@ -326,16 +374,22 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   // Final: the selected program on the held-out split, beside the root and the seeds. Its lines carry step -1, so
   // they can never be mistaken for a step of the budget (which a resume may raise).
   const finalStep = -1;
+  if (state.tree.evaluated().length === 0) {
+    journal.close();
+    throw new Error(`no program has a score yet${stopped ? `: ${stopped}` : ''}`);
+  }
   const winner = selectFinal(state.tree, options.ucb, options.selection);
   const N = state.tree.totalEvaluations();
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
-  if (ranSteps > 0 || !replayFinalDone(read.events, finalStep)) {
+  // A search stopped by infrastructure has not finished: its resume does the final phase.
+  if (!failure && (ranSteps > 0 || !replayFinalDone(read.events, finalStep))) {
     log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(state.tree, winner, options.ucb, 'lcb'), validation: state.tree.q(winner) });
-    if (options.testWinner && !stopped) {
+    const tested = await runStep(finalStep, async () => {
+      if (!options.testWinner || stopped) return;
       const toTest = [winner, state.tree.root, ...[...state.tree.nodes.values()].filter((n) => n.kind === 'seed')];
       for (const node of new Set(toTest)) if (node.testScore === undefined) await evaluate(node, 'test', finalStep);
-    }
-    log({ type: 'step-done', step: finalStep });
+    });
+    if (tested) log({ type: 'step-done', step: finalStep });
   }
   journal.close();
   const counts = state.tree;
@@ -357,10 +411,12 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     },
     root: { validation: counts.q(counts.root), ...(counts.root.testScore !== undefined ? { test: counts.root.testScore } : {}) },
     seeds: seeds.map((s) => ({ id: s.id, validation: counts.q(s), ...(s.testScore !== undefined ? { test: s.testScore } : {}) })),
+    unscored: [...counts.nodes.values()].reduce((n, node) => n + (node.unscored?.length ?? 0), 0),
     usd: deps.ledger.usd,
     tokens: deps.ledger.tokens,
   };
   if (stopped) summary.stopped = stopped;
+  if (failure) summary.failure = failure;
   return summary;
 }
 
@@ -378,6 +434,15 @@ function history(tree: SearchTree): EditOutcome[] {
 
 function replayFinalDone(events: JournalEvent[], finalStep: number): boolean {
   return events.some((e) => e.type === 'step-done' && e.step === finalStep);
+}
+
+/** The reason of the journal's last stop, unless infrastructure caused it (a resume then carries on). */
+function carriedStop(events: JournalEvent[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i] as JournalEvent;
+    if (e.type === 'stopped') return e.infrastructure ? undefined : e.reason;
+  }
+  return undefined;
 }
 
 /** Agent and memo-model tokens of an evaluation go to the ledger under the evaluated node. */

@@ -22,6 +22,33 @@ export interface TreeNode {
   /** The settings it changed, when the change was a config edit. */
   edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
   testScore?: number;
+  /** Evaluations that scored nothing (infrastructure failed every task): kept apart, never in Q, n or N. */
+  unscored?: UnscoredEvaluation[];
+}
+
+export interface UnscoredEvaluation {
+  step: number;
+  split: 'train' | 'test';
+  reason: string;
+}
+
+/** What an evaluation adds to its node; the live search and the replay share this one rule. */
+export interface EvaluationOutcome {
+  step: number;
+  split: 'train' | 'test';
+  /** null when the evaluation scored nothing. */
+  score: number | null;
+  unscored?: string;
+}
+
+/** A score joins the node's validation scores (or is its test score); an unscored evaluation is only noted. */
+export function recordEvaluation(node: TreeNode, e: EvaluationOutcome): void {
+  if (e.score === null) {
+    (node.unscored ??= []).push({ step: e.step, split: e.split, reason: e.unscored ?? 'no task was scored' });
+    return;
+  }
+  if (e.split === 'train') node.scores.push(e.score);
+  else node.testScore = e.score;
 }
 
 export interface FailedGeneration {
@@ -54,6 +81,11 @@ export class SearchTree {
 
   evaluated(): TreeNode[] {
     return [...this.nodes.values()].filter((n) => n.scores.length > 0);
+  }
+
+  /** Nodes whose validation evaluations so far all scored nothing, oldest first: they are owed a first score. */
+  awaitingFirstScore(): TreeNode[] {
+    return [...this.nodes.values()].filter((n) => n.scores.length === 0 && n.unscored?.some((u) => u.split === 'train'));
   }
 
   /** N: all full evaluations so far. */

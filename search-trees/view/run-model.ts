@@ -19,7 +19,10 @@ export interface EvaluationView {
   split: 'train' | 'test';
   index: number;
   step: number;
-  score: number;
+  /** null: the evaluation scored nothing (see `unscored`) and counts in no mean. */
+  score: number | null;
+  /** Why it scored nothing (infrastructure failed every task). */
+  unscored?: string;
   tasks: number;
   /** Evidence folder, relative to the run folder. */
   evidence: string;
@@ -46,6 +49,8 @@ export interface NodeView {
   lcb: number | null;
   testScore?: number;
   evaluations: EvaluationView[];
+  /** Evaluations that scored nothing, with why (they are in `evaluations` too, with score null). */
+  unscored: { step: number; split: 'train' | 'test'; reason: string }[];
   /** programs/<node>/meta.json exists (the meta agent's feedback). */
   hasMeta: boolean;
 }
@@ -68,6 +73,10 @@ export interface ActionView {
   child?: string;
   failed?: string;
   result?: number;
+  /** The step's evaluation scored nothing: why. */
+  unscored?: string;
+  /** The step retried a node owed a first score, ahead of the policy: why. */
+  retry?: string;
 }
 
 export interface StepPoint {
@@ -153,7 +162,8 @@ export function readRun(dir: string): RunView {
       lcb: q === null ? null : lcb(q, n, N, p),
       evaluations: past.evaluations
         .filter((e) => e.node === node.id)
-        .map((e) => ({ split: e.split, index: e.index, step: e.step, score: e.score, tasks: e.tasks, evidence: e.evidence, ms: e.ms })),
+        .map((e) => ({ split: e.split, index: e.index, step: e.step, score: e.score, ...(e.unscored ? { unscored: e.unscored } : {}), tasks: e.tasks, evidence: e.evidence, ms: e.ms })),
+      unscored: node.unscored ?? [],
       hasMeta: insideRoot(abs, `${node.dir}/meta.json`) !== null,
       ...(node.description ? { description: node.description } : {}),
       ...(node.edits ? { edits: node.edits } : {}),
@@ -218,7 +228,7 @@ type Evaluation = Extract<JournalEvent, { type: 'evaluation' }>;
 type Failure = Extract<JournalEvent, { type: 'generation-failed' }>;
 
 function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Evaluation[], failures: Failure[], tree: SearchTree): ActionView {
-  const view: ActionView = { step: a.step, kind: a.kind, node: a.node, score: a.score, candidates: a.candidates };
+  const view: ActionView = { step: a.step, kind: a.kind, node: a.node, score: a.score, candidates: a.candidates, ...(a.retry ? { retry: a.retry } : {}) };
   if (a.kind === 'generate') {
     const child = [...tree.nodes.values()].find((n) => n.kind === 'child' && n.step === a.step);
     const failed = failures.find((f) => f.step === a.step);
@@ -226,7 +236,8 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
     if (failed) view.failed = failed.reason;
   }
   const evaluation = evaluations.find((e) => e.step === a.step && e.split === 'train');
-  if (evaluation) view.result = evaluation.score;
+  if (evaluation?.score === null) view.unscored = evaluation.unscored ?? 'no task was scored';
+  else if (evaluation) view.result = evaluation.score;
   return view;
 }
 
@@ -237,7 +248,8 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
 export function stepSeries(evaluations: Evaluation[], completed: number[], p: UcbParams): StepPoint[] {
   const scores = new Map<string, number[]>();
   const points: StepPoint[] = [];
-  const train = evaluations.filter((e) => e.split === 'train');
+  // Unscored evaluations count in no mean and no N.
+  const train = evaluations.filter((e): e is Evaluation & { score: number } => e.split === 'train' && e.score !== null);
   const steps = [...new Set([...completed, ...train.map((e) => e.step)])].filter((s) => s >= 0).sort((a, b) => a - b);
   for (const step of steps) {
     for (const e of train.filter((x) => x.step === step)) scores.set(e.node, [...(scores.get(e.node) ?? []), e.score]);

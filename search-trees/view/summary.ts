@@ -23,6 +23,11 @@ export function textSummary(run: RunView): string {
   if (run.torn) lines.push(`journal     line ${run.torn.line} is torn (cut off mid-write) and was not counted`);
   const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), fmt(n.testScore), n.id === run.winner ? '← selected' : ''])];
   lines.push('', table(rows), '');
+  // Evaluations that scored nothing are in no mean above; say which, and why.
+  for (const n of run.nodes) {
+    for (const u of n.unscored) lines.push(`unscored: ${n.id} ${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}: ${u.reason}`);
+  }
+  if (run.nodes.some((n) => n.unscored.length)) lines.push('');
   if (winner) {
     lines.push(`selected (${o.selection}): ${winner.id} — validation ${fmt(winner.q)} (n=${winner.n}, LCB ${fmt(winner.lcb)}), test ${fmt(winner.testScore)}`);
   } else lines.push('selected: none yet (no node has been evaluated)');

@@ -6,7 +6,7 @@ import { loadEnvironment } from '../../../envs/registry.ts';
 import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../../../search-trees/run-folder.ts';
+import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../../../search-trees/run-folder.ts';
 import { CostLedger } from '../../llm/ledger.ts';
 import { describeModel, ROLES, resolveModels } from '../../llm/models.ts';
 import { createMetaAgent } from '../../meta/create.ts';
@@ -28,7 +28,8 @@ Options:
   --env NAME          environment: locomo, visual, web (visual:charts,mazes or
                       web:shop,travel for some families or sites)
   --budget N          steps after the seeds (default 20)
-  --seeds A,B         seed programs (default omni-simplemem; "none" for none)
+  --seeds A,B         seed programs, by name or path (default omni-simplemem;
+                      "none" for none); a seed's node is seed-<its name>
   --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
                       set, else offline)
   --out DIR           run folder (default search-trees/runs/search-<time>)
@@ -101,6 +102,9 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   } else {
     if (!a.env) throw new UsageError('give --env');
     const seeds = a.seeds === undefined ? ['omni-simplemem'] : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
+    // Counted before any is looked at; each becomes a node with a safe id (engine/search/node-ids.ts), never a path.
+    if (seeds.length > MAX_SEEDS) throw new UsageError(`--seeds takes at most ${MAX_SEEDS} programs; got ${seeds.length}`);
+    if (seeds.some((s) => s === '')) throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, or "none"');
     for (const s of seeds) {
       try {
         resolveProgram(s);
@@ -165,7 +169,8 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options, ledger) });
     if (a.json) process.stdout.write(`${JSON.stringify({ runFolder: folder.dir, ...summary }, null, 2)}\n`);
     else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`);
-    return 0;
+    // Stopped by infrastructure: the table is printed, and the exit code says the run did not finish.
+    return summary.failure ? 1 : 0;
   } finally {
     release();
     await env.close?.();
@@ -197,10 +202,14 @@ const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms
 function progress(options: RunOptions, ledger: CostLedger): (e: JournalEvent, s: SearchState) => void {
   let line = '';
   return (e, s) => {
-    if (e.type === 'action') line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : `re-evaluate ${e.node}`}`;
+    if (e.type === 'action') line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
     if (e.type === 'node' && e.step === 0) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
     if (e.type === 'quick-exam' && !e.passed) process.stdout.write(dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`));
-    if (e.type === 'evaluation') {
+    if (e.type === 'evaluation' && e.score === null) {
+      const what = e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${line}`;
+      process.stdout.write(`${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`);
+    }
+    if (e.type === 'evaluation' && e.score !== null) {
       const tree = s.tree;
       const node = tree.nodes.get(e.node);
       if (e.step === 0) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
@@ -241,6 +250,7 @@ export function summaryTable(s: SearchSummary, options: RunOptions): string {
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
+  if (s.unscored) rows.push(['unscored evaluations', `${s.unscored} (scored nothing, so not counted; see the journal for why)`]);
   if (s.stopped) rows.push(['stopped', s.stopped]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

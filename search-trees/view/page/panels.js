@@ -215,7 +215,11 @@
         'div',
         { class: 'eval-buttons' },
         n.evaluations.map((e) =>
-          el('button', { type: 'button', class: 'eval', 'data-evidence': e.evidence, onclick: () => show(e) }, `${e.split === 'train' ? 'validation' : 'test'} #${e.index}: ${fmt(e.score)} on ${e.tasks} tasks (step ${e.step}, ${(e.ms / 1000).toFixed(1)} s)`),
+          el(
+            'button',
+            { type: 'button', class: `eval${e.score === null ? ' unscored' : ''}`, 'data-evidence': e.evidence, onclick: () => show(e), title: e.unscored || '' },
+            `${e.split === 'train' ? 'validation' : 'test'} #${e.index}: ${e.score === null ? 'unscored' : fmt(e.score)} on ${e.tasks} tasks (step ${e.step}, ${(e.ms / 1000).toFixed(1)} s)`,
+          ),
         ),
       ),
       out,
@@ -260,6 +264,10 @@
       ),
     );
     if (n.description) box.append(el('p', { class: 'description' }, n.description));
+    // Evaluations that scored nothing are in no mean and no n: say so, with why.
+    if (n.unscored && n.unscored.length) {
+      box.append(el('ul', { class: 'unscored' }, n.unscored.map((u) => el('li', { class: 'error' }, `unscored: ${u.reason} (${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}; not counted)`))));
+    }
     if (n.edits && n.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), n.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
     box.append(scoreTable(run, [n]));
     const detail = ctx.source.node(id);

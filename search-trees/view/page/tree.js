@@ -51,6 +51,7 @@
       lines.push(`LCB ${A.fmt(n.lcb)}${n.id === run.winner ? '  ← LCB winner' : ''}`);
     }
     if (n.testScore !== undefined) lines.push(`test ${A.fmt(n.testScore)}`);
+    for (const u of n.unscored || []) lines.push(`unscored at step ${u.step}: ${A.short(u.reason, 120)}`);
     if (n.description) lines.push(A.short(n.description, 160));
     return lines.join('\n');
   }

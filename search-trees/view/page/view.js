@@ -144,16 +144,17 @@
       return `${fmt(top.score)} ${top.node}`;
     };
     for (const a of [...run.actions].reverse()) {
-      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${fmt(a.result)}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : '') : `→ ${fmt(a.result)}`;
+      const result = a.unscored ? `unscored: ${A.short(a.unscored, 80)}` : fmt(a.result);
+      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : '') : `→ ${result}`;
       const row = el(
         'tr',
         { class: `action ${a.kind}`, 'data-step': a.step, tabindex: 0 },
         el('td', { class: 'num' }, a.step),
-        el('td', {}, `${a.kind === 'generate' ? 'generate from' : 'evaluate'} `, el('b', {}, a.node)),
-        el('td', { class: 'num' }, fmt(a.score)),
+        el('td', { title: a.retry || '' }, `${a.kind === 'generate' ? 'generate from' : a.retry ? 'retry' : 'evaluate'} `, el('b', {}, a.node)),
+        el('td', { class: 'num' }, a.retry ? '—' : fmt(a.score)),
         el('td', { class: 'num' }, best(a, 'evaluate')),
         el('td', { class: 'num' }, best(a, 'generate')),
-        el('td', { class: a.failed ? 'bad' : '' }, outcome),
+        el('td', { class: a.failed || a.unscored ? 'bad' : '' }, outcome),
       );
       A.toggleRowBelow(row, () => el('tr', { class: 'candidates-row' }, el('td', { colspan: 6 }, candidates(a))));
       table.append(row);
@@ -163,6 +164,7 @@
 
   /** Every node's evaluate and generate score at that step, the chosen one marked. */
   function candidates(a) {
+    if (a.retry) return el('p', { class: 'muted' }, `No policy choice: ${a.retry}. The step evaluates it again.`);
     const nodes = [...new Set(a.candidates.map((c) => c.node))];
     const score = (node, kind) => {
       const c = a.candidates.find((x) => x.node === node && x.kind === kind);
@@ -192,7 +194,7 @@
     const box = $('panel');
     const n = state.selected && run.nodes.find((x) => x.id === state.selected);
     // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
-    const key = state.failure !== null ? `failure:${state.failure}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}` : '';
+    const key = state.failure !== null ? `failure:${state.failure}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}` : '';
     if (key === panelKey) return;
     panelKey = key;
     A.clear(box);

@@ -1,0 +1,16 @@
+// The compiler or the type-checker itself failed — esbuild's service died and did not come back, the TypeScript
+// checker threw on a program it can otherwise check — after restarting it and trying again. That is
+// infrastructure: callers stop or report it by name, and never charge it to the program being compiled.
+export type Tool = 'esbuild' | 'typescript';
+
+export class ToolchainError extends Error {
+  override name = 'ToolchainError';
+
+  constructor(
+    readonly tool: Tool,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
