@@ -3,10 +3,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import * as esbuild from 'esbuild';
+import type * as esbuild from 'esbuild';
 import { allowListText, classifyImport } from './allowed-imports.ts';
+import { buildOnLiveService } from './esbuild-service.ts';
 import { isInside, libDir, nodeModulesDir, repoRoot } from './paths.ts';
-import { scanModuleReferences } from './scan-imports.ts';
+import { type ModuleReference, scanModuleReferences } from './scan-imports.ts';
+import { ToolchainError } from './toolchain-error.ts';
 
 export interface ProgramSource {
   /** Path of the entry file (a folder means its index.ts). */
@@ -46,7 +48,16 @@ export const BUNDLE_FILENAME = 'memo-program.js';
 export function checkImports(file: string, code: string, rootDir: string): CompileIssue[] {
   const issues: CompileIssue[] = [];
   const where = { file: displayPath(file, rootDir) };
-  for (const ref of scanModuleReferences(file, code)) {
+  let refs: ModuleReference[];
+  try {
+    refs = scanModuleReferences(file, code);
+  } catch (err) {
+    // The parser recurses per nesting level: a program nested thousands deep exhausts its stack. That is the
+    // program's shape, not a broken tool (the same parser reads every other program).
+    const why = err instanceof RangeError ? 'it is nested too deeply for the parser' : (err as Error).message;
+    return [{ ...where, message: `the program could not be parsed: ${why}` }];
+  }
+  for (const ref of refs) {
     const pos = { ...where, line: ref.line, column: ref.column };
     if (ref.kind === 'import-meta') {
       issues.push({ ...pos, message: 'import.meta is not available in a memo program' });
@@ -144,7 +155,16 @@ export function resolveEntry(entryPath: string): string {
   return resolve(abs, 'index.ts');
 }
 
-export async function compileProgram(source: ProgramSource): Promise<CompileResult> {
+export interface CompileOptions {
+  /** How long a build may wait on esbuild before its service is taken for dead and restarted. */
+  timeoutMs?: number;
+}
+
+/**
+ * Compiles a program. Problems of the program come back as issues; a compiler that stays dead through its restarts
+ * throws ToolchainError (infrastructure: not the program's fault).
+ */
+export async function compileProgram(source: ProgramSource, options: CompileOptions = {}): Promise<CompileResult> {
   const started = performance.now();
   const entryPath = resolveEntry(source.entryPath);
   const rootDir = dirname(entryPath);
@@ -163,7 +183,7 @@ export async function compileProgram(source: ProgramSource): Promise<CompileResu
   const entryIssues = checkImports(entryPath, code, rootDir);
   if (entryIssues.length) return { ok: false, issues: entryIssues, ms: performance.now() - started };
   try {
-    const result = await esbuild.build({
+    const result = await buildOnLiveService({
       stdin: { contents: code, sourcefile: entryPath, resolveDir: rootDir, loader: 'ts' },
       bundle: true,
       write: false,
@@ -180,7 +200,7 @@ export async function compileProgram(source: ProgramSource): Promise<CompileResu
       metafile: true,
       legalComments: 'none',
       plugins: [allowListPlugin(rootDir, entryPath)],
-    });
+    }, options.timeoutMs);
     const js = result.outputFiles.find((f) => f.path.endsWith('.js'));
     const map = result.outputFiles.find((f) => f.path.endsWith('.map'));
     if (!js || !map) throw new Error('esbuild produced no output');
@@ -203,6 +223,7 @@ export async function compileProgram(source: ProgramSource): Promise<CompileResu
       },
     };
   } catch (err) {
+    if (err instanceof ToolchainError) throw err;
     if (err instanceof ImportViolation) return { ok: false, issues: err.issues, ms: performance.now() - started };
     const failure = err as esbuild.BuildFailure;
     const plugin = failure.errors?.find((m) => (m.detail as unknown) instanceof ImportViolation);

@@ -1,11 +1,16 @@
 // Type-checks a memo program against the contract with the TypeScript compiler API. One long-lived checker
 // keeps parsed lib, contract and helper files between checks, so a warm check takes tens of milliseconds.
+// The checker can throw internally (a stale cache, an exhausted stack): it then drops its caches and checks again
+// from scratch. If a fresh checker still throws on this program but checks a known-good one, the program is what
+// breaks it (a diagnostic the repair prompt can act on); if it cannot check even that, the checker is broken —
+// ToolchainError, infrastructure, never the program's fault.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { classifyImport } from './allowed-imports.ts';
 import { displayPath, resolveEntry } from './compile.ts';
 import { isInside, repoRoot } from './paths.ts';
+import { ToolchainError } from './toolchain-error.ts';
 
 export interface TypeDiagnostic {
   file: string;
@@ -54,13 +59,43 @@ export class ProgramTypeChecker {
     return sf;
   }
 
+  /** Forgets every parsed file and the previous program: the next check starts from scratch. */
+  reset(): void {
+    this.cache.clear();
+    this.oldProgram = undefined;
+  }
+
   /** Checks the program at entryPath (with `code` as its entry source when given). */
   check(entryPath: string, code?: string): { diagnostics: TypeDiagnostic[]; ms: number } {
     const started = performance.now();
+    const entryCode = code ?? readFileSync(resolveEntry(entryPath), 'utf8');
+    let failure: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        return this.checkOnce(entryPath, entryCode, started);
+      } catch (err) {
+        failure = err;
+        this.reset();
+      }
+    }
+    const why = failure instanceof RangeError ? `${failure.message} (is it nested too deeply?)` : (failure as Error).message;
+    try {
+      this.checkOnce(PROBE_ENTRY, PROBE_CODE, performance.now());
+    } catch (probeErr) {
+      this.reset();
+      throw new ToolchainError('typescript', `the TypeScript checker is broken: it threw on this program (${why}) and on a known-good one (${(probeErr as Error).message})`, { cause: probeErr });
+    }
+    const entry = resolveEntry(entryPath);
+    return {
+      diagnostics: [{ file: displayPath(entry, dirname(entry)), line: 1, column: 1, code: 0, message: `the TypeScript checker failed on this program: ${why}` }],
+      ms: performance.now() - started,
+    };
+  }
+
+  private checkOnce(entryPath: string, entryCode: string, started: number): { diagnostics: TypeDiagnostic[]; ms: number } {
     const entry = resolveEntry(entryPath);
     const rootDir = dirname(entry);
     const checkFile = join(rootDir, CHECK_FILE);
-    const entryCode = code ?? readFileSync(entry, 'utf8');
     const overlay = new Map<string, string>([
       [entry, entryCode],
       [
@@ -123,6 +158,10 @@ export class ProgramTypeChecker {
     return { diagnostics, ms: performance.now() - started };
   }
 }
+
+/** A program every working checker accepts, checked in memory only (nothing is written there). */
+const PROBE_ENTRY = join(repoRoot, 'memo-programs', '__automemo_checker_probe__', 'index.ts');
+const PROBE_CODE = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve: () => ({ text: '', images: [] }) });\n";
 
 function findExportDefault(code: string): { line: number; column: number } {
   const lines = code.split('\n');

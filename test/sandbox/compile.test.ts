@@ -1,6 +1,9 @@
 import { join } from 'node:path';
+import * as esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { resolveProgram } from '../../memo-programs/registry.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
+import { esbuildServicePids, killEsbuildService } from '../support/esbuild-service.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 
@@ -59,4 +62,33 @@ describe('compileProgram', () => {
     const r = await compileProgram({ entryPath: join(fixtures, 'does-not-exist.ts') });
     expect(!r.ok && r.issues[0]?.message).toMatch(/cannot read program/);
   });
+
+  it('tells a program nested too deeply for the parser, instead of throwing', async () => {
+    const code = `import { defineMemo } from 'automemo/contract';\nconst x = ${'('.repeat(50_000)}1${')'.repeat(50_000)};\nexport default defineMemo({ update() {}, retrieve: () => ({ text: String(x), images: [] }) });\n`;
+    const r = await compileProgram({ entryPath: join(fixtures, 'deep.ts'), code });
+    expect(!r.ok && formatIssue(r.issues[0] as never)).toMatch(/^deep\.ts: the program could not be parsed: it is nested too deeply/);
+  });
 });
+
+describe('compileProgram when esbuild dies', () => {
+  const entryPath = resolveProgram('trajectory-retrieval').path;
+
+  it('restarts a service that died (killed, as when it stops hearing from its host) and compiles', async () => {
+    const first = await compileProgram({ entryPath });
+    expect(first.ok).toBe(true);
+    expect(await killEsbuildService()).toBe(1);
+    const again = await compileProgram({ entryPath });
+    expect(again.ok && first.ok && again.program.hash === first.program.hash).toBe(true);
+    expect(esbuildServicePids()).toHaveLength(1);
+  });
+
+  it('finishes a compile whose service was stopped under it, and the next one', async () => {
+    // stop() strands a build in flight (it never answers): the compile's watchdog restarts the service.
+    const pending = compileProgram({ entryPath }, { timeoutMs: 5_000 });
+    await esbuild.stop();
+    const r = await pending;
+    expect(r.ok ? 'compiled' : r.issues.map(formatIssue).join('; ')).toBe('compiled');
+    expect((await compileProgram({ entryPath })).ok).toBe(true);
+  });
+});
+

@@ -44,4 +44,14 @@ describe('type-check against the contract', () => {
     const times = Array.from({ length: 5 }, () => typeChecker().check(p).ms).sort((a, b) => a - b);
     expect(times[2]).toBeLessThan(250);
   });
+
+  it('a program that breaks the checker gets a diagnostic naming it, and the checker keeps working', () => {
+    // The checker recurses per nesting level and throws; a fresh checker passes a known-good program, so the
+    // program is what breaks it: a diagnostic (repairable), not a crash and not "the checker is down".
+    const code = `import { defineMemo } from 'automemo/contract';\nconst x = ${'('.repeat(50_000)}1${')'.repeat(50_000)};\nexport default defineMemo({ update() {}, retrieve: () => ({ text: String(x), images: [] }) });\n`;
+    const { diagnostics } = typeChecker().check(join(fixtures, 'deep.ts'), code);
+    expect(diagnostics.map((d) => formatDiagnostic(d, 'deep.ts'))).toEqual(['1:1 the TypeScript checker failed on this program: Maximum call stack size exceeded (is it nested too deeply?)']);
+    expect(typeChecker().check(join(seedsDir, 'trajectory-retrieval.ts')).diagnostics).toEqual([]);
+  });
 });
+
