@@ -1,9 +1,10 @@
 // The search as a user runs it, including a real kill -9 in the middle and --resume.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { automemo, bin, cliEnv as env } from '../../support/cli.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
@@ -49,12 +50,28 @@ describe('automemo search', () => {
     // Its own deadline for the first steps is 240 s: a loaded machine must not fail it at vitest's default minute.
   }, 360_000);
 
-  it('refuses to overwrite a run, and names bad options', () => {
+  it('refuses to overwrite a run, and names bad options; a seed given as a path with ../ runs under a safe id and writes nothing outside', () => {
     const out = mkdtempSync(join(tmpdir(), 'search-args-'));
     dirs.push(out);
-    const first = automemo('search', '--env', 'locomo', '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--out', out);
-    expect(first.code).toBe(0);
-    expect(first.out).toMatch(/selected \(lcb\)\s+seed-omni-simplemem/);
+    // A seed folder named by a path that climbs out with "..": resolved from the working folder it is the seed,
+    // while the old id (seed-<the path>) put the seed's files and evidence outside the run folder, into the seed's own.
+    const seedDir = join(mkdtempSync(join(tmpdir(), 'search-seed-')), 'prog', 'seeddir');
+    dirs.push(join(seedDir, '..', '..'));
+    mkdirSync(seedDir, { recursive: true });
+    writeFileSync(join(seedDir, 'index.ts'), readFileSync(resolveProgram('bm25').path));
+    const seedFile = statSync(join(seedDir, 'index.ts'));
+    const seed = `${'../'.repeat(8)}${relative('/', seedDir)}`;
+    expect(relative(out, join(out, 'programs', `seed-${seed}`)).startsWith('..')).toBe(true);
+    const first = automemo('search', '--env', 'locomo', '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seeds', seed, '--out', out);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/selected \(lcb\)\s+(root|seed-seeddir)/);
+    expect(first.out).toMatch(/^seed-seeddir\s+validation \d/m);
+    const seedNode = readJournal(join(out, 'journal.jsonl')).events.find((e) => e.type === 'node' && e.id === 'seed-seeddir');
+    expect(seedNode).toMatchObject({ kind: 'seed', dir: 'programs/seed-seeddir' });
+    expect(readdirSync(join(out, 'evidence')).sort()).toEqual(['root', 'seed-seeddir']);
+    expect(readdirSync(seedDir)).toEqual(['index.ts']);
+    expect(statSync(join(seedDir, 'index.ts')).mtimeMs).toBe(seedFile.mtimeMs);
+    expect(automemo('search', '--env', 'locomo', '--seeds', 'bm25,,dense').err).toContain('--seeds has an empty name');
     const again = automemo('search', '--env', 'locomo', '--budget', '0', '--out', out);
     expect(again.code).toBe(2);
     expect(again.err).toContain('already holds a run; use --resume');
@@ -66,5 +83,5 @@ describe('automemo search', () => {
     writeFileSync(join(out, 'lock'), String(process.pid));
     expect(automemo('search', '--resume', '--out', out).err).toContain(`is in use by process ${process.pid}`);
     rmSync(join(out, 'lock'));
-  });
+  }, 240_000);
 });
