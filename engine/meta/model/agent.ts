@@ -16,6 +16,7 @@ import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
 import { clusters, renderCluster } from '../evidence.ts';
 import { type FeedbackCluster, type MetaAgent, MetaAgentError, type MetaFeedback, type ParentContext, type ProgramFiles, type Proposal } from '../types.ts';
 import { extractFiles, extractJson } from './extract.ts';
+import { isSafeRelPath } from '../../../foundation/safe-path.ts';
 
 const Analysis = z.object({
   relevance: z.array(z.object({ taskId: z.string(), label: z.enum(['helpful', 'missing', 'irrelevant', 'redundant', 'misleading']), why: z.string().optional() })).default([]),
@@ -99,6 +100,9 @@ export class ModelMetaAgent implements MetaAgent {
     return (reply: string): ProgramFiles => {
       const got = extractFiles(reply);
       if (Object.keys(got).length === 0) throw new Error('no program in the reply: return files as fenced ```ts blocks starting with `// file: <name>.ts`');
+      // File names become paths in the run folder: only plain relative names, never `..` or an absolute path.
+      const unsafe = Object.keys(got).filter((name) => !name.endsWith('.ts') || !isSafeRelPath(name));
+      if (unsafe.length) throw new Error(`file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-"); not ${unsafe.map((n) => JSON.stringify(n.slice(0, 100))).join(', ')}`);
       const merged = { ...base, ...got };
       if (!merged['index.ts']) throw new Error('the program has no index.ts');
       return merged;
