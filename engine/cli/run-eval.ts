@@ -1,9 +1,13 @@
-// Shared by `eval`, `baselines` and `demo`: evaluate named programs on an environment, write evidence, report.
+// Shared by `eval` and `baselines`: evaluate named programs on an environment, write evidence, report. One
+// program's failure — it does not compile, the compiler stays dead through its restarts, the evaluation throws —
+// is recorded by name and the next program still runs: a command over several programs reports what finished.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Environment, Split } from '../../envs/types.ts';
+import { type Environment, InfraError, type Split } from '../../envs/types.ts';
+import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
+import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { type EvaluationResult, evaluateProgram, type ProgressEvent } from '../evaluate/evaluate.ts';
 import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
@@ -11,6 +15,26 @@ import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 export interface EvalRun {
   name: string;
   path: string;
+}
+
+export interface EvalRow {
+  name: string;
+  result: EvaluationResult;
+  evidenceDir: string;
+}
+
+export interface EvalFailure {
+  name: string;
+  /** What went wrong, in words a user can act on. */
+  reason: string;
+  /** The machinery failed (compiler, browser, upstream service), not the program. */
+  infrastructure: boolean;
+}
+
+export interface EvalRuns {
+  /** Programs that finished, in the order given. */
+  rows: EvalRow[];
+  failures: EvalFailure[];
 }
 
 /** A one-line progress display on stderr when it is a terminal. */
@@ -28,39 +52,55 @@ export function progressPrinter(label: string): (e: ProgressEvent) => void {
   };
 }
 
+/** A failure, named: infrastructure when the compiler or an upstream service failed, else the program's. */
+export function describeFailure(name: string, err: unknown): EvalFailure {
+  const infrastructure = err instanceof ToolchainError || err instanceof InfraError;
+  const message = err instanceof Error ? err.message : String(err);
+  return { name, reason: infrastructure ? `infrastructure failure: ${message}` : message, infrastructure };
+}
+
 export async function runEvaluations(
   programs: EvalRun[],
   env: Environment,
   split: Split,
   services: HostServices,
   outDir: string,
-): Promise<{ name: string; result: EvaluationResult; evidenceDir: string }[]> {
+  /** Called before each program (progress; tests use it to act between programs). */
+  onProgram?: (name: string) => void | Promise<void>,
+): Promise<EvalRuns> {
   mkdirSync(outDir, { recursive: true });
   const cache = new OutcomeCache();
-  const out: { name: string; result: EvaluationResult; evidenceDir: string }[] = [];
+  const out: EvalRuns = { rows: [], failures: [] };
+  const entries: Record<string, unknown>[] = [];
+  const folders = new Set<string>();
   for (const p of programs) {
-    const compiled = await compileProgram({ entryPath: p.path });
-    if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
-    const evidenceDir = join(outDir, p.name.replace(/[^\w.-]+/g, '_'));
-    const evidence = new EvidenceWriter(evidenceDir, services.images);
-    const result = await evaluateProgram(compiled.program, {
-      env,
-      split,
-      services,
-      evidence,
-      outcomeCache: cache,
-      onProgress: progressPrinter(p.name),
-    });
-    await evidence.summary(result);
-    out.push({ name: p.name, result, evidenceDir });
+    await onProgram?.(p.name);
+    // A program given as a path names a folder of ours: a safe name, distinct from the others'.
+    const base = toSafeName(p.name, 'program');
+    let folder = base;
+    for (let i = 2; folders.has(folder); i++) folder = `${base}-${i}`;
+    folders.add(folder);
+    try {
+      const row = await evaluateOne(p, env, split, services, join(outDir, folder), cache);
+      out.rows.push(row);
+      const { name, result, evidenceDir } = row;
+      entries.push({ name, evidenceDir, score: result.score, stats: result.stats, env: result.env, split: result.split });
+    } catch (err) {
+      const failure = describeFailure(p.name, err);
+      out.failures.push(failure);
+      entries.push({ name: p.name, error: failure.reason, infrastructure: failure.infrastructure });
+    }
+    // Rewritten after each program, so a command killed half-way keeps what finished.
+    writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(entries, null, 2)}\n`);
   }
-  writeFileSync(
-    join(outDir, 'results.json'),
-    `${JSON.stringify(
-      out.map(({ name, result, evidenceDir }) => ({ name, evidenceDir, score: result.score, stats: result.stats, env: result.env, split: result.split })),
-      null,
-      2,
-    )}\n`,
-  );
   return out;
+}
+
+async function evaluateOne(p: EvalRun, env: Environment, split: Split, services: HostServices, evidenceDir: string, cache: OutcomeCache): Promise<EvalRow> {
+  const compiled = await compileProgram({ entryPath: p.path });
+  if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
+  const evidence = new EvidenceWriter(evidenceDir, services.images);
+  const result = await evaluateProgram(compiled.program, { env, split, services, evidence, outcomeCache: cache, onProgress: progressPrinter(p.name) });
+  await evidence.summary(result);
+  return { name: p.name, result, evidenceDir };
 }

@@ -9,7 +9,7 @@ import { resolveModels } from '../../llm/models.ts';
 import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { noteToStderr } from '../style.ts';
-import { runEvaluations } from '../run-eval.ts';
+import { type EvalRuns, runEvaluations } from '../run-eval.ts';
 
 export const usage = `automemo baselines --env <env> [options]
 
@@ -54,15 +54,29 @@ export async function runBaselines(o: { env: string; split: 'train' | 'test'; pr
   );
   const out = o.out ?? join(repoRoot, 'search-trees', 'runs', `baselines-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {
-    const rows = await runEvaluations(programs, env, o.split, services, out);
+    const runs = await runEvaluations(programs, env, o.split, services, out);
     if (o.json) {
-      process.stdout.write(`${JSON.stringify(rows.map(({ name, result, evidenceDir }) => ({ name, score: result.score, stats: result.stats, evidenceDir })), null, 2)}\n`);
-    } else if (rows[0]) {
-      process.stdout.write(`${evalHeader(rows[0].result)}\n\n${evalTable(rows)}\n\nby scenario:\n${scenarioTable(rows)}\n\nresults: ${relative(process.cwd(), join(out, 'results.json'))}\n`);
+      const rows = runs.rows.map(({ name, result, evidenceDir }) => ({ name, score: result.score, stats: result.stats, evidenceDir }));
+      const failed = runs.failures.map(({ name, reason, infrastructure }) => ({ name, error: reason, infrastructure }));
+      process.stdout.write(`${JSON.stringify([...rows, ...failed], null, 2)}\n`);
+    } else {
+      process.stdout.write(baselinesText(runs, relative(process.cwd(), join(out, 'results.json'))));
     }
-    return 0;
+    // Non-zero only now, after the table: the programs that finished are reported whatever failed.
+    return runs.failures.length ? 1 : 0;
   } finally {
     await env.close?.();
     await closeHostServices();
   }
+}
+
+/** The table of the programs that finished, then each failure by name. */
+export function baselinesText(runs: EvalRuns, resultsPath: string): string {
+  const parts: string[] = [];
+  const first = runs.rows[0];
+  if (first) parts.push(`${evalHeader(first.result)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
+  for (const f of runs.failures) parts.push(`${f.name} failed${f.infrastructure ? ' (not the program\'s fault)' : ''}: ${f.reason}\n`);
+  if (runs.failures.length) parts.push(`${runs.rows.length} of ${runs.rows.length + runs.failures.length} programs finished\n`);
+  parts.push(`results: ${resultsPath}\n`);
+  return parts.join('\n');
 }

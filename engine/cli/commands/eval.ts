@@ -57,8 +57,12 @@ export async function run(argv: string[]): Promise<number> {
   );
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   try {
-    const [res] = await runEvaluations([program], env, a.split, services, out);
-    if (!res) return 1;
+    const { rows, failures } = await runEvaluations([program], env, a.split, services, out);
+    const res = rows[0];
+    if (!res) {
+      for (const f of failures) process.stderr.write(`automemo eval: ${f.name} failed${f.infrastructure ? ' (not the program\'s fault)' : ''}: ${f.reason}\n`);
+      return 1;
+    }
     if (a.json) {
       const { tasks: _tasks, ...rest } = res.result;
       process.stdout.write(`${JSON.stringify({ ...rest, evidenceDir: res.evidenceDir }, null, 2)}\n`);

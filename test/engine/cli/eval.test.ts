@@ -55,15 +55,22 @@ describe('automemo eval', () => {
 });
 
 describe('automemo baselines', () => {
-  it('prints one table for the chosen programs', () => {
+  it('prints one table for the chosen programs; one that does not compile is named after it, and the exit is 1', () => {
     const out = mkdtempSync(join(tmpdir(), 'baselines-'));
     try {
-      const r = automemo('baselines', '--env', 'locomo', '--split', 'train', '--programs', 'no-memory,bm25', '--out', out);
-      expect(r.code).toBe(0);
+      const broken = join(out, 'broken.ts');
+      writeFileSync(broken, "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n");
+      const r = automemo('baselines', '--env', 'locomo', '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
+      expect(r.code).toBe(1);
       expect(r.out).toMatch(/program\s+score\s+payload chars\s+retrieve p50 ms/);
       expect(r.out).toMatch(/no-memory\s+0\.000/);
       expect(r.out).toMatch(/bm25\s+0\.\d{3}/);
-      expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'))).toHaveLength(2);
+      // The program after the broken one still ran; the failure is named below the table.
+      expect(r.out).toContain(`${broken} failed: ${broken} does not compile:`);
+      expect(r.out).toContain('Import "node:fs" is not allowed');
+      expect(r.out.indexOf(`${broken} failed`)).toBeGreaterThan(r.out.search(/bm25\s+0\./));
+      expect(r.out).toContain('2 of 3 programs finished');
+      expect(JSON.parse(readFileSync(join(out, 'run', 'results.json'), 'utf8')).map((e: { error?: string }) => e.error === undefined)).toEqual([true, false, true]);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
