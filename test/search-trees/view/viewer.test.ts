@@ -135,7 +135,21 @@ describe('automemo view', () => {
     await page.locator('#tree .failed[data-step="4"]').click();
     await page.waitForSelector('#panel pre.error');
     expect(await page.locator('#panel').textContent()).toContain('no default export');
-    appendFileSync(join(dir, 'journal.jsonl'), '{"type":"action","step":5,"ki');
+    // An evaluation that scored nothing: the action log and the node's panel say so, with why.
+    const why = 'infrastructure failed all 4 tasks: toy tool is down';
+    appendFileSync(
+      join(dir, 'journal.jsonl'),
+      line({ type: 'action', step: 5, kind: 'evaluate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'evaluate', node: 'seed-bm25', score: 1 }] }) +
+        line({ type: 'evaluation', step: 5, node: 'seed-bm25', split: 'train', index: 9, score: null, unscored: why, tasks: 4, evidence: 'evidence/seed-bm25/train-9-unscored-1', stats: {}, ms: 5 }) +
+        line({ type: 'step-done', step: 5 }),
+    );
+    await page.waitForSelector('#log tr.action[data-step="5"]');
+    expect(await page.locator('#log tr.action[data-step="5"]').textContent()).toContain(`unscored: ${why}`);
+    await page.locator('#tree .node[data-id="seed-bm25"] .dot').click();
+    await page.waitForSelector('#panel ul.unscored');
+    expect(await page.locator('#panel ul.unscored').textContent()).toContain(`unscored: ${why} (validation evaluation at step 5; not counted)`);
+    expect(await page.locator('#panel button.eval.unscored').textContent()).toContain('validation #9: unscored');
+    appendFileSync(join(dir, 'journal.jsonl'), '{"type":"action","step":6,"ki');
     await page.waitForSelector('#torn');
     expect(await page.locator('#tree .node').count()).toBe(journalNodes(run));
     await page.close();
