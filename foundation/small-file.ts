@@ -15,11 +15,14 @@ export function readSmallFile(path: string, maxBytes: number): string | undefine
     throw err;
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a plain file`);
-    const buf = Buffer.alloc(maxBytes + 1);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${path} is not a plain file`);
+    if (st.size > maxBytes) throw new Error(`${path} is over ${maxBytes} bytes, larger than automemo writes it`);
+    // Room for what the file holds now, and one byte to notice it growing past the cap.
+    const buf = Buffer.alloc(st.size + 1);
     let n = 0;
-    for (let r = 1; r > 0 && n <= maxBytes; n += r) r = readSync(fd, buf, n, maxBytes + 1 - n, null);
-    if (n > maxBytes) throw new Error(`${path} is over ${maxBytes} bytes, larger than automemo writes it`);
+    for (let r = 1; r > 0 && n < buf.length; n += r) r = readSync(fd, buf, n, buf.length - n, null);
+    if (n > st.size) throw new Error(`${path} grew while it was read; try again`);
     return buf.subarray(0, n).toString('utf8');
   } finally {
     closeSync(fd);

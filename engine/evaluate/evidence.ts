@@ -19,6 +19,8 @@ import type { TaskOutcome } from '../../envs/types.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './evaluate.ts';
 
 export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
+/** summary.json holds statistics and per-world records, never tasks: far below this. */
+export const SUMMARY_MAX_BYTES = 64 * 2 ** 20;
 
 // Appends and writes never follow a link planted where an evidence file goes.
 const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
@@ -100,6 +102,13 @@ export class EvidenceWriter {
     return file;
   }
 }
+
+/** What the search reads back of a task line: its id, the payload's text, the agent's steps; other fields kept as they are. */
+export const TaskEvidenceSchema = z.looseObject({
+  taskId: z.string(),
+  payload: z.looseObject({ text: z.string() }).optional(),
+  trajectory: z.looseObject({ steps: z.array(z.looseObject({ action: z.string(), observation: z.string().optional() })) }).optional(),
+});
 
 /** The usable records of an evidence file, and what could not be used. */
 export interface EvidenceLines<T> {

@@ -5,7 +5,6 @@
 // confidence bound) is evaluated on the held-out test split beside the root and the seeds.
 // Everything is journaled as it happens; a resumed run replays the journal and carries on from the first step
 // that has no `step-done` line.
-import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Environment } from '../../envs/types.ts';
 import { taskHash } from '../../envs/split.ts';
@@ -21,7 +20,8 @@ import { replay } from '../../search-trees/replay.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
 import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
 import { renderSteps } from '../meta/evidence.ts';
-import { EvidenceWriter } from '../evaluate/evidence.ts';
+import { EvidenceWriter, readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
+import { readSmallFile } from '../../foundation/small-file.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
@@ -335,13 +335,14 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     const dir = parent.scores.length ? folder.evidenceDir(parent.id, 'train', parent.scores.length - 1) : undefined;
     if (dir) {
       try {
-        const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        // Read within the evidence limits: a program's giant payload must not take the search's memory.
+        const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records;
         for (const l of lines) {
           payloads.set(l.taskId, l.payload?.text ?? '');
           if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
         }
         if (!evaluation) {
-          const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+          const summary = JSON.parse(readSmallFile(join(dir, 'summary.json'), SUMMARY_MAX_BYTES) ?? '');
           evaluation = { ...summary, tasks: lines } as EvaluationResult;
         }
       } catch {

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EVIDENCE_LIMITS, readEvidenceLines } from '../../../engine/evaluate/evidence.ts';
+import { EVIDENCE_LIMITS, EvidenceWriter, readEvidenceLines, TaskEvidenceSchema } from '../../../engine/evaluate/evidence.ts';
+import type { TaskRecord } from '../../../engine/evaluate/evaluate.ts';
 import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
 import { RUN_FORMAT, RunFolder } from '../../../search-trees/run-folder.ts';
 import { readEvidence } from '../../../search-trees/view/evidence-view.ts';
@@ -98,5 +99,21 @@ describe('tampered evidence', () => {
     expect(read.records.length).toBeGreaterThan(10);
     expect(read.records.length).toBeLessThan(100);
     expect(read.problems).toEqual(['worlds.jsonl is over 1 kB: only its first 1 kB were read']);
+  });
+
+  it('is never made by the writer: a task line over the cap is kept without its payload, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-writer-'));
+    dirs.push(dir);
+    const writer = new EvidenceWriter(dir);
+    const record: TaskRecord = { taskId: 't1', world: 'w', scenario: 's', reward: 0.5, success: false, metrics: {}, payloadChars: 9e6, payloadImages: 0, truncated: false, retrieveMs: 1, agentMs: 1, cached: false };
+    await writer.task(record, { text: 'y'.repeat(9 * 2 ** 20), images: [], metadata: { k: 'z'.repeat(1000) } }, undefined);
+    await writer.task({ ...record, taskId: 't2' }, { text: 'small', images: [] }, undefined);
+    const read = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema);
+    expect(read.problems).toEqual([]);
+    expect(read.records.map((r) => [r.taskId, r.payload?.text.length, r.reward])).toEqual([
+      ['t1', 100_000, 0.5],
+      ['t2', 5, 0.5],
+    ]);
+    expect(read.records[0]?.note).toMatch(/evidence line over 8\.4 MB: payload cut to 100,000 characters, metadata and trajectory left out/);
   });
 });
