@@ -41,5 +41,5 @@ export function retryChoice(tree: SearchTree): (Choice & { retry: string }) | un
 }
 
 export function unscoredStopReason(inARow: number, lastReason: string): string {
-  return `${inARow} evaluations in a row scored nothing (last: ${lastReason}); the service they need looks down — fix it and continue with --resume`;
+  return `${inARow} evaluations in a row scored nothing (last: ${lastReason}); fix the cause (a service that is down, say) and continue with --resume`;
 }
