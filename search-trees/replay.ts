@@ -45,34 +45,39 @@ export function replay(events: JournalEvent[]): Replayed {
       out.dropped++;
       continue;
     }
-    switch (e.type) {
-      case 'node':
-        tree.add({
-          id: e.id,
-          parent: e.parent,
-          kind: e.kind,
-          dir: e.dir,
-          hash: e.hash,
-          step: e.step,
-          parentSnapshot: e.parentSnapshot,
-          scores: [],
-          ...(e.description ? { description: e.description } : {}),
-          ...(e.edits ? { edits: e.edits } : {}),
-        });
-        break;
-      case 'evaluation':
-        out.evaluations.push(e);
-        recordEvaluation(tree.get(e.node), e);
-        break;
-      case 'action':
-        out.actions.push(e);
-        break;
-      case 'generation-failed':
-        out.failures.push(e);
-        tree.failed.push({ parent: e.parent, step: e.step, reason: e.reason, attempts: e.attempts });
-        break;
-      default:
-        break;
+    // A journal that names a node it never added (or adds one twice) was edited: say so, and where.
+    try {
+      switch (e.type) {
+        case 'node':
+          tree.add({
+            id: e.id,
+            parent: e.parent,
+            kind: e.kind,
+            dir: e.dir,
+            hash: e.hash,
+            step: e.step,
+            parentSnapshot: e.parentSnapshot,
+            scores: [],
+            ...(e.description ? { description: e.description } : {}),
+            ...(e.edits ? { edits: e.edits } : {}),
+          });
+          break;
+        case 'evaluation':
+          out.evaluations.push(e);
+          recordEvaluation(tree.get(e.node), e);
+          break;
+        case 'action':
+          out.actions.push(e);
+          break;
+        case 'generation-failed':
+          out.failures.push(e);
+          tree.failed.push({ parent: e.parent, step: e.step, reason: e.reason, attempts: e.attempts });
+          break;
+        default:
+          break;
+      }
+    } catch (err) {
+      throw new Error(`the journal does not hold together at its ${e.type} event of step ${e.step}: ${(err as Error).message}`, { cause: err });
     }
   }
   out.completedSteps = Math.max(0, ...[...done].filter((s) => s > 0));

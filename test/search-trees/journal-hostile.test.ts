@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Journal, readJournal } from '../../search-trees/journal.ts';
+import { replay } from '../../search-trees/replay.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -51,6 +52,16 @@ describe('a tampered journal', () => {
     j.append({ type: 'step-done', step: 0 });
     j.close();
     expect(readJournal(path).events.map((e) => e.type)).toEqual(['node', 'step-done']);
+  });
+
+  it('names a journal that refers to nodes it never added', () => {
+    const path = tmp();
+    const evaluation = line({ type: 'evaluation', step: 0, node: 'ghost', split: 'train', index: 0, score: 1, tasks: 1, evidence: 'evidence/ghost/train-0', stats: {}, ms: 1 });
+    writeFileSync(path, `${line({ type: 'start', resumed: false, pid: 1 })}${node('root')}${evaluation}${line({ type: 'step-done', step: 0 })}`);
+    expect(() => replay(readJournal(path).events)).toThrow('the journal does not hold together at its evaluation event of step 0: no node ghost');
+    const orphan = line({ type: 'node', step: 0, id: 'n1', parent: 'nobody', kind: 'child', dir: 'programs/n1', hash: 'h', parentSnapshot: 0 });
+    writeFileSync(path, `${line({ type: 'start', resumed: false, pid: 1 })}${node('root')}${orphan}${line({ type: 'step-done', step: 0 })}`);
+    expect(() => replay(readJournal(path).events)).toThrow('at its node event of step 0: node n1: unknown parent nobody');
   });
 
   it('names a journal that is a folder', () => {
