@@ -35,6 +35,8 @@ export type SandboxErrorKind =
   | 'threw'
   | 'cpu-timeout'
   | 'wall-timeout'
+  /** Shared machinery (the embedding workers) kept the call waiting past its budget: not the program's fault. */
+  | 'infra'
   | 'heap'
   | 'payload'
   | 'disposed';
@@ -357,10 +359,29 @@ export class ProgramInstance {
     return { pending: ticket };
   }
 
-  /** Called by the watchdog: ends an operation that outlived its wall-clock budget. */
+  /**
+   * Called by the watchdog: ends an operation that outlived its wall-clock budget. Time the call spent waiting
+   * behind other programs' work or a restarting worker is not the program's: its clock stops meanwhile, up to one
+   * more budget; if the wait goes on past that while the program's own share is under budget, the machinery
+   * failed ('infra', retried by evaluation), not the program.
+   */
   checkDeadline(now: number): void {
     const op = this.current;
     if (!op || now < op.deadline) return;
+    const started = op.deadline - this.limits.callWallMs;
+    const foreign = this.primitives.sharedWaitMs(started, now);
+    if (now < op.deadline + Math.min(foreign, this.limits.callWallMs)) return;
+    if (now - started - foreign < this.limits.callWallMs) {
+      this.fail(
+        {
+          kind: 'infra',
+          op: op.op,
+          message: `${op.op}() waited ${Math.round(foreign)} ms of its ${Math.round(now - started)} ms on shared embedding workers busy with other programs' work or restarting; the sandbox was stopped and the call counts as an infrastructure failure, not the program's`,
+        },
+        true,
+      );
+      return;
+    }
     this.fail(
       {
         kind: 'wall-timeout',

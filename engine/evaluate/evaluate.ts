@@ -188,6 +188,7 @@ async function attemptWorld(
   });
   if (!start.ok) {
     prims.dispose();
+    if (start.error.kind === 'infra') throw new WorldInfraFailure(`the program could not load: ${start.error.message}`);
     record.fatal = start.error;
     return { world: record, tasks: world.tasks.map((t) => failedTask(t, world, options, `the program did not start: ${errorText(start.error)}`)) };
   }
@@ -216,14 +217,23 @@ async function attemptWorld(
     let done = 0;
     const agentSlots = new Semaphore(options.taskConcurrency ?? 4);
     const pending: Promise<TaskRecord>[] = [];
+    /** The sandbox was stopped by an infrastructure failure: the tasks left are unscored, not failed. */
+    let infraDeath: string | undefined;
     for (const task of world.tasks) {
       if (!inst.alive) {
         const why = record.fatal ? errorText(record.fatal) : 'the sandbox stopped';
-        pending.push(Promise.resolve(failedTask(task, world, options, `not retrieved: ${why}`)));
+        pending.push(
+          Promise.resolve(
+            infraDeath ? infraFailedTask(task, world, options, `not retrieved: ${infraDeath}`) : failedTask(task, world, options, `not retrieved: ${why}`),
+          ),
+        );
         continue;
       }
       const retrieved = await retrieveWithRetry(inst, task, prims, options.infraRetries ?? 2);
-      if (!retrieved.ok && !inst.alive) record.fatal ??= retrieved.error;
+      if (!retrieved.ok && !inst.alive) {
+        if (retrieved.error.kind === 'infra') infraDeath ??= retrieved.error.message;
+        else record.fatal ??= retrieved.error;
+      }
       await agentSlots.acquire();
       pending.push(
         scoreTask(task, world, retrieved, info, options)
@@ -246,8 +256,8 @@ async function attemptWorld(
 
 function noteUpdateFailure(record: WorldRecord, episode: string, r: CallResult<unknown>, prims: InstancePrimitives, infraBefore: number): void {
   if (r.ok) return;
-  if (prims.infraFailures > infraBefore) {
-    throw new WorldInfraFailure(`update of ${episode} failed on an upstream service: ${r.error.message}`);
+  if (prims.infraFailures > infraBefore || r.error.kind === 'infra') {
+    throw new WorldInfraFailure(`update of ${episode} failed on ${r.error.kind === 'infra' ? 'shared machinery' : 'an upstream service'}: ${r.error.message}`);
   }
   record.updateErrors.push({ episode, message: errorText(r.error) });
   if (r.error.kind !== 'threw' && r.error.kind !== 'payload' && r.error.kind !== 'interface') record.fatal ??= r.error;
@@ -259,6 +269,7 @@ async function retrieveWithRetry(inst: ProgramInstance, task: PartialRecorder, p
   for (let attempt = 0; ; attempt++) {
     const before = prims.infraFailures;
     const r = await inst.retrieve(task);
+    if (!r.ok && r.error.kind === 'infra') return { ...r, infra: r.error.message };
     if (r.ok || prims.infraFailures === before || !inst.alive) return r;
     if (attempt >= retries) return { ...r, infra: `retrieve failed on an upstream service ${attempt + 1} times: ${r.error.message}` };
   }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { describeModel, type ResolvedModels } from '../../engine/llm/models.ts';
 import { type ChatService, createChatService } from './chat.ts';
 import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.ts';
+import { EmbedInfraError, EmbedOwner } from './embed-owner.ts';
 import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
 import { KvStore } from './kv.ts';
 import { argBoundsIssue } from './arg-bounds.ts';
@@ -151,6 +152,14 @@ export class InstancePrimitives {
   private droppedLogs = 0;
   private droppedInIsolate = 0;
 
+  /** Whose embedding work this is: it is cancelled when the instance is disposed. */
+  readonly embedOwner = new EmbedOwner();
+  /** Embed calls (embed, vectors.addText, vectors.searchText) waiting on the embedder. */
+  private embedsPending = 0;
+  /** Embed calls still waiting when the instance was disposed: cancelled, or their results dropped. */
+  private embedsCancelled = 0;
+  private disposed = false;
+
   constructor(
     private readonly services: HostServices,
     private readonly options: InstanceOptions = {},
@@ -233,7 +242,26 @@ export class InstancePrimitives {
     }
     const ready = this.services.embedder.cached?.(texts);
     if (ready) return then(ready);
-    return this.services.embedder.embed(texts).then(then);
+    this.embedsPending++;
+    return this.services.embedder.embed(texts, this.embedOwner).then(
+      (vectors) => {
+        this.embedsPending--;
+        return then(vectors);
+      },
+      (err: unknown) => {
+        this.embedsPending--;
+        if (err instanceof EmbedInfraError) this.infraFailures++;
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * Milliseconds between `from` and `to` (performance.now() times) this instance's embedding work waited on shared
+   * machinery for reasons not its own: other instances' work ahead of it, a worker loading the model or restarting.
+   */
+  sharedWaitMs(from: number, to: number): number {
+    return this.embedOwner.foreignWaitMs(from, to);
   }
 
   private countCall(name: 'embedCalls' | 'llmCalls' | 'imageCalls', meterNames: string[]): void {
@@ -369,10 +397,17 @@ export class InstancePrimitives {
       logLines: this.logs.length,
       droppedLogLines: this.droppedLogs + this.droppedInIsolate,
       llmTokens: { ...this.llmTokens },
+      embedCalls: { pending: this.disposed ? 0 : this.embedsPending, cancelled: this.embedsCancelled },
     };
   }
 
   dispose(): void {
+    if (!this.disposed) {
+      this.disposed = true;
+      this.embedsCancelled = this.embedsPending;
+      // Work the instance queued is never run for it, so it cannot hold up the next instance.
+      this.embedOwner.close();
+    }
     this.vectors.dispose();
   }
 }
@@ -405,4 +440,9 @@ export interface InstanceUsage {
   logLines: number;
   droppedLogLines: number;
   llmTokens: { prompt: number; completion: number };
+  /**
+   * Embed calls (embed, vectors.addText, vectors.searchText) still waiting when the report was made, and those
+   * still waiting when the instance was disposed (cancelled before they ran, or their results dropped).
+   */
+  embedCalls: { pending: number; cancelled: number };
 }

@@ -1,0 +1,47 @@
+// A program kept waiting by shared embedding workers (busy with another owner's work, or loading) is not charged:
+// the call fails as infrastructure, the world is retried, and what stays unscored is left out of the score.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
+import { compileProgram } from '../../../sandbox/compile.ts';
+import { UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
+import { EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
+import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
+import { ToyEnvironment } from '../../support/toy-env.ts';
+
+afterAll(() => closeHostServices());
+
+describe('evaluation and shared embedding workers', () => {
+  it('retries a world whose calls waited on others\' embedding work, and scores none of it as the program\'s', async () => {
+    const compiled = await compileProgram({ entryPath: join(repoRoot, 'memo-programs/baselines/dense.ts') });
+    if (!compiled.ok) throw new Error('dense.ts did not compile');
+    // Another owner holds both workers with jobs that take seconds (the model slows steeply past ~16k characters).
+    const hog = new EmbedOwner();
+    const lite = new UseLiteEmbedder();
+    await lite.embed(['warm up', 'warm up too'], hog);
+    const long = (tag: string) => `${tag} ${'word salad about many things '.repeat(1100)}`;
+    const hogging = lite.embed([long('a'), long('b')], hog).catch(() => undefined);
+    try {
+      const retries: string[] = [];
+      const r = await evaluateProgram(compiled.program, {
+        env: new ToyEnvironment(),
+        split: 'test',
+        services: createHostServices(resolveModels({}, {})),
+        limits: { callWallMs: 250 },
+        infraRetries: 1,
+        onProgress: (e) => e.kind === 'retry' && retries.push(e.reason),
+      });
+      expect(retries).toHaveLength(2);
+      expect(retries[0]).toMatch(/shared machinery: update\(\) waited \d+ ms/);
+      expect(r.worlds.map((w) => w.attempts)).toEqual([2, 2]);
+      expect(r.stats.programFailed).toBe(0);
+      expect(r.tasks.every((t) => t.reward === null && /shared embedding workers/.test(t.infraError ?? ''))).toBe(true);
+      expect(r.score).toBeNull();
+    } finally {
+      hog.close();
+      await hogging;
+    }
+  });
+});
