@@ -23,7 +23,9 @@ export function formatQuickExam(r: QuickExamReport): string {
     const prims = Object.entries(r.usage.primitives)
       .map(([k, u]) => `${k} ${u.calls}×${u.errors ? ` (${u.errors} failed)` : ''}`)
       .join(', ');
-    lines.push(dim(`  primitives: ${prims || 'none'}; kv ${r.usage.kvBytes} B; vectors ${(r.usage.vectorBytes / 1024).toFixed(0)} KB reserved`));
+    const { pending, cancelled } = r.usage.embedCalls;
+    const waiting = `${pending ? `; ${pending} embed call${pending === 1 ? '' : 's'} still pending` : ''}${cancelled ? `; ${cancelled} cancelled` : ''}`;
+    lines.push(dim(`  primitives: ${prims || 'none'}${waiting}; kv ${r.usage.kvBytes} B; vectors ${(r.usage.vectorBytes / 1024).toFixed(0)} KB reserved`));
   }
   for (const p of r.payloads.slice(0, 3)) {
     const preview = p.preview.replace(/\s+/g, ' ').slice(0, 100);
