@@ -268,7 +268,7 @@ export function embedPool(): EmbedPool {
 }
 
 /** Stops the embedding worker threads (they also never keep the process alive while idle). */
-export async function closeEmbedPool(): Promise<void> {
+export async function stopEmbedPool(): Promise<void> {
   const p = pool;
   pool = undefined;
   await p?.close();

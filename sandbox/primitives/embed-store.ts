@@ -486,3 +486,8 @@ export function sharedEmbeddingStore(dir: string, options: EmbeddingStoreOptions
   if (!store) stores.set(dir, (store = new EmbeddingStore(dir, options)));
   return store;
 }
+
+/** Waits for the cache writes under way in every shared store. */
+export async function flushEmbeddingStores(): Promise<void> {
+  await Promise.all([...stores.values()].map((s) => s.flush()));
+}

@@ -9,11 +9,15 @@ import type { RoleModel } from '../../engine/llm/models.ts';
 import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
 import { CachingEmbedder } from './embed-cache.ts';
 import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';
-import { embedPool, unit } from './embed-pool.ts';
-import { sharedEmbeddingStore } from './embed-store.ts';
+import { embedPool, stopEmbedPool, unit } from './embed-pool.ts';
+import { flushEmbeddingStores, sharedEmbeddingStore } from './embed-store.ts';
 
 export { CachingEmbedder } from './embed-cache.ts';
-export { closeEmbedPool } from './embed-pool.ts';
+
+/** Stops the embedding worker threads and finishes the cache writes under way, so a process can exit. */
+export async function closeEmbedPool(): Promise<void> {
+  await Promise.all([stopEmbedPool(), flushEmbeddingStores()]);
+}
 
 export interface TextEmbedder {
   /** Names the model; part of every cache key. */
