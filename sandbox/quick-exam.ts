@@ -7,6 +7,7 @@ import { type SandboxError, type SandboxLimits, ProgramInstance } from './isolat
 import { checkPayload, DEFAULT_BUDGET, type PayloadBudget } from './payload.ts';
 import { type HostServices, type InstanceUsage, InstancePrimitives } from './primitives/index.ts';
 import type { Quotas } from './primitives/quotas.ts';
+import { ToolchainError } from './toolchain-error.ts';
 import { builtinSamples, type Samples } from './samples.ts';
 import { formatDiagnostic, typeChecker } from './typecheck.ts';
 import { relative } from 'node:path';
@@ -40,6 +41,8 @@ export interface QuickExamReport {
   modes: HostServices['modes'];
   /** The failing case in full, for a repair prompt. */
   failure?: { check: CheckName; case?: string; detail: string; stack?: string };
+  /** Set when a check failed because shared machinery did (an 'infra' sandbox error), not the program. */
+  infrastructure?: string;
 }
 
 export interface QuickExamOptions {
@@ -56,7 +59,19 @@ export interface QuickExamOptions {
 const round = (ms: number) => Math.round(ms);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
+/**
+ * Compiles, type-checks and exercises a program on sample episodes and tasks. A failure of shared machinery is
+ * not the program's: the examination runs again once, and a second such failure is a ToolchainError.
+ */
 export async function quickExam(source: ProgramSource, options: QuickExamOptions): Promise<QuickExamReport> {
+  const first = await examineOnce(source, options);
+  if (!first.infrastructure) return first;
+  const second = await examineOnce(source, options);
+  if (!second.infrastructure) return second;
+  throw new ToolchainError('embedding', `quick examination failed twice on shared machinery, not on the program: ${second.infrastructure}`);
+}
+
+async function examineOnce(source: ProgramSource, options: QuickExamOptions): Promise<QuickExamReport> {
   const started = performance.now();
   const entry = resolveEntry(source.entryPath);
   const budget = options.budget ?? DEFAULT_BUDGET;
@@ -64,6 +79,7 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
   const timings = { compileMs: 0, typecheckMs: 0, loadMs: 0, updateMs: 0, retrieveMs: 0, totalMs: 0 };
   const payloads: PayloadSummary[] = [];
   let failure: QuickExamReport['failure'];
+  let infrastructure: string | undefined;
   let primitives: InstancePrimitives | undefined = undefined;
   const set = (c: Check) => {
     checks.set(c.name, c);
@@ -86,6 +102,7 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
     };
     if (hash) report.hash = hash;
     if (failure) report.failure = failure;
+    if (infrastructure) report.infrastructure = infrastructure;
     return report;
   };
 
@@ -159,6 +176,7 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
     const updated = await runUpdates(instance, samples.episodes);
     timings.updateMs = round(updated.ms);
     if (updated.error) {
+      if (updated.error.kind === 'infra') infrastructure = updated.error.message;
       set({ name: 'update', ok: false, message: `episode ${updated.case}: ${updated.error.message}`, ...locationOf(updated.error) });
       failure = { check: 'update', case: updated.case, detail: updated.error.message, ...(updated.error.stack ? { stack: updated.error.stack } : {}) };
       return finish(program.hash);
@@ -179,6 +197,7 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
           set({ name: 'payload-schema', ok: false, message: `task ${task.taskId}: ${r.error.message}` });
           failure = { check: 'payload-schema', case: task.taskId, detail: r.error.message };
         } else {
+          if (r.error.kind === 'infra') infrastructure = r.error.message;
           set({ name: 'retrieve', ok: false, message: `task ${task.taskId}: ${r.error.message}`, ...locationOf(r.error) });
           failure = { check: 'retrieve', case: task.taskId, detail: r.error.message, ...(r.error.stack ? { stack: r.error.stack } : {}) };
         }

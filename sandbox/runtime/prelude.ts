@@ -183,7 +183,9 @@ function boundedCopy(name: string, args: unknown[]): unknown {
 
 // Replies to slow host calls arrive later through __automemo_resolve. Un-awaited slow calls would otherwise
 // queue without bound in the host, so their number is capped: the program must await its calls.
-const waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+// Operations run one at a time, so calls still waiting when a new one starts were left un-awaited by an operation
+// that ended: the host drops their replies, and they are forgotten here so they stop counting as in flight.
+let waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
 const mapDelete = Map.prototype.delete;
 function callHost(name: string, args: unknown[]): Promise<any> {
   if (reflectApply(mapSize, waiting, []) >= config.maxInFlight) {
@@ -539,6 +541,7 @@ async function run(op: string, arg: string | undefined): Promise<any> {
  * log lines were dropped so far.
  */
 function entry(callId: number, op: string, arg: string | undefined): void {
+  if (reflectApply(mapSize, waiting, []) > 0) waiting = new RealMap();
   reflectApply(promiseThen, run(op, arg), [
     (reply: any) => {
       reply.logsDropped = logsDropped;

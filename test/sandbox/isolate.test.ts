@@ -35,6 +35,29 @@ async function start(program: CompiledProgram, opts: StartOptions = {}) {
 afterAll(() => closeHostServices());
 
 describe('ProgramInstance', () => {
+  it('forgets calls an ended operation left un-awaited, so they do not lock the program out of later calls', async () => {
+    const code = `import { defineMemo } from 'automemo/contract';
+let round = 0;
+export default defineMemo({
+  async update(episode, ctx) {
+    round++;
+    // 64 slow calls, never awaited: the operation ends with all of them in flight.
+    if (round === 1) for (let i = 0; i < 64; i++) void ctx.embed([episode.taskId + ' left behind ' + i]);
+    else await ctx.kv.set('round', round);
+  },
+  async retrieve(_task, ctx) {
+    return { text: String(await ctx.kv.get('round')), images: [] };
+  },
+});`;
+    const inst = await start(await compiled(join(fixtures, 'unawaited.ts'), code));
+    expect((await inst.update(episode(1))).ok).toBe(true);
+    const second = await inst.update(episode(2));
+    expect(second.ok, JSON.stringify(second)).toBe(true);
+    const r = await inst.retrieve({ taskId: 'q', env: 'test', instruction: 'q', initial: {}, meta: {} });
+    expect(r.ok && r.value.text).toBe('2');
+    inst.dispose();
+  });
+
   it('maps a runtime error back to the program TypeScript line', async () => {
     const inst = await start(await compiled(join(fixtures, 'throws-at-line.ts')));
     expect((await inst.update(episode(1))).ok).toBe(true);
