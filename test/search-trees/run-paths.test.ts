@@ -10,14 +10,14 @@ import { resolveModels } from '../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../engine/meta/model/agent.ts';
 import { OfflineMetaAgent } from '../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../engine/search/search.ts';
-import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readJournal } from '../../search-trees/journal.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../search-trees/run-folder.ts';
+import type { RunOptions } from '../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
+import { createToyRun } from '../support/toy-run.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -45,23 +45,7 @@ function snapshot(dir: string, skip: string): Record<string, string> {
 function setup(options: Partial<RunOptions>) {
   const base = mkdtempSync(join(tmpdir(), 'run-paths-'));
   dirs.push(base);
-  const folder = new RunFolder(join(base, 'a', 'b', 'c', 'run'));
-  const opts: RunOptions = {
-    env: 'toy',
-    budget: 0,
-    seeds: [],
-    meta: 'offline',
-    seed: 3,
-    policy: 'ucb',
-    selection: 'lcb',
-    evalFraction: 1,
-    ucb: DEFAULT_UCB,
-    repairAttempts: 1,
-    quickExamTasks: 2,
-    testWinner: false,
-    ...options,
-  };
-  folder.create({ format: RUN_FORMAT, createdAt: new Date().toISOString(), options: opts, env: {}, models: {}, versions: {} });
+  const { folder, opts } = createToyRun(join(base, 'a', 'b', 'c', 'run'), { budget: 0, seeds: [], ...options });
   return { base, folder, opts, env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 

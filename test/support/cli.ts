@@ -10,3 +10,24 @@ export function automemo(...args: string[]): { code: number | null; out: string;
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: repoRoot, encoding: 'utf8', env: cliEnv, timeout: 600_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
+
+/**
+ * The CLI's dispatcher in this process, as `automemo <args>` answers: for usage errors and refusals, which are
+ * decided before any work, without paying a process start (seconds on a loaded machine) per case.
+ */
+export async function automemoInProcess(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import('../../engine/cli/main.ts');
+  const out: string[] = [];
+  const err: string[] = [];
+  const writes = { out: process.stdout.write, err: process.stderr.write };
+  const capture = (into: string[]) => ((chunk: unknown) => (into.push(String(chunk)), true)) as typeof process.stdout.write;
+  process.stdout.write = capture(out);
+  process.stderr.write = capture(err);
+  try {
+    const code = await main(args);
+    return { code, out: out.join(''), err: err.join('') };
+  } finally {
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
+  }
+}

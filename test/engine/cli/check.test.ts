@@ -1,6 +1,6 @@
 // The real binary, in a child process: what a user typing `automemo check` sees.
 import { describe, expect, it } from 'vitest';
-import { automemo } from '../../support/cli.ts';
+import { automemo, automemoInProcess } from '../../support/cli.ts';
 
 describe('automemo check', () => {
   it('passes a seed with exit 0 and says which mode ran', () => {
@@ -29,20 +29,20 @@ describe('automemo check', () => {
     expect(report.checks).toHaveLength(6);
   });
 
-  it('exits 2 with usage on bad arguments', () => {
-    const none = automemo('check');
+  it('exits 2 with usage on bad arguments', async () => {
+    const none = await automemoInProcess('check');
     expect(none.code).toBe(2);
     expect(none.err).toContain('give exactly one program file or folder');
     expect(none.err).toContain('automemo check <program.ts');
-    const missing = automemo('check', 'nope.ts');
+    const missing = await automemoInProcess('check', 'nope.ts');
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('no such program: nope.ts');
-    const badNum = automemo('check', 'memo-programs/seeds/no-memory.ts', '--budget-chars', 'lots');
+    const badNum = await automemoInProcess('check', 'memo-programs/seeds/no-memory.ts', '--budget-chars', 'lots');
     expect(badNum.code).toBe(2);
     expect(badNum.err).toMatch(/--budget-chars: .*number/);
-    const unknown = automemo('check', 'memo-programs/seeds/no-memory.ts', '--frobnicate');
+    const unknown = await automemoInProcess('check', 'memo-programs/seeds/no-memory.ts', '--frobnicate');
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("Unknown option '--frobnicate'");
-    expect(automemo('frobnicate').code).toBe(2);
+    expect((await automemoInProcess('frobnicate')).code).toBe(2);
   });
 });

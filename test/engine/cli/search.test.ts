@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
-import { automemo, bin, cliEnv as env } from '../../support/cli.ts';
+import { automemo, automemoInProcess, bin, cliEnv as env } from '../../support/cli.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 
@@ -50,7 +50,7 @@ describe('automemo search', () => {
     // Its own deadline for the first steps is 240 s: a loaded machine must not fail it at vitest's default minute.
   }, 360_000);
 
-  it('refuses to overwrite a run, and names bad options; a seed given as a path with ../ runs under a safe id and writes nothing outside', () => {
+  it('refuses to overwrite a run, and names bad options; a seed given as a path with ../ runs under a safe id and writes nothing outside', async () => {
     const out = mkdtempSync(join(tmpdir(), 'search-args-'));
     dirs.push(out);
     // A seed folder named by a path that climbs out with "..": resolved from the working folder it is the seed,
@@ -71,17 +71,18 @@ describe('automemo search', () => {
     expect(readdirSync(join(out, 'evidence')).sort()).toEqual(['root', 'seed-seeddir']);
     expect(readdirSync(seedDir)).toEqual(['index.ts']);
     expect(statSync(join(seedDir, 'index.ts')).mtimeMs).toBe(seedFile.mtimeMs);
-    expect(automemo('search', '--env', 'locomo', '--seeds', 'bm25,,dense').err).toContain('--seeds has an empty name');
-    const again = automemo('search', '--env', 'locomo', '--budget', '0', '--out', out);
+    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'bm25,,dense')).err).toContain('--seeds has an empty name');
+    const again = await automemoInProcess('search', '--env', 'locomo', '--budget', '0', '--out', out);
     expect(again.code).toBe(2);
     expect(again.err).toContain('already holds a run; use --resume');
-    expect(automemo('search', '--env', 'locomo', '--policy', 'magic').err).toContain('unknown --policy magic');
-    expect(automemo('search', '--env', 'locomo', '--seeds', 'nope').err).toContain('no memo program "nope"');
-    expect(automemo('search', '--resume', '--out', join(out, 'missing')).err).toContain('has no run.json');
-    expect(automemo('search', '--env', 'locomo', '--meta', 'model').err).toContain('--meta model needs a model');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('unknown --policy magic');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'nope')).err).toContain('no memo program "nope"');
+    expect((await automemoInProcess('search', '--resume', '--out', join(out, 'missing'))).err).toContain('has no run.json');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--meta', 'model')).err).toContain('--meta model needs a model');
     // A run in use by a live process is refused.
-    writeFileSync(join(out, 'lock'), String(process.pid));
-    expect(automemo('search', '--resume', '--out', out).err).toContain(`is in use by process ${process.pid}`);
+    // (The dispatcher runs in this process here, so the holder is another live one: vitest's own.)
+    writeFileSync(join(out, 'lock'), String(process.ppid));
+    expect((await automemoInProcess('search', '--resume', '--out', out)).err).toContain(`is in use by process ${process.ppid}`);
     rmSync(join(out, 'lock'));
   }, 240_000);
 });

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemo } from '../../support/cli.ts';
+import { automemo, automemoInProcess } from '../../support/cli.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -37,11 +37,11 @@ describe('automemo with --env visual', () => {
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
   }, 300_000);
 
-  it('exits 2 naming an unknown family or a data folder it cannot use', () => {
-    const f = automemo('eval', '--env', 'visual:microtext,knitting', '--program', 'no-memory');
+  it('exits 2 naming an unknown family or a data folder it cannot use', async () => {
+    const f = await automemoInProcess('eval', '--env', 'visual:microtext,knitting', '--program', 'no-memory');
     expect(f.code).toBe(2);
     expect(f.err).toContain('unknown visual family knitting');
-    const d = automemo('eval', '--env', 'visual', '--program', 'no-memory', '--data', out);
+    const d = await automemoInProcess('eval', '--env', 'visual', '--program', 'no-memory', '--data', out);
     expect(d.code).toBe(2);
     expect(d.err).toContain('renders its own tasks');
   });

@@ -7,15 +7,15 @@ import { resolveModels } from '../../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
-import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { readMetaFile } from '../../../search-trees/meta-file.ts';
 import { replay } from '../../../search-trees/replay.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
+import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
+import { createToyRun } from '../../support/toy-run.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -26,25 +26,8 @@ afterAll(() => closeHostServices());
 function setup(options: Partial<RunOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'search-'));
   dirs.push(dir);
-  const folder = new RunFolder(dir);
-  const opts: RunOptions = {
-    env: 'toy',
-    budget: 6,
-    seeds: ['trajectory-retrieval'],
-    meta: 'offline',
-    seed: 3,
-    policy: 'ucb',
-    selection: 'lcb',
-    evalFraction: 1,
-    ucb: DEFAULT_UCB,
-    repairAttempts: 3,
-    quickExamTasks: 3,
-    testWinner: true,
-    ...options,
-  };
-  const env = new ToyEnvironment({ maxChars: 2000, maxImages: 0 });
-  folder.create({ format: RUN_FORMAT, createdAt: new Date().toISOString(), options: opts, env: {}, models: {}, versions: {} });
-  return { folder, opts, env };
+  const { folder, opts } = createToyRun(dir, { budget: 6, repairAttempts: 3, quickExamTasks: 3, testWinner: true, ...options });
+  return { folder, opts, env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 
 describe('tree search, offline', () => {

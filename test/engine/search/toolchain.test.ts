@@ -20,13 +20,12 @@ import { CostLedger } from '../../../engine/llm/ledger.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
-import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
 import { esbuildServicePids, esbuildWrapper } from '../../support/esbuild-service.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
+import { createToyRun } from '../../support/toy-run.ts';
 
 const wrapper = esbuildWrapper(scratch);
 const dirs = [scratch];
@@ -39,22 +38,7 @@ describe('search seeding when the compiler dies', () => {
   it('names the dead compiler, keeps what finished, and a resume completes the run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolchain-'));
     dirs.push(dir);
-    const folder = new RunFolder(dir);
-    const options: RunOptions = {
-      env: 'toy',
-      budget: 1,
-      seeds: ['trajectory-retrieval'],
-      meta: 'offline',
-      seed: 3,
-      policy: 'ucb',
-      selection: 'lcb',
-      evalFraction: 1,
-      ucb: DEFAULT_UCB,
-      repairAttempts: 1,
-      quickExamTasks: 2,
-      testWinner: false,
-    };
-    folder.create({ format: RUN_FORMAT, createdAt: new Date().toISOString(), options, env: {}, models: {}, versions: {} });
+    const { folder, opts: options } = createToyRun(dir, { budget: 1 });
     const env = new ToyEnvironment({ maxChars: 2000, maxImages: 0 });
     const deps = { env, services: offlineServices(), meta: new OfflineMetaAgent(), folder, options, models: resolveModels({}, {}), ledger: new CostLedger() };
 

@@ -18,11 +18,12 @@ import { MAX_UNSCORED_IN_A_ROW } from '../../../engine/search/unscored.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { type JournalEvent, readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../../search-trees/run-folder.ts';
+import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';
 import { readRun } from '../../../search-trees/view/run-model.ts';
 import { textSummary } from '../../../search-trees/view/summary.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
+import { createToyRun } from '../../support/toy-run.ts';
 
 /** The toy environment whose agent's tool can be taken down: every run then throws an InfraError. */
 class FlakyToolEnvironment extends ToyEnvironment {
@@ -48,23 +49,7 @@ afterAll(() => closeHostServices());
 function setup(options: Partial<RunOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'unscored-'));
   dirs.push(dir);
-  const folder = new RunFolder(dir);
-  const opts: RunOptions = {
-    env: 'toy',
-    budget: 3,
-    seeds: ['trajectory-retrieval'],
-    meta: 'offline',
-    seed: 3,
-    policy: 'ucb',
-    selection: 'lcb',
-    evalFraction: 1,
-    ucb: DEFAULT_UCB,
-    repairAttempts: 1,
-    quickExamTasks: 2,
-    testWinner: false,
-    ...options,
-  };
-  folder.create({ format: RUN_FORMAT, createdAt: new Date().toISOString(), options: opts, env: {}, models: {}, versions: {} });
+  const { folder, opts } = createToyRun(dir, options);
   return { folder, opts, env: new FlakyToolEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 

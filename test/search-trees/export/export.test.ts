@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
-import { automemo, cliEnv } from '../../support/cli.ts';
+import { automemo, automemoInProcess, cliEnv } from '../../support/cli.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'export-e2e-'));
 const run = join(work, 'run');
@@ -211,29 +211,30 @@ export const text: string = r.text;
     expect(readdirSync(mine)).toEqual(['thesis.txt']);
   }, 120_000);
 
-  it('refuses what it cannot export, with usage errors (2) and failures (1)', () => {
+  // The refusals are decided by the dispatcher before any work: it runs in this process, as `automemo export` would.
+  it('refuses what it cannot export, with usage errors (2) and failures (1)', async () => {
     const out = join(work, 'never');
-    const notRun = automemo('export', work, '--out', out);
+    const notRun = await automemoInProcess('export', work, '--out', out);
     expect(notRun.code).toBe(2);
     expect(notRun.err).toContain('not a run folder');
-    const unknown = automemo('export', run, '--node', 'n99', '--out', out);
+    const unknown = await automemoInProcess('export', run, '--node', 'n99', '--out', out);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('has no node "n99"; its nodes: root, seed-omni-simplemem');
-    const busy = automemo('export', run, '--out', pkgDir);
+    const busy = await automemoInProcess('export', run, '--out', pkgDir);
     expect(busy.code).toBe(2);
     expect(busy.err).toContain('exists and is not empty');
-    expect(automemo('export', run, '--node', 'root', '--lcb', '--out', out).err).toContain('--node and --lcb exclude each other');
+    expect((await automemoInProcess('export', run, '--node', 'root', '--lcb', '--out', out)).err).toContain('--node and --lcb exclude each other');
 
     // A run whose program folder is gone, and one whose program no longer compiles.
     const damaged = join(work, 'damaged');
     mkdirSync(damaged);
     for (const f of ['run.json', 'journal.jsonl']) cpSync(join(run, f), join(damaged, f));
-    const missing = automemo('export', damaged, '--out', out);
+    const missing = await automemoInProcess('export', damaged, '--out', out);
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/program of node seed-omni-simplemem is missing/);
     cpSync(join(run, 'programs'), join(damaged, 'programs'), { recursive: true });
     writeFileSync(join(damaged, 'programs', 'seed-omni-simplemem', 'index.ts'), "import fs from 'node:fs';\nexport default fs;\n");
-    const broken = automemo('export', damaged, '--out', out);
+    const broken = await automemoInProcess('export', damaged, '--out', out);
     expect(broken.code).toBe(1);
     expect(broken.err).toMatch(/does not compile: index.ts:1:\d+: Import "node:fs" is not allowed/);
     expect(existsSync(out)).toBe(false);

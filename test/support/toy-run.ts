@@ -1,0 +1,37 @@
+// A run folder for in-process searches on the toy environment: the options every search test starts from, with
+// its own changes on top.
+import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
+import { RUN_FORMAT, RunFolder, type RunOptions } from '../../search-trees/run-folder.ts';
+
+export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
+  return {
+    env: 'toy',
+    budget: 3,
+    seeds: ['trajectory-retrieval'],
+    meta: 'offline',
+    seed: 3,
+    policy: 'ucb',
+    selection: 'lcb',
+    evalFraction: 1,
+    ucb: DEFAULT_UCB,
+    repairAttempts: 1,
+    quickExamTasks: 2,
+    testWinner: false,
+    ...options,
+  };
+}
+
+/** Creates the run folder at `dir` with the toy options and `options` on top. */
+export function createToyRun(dir: string, options: Partial<RunOptions> = {}): { folder: RunFolder; opts: RunOptions } {
+  const folder = new RunFolder(dir);
+  const opts = toyRunOptions(options);
+  folder.create({
+    format: RUN_FORMAT,
+    createdAt: new Date().toISOString(),
+    options: opts,
+    env: {},
+    models: {},
+    versions: {},
+  });
+  return { folder, opts };
+}
