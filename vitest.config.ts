@@ -17,8 +17,8 @@ export default defineConfig({
     // isolated-vm needs --no-node-snapshot on Node 20; only the forks pool passes execArgv.
     pool: 'forks',
     // vitest's default on 2 cores is one worker, which leaves a core idle while CLI tests wait on their child
-    // processes and browser tests on Chromium: two workers took the suite from 776 s to under 8 minutes here.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // processes and browser tests on Chromium; a third keeps both cores busy through those waits.
+    maxWorkers: availableParallelism() + 1,
     execArgv: ['--no-node-snapshot', '--expose-gc'],
     // In-process tests do not read or grow the persistent embedding cache: each run starts from the same state.
     env: { AUTOMEMO_NO_DISK_CACHE: '1' },
