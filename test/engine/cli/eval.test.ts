@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
-import { automemo } from '../../support/cli.ts';
+import { automemo, automemoInProcess } from '../../support/cli.ts';
 
 describe('automemo eval', () => {
   it('evaluates a named program on LoCoMo and writes evidence', () => {
@@ -40,15 +40,16 @@ describe('automemo eval', () => {
     }
   });
 
-  it('exits 2 naming the problem for an unknown program, environment or data folder', () => {
-    const p = automemo('eval', '--env', 'locomo', '--program', 'nope');
+  // Decided by the dispatcher before any work: it runs in this process, as `automemo eval` would.
+  it('exits 2 naming the problem for an unknown program, environment or data folder', async () => {
+    const p = await automemoInProcess('eval', '--env', 'locomo', '--program', 'nope');
     expect(p.code).toBe(2);
     expect(p.err).toContain('no memo program "nope"');
     expect(p.err).toContain('omni-simplemem');
-    const e = automemo('eval', '--env', 'mars', '--program', 'bm25');
+    const e = await automemoInProcess('eval', '--env', 'mars', '--program', 'bm25');
     expect(e.code).toBe(2);
     expect(e.err).toContain('unknown environment "mars"');
-    const d = automemo('eval', '--env', 'locomo', '--program', 'bm25', '--data', '/nonexistent');
+    const d = await automemoInProcess('eval', '--env', 'locomo', '--program', 'bm25', '--data', '/nonexistent');
     expect(d.code).toBe(2);
     expect(d.err).toContain('cannot read LoCoMo data folder /nonexistent');
   });

@@ -19,12 +19,12 @@ describe('automemo search', () => {
   it('survives kill -9 mid-run: --resume loses no finished step and completes the budget', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'search-kill-')), 'run');
     dirs.push(join(out, '..'));
-    const args = ['search', '--env', 'locomo', '--budget', '6', '--eval-fraction', '0.3', '--no-test', '--seed', '5', '--out', out];
+    const args = ['search', '--env', 'locomo', '--budget', '4', '--eval-fraction', '0.3', '--no-test', '--seed', '5', '--out', out];
     const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: 'ignore' });
     const journal = join(out, 'journal.jsonl');
     const doneSteps = () => (existsSync(journal) ? (readFileSync(journal, 'utf8').match(/"type":"step-done"/g) ?? []).length : 0);
     const deadline = Date.now() + 240_000;
-    while (doneSteps() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (doneSteps() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // The user's kill -9 reaches the command they started (the launcher); the search inside must stop with it.
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
@@ -34,19 +34,19 @@ describe('automemo search', () => {
     expect(readFileSync(journal, 'utf8')).toBe(frozen);
     const before = readJournal(journal);
     const finished = replay(before.events);
-    expect(finished.completedSteps).toBeGreaterThanOrEqual(2);
+    expect(finished.completedSteps).toBeGreaterThanOrEqual(1);
     const keptNodes = [...finished.tree.nodes.values()].map((n) => [n.id, n.scores]);
 
     const resumed = automemo('search', '--resume', '--out', out);
     expect(resumed.err).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.out).toContain('(resumed)');
-    expect(resumed.out).toMatch(/^steps\s+6$/m);
+    expect(resumed.out).toMatch(/^steps\s+4$/m);
     const after = replay(readJournal(journal).events);
     // Every node and score finished before the kill is still there, unchanged.
     for (const [id, scores] of keptNodes) expect(after.tree.get(id as string).scores.slice(0, (scores as number[]).length)).toEqual(scores);
-    expect(after.completedSteps).toBe(6);
-    expect(after.actions.filter((a) => a.step >= 1 && a.step <= 6).map((a) => a.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(after.completedSteps).toBe(4);
+    expect(after.actions.filter((a) => a.step >= 1 && a.step <= 4).map((a) => a.step)).toEqual([1, 2, 3, 4]);
     // Its own deadline for the first steps is 240 s: a loaded machine must not fail it at vitest's default minute.
   }, 360_000);
 
