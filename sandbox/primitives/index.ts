@@ -10,7 +10,7 @@ import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.t
 import { EmbedInfraError, EmbedOwner } from './embed-owner.ts';
 import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
 import { KvStore } from './kv.ts';
-import { argBoundsIssue } from './arg-bounds.ts';
+import { argBoundsIssue, DEFAULT_ARG_LIMITS } from './arg-bounds.ts';
 import { approxBytes, Meter, type UsageReport } from './meter.ts';
 import { DEFAULT_QUOTAS, QuotaError, type Quotas } from './quotas.ts';
 import { VectorStore } from './vectors.ts';
@@ -60,9 +60,18 @@ function plainVector(v: number[] | Float64Array | Float32Array): number[] {
   return out;
 }
 const Tags = z.array(z.string().max(200)).max(64);
+// Every length has a ceiling in the schema too (argBoundsIssue enforces the same ones before zod runs); quotas
+// such as embedBatch or kvKeyChars, which a user may change, are checked where the work happens.
+const Text = z.string().max(DEFAULT_ARG_LIMITS.maxChars);
+const Labels = z.array(Label).max(DEFAULT_ARG_LIMITS.maxArrayLength);
+const SearchOptions = z
+  .object({ labels: Labels.optional(), anyTags: Tags.optional(), ef: z.number().int().min(1).max(10_000).optional() })
+  .strict()
+  .optional()
+  .nullable();
 
 const schemas = {
-  embed: z.tuple([z.array(z.string())]),
+  embed: z.tuple([z.array(Text).max(DEFAULT_ARG_LIMITS.maxArrayLength)]),
   embedImage: z.tuple([ImageArg]),
   'vectors.create': z.tuple([
     z
@@ -75,29 +84,11 @@ const schemas = {
   ]),
   'vectors.add': z.tuple([
     z.number().int(),
-    z.array(z.object({ label: Label, vector: Vector, tags: Tags.optional().nullable() }).strict()).max(100_000),
+    z.array(z.object({ label: Label, vector: Vector, tags: Tags.optional().nullable() }).strict()).max(DEFAULT_ARG_LIMITS.maxArrayLength),
   ]),
-  'vectors.search': z.tuple([
-    z.number().int(),
-    Vector,
-    z.number().int().min(0).max(10_000),
-    z
-      .object({ labels: z.array(Label).optional(), anyTags: Tags.optional(), ef: z.number().int().min(1).max(10_000).optional() })
-      .strict()
-      .optional()
-      .nullable(),
-  ]),
-  'vectors.addText': z.tuple([z.number().int(), Label, z.string(), Tags.optional().nullable()]),
-  'vectors.searchText': z.tuple([
-    z.number().int(),
-    z.string(),
-    z.number().int().min(0).max(10_000),
-    z
-      .object({ labels: z.array(Label).optional(), anyTags: Tags.optional(), ef: z.number().int().min(1).max(10_000).optional() })
-      .strict()
-      .optional()
-      .nullable(),
-  ]),
+  'vectors.search': z.tuple([z.number().int(), Vector, z.number().int().min(0).max(10_000), SearchOptions]),
+  'vectors.addText': z.tuple([z.number().int(), Label, Text, Tags.optional().nullable()]),
+  'vectors.searchText': z.tuple([z.number().int(), Text, z.number().int().min(0).max(10_000), SearchOptions]),
   'vectors.remove': z.tuple([z.number().int(), Label]),
   'vectors.size': z.tuple([z.number().int()]),
   'vectors.open': z.tuple([z.number().int()]),
@@ -105,8 +96,9 @@ const schemas = {
     z
       .object({
         messages: z
-          .array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: z.string() }).strict())
-          .min(1),
+          .array(z.object({ role: z.enum(['system', 'user', 'assistant']), content: Text }).strict())
+          .min(1)
+          .max(1000),
         maxTokens: z.number().int().positive().max(32_000).optional(),
         temperature: z.number().min(0).max(2).optional(),
         json: z.boolean().optional(),
@@ -120,11 +112,11 @@ const schemas = {
     z.object({ maxSide: z.number().int().min(8).max(2048).optional() }).strict().optional().nullable(),
   ]),
   'images.ocr': z.tuple([ImageArg]),
-  'kv.get': z.tuple([z.string()]),
-  'kv.set': z.tuple([z.string(), z.string()]),
-  'kv.delete': z.tuple([z.string()]),
-  'kv.keys': z.tuple([z.string()]),
-  log: z.tuple([z.string()]),
+  'kv.get': z.tuple([Text]),
+  'kv.set': z.tuple([Text, Text]),
+  'kv.delete': z.tuple([Text]),
+  'kv.keys': z.tuple([Text]),
+  log: z.tuple([Text]),
 } as const;
 
 export type PrimitiveName = keyof typeof schemas;

@@ -197,7 +197,7 @@ function callHost(name: string, args: unknown[]): Promise<any> {
   try {
     copied = boundedCopy(name, args);
   } catch (e) {
-    return promiseReject(e instanceof ArgumentError ? new RealError(e.message) : new RealError(`${name}: its arguments could not be read`));
+    return promiseReject(e instanceof ArgumentError ? e : new RealError(`${name}: its arguments could not be read`));
   }
   const reply = host(name, copied as unknown[]);
   if ('pending' in reply) {
