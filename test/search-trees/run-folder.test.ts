@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
 import { seedNodeIds } from '../../engine/search/node-ids.ts';
-import { RUN_FORMAT, RunFolder } from '../../search-trees/run-folder.ts';
+import type { RunFolder } from '../../search-trees/run-folder.ts';
+import { createToyRun } from '../support/toy-run.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,15 +20,7 @@ function scratch(): { run: RunFolder; outside: string } {
   const outside = join(base, 'outside');
   mkdirSync(outside);
   writeFileSync(join(outside, 'index.ts'), 'precious');
-  const run = new RunFolder(join(base, 'run'));
-  run.create({
-    format: RUN_FORMAT,
-    createdAt: '2026-01-01T00:00:00Z',
-    options: { env: 'toy', budget: 0, seeds: [], meta: 'offline', seed: 0, policy: 'ucb', selection: 'lcb', evalFraction: 1, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 3, testWinner: false },
-    env: {},
-    models: {},
-    versions: {},
-  });
+  const { folder: run } = createToyRun(join(base, 'run'), { budget: 0, seeds: [], seed: 0 });
   return { run, outside };
 }
 

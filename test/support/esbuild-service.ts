@@ -1,7 +1,8 @@
 // esbuild's long-lived service, dead for real: find this process's service child and kill it (what esbuild does to
 // itself when its host stops answering pings), or put a wrapper in front of the real binary that refuses to start
 // while a flag file exists (a compiler that stays dead through restarts).
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../sandbox/paths.ts';
 
@@ -65,4 +66,14 @@ export function esbuildWrapper(dir: string): EsbuildWrapper {
     up: () => rmSync(flag, { force: true }),
     starts: () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0),
   };
+}
+
+/**
+ * A scratch folder whose `esbuild` file esbuild will run (ESBUILD_BINARY_PATH is read when esbuild loads): call it
+ * from vi.hoisted, before any import reaches esbuild, then build the wrapper there with esbuildWrapper().
+ */
+export function esbuildWrapperDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'esbuild-wrapper-'));
+  process.env.ESBUILD_BINARY_PATH = join(dir, 'esbuild');
+  return dir;
 }

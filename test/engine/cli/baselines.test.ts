@@ -7,14 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // esbuild reads ESBUILD_BINARY_PATH when it loads: the wrapper goes in front of the real binary before any import.
-const scratch = vi.hoisted(() => {
-  const fs = process.getBuiltinModule('node:fs');
-  const os = process.getBuiltinModule('node:os');
-  const path = process.getBuiltinModule('node:path');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'esbuild-wrapper-'));
-  process.env.ESBUILD_BINARY_PATH = path.join(dir, 'esbuild');
-  return dir;
-});
+const scratch = await vi.hoisted(async () => (await import('../../support/esbuild-service.ts')).esbuildWrapperDir());
 
 import { baselinesText } from '../../../engine/cli/commands/baselines.ts';
 import { runEvaluations } from '../../../engine/cli/run-eval.ts';

@@ -4,14 +4,13 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
 import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { exportProgram } from '../../../search-trees/export/export.ts';
-import { RUN_FORMAT, RunFolder } from '../../../search-trees/run-folder.ts';
 import { renderReport } from '../../../search-trees/view/report.ts';
 import { readRun } from '../../../search-trees/view/run-model.ts';
 import { ViewServer } from '../../../search-trees/view/server.ts';
 import { automemo } from '../../support/cli.ts';
+import { createToyRun } from '../../support/toy-run.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -23,15 +22,7 @@ function makeRun(node: { id?: string; dir?: string } = {}): { base: string; run:
   const base = mkdtempSync(join(tmpdir(), 'tampered-run-'));
   dirs.push(base);
   const run = join(base, 'run');
-  const folder = new RunFolder(run);
-  folder.create({
-    format: RUN_FORMAT,
-    createdAt: '2026-01-01T00:00:00Z',
-    options: { env: 'locomo', budget: 0, seeds: [], meta: 'offline', seed: 0, policy: 'ucb', selection: 'lcb', evalFraction: 1, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 3, testWinner: false },
-    env: {},
-    models: {},
-    versions: {},
-  });
+  const { folder: folder } = createToyRun(run, { env: 'locomo', budget: 0, seeds: [], seed: 0 });
   folder.writeProgram('root', { 'index.ts': readFileSync(resolveProgram('no-memory').path, 'utf8') });
   mkdirSync(join(base, 'x'));
   copyFileSync(resolveProgram('no-memory').path, join(base, 'x', 'index.ts'));

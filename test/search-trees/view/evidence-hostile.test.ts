@@ -8,10 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EVIDENCE_LIMITS, EvidenceWriter, readEvidenceLines, TaskEvidenceSchema } from '../../../engine/evaluate/evidence.ts';
 import type { TaskRecord } from '../../../engine/evaluate/evaluate.ts';
-import { DEFAULT_UCB } from '../../../engine/search/ucb.ts';
-import { RUN_FORMAT, RunFolder } from '../../../search-trees/run-folder.ts';
 import { readEvidence } from '../../../search-trees/view/evidence-view.ts';
 import { buildBundle } from '../../../search-trees/view/report.ts';
+import { createToyRun } from '../../support/toy-run.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -24,15 +23,7 @@ const task = (taskId: string, text = 'remembered') => JSON.stringify({ taskId, w
 function makeRun(tasks: string | ((file: string) => void)): { dir: string; evidence: string } {
   const dir = mkdtempSync(join(tmpdir(), 'evidence-hostile-'));
   dirs.push(dir);
-  const folder = new RunFolder(dir);
-  folder.create({
-    format: RUN_FORMAT,
-    createdAt: '2026-01-01T00:00:00Z',
-    options: { env: 'toy', budget: 0, seeds: [], meta: 'offline', seed: 0, policy: 'ucb', selection: 'lcb', evalFraction: 1, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 3, testWinner: false },
-    env: {},
-    models: {},
-    versions: {},
-  });
+  const { folder: folder } = createToyRun(dir, { budget: 0, seeds: [], seed: 0 });
   folder.writeProgram('root', { 'index.ts': 'export default 1;\n' });
   const evidence = 'evidence/root/train-0';
   mkdirSync(join(dir, evidence), { recursive: true });
