@@ -20,8 +20,8 @@ export default defineConfig({
     // processes and browser tests on Chromium; a third keeps both cores busy through those waits.
     maxWorkers: availableParallelism() + 1,
     execArgv: ['--no-node-snapshot', '--expose-gc'],
-    // In-process tests do not read or grow the persistent embedding cache: each run starts from the same state.
-    env: { AUTOMEMO_NO_DISK_CACHE: '1' },
+    // Every run starts from an empty cache folder of its own, shared by all workers and CLI processes.
+    globalSetup: ['test/support/suite-cache.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,13 @@
+// One cache folder per test run, shared by every test worker and every CLI process the tests start: the suite
+// embeds, renders and OCRs the same LoCoMo turns and chart images many times, and pays for each once. A fresh
+// folder per run keeps runs independent of each other and of the developer's own cache under node_modules.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'automemo-suite-cache-'));
+  process.env.AUTOMEMO_CACHE_DIR = dir;
+  delete process.env.AUTOMEMO_NO_DISK_CACHE;
+  return () => rmSync(dir, { recursive: true, force: true });
+}
