@@ -3,7 +3,7 @@
 import type { ResolvedModels } from '../engine/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { LocomoEnvironment } from './locomo/environment.ts';
-import type { Environment } from './types.ts';
+import type { Environment } from '../engine/environment/contract.ts';
 import { VisualEnvironment } from './visual/environment.ts';
 import { WebEnvironment } from './web/environment.ts';
 

@@ -3,7 +3,7 @@
 // is recorded by name and the next program still runs: a command over several programs reports what finished.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Environment, InfraError, type Split } from '../../envs/types.ts';
+import { type Environment, InfraError, type Split } from '../environment/contract.ts';
 import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';

@@ -3,8 +3,8 @@
 // task with a memory payload through an agent and scores the outcome in [0, 1] with its checker.
 // Ground truth (answers, evidence, checker data) stays inside the environment: programs only ever see
 // EpisodeRecorder and PartialRecorder values.
-import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../memo-programs/contract.ts';
-import type { PayloadBudget } from '../sandbox/payload.ts';
+import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
+import type { PayloadBudget } from '../../sandbox/payload.ts';
 
 /** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
 export type Split = 'train' | 'test';

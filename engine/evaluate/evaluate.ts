@@ -11,7 +11,7 @@ import { applyBudget, checkPayload, type WirePayload } from '../../sandbox/paylo
 import type { HostServices, InstanceUsage } from '../../sandbox/primitives/index.ts';
 import { InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import type { Quotas } from '../../sandbox/primitives/quotas.ts';
-import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../../envs/types.ts';
+import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../environment/contract.ts';
 import type { EvidenceWriter } from './evidence.ts';
 import { mapLimit } from './limit.ts';
 import { type OutcomeCache, outcomeKey } from './outcome-cache.ts';

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { type LineLimits, readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import type { TaskOutcome } from '../../envs/types.ts';
+import type { TaskOutcome } from '../environment/contract.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './evaluate.ts';
 
 export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
-import type { TaskOutcome } from '../../envs/types.ts';
+import type { TaskOutcome } from '../environment/contract.ts';
 
 export function payloadHash(payload: MemoryPayload): string {
   return createHash('sha256').update(JSON.stringify([payload.text, payload.images.map((i) => i.id), payload.metadata ?? null])).digest('hex');

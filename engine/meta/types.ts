@@ -1,7 +1,7 @@
 // The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
 // generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
 // config). Both get the same context and their children go through the same checks and evaluation.
-import type { EnvironmentInfo } from '../../envs/types.ts';
+import type { EnvironmentInfo } from '../environment/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import type { ProgramFiles } from '../../memo-programs/files.ts';

@@ -6,7 +6,7 @@
 // Everything is journaled as it happens; a resumed run replays the journal and carries on from the first step
 // that has no `step-done` line.
 import { join, relative } from 'node:path';
-import type { Environment } from '../../envs/types.ts';
+import type { Environment } from '../environment/contract.ts';
 import { taskHash } from '../../envs/split.ts';
 import { readProgramFiles } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';

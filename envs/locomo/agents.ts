@@ -5,7 +5,7 @@ import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
 import { clientFor } from '../../engine/llm/client.ts';
 import type { RoleModel } from '../../engine/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../engine/llm/prompt-file.ts';
-import { InfraError } from '../types.ts';
+import { InfraError } from '../../engine/environment/contract.ts';
 
 export interface Reading {
   answer: string;

@@ -9,7 +9,7 @@ import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { isTrain, splitReport } from '../split.ts';
-import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../types.ts';
+import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
 import { evidenceRecall } from './evidence-recall.ts';
 import { locomoScore } from './f1.ts';

@@ -12,7 +12,7 @@ import { EpisodeStore } from '../../engine/evaluate/episode-store.ts';
 import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { DEFAULT_BUDGET, type PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type Trajectory, type World } from '../types.ts';
+import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type Trajectory, type World } from '../../engine/environment/contract.ts';
 import type { AgentRun, VisualAgent } from './agents/agent.ts';
 import { ReferenceAgent } from './agents/reference/agent.ts';
 import { SOLVERS } from './agents/reference/solvers/index.ts';

@@ -14,7 +14,7 @@ import { defaultCacheDir, EpisodeStore } from '../../engine/evaluate/episode-sto
 import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { DEFAULT_BUDGET, type PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../types.ts';
+import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../../engine/environment/contract.ts';
 import type { WebAgent, WebTaskInput } from './agents/agent.ts';
 import { ModelAgent } from './agents/model/agent.ts';
 import { ReferenceAgent } from './agents/reference/agent.ts';

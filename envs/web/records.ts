@@ -3,7 +3,7 @@
 // image store; records carry references.
 import type { EpisodeRecorder, PartialRecorder, Step } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import type { Trajectory } from '../types.ts';
+import type { Trajectory } from '../../engine/environment/contract.ts';
 import type { WebTask } from './catalog.ts';
 import type { EpisodeResult } from './episode.ts';
 import { MAX_STEPS, type WebStep } from './session.ts';

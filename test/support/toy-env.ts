@@ -1,7 +1,7 @@
 // A tiny deterministic environment for protocol tests: episodes teach door codes, tasks ask for them, and the
 // checker gives 1 when the payload contains the right code. It can be told to fail like infrastructure.
 import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
-import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../../envs/types.ts';
+import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../../engine/environment/contract.ts';
 
 const CODES = ['amber', 'basil', 'cedar', 'delta', 'ember', 'flint', 'grove', 'heron', 'iris', 'jade'];
 

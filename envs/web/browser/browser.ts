@@ -4,7 +4,7 @@
 // or a launch failure is an InfraError: the episode is retried, never scored.
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { InfraError } from '../../types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 
 // Debian's old-headless shell (package chromium-headless-shell, the same Chromium build without the browser UI):
 // the full browser's new headless mode spawns extra UI renderers for every new context; cycling context, page, two

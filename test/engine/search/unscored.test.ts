@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { MemoryPayload, PartialRecorder } from '../../../memo-programs/contract.ts';
-import { type EnvironmentInfo, InfraError, type TaskOutcome } from '../../../envs/types.ts';
+import { type EnvironmentInfo, InfraError, type TaskOutcome } from '../../../engine/environment/contract.ts';
 import { CostLedger } from '../../../engine/llm/ledger.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';

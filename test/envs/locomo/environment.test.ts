@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
 import { loadConversations, parseSessionDate } from '../../../envs/locomo/load.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
 
 const offline = () => LocomoEnvironment.load({ models: resolveModels({}, {}) });

@@ -7,7 +7,7 @@ import { EpisodeStore } from '../../../engine/evaluate/episode-store.ts';
 import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
 import { EvidenceWriter } from '../../../engine/evaluate/evidence.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import type { VisualAgent } from '../../../envs/visual/agents/agent.ts';
 import { ReferenceAgent } from '../../../envs/visual/agents/reference/agent.ts';
 import { SOLVERS } from '../../../envs/visual/agents/reference/solvers/index.ts';

@@ -3,7 +3,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import { capImages } from '../../../engine/llm/cap-images.ts';
 import { ModelAgent } from '../../../envs/visual/agents/model/agent.ts';
 import { VisualEnvironment } from '../../../envs/visual/environment.ts';

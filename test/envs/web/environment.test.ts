@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EpisodeStore } from '../../../engine/evaluate/episode-store.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import type { WebAgent } from '../../../envs/web/agents/agent.ts';
 import { ReferenceAgent } from '../../../envs/web/agents/reference/agent.ts';
 import { SOLVERS } from '../../../envs/web/agents/reference/solvers/index.ts';

@@ -9,7 +9,7 @@ import { instantiate } from '../../../envs/web/catalog.ts';
 import { runEpisode, runOracle, ScriptAgent } from '../../../envs/web/episode.ts';
 import { MAX_STEPS } from '../../../envs/web/session.ts';
 import type { WebSite } from '../../../envs/web/site.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import { tinySite } from '../../support/web-site.ts';
 
 const site = tinySite as unknown as WebSite;

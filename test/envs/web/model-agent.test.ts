@@ -3,7 +3,7 @@
 // fed back, a failing API as an infrastructure failure, and the environment choosing it when a model is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
-import { InfraError } from '../../../envs/types.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
 import { ModelAgent } from '../../../envs/web/agents/model/agent.ts';
 import { closeBrowsers } from '../../../envs/web/browser/browser.ts';
 import { instantiate } from '../../../envs/web/catalog.ts';

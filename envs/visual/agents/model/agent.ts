@@ -9,7 +9,7 @@ import { capImages } from '../../../../engine/llm/cap-images.ts';
 import { clientFor } from '../../../../engine/llm/client.ts';
 import type { RoleModel } from '../../../../engine/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
-import { InfraError } from '../../../types.ts';
+import { InfraError } from '../../../../engine/environment/contract.ts';
 import { formatCall, parseAnswer, parseCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES, TOOLS } from '../../tools/index.ts';
 import type { ToolWorld } from '../../tools/types.ts';

@@ -10,7 +10,7 @@ import { clientFor } from '../../../../engine/llm/client.ts';
 import type { RoleModel } from '../../../../engine/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
-import { InfraError } from '../../../types.ts';
+import { InfraError } from '../../../../engine/environment/contract.ts';
 import { parseAction } from '../../browser/grammar.ts';
 import type { Observation } from '../../browser/observation.ts';
 import { MAX_STEPS, type Session } from '../../session.ts';

@@ -1,0 +1,41 @@
+// An environment as a value: a name, a line of help and a `load` that builds it. Built-in environments and
+// researchers' own (a module given with --env ./my-env.ts) are defined the same way; the registry (registry.ts)
+// finds them by name, path or package.
+import type { ResolvedModels } from '../llm/models.ts';
+import type { ImageStore } from '../../sandbox/primitives/images.ts';
+import type { Environment } from './contract.ts';
+import type { TaskEnvironmentSpec } from './task-spec.ts';
+
+// `any`: each environment picks its own ground-truth type; the engine never reads it.
+type AnySpec = TaskEnvironmentSpec<any>;
+export type LoadResult = Promise<Environment | AnySpec> | Environment | AnySpec;
+
+export interface LoadContext {
+  /** What followed the colon in --env name:arg (e.g. "charts,mazes"), if anything. */
+  arg?: string;
+  /** --data, when given. */
+  data?: string;
+  /** The run's seed: the split and any generated tasks depend on it. */
+  seed: number;
+  models: ResolvedModels;
+  /** The host's image store: images programs may reach by id. */
+  images: ImageStore;
+  /** Progress notes for the user (stderr on the CLI). */
+  onNote: (message: string) => void;
+}
+
+export interface EnvironmentDefinition {
+  /** Lower-case name: letters, digits and dashes. */
+  name: string;
+  /** One line for help and listings. */
+  summary: string;
+  /** How the part after the colon reads, for help, e.g. "<family,...>". */
+  options?: string;
+  /** Builds the environment: a full Environment, or tasks + agent + checker that the engine turns into one. */
+  load(context: LoadContext): LoadResult;
+}
+
+/** Typed identity: `export default defineEnvironment({...})`. The shape is checked again when it is loaded. */
+export function defineEnvironment<T extends EnvironmentDefinition>(definition: T): T {
+  return definition;
+}

@@ -1,0 +1,87 @@
+// The easy way to write an environment: give tasks, an agent and a checker; the engine does the rest
+// (task-environment.ts): it assigns roles when tasks carry none, collects the no-memory update episodes once and
+// stores them, retries infrastructure failures, builds the worlds per split, and turns runs into outcomes.
+import type { Json, MemoryPayload } from '../../memo-programs/contract.ts';
+import type { PayloadBudget } from '../../sandbox/payload.ts';
+import type { ImageStore } from '../../sandbox/primitives/images.ts';
+
+/** Which batch a task belongs to: update (its episode is learned from), validation (asked during the search), test (asked once at the end). */
+export type TaskRole = 'update' | 'validation' | 'test';
+
+/** An image the environment shows: bytes, not a path, so it can be stored and hashed. */
+export interface TaskImage {
+  bytes: Uint8Array;
+  mime: 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+  caption?: string;
+}
+
+export interface EnvTask<Truth = unknown> {
+  /** Unique, stable across runs (it keys the split and the stored episodes). */
+  id: string;
+  /** The template, site, family or category it belongs to: groups evidence and stratifies the split. */
+  scenario: string;
+  instruction: string;
+  /** Given, or assigned by a seeded stable hash per scenario (see `split`). */
+  role?: TaskRole;
+  /** What the agent sees at the start besides the instruction. */
+  context?: string;
+  images?: TaskImage[];
+  /** Visible to programs (the PartialRecorder's meta). */
+  meta?: Json;
+  /** Ground truth and whatever the checker needs; never shown to programs. */
+  truth?: Truth;
+}
+
+export interface AgentStep {
+  action: string;
+  thought?: string;
+  result?: string;
+  error?: string;
+  observation?: { text?: string; images?: TaskImage[] };
+}
+
+/** What an agent did with a task. An agent that can score itself (it read the site's state) sets `reward`. */
+export interface AgentRun {
+  answer?: string;
+  steps: AgentStep[];
+  tokens?: { prompt: number; completion: number };
+  reward?: number;
+  success?: boolean;
+  note?: string;
+  metrics?: Record<string, number>;
+}
+
+export interface TaskAgent<Truth = unknown> {
+  /** Names the agent and its configuration: part of every cache key. */
+  id: string;
+  /** offline (deterministic rules) or model (an executor model). Default offline. */
+  mode?: 'offline' | 'model';
+  /** Same task and payload, same run? Then outcomes are cached. Default: true offline, false with a model. */
+  deterministic?: boolean;
+  /** Runs the task with the memory payload. Throw InfraError (or any error) when the machinery failed: retried, never scored. */
+  run(task: EnvTask<Truth>, memory: MemoryPayload, context: { images: ImageStore }): Promise<AgentRun>;
+}
+
+/** A checker's verdict: a reward in [0, 1], a pass/fail, or both with a note and extra figures. */
+export type Verdict = number | boolean | { reward: number; success?: boolean; note?: string; metrics?: Record<string, number> };
+
+export interface TaskEnvironmentSpec<Truth = unknown> {
+  tasks: EnvTask<Truth>[];
+  agent: TaskAgent<Truth>;
+  /** Scores a run; optional when the agent sets `reward` itself. */
+  check?(task: EnvTask<Truth>, run: AgentRun): Verdict | Promise<Verdict>;
+  /** A paragraph on what the tasks are and what they need, for the meta agent. */
+  description: string;
+  /** What the reward means, e.g. "exact answer". */
+  reward: string;
+  /** Role assignment for tasks without one: share of each scenario that is train (default 0.2), and of train that is validation (default 0.5). */
+  split?: { trainShare?: number; validationShare?: number };
+  budget?: PayloadBudget;
+  /** Ground truth of a task in one line, for the meta agent's evidence (never shown to programs). */
+  explain?(task: EnvTask<Truth>): string | undefined;
+  /** Extra data for the run record and the episode key (versions, generator settings). */
+  data?: Json;
+  /** Episodes collected at once (default 2) and attempts per episode on infrastructure failures (default 3). */
+  collect?: { concurrency?: number; attempts?: number };
+  close?(): Promise<void>;
+}
