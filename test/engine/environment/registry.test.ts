@@ -1,0 +1,81 @@
+// The open registry as a researcher meets it: their module (from a folder outside the repository, importing its own
+// files), an installed package, and every way a definition can be wrong, each with a message naming the problem.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defineEnvironment } from '../../../engine/environment/define.ts';
+import { EnvironmentRegistry } from '../../../engine/environment/registry.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'env-registry-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const builtin = defineEnvironment({ name: 'toy', summary: 'a toy', options: '<n>', load: () => ({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' }) });
+
+function write(rel: string, text: string): string {
+  const p = join(dir, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+}
+
+write('bench/tasks.ts', `export const TASKS = ['a', 'b'];\n`);
+write(
+  'bench/env.ts',
+  `import { TASKS } from './tasks.ts';
+export default { name: 'my-bench', summary: 'my benchmark (' + TASKS.length + ' tasks)', load: () => { throw new Error('not loaded in this test'); } };
+`,
+);
+
+describe('the environment registry', () => {
+  it('lists what is registered and the other forms --env takes', () => {
+    const r = new EnvironmentRegistry([builtin]);
+    expect(r.help()).toMatch(/toy:<n>\s+a toy/);
+    expect(r.help()).toMatch(/\.\/path\/to\/env\.ts/);
+    expect(() => r.register({ ...builtin })).toThrow(/already registered/);
+  });
+
+  it('resolves a module from anywhere on disk, and fingerprints it with the files it imports', async () => {
+    const r = new EnvironmentRegistry([builtin]);
+    const got = await r.resolve('./bench/env.ts:hard', dir);
+    expect(got.definition.name).toBe('my-bench');
+    expect(got.definition.summary).toBe('my benchmark (2 tasks)');
+    expect(got.source).toMatchObject({ kind: 'module', name: 'my-bench', arg: 'hard', path: join(dir, 'bench/env.ts'), files: 2 });
+    expect(got.source.hash).toMatch(/^[0-9a-f]{16}$/);
+
+    const same = await r.reopen(got.source);
+    expect(same.changed).toBeUndefined();
+    // An imported file changes: the module is the same file, but not the same code.
+    write('bench/tasks.ts', `export const TASKS = ['a', 'b', 'c'];\n`);
+    const later = await r.reopen(got.source);
+    expect(later.changed).toMatch(/changed since this run started/);
+    expect(later.source.hash).not.toBe(got.source.hash);
+  });
+
+  it('resolves an installed package by name, from the nearest node_modules', async () => {
+    write('proj/node_modules/@lab/bench/package.json', JSON.stringify({ name: '@lab/bench', type: 'module', exports: { '.': { import: './main.js' } } }));
+    write('proj/node_modules/@lab/bench/main.js', `export default { name: 'lab-bench', summary: 'from a package', load() { return {}; } };\n`);
+    mkdirSync(join(dir, 'proj/src'), { recursive: true });
+    const got = await new EnvironmentRegistry([builtin]).resolve('@lab/bench:small', join(dir, 'proj/src'));
+    expect(got.source).toMatchObject({ kind: 'module', name: 'lab-bench', arg: 'small' });
+    await expect(new EnvironmentRegistry().resolve('no-such-bench', dir)).rejects.toThrow(/no installed package of that name/);
+  });
+
+  it('names every wrong part of a definition', async () => {
+    const r = new EnvironmentRegistry([builtin]);
+    write('bad/none.ts', `export const x = 1;\n`);
+    await expect(r.resolve('./bad/none.ts', dir)).rejects.toThrow(/has no default export/);
+    write('bad/shape.ts', `export default { name: 'Bad Name', load: 3 };\n`);
+    const err = await r.resolve('./bad/shape.ts', dir).catch((e: Error) => e.message);
+    expect(err).toMatch(/name must be lower-case/);
+    expect(err).toMatch(/summary is missing/);
+    expect(err).toMatch(/load must be a function/);
+    write('bad/throws.ts', `throw new Error('boom at import');\n`);
+    await expect(r.resolve('./bad/throws.ts', dir)).rejects.toThrow(/failed to load: boom at import/);
+    await expect(r.resolve('./bad/missing.ts', dir)).rejects.toThrow(/does not exist/);
+  });
+
+  it('refuses a recorded builtin that is not registered here', async () => {
+    await expect(new EnvironmentRegistry().reopen({ spec: 'toy', kind: 'builtin', name: 'toy' })).rejects.toThrow(/not registered here/);
+  });
+});
