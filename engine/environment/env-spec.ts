@@ -21,7 +21,7 @@ function splitArg(spec: string, at: number): { head: string; arg?: string } {
 export function parseEnvSpec(spec: string, isRegistered: (name: string) => boolean): EnvSpec {
   if (spec.length === 0) throw new Error('the environment is empty: give a name (see the list), a module path or data:<file>');
   if (spec.length > MAX_ENV_SPEC) throw new Error(`the environment spec is ${spec.length} characters long; at most ${MAX_ENV_SPEC}`);
-  if (/[\u0000-\u001f]/.test(spec)) throw new Error('the environment spec holds control characters');
+  if ([...spec].some((c) => c.charCodeAt(0) < 0x20)) throw new Error('the environment spec holds control characters');
   const colon = spec.indexOf(':');
   const named = splitArg(spec, colon);
   if (isRegistered(named.head)) return { kind: 'name', name: named.head, ...(named.arg ? { arg: named.arg } : {}) };

@@ -43,7 +43,7 @@ function packageEntry(json: string, name: string): string {
   try {
     pkg = JSON.parse(json);
   } catch (err) {
-    throw new Error(`package ${name}: package.json is not JSON (${(err as Error).message})`);
+    throw new Error(`package ${name}: package.json is not JSON (${(err as Error).message})`, { cause: err });
   }
   const root = typeof pkg.exports === 'object' && pkg.exports !== null && '.' in pkg.exports ? (pkg.exports as Record<string, unknown>)['.'] : pkg.exports;
   const pick = (v: unknown): string | undefined => {
