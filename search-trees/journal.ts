@@ -65,8 +65,9 @@ export const EventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
-  // `infrastructure`: the machinery failed, not the budget; a resume carries on instead of staying stopped.
-  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional() }),
+  // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
+  // Ctrl-C). Either way a resume carries on instead of staying stopped.
+  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional(), interrupted: z.boolean().optional() }),
   z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number() }),
 ]);
 

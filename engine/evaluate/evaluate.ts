@@ -38,6 +38,8 @@ export interface EvaluateOptions {
   taskFilter?: (taskId: string) => boolean;
   maxTasksPerWorld?: number;
   onProgress?: (event: ProgressEvent) => void;
+  /** Stops the evaluation between episodes and tasks (it rejects with the signal's reason; nothing is scored). */
+  signal?: AbortSignal;
 }
 
 export type ProgressEvent =
@@ -201,6 +203,7 @@ async function attemptWorld(
     const init = await inst.init();
     if (!init.ok) noteUpdateFailure(record, '(init)', init, prims, 0);
     for (const [i, episode] of world.episodes.entries()) {
+      options.signal?.throwIfAborted();
       if (!inst.alive) break;
       const time = world.episodeTimes?.[i];
       if (time !== undefined) await inst.setClock(time);
@@ -220,6 +223,7 @@ async function attemptWorld(
     /** The sandbox was stopped by an infrastructure failure: the tasks left are unscored, not failed. */
     let infraDeath: string | undefined;
     for (const task of world.tasks) {
+      options.signal?.throwIfAborted();
       if (!inst.alive) {
         const why = record.fatal ? errorText(record.fatal) : 'the sandbox stopped';
         pending.push(
@@ -316,6 +320,7 @@ async function scoreTask(
   const agentStarted = performance.now();
   let infraError: string | undefined;
   for (let attempt = 0; !outcome; attempt++) {
+    options.signal?.throwIfAborted();
     try {
       outcome = await options.env.run(task, cut.payload);
       if (key) options.outcomeCache?.set(key, outcome);

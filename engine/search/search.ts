@@ -46,6 +46,8 @@ export interface SearchDeps {
   models: ResolvedModels;
   ledger: CostLedger;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Stops the search cleanly: the step in flight is abandoned (its resume redoes it), the journal says so. */
+  signal?: AbortSignal;
   /** Called before each step; throwing stops the run (tests use it to simulate a kill). */
   beforeStep?: (step: number) => void;
 }
@@ -70,6 +72,8 @@ export interface SearchSummary {
   stopped?: string;
   /** The infrastructure failure that stopped the search (a resume carries on once it is fixed). */
   failure?: string;
+  /** Stopped by its AbortSignal (Ctrl-C on the CLI): the final choice and test were not made; a resume carries on. */
+  interrupted?: boolean;
   /** Evaluations that scored nothing (infrastructure failed every task); they count in no score. */
   unscored: number;
   usd: number;
@@ -131,6 +135,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       outcomeCache: cache,
       seed: options.seed,
       ...(fraction < 1 ? { taskFilter: (id: string) => taskHash(sampleSeed, id) < fraction } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     });
     await evidence.summary(result);
     chargeAgents(result, node.id, deps);
@@ -215,18 +220,26 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   // A stop for the budget stays; a stop for infrastructure does not: a resume is the user trying again.
   let stopped: string | undefined = carriedStop(read.events);
   let failure: string | undefined;
+  let interrupted = false;
   const stop = (step: number, reason: string, infrastructure: boolean) => {
     stopped = reason;
     if (infrastructure) failure = reason;
     log({ type: 'stopped', step, reason, ...(infrastructure ? { infrastructure } : {}) });
   };
+  const interrupt = (step: number) => {
+    interrupted = true;
+    stopped = `interrupted at step ${step}: ${abortReason(deps.signal)}`;
+    log({ type: 'stopped', step, reason: stopped, interrupted: true });
+  };
   /** Runs a step's work: true when it finished; a spending cap or a dead toolchain stops the search instead. */
   const runStep = async (step: number, work: () => Promise<void>): Promise<boolean> => {
     try {
+      if (deps.signal?.aborted) throw deps.signal.reason;
       await work();
       return true;
     } catch (err) {
-      if (err instanceof BudgetExceeded) stop(step, err.message, false);
+      if (deps.signal?.aborted) interrupt(step);
+      else if (err instanceof BudgetExceeded) stop(step, err.message, false);
       else if (err instanceof ToolchainError) stop(step, `step ${step} could not finish: ${err.message}`, true);
       else throw err;
       return false;
@@ -245,6 +258,10 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   let ranSteps = 0;
   for (let step = state.step + 1; step <= options.budget && !stopped; step++) {
     deps.beforeStep?.(step);
+    if (deps.signal?.aborted) {
+      interrupt(step);
+      break;
+    }
     const stepStarted = Date.now();
     state.step = step;
     // A node owed a first score (its evaluations so far scored nothing) is evaluated before the policy chooses.
@@ -383,7 +400,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const N = state.tree.totalEvaluations();
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
   // A search stopped by infrastructure has not finished: its resume does the final phase.
-  if (!failure && (ranSteps > 0 || !replayFinalDone(read.events, finalStep))) {
+  if (!failure && !interrupted && (ranSteps > 0 || !replayFinalDone(read.events, finalStep))) {
     log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(state.tree, winner, options.ucb, 'lcb'), validation: state.tree.q(winner) });
     const tested = await runStep(finalStep, async () => {
       if (!options.testWinner || stopped) return;
@@ -418,7 +435,13 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   };
   if (stopped) summary.stopped = stopped;
   if (failure) summary.failure = failure;
+  if (interrupted) summary.interrupted = true;
   return summary;
+}
+
+function abortReason(signal: AbortSignal | undefined): string {
+  const r: unknown = signal?.reason;
+  return r instanceof Error ? r.message : r === undefined ? 'aborted' : String(r);
 }
 
 /** Every evaluated child with structured edits, and how its first score compares with its parent's first. */
@@ -441,7 +464,7 @@ function replayFinalDone(events: JournalEvent[], finalStep: number): boolean {
 function carriedStop(events: JournalEvent[]): string | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i] as JournalEvent;
-    if (e.type === 'stopped') return e.infrastructure ? undefined : e.reason;
+    if (e.type === 'stopped') return e.infrastructure || e.interrupted ? undefined : e.reason;
   }
   return undefined;
 }
