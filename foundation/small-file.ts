@@ -5,6 +5,11 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /** The file's text, or undefined when there is none; an error naming the file when it is a link, not a file, or too big. */
 export function readSmallFile(path: string, maxBytes: number): string | undefined {
+  return readSmallBytes(path, maxBytes)?.toString('utf8');
+}
+
+/** The file's bytes, under the same rules as readSmallFile. */
+export function readSmallBytes(path: string, maxBytes: number): Buffer | undefined {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -23,7 +28,7 @@ export function readSmallFile(path: string, maxBytes: number): string | undefine
     let n = 0;
     for (let r = 1; r > 0 && n < buf.length; n += r) r = readSync(fd, buf, n, buf.length - n, null);
     if (n > st.size) throw new Error(`${path} grew while it was read; try again`);
-    return buf.subarray(0, n).toString('utf8');
+    return buf.subarray(0, n);
   } finally {
     closeSync(fd);
   }

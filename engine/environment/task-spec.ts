@@ -18,8 +18,10 @@ export interface TaskImage {
 export interface EnvTask<Truth = unknown> {
   /** Unique, stable across runs (it keys the split and the stored episodes). */
   id: string;
-  /** The template, site, family or category it belongs to: groups evidence and stratifies the split. */
+  /** The template, site, family or category it belongs to: groups evidence and stratifies the split (never shown to programs). */
   scenario: string;
+  /** The domain programs see (the record's `domain`); default the scenario. Set it when the scenario names what programs must not see, such as a template. */
+  domain?: string;
   instruction: string;
   /** Given, or assigned by a seeded stable hash per scenario (see `split`). */
   role?: TaskRole;
@@ -27,7 +29,7 @@ export interface EnvTask<Truth = unknown> {
   context?: string;
   images?: TaskImage[];
   /** Visible to programs (the PartialRecorder's meta). */
-  meta?: Json;
+  meta?: { [key: string]: Json };
   /** Ground truth and whatever the checker needs; never shown to programs. */
   truth?: Truth;
 }
@@ -40,7 +42,11 @@ export interface AgentStep {
   observation?: { text?: string; images?: TaskImage[] };
 }
 
-/** What an agent did with a task. An agent that can score itself (it read the site's state) sets `reward`. */
+/**
+ * What an agent did with a task. An agent that can score itself (it read the site's state) sets `reward` (and
+ * `success`, default reward = 1), used when the spec has no `check`. `note` (how it used memory, say) and `metrics`
+ * are reported beside the checker's.
+ */
 export interface AgentRun {
   answer?: string;
   steps: AgentStep[];
@@ -58,12 +64,17 @@ export interface TaskAgent<Truth = unknown> {
   mode?: 'offline' | 'model';
   /** Same task and payload, same run? Then outcomes are cached. Default: true offline, false with a model. */
   deterministic?: boolean;
-  /** Runs the task with the memory payload. Throw InfraError (or any error) when the machinery failed: retried, never scored. */
+  /** Runs the task with the memory payload. Any error it throws is the machinery failing (an InfraError): retried, never scored. */
   run(task: EnvTask<Truth>, memory: MemoryPayload, context: { images: ImageStore }): Promise<AgentRun>;
 }
 
-/** A checker's verdict: a reward in [0, 1], a pass/fail, or both with a note and extra figures. */
-export type Verdict = number | boolean | { reward: number; success?: boolean; note?: string; metrics?: Record<string, number> };
+/**
+ * A checker's verdict: a reward in [0, 1], a pass/fail, or both with a note and extra figures. `success` defaults to
+ * reward = 1. `note` explains the verdict in the evidence (it may name the answer; programs never see it);
+ * `feedback` is what a recorded update episode says of its outcome, which programs do see (default "task accepted"
+ * or "task rejected").
+ */
+export type Verdict = number | boolean | { reward: number; success?: boolean; note?: string; feedback?: string; metrics?: Record<string, number> };
 
 export interface TaskEnvironmentSpec<Truth = unknown> {
   tasks: EnvTask<Truth>[];
@@ -79,8 +90,8 @@ export interface TaskEnvironmentSpec<Truth = unknown> {
   budget?: PayloadBudget;
   /** Ground truth of a task in one line, for the meta agent's evidence (never shown to programs). */
   explain?(task: EnvTask<Truth>): string | undefined;
-  /** Extra data for the run record and the episode key (versions, generator settings). */
-  data?: Json;
+  /** Extra data for the run record and the episode key (versions, generator settings, a hash of the code). */
+  data?: { [key: string]: Json };
   /** Episodes collected at once (default 2) and attempts per episode on infrastructure failures (default 3). */
   collect?: { concurrency?: number; attempts?: number };
   close?(): Promise<void>;

@@ -1,0 +1,187 @@
+// A full Environment from tasks, an agent and a checker (task-spec.ts). The spec is checked when it arrives; tasks
+// without a role get one per scenario (roles.ts); update episodes are the agent's runs without memory, collected once
+// and stored (collect-episodes.ts). One world per split: on train (what the search uses) the memory learns from the
+// update batch and is asked about the validation batch; on test it learns from every training episode and is asked
+// about the test tasks.
+import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
+import { DEFAULT_BUDGET } from '../../sandbox/payload.ts';
+import type { ImageStore } from '../../sandbox/primitives/images.ts';
+import { collectEpisodes } from '../evaluate/collect-episodes.ts';
+import type { EpisodeStore } from '../evaluate/episode-store.ts';
+import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from './contract.ts';
+import { assignRoles } from './roles.ts';
+import { hashCatalog, hashTask } from './task-hash.ts';
+import { episodeRecord, partialRecord, trajectoryOf } from './task-records.ts';
+import { runAndScore } from './task-run.ts';
+import { checkTaskSpec, roleProblems, throwProblems } from './task-spec-check.ts';
+import type { EnvTask, TaskEnvironmentSpec, TaskRole } from './task-spec.ts';
+
+export interface TaskEnvironmentContext {
+  /** The run's seed: roles of tasks without one depend on it. */
+  seed: number;
+  /** The host's image store: task and step images go here, so programs can reach them by id. */
+  images: ImageStore;
+  onNote?: (message: string) => void;
+  /** A hash of the environment's code (a module's fingerprint): part of the update episodes' key. */
+  sourceHash?: string;
+  /** Where update episodes are stored (default the cache folder). */
+  episodeStore?: EpisodeStore;
+}
+
+/** An explanation longer than this is cut: it goes into the meta agent's evidence for every task. */
+const MAX_EXPLAIN_CHARS = 4000;
+
+class TaskEnvironment<T> implements Environment {
+  private readonly roles: TaskRole[];
+  private readonly byId = new Map<string, number>();
+  private readonly hashes: string[];
+  private readonly catalogHash: string;
+  private readonly partials = new Map<string, Promise<PartialRecorder>>();
+  private episodes: Promise<Map<string, EpisodeRecorder>> | undefined;
+
+  constructor(
+    private readonly name: string,
+    private readonly spec: TaskEnvironmentSpec<T>,
+    private readonly context: TaskEnvironmentContext,
+  ) {
+    this.roles = assignRoles(spec.tasks, context.seed, spec.split);
+    throwProblems(name, roleProblems(this.roles));
+    spec.tasks.forEach((t, i) => this.byId.set(t.id, i));
+    this.hashes = spec.tasks.map((t, i) => hashTask(t, this.roles[i] as TaskRole));
+    this.catalogHash = hashCatalog(this.hashes);
+  }
+
+  private get mode(): 'offline' | 'model' {
+    return this.spec.agent.mode ?? 'offline';
+  }
+
+  private indicesOf(keep: (role: TaskRole) => boolean): number[] {
+    return this.roles.flatMap((r, i) => (keep(r) ? [i] : []));
+  }
+
+  private task(taskId: string): EnvTask<T> {
+    const i = this.byId.get(taskId);
+    if (i === undefined) throw new Error(`environment "${this.name}" has no task ${JSON.stringify(String(taskId).slice(0, 200))}`);
+    return this.spec.tasks[i] as EnvTask<T>;
+  }
+
+  info(): EnvironmentInfo {
+    const count = (r: TaskRole) => this.roles.filter((x) => x === r).length;
+    return {
+      name: this.name,
+      mode: this.mode,
+      reward: this.spec.reward,
+      budget: this.spec.budget ?? DEFAULT_BUDGET,
+      agentId: this.spec.agent.id,
+      deterministic: this.spec.agent.deterministic ?? this.mode === 'offline',
+      data: { ...(this.spec.data ?? {}), split: { update: count('update'), validation: count('validation'), test: count('test') }, catalogHash: this.catalogHash },
+    };
+  }
+
+  /** What a program sees of a task before it runs (made once per task: its images enter the store once). */
+  private partial(task: EnvTask<T>): Promise<PartialRecorder> {
+    let p = this.partials.get(task.id);
+    if (!p) {
+      p = partialRecord(this.name, task, this.context.images);
+      p.catch(() => this.partials.delete(task.id));
+      this.partials.set(task.id, p);
+    }
+    return p;
+  }
+
+  /** Update and validation tasks run without memory: collected once, stored, read back on later runs. */
+  private trainingEpisodes(): Promise<Map<string, EpisodeRecorder>> {
+    this.episodes ??= this.collect().catch((err) => {
+      this.episodes = undefined;
+      throw err;
+    });
+    return this.episodes;
+  }
+
+  private collect(): Promise<Map<string, EpisodeRecorder>> {
+    const train = this.indicesOf((r) => r !== 'test');
+    return collectEpisodes({
+      key: {
+        env: this.name,
+        agentId: this.spec.agent.id,
+        catalog: this.catalogHash,
+        data: this.spec.data ?? null,
+        ...(this.context.sourceHash ? { source: this.context.sourceHash } : {}),
+      },
+      tasks: train.map((i) => ({ id: (this.spec.tasks[i] as EnvTask<T>).id, hash: this.hashes[i] as string })),
+      collectOne: async (taskId) => {
+        const task = this.task(taskId);
+        const partial = await this.partial(task);
+        const scored = await runAndScore(this.name, this.spec, task, { text: '', images: [] }, this.context.images);
+        return episodeRecord(partial, scored, this.context.images);
+      },
+      images: this.context.images,
+      ...(this.context.episodeStore ? { store: this.context.episodeStore } : {}),
+      ...(this.spec.collect?.concurrency ? { concurrency: this.spec.collect.concurrency } : {}),
+      ...(this.spec.collect?.attempts ? { attempts: this.spec.collect.attempts } : {}),
+      ...(this.context.onNote ? { onNote: this.context.onNote } : {}),
+    });
+  }
+
+  async worlds(split: Split): Promise<World[]> {
+    const episodes = await this.trainingEpisodes();
+    const learn = this.indicesOf((r) => (split === 'test' ? r !== 'test' : r === 'update'));
+    const ask = this.indicesOf((r) => (split === 'test' ? r === 'test' : r === 'validation'));
+    const tasks = this.spec.tasks;
+    return [
+      {
+        id: `${this.name}-${split}`,
+        episodes: learn.map((i) => episodes.get((tasks[i] as EnvTask<T>).id)).filter((x): x is EpisodeRecorder => x !== undefined),
+        tasks: await Promise.all(ask.map((i) => this.partial(tasks[i] as EnvTask<T>))),
+      },
+    ];
+  }
+
+  async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
+    const t = this.task(task.taskId);
+    const partial = await this.partial(t);
+    const scored = await runAndScore(this.name, this.spec, t, payload, this.context.images);
+    return {
+      reward: scored.reward,
+      success: scored.success,
+      metrics: scored.metrics,
+      trajectory: await trajectoryOf(partial, scored, this.context.images),
+      ...(scored.note ? { note: scored.note } : {}),
+    };
+  }
+
+  async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
+    const episodes = [...(await this.trainingEpisodes()).values()].slice(0, count);
+    const ask = this.indicesOf((r) => r === 'validation').slice(0, count);
+    return { episodes, tasks: await Promise.all(ask.map((i) => this.partial(this.spec.tasks[i] as EnvTask<T>))) };
+  }
+
+  scenario(taskId: string): string {
+    const i = this.byId.get(taskId);
+    return i === undefined ? 'unknown' : (this.spec.tasks[i] as EnvTask<T>).scenario;
+  }
+
+  explain(taskId: string): string | undefined {
+    const i = this.byId.get(taskId);
+    if (i === undefined || !this.spec.explain) return undefined;
+    try {
+      const text = this.spec.explain(this.spec.tasks[i] as EnvTask<T>);
+      return typeof text === 'string' ? text.slice(0, MAX_EXPLAIN_CHARS) : undefined;
+    } catch (err) {
+      return `(explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)})`;
+    }
+  }
+
+  describe(): string {
+    return this.spec.description;
+  }
+
+  async close(): Promise<void> {
+    await this.spec.close?.();
+  }
+}
+
+/** The environment a task spec describes; throws naming every problem of the spec. */
+export function taskEnvironment<T>(name: string, spec: TaskEnvironmentSpec<T>, context: TaskEnvironmentContext): Environment {
+  return new TaskEnvironment<T>(name, checkTaskSpec<T>(spec, name), context);
+}
