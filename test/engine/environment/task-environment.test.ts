@@ -1,0 +1,177 @@
+// The task environment over a small procedural spec: the spec checked with every problem named, roles stable and
+// stratified per scenario, what programs see, worlds per split, runs scored by the checker or the agent itself,
+// agent and verdict failures named, and the environment's info.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EpisodeStore } from '../../../engine/evaluate/episode-store.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
+import { assignRoles, scenarioCounts } from '../../../engine/environment/roles.ts';
+import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
+import type { TaskEnvironmentSpec, TaskRole } from '../../../engine/environment/task-spec.ts';
+import { ImageStore } from '../../../sandbox/primitives/images.ts';
+import { type ArithmeticTruth, arithmeticSpec, arithmeticTasks, hooks } from '../../support/arithmetic-spec.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'task-env-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let stores = 0;
+
+async function open(overrides: Partial<TaskEnvironmentSpec<ArithmeticTruth>> = {}, seed = 0) {
+  const h = hooks();
+  const images = new ImageStore();
+  const spec = await arithmeticSpec(h, overrides);
+  const env = taskEnvironment('arith', spec, { seed, images, episodeStore: new EpisodeStore(join(root, `store-${stores++}`)) });
+  return { h, images, spec, env };
+}
+
+const load = (spec: unknown) => () => taskEnvironment('bad', spec as TaskEnvironmentSpec<unknown>, { seed: 0, images: new ImageStore() });
+
+describe('a task spec is checked when it arrives', () => {
+  it('names every missing or wrong part at once', async () => {
+    const tasks = await arithmeticTasks(2);
+    const broken = [{ ...tasks[0], id: '' }, { scenario: 'add', instruction: 'x' }, { id: 'q', instruction: 'y' }, { id: 'r', scenario: 's' }, tasks[1], tasks[1]];
+    let message = '';
+    try {
+      load({ tasks: broken, agent: { id: 'a' }, description: 'd' })();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain('environment "bad": the task spec is not usable');
+    expect(message).toContain('agent.run must be a function');
+    expect(message).toContain('reward is missing');
+    expect(message).toContain('tasks[0]: id is empty');
+    expect(message).toContain('tasks[1]: id is missing');
+    expect(message).toContain('tasks[2]: scenario is missing');
+    expect(message).toContain('tasks[3]: instruction is missing');
+    expect(message).toContain(`tasks[5].id "${tasks[1]?.id}" is the id of tasks[4] too`);
+  });
+
+  it('refuses no tasks, an agent without an id, and wrong field types, naming each', () => {
+    expect(load({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' })).toThrow(/tasks is empty/);
+    expect(load({ tasks: 'all', agent: { run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' })).toThrow(/agent\.id is missing[\s\S]*tasks must be an array/);
+    expect(load({ tasks: [{ id: 'a', scenario: 's', instruction: 'i', role: 'train', images: [{ bytes: 'png', mime: 'image/png' }], meta: 3 }], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' })).toThrow(
+      /role must be update, validation or test[\s\S]*tasks\[0\]\.images\.0: bytes must be a Uint8Array[\s\S]*meta must be an object/,
+    );
+    expect(load(null)).toThrow(/expected tasks \+ agent/);
+  });
+
+  it('refuses roles that leave a split without its tasks', async () => {
+    const tasks = (await arithmeticTasks(2)).map((t, i) => ({ ...t, role: (i % 2 ? 'update' : 'test') as TaskRole }));
+    const spec = await arithmeticSpec(hooks(), { tasks });
+    expect(load(spec)).toThrow(/no task has the role validation/);
+    expect(load(spec)).not.toThrow(/role update/);
+  });
+});
+
+describe('roles of tasks that come without one', () => {
+  it('are stable (the same tasks in any order get the same roles) and stratified per scenario', async () => {
+    const tasks = await arithmeticTasks(12);
+    const roles = assignRoles(tasks, 7);
+    const byId = new Map(tasks.map((t, i) => [t.id, roles[i]]));
+    const shuffled = [...tasks].reverse();
+    expect(assignRoles(shuffled, 7)).toEqual(shuffled.map((t) => byId.get(t.id)));
+    for (const scenario of ['add', 'sub', 'mul']) {
+      const mine = tasks.flatMap((t, i) => (t.scenario === scenario ? [roles[i]] : []));
+      const count = (r: TaskRole) => mine.filter((x) => x === r).length;
+      expect({ update: count('update'), validation: count('validation') }).toEqual(scenarioCounts(12));
+      expect(count('update')).toBeGreaterThanOrEqual(1);
+      expect(count('validation')).toBeGreaterThanOrEqual(1);
+    }
+    expect(assignRoles(tasks, 8)).not.toEqual(roles);
+  });
+
+  it('give every scenario that trains one task to learn from and one to ask about, and keep roles that were given', () => {
+    expect(scenarioCounts(5)).toEqual({ update: 1, validation: 1 });
+    expect(scenarioCounts(20)).toEqual({ update: 2, validation: 2 });
+    expect(scenarioCounts(2)).toEqual({ update: 0, validation: 0 });
+    expect(scenarioCounts(10, { trainShare: 0.5, validationShare: 0.2 })).toEqual({ update: 4, validation: 1 });
+    const given = [{ id: 'a', scenario: 's', role: 'test' as const }, { id: 'b', scenario: 's' }];
+    expect(assignRoles(given, 0)[0]).toBe('test');
+  });
+});
+
+describe('the environment a task spec makes', () => {
+  it('shows programs the task without its truth, with images by reference and the context as text', async () => {
+    const { env, images } = await open({ tasks: (await arithmeticTasks()).map((t) => (t.scenario === 'mul' ? { ...t, domain: 'times' } : t)) });
+    const [train] = await env.worlds('train');
+    const [test] = await env.worlds('test');
+    expect(train?.tasks).toHaveLength(3);
+    expect(train?.episodes).toHaveLength(3);
+    expect(test?.tasks).toHaveLength(24);
+    expect(test?.episodes).toHaveLength(6);
+    expect(new Set(test?.tasks.map((t) => t.taskId))).not.toContain(train?.tasks[0]?.taskId);
+    const t = test?.tasks.find((x) => x.taskId.startsWith('add-') && x.initial.images?.length);
+    const i = Number(t?.taskId.split('-')[1]);
+    expect(t).toMatchObject({ env: 'arith', domain: 'add', instruction: `What is ${3 + i} + ${2 * i + 1}?`, initial: { text: `a worksheet, question ${i + 1}` }, meta: { op: 'add', index: i } });
+    expect(images.has(t?.initial.images?.[0]?.id as string)).toBe(true);
+    expect(test?.tasks.find((x) => x.taskId.startsWith('mul-'))?.domain).toBe('times');
+    expect(JSON.stringify([train, test].map((w) => w?.tasks))).not.toMatch(/"answer"|truth/);
+    expect(env.scenario('mul-4')).toBe('mul');
+    expect(env.scenario('nope')).toBe('unknown');
+    expect(env.explain?.(t?.taskId as string)).toBe(`answer ${3 * i + 4}`);
+  });
+
+  it('runs a task through the agent and the checker into an outcome with its trajectory', async () => {
+    const { env, images } = await open();
+    const [test] = await env.worlds('test');
+    const task = test?.tasks.find((x) => x.taskId.startsWith('add-') && x.initial.images?.length);
+    const sum = String(3 * Number(task?.taskId.split('-')[1]) + 4);
+    const out = await env.run(task as never, { text: 'remember: add carefully', images: [] });
+    expect(out).toMatchObject({ reward: 1, success: true, metrics: { looks: 1 }, note: `expected ${sum}; memory: used` });
+    expect(out.trajectory.answer).toBe(sum);
+    expect(out.trajectory.steps.map((s) => s.action)).toEqual(['look at the worksheet', `answer ${sum}`]);
+    expect(out.trajectory.steps[1]?.observation).toBe('done');
+    expect(images.has(out.trajectory.steps[0]?.images?.[0] as string)).toBe(true);
+    expect(out.trajectory.images).toEqual(task?.initial.images?.map((i) => i.id));
+  });
+
+  it('scores with the agent\'s own reward when there is no checker, and names the task when there is neither', async () => {
+    const selfScored = await open({
+      check: undefined,
+      agent: { id: 'self', run: async (t) => ({ answer: 'x', steps: [], reward: t.id.startsWith('add') ? 0.5 : 1, note: 'read the site' }) },
+    });
+    const [test] = await selfScored.env.worlds('test');
+    const add = test?.tasks.find((x) => x.taskId.startsWith('add-')) as never;
+    expect(await selfScored.env.run(add, { text: '', images: [] })).toMatchObject({ reward: 0.5, success: false, note: 'read the site' });
+    const unscored = await open({ check: undefined });
+    await expect(unscored.env.worlds('train')).rejects.toThrow(/task "[a-z]+-\d+" has no score: the spec has no check\(task, run\) and agent arith-agent-v1 set no reward/);
+  });
+
+  it('names the task when the checker gives a reward outside [0, 1] or not a number', async () => {
+    for (const reward of [Number.NaN, 1.5, -1]) {
+      const { env } = await open({ check: () => reward });
+      await expect(env.run({ taskId: 'add-3' } as never, { text: '', images: [] })).rejects.toThrow(`environment "arith": check gave task "add-3" a reward of ${reward}; rewards are numbers in [0, 1]`);
+    }
+    const { env } = await open({ check: () => ({ reward: 0.25, success: true, note: 'close', feedback: 'almost', metrics: { off: 2 } }) });
+    expect(await env.run({ taskId: 'add-3' } as never, { text: '', images: [] })).toMatchObject({ reward: 0.25, success: true, metrics: { looks: 1, off: 2 } });
+    const [world] = await env.worlds('train');
+    expect(world?.episodes[0]?.outcome).toEqual({ reward: 0.25, success: true, note: 'almost' });
+  });
+
+  it('turns an agent that throws into an infrastructure failure naming the task', async () => {
+    const { env } = await open({ agent: { id: 'crashy', run: async () => Promise.reject(new TypeError('cannot read x of undefined')) } });
+    const err = await env.run({ taskId: 'sub-2' } as never, { text: '', images: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InfraError);
+    expect((err as Error).message).toBe('arith: agent crashy failed on task "sub-2": cannot read x of undefined');
+    await expect(env.run({ taskId: 'nope' } as never, { text: '', images: [] })).rejects.toThrow('environment "arith" has no task "nope"');
+  });
+
+  it('describes itself: mode, reward, budget, agent, split counts and a catalog hash that follows the tasks', async () => {
+    let closed = 0;
+    const { env } = await open({ close: async () => void closed++ });
+    const info = env.info();
+    expect(info).toMatchObject({ name: 'arith', mode: 'offline', reward: 'exact number', budget: { maxChars: 50_000, maxImages: 2 }, agentId: 'arith-agent-v1', deterministic: true });
+    expect(info.data).toMatchObject({ generator: 'arithmetic-v1', split: { update: 3, validation: 3, test: 24 }, catalogHash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const changed = await open({ tasks: (await arithmeticTasks()).map((t) => (t.id === 'sub-9' ? { ...t, instruction: 'What is 12 - 20?' } : t)) });
+    expect((changed.env.info().data as { catalogHash: string }).catalogHash).not.toBe((info.data as { catalogHash: string }).catalogHash);
+    const model = await open({ agent: { id: 'llm', mode: 'model', run: async () => ({ steps: [] }) } });
+    expect(model.env.info()).toMatchObject({ mode: 'model', deterministic: false });
+    expect(env.describe?.()).toBe('Arithmetic worksheets: add, subtract, multiply.');
+    const samples = await env.samples(2);
+    expect(samples.episodes).toHaveLength(2);
+    expect(samples.tasks).toHaveLength(2);
+    await env.close?.();
+    expect(closed).toBe(1);
+  });
+});
