@@ -11,6 +11,9 @@ import { closeHostServices, createHostServices } from '../../../sandbox/primitiv
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 
+// These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).
+process.env.AUTOMEMO_NO_DISK_CACHE = '1';
+
 afterAll(() => closeHostServices());
 
 describe('evaluation and shared embedding workers', () => {

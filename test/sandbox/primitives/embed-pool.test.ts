@@ -13,6 +13,9 @@ import { closeHostServices, createHostServices, type HostServices, InstancePrimi
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { builtinSamples } from '../../../sandbox/samples.ts';
 
+// These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).
+process.env.AUTOMEMO_NO_DISK_CACHE = '1';
+
 afterAll(() => closeHostServices());
 
 /** Fresh services: an empty in-memory cache, so every text goes to the shared workers. */
