@@ -7,6 +7,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   resolve: {
     alias: [
+      { find: /^automemo$/, replacement: here('./api/index.ts') },
       { find: /^automemo\/contract$/, replacement: here('./memo-programs/contract.ts') },
       { find: /^automemo\/lib$/, replacement: here('./memo-programs/lib/index.ts') },
       { find: /^automemo\/lib\/(.*)$/, replacement: here('./memo-programs/lib/$1.ts') },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
 import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
+import { EnvSourceSchema } from '../engine/environment/registry.ts';
 import type { MetaFile } from './meta-file.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
@@ -49,6 +50,8 @@ export const RunInfoSchema = z.object({
   createdAt: z.string(),
   options: RunOptionsSchema,
   env: z.record(z.string(), z.unknown()),
+  /** What --env resolved to (a built-in, or a module with its path and fingerprint); runs before it name a built-in. */
+  envSource: EnvSourceSchema.optional(),
   models: z.record(z.string(), z.string().nullable()),
   versions: z.record(z.string(), z.string()),
 });

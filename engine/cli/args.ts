@@ -2,13 +2,9 @@
 // UsageError, which the CLI prints with the command's usage and exits 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
+import { asUsage, UsageError } from '../../foundation/usage-error.ts';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { asUsage, UsageError };
 
 export function parse<T extends z.ZodType>(
   argv: string[],
@@ -49,15 +45,6 @@ export const intOption = (min: number, max: number) =>
     .min(min, { error: `expected a whole number from ${min} to ${max}` })
     .max(max, { error: `expected a whole number from ${min} to ${max}` })
     .optional();
-
-/** Runs a loader whose errors are the user's to fix (unknown environment, unreadable data folder) as UsageErrors. */
-export async function asUsage<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
 
 /** Schema fields for EVAL_OPTIONS. */
 export const evalFields = () => ({

@@ -81,7 +81,7 @@ export class EnvironmentRegistry {
     const path = source.path as string;
     const now = await this.fromModule(source.spec, resolveModule({ kind: 'path', path }, '/'), source.arg);
     if (now.definition.name !== source.name) throw new Error(`environment module ${path} now defines "${now.definition.name}"; this run used "${source.name}"`);
-    const changed = now.source.hash !== source.hash ? `environment module ${path} changed since this run started (its files hashed ${source.hash}, now ${now.source.hash})` : undefined;
+    const changed = now.source.hash !== source.hash ? changeNote(path, source.hash, now.source.hash) : undefined;
     return { ...now, ...(changed ? { changed } : {}) };
   }
 
@@ -91,3 +91,16 @@ export class EnvironmentRegistry {
     return { definition, source: { spec, kind: 'module', name: definition.name, ...(arg ? { arg } : {}), path, hash: print.hash, files: print.files } };
   }
 }
+
+/** A note when a run's environment module changed or is gone since the run started; nothing for built-ins. */
+export async function moduleChangeNote(source: EnvSource | undefined): Promise<string | undefined> {
+  if (source?.kind !== 'module' || !source.path) return undefined;
+  try {
+    const now = await fingerprintModule(resolveModule({ kind: 'path', path: source.path }, '/'));
+    return now.hash === source.hash ? undefined : changeNote(source.path, source.hash, now.hash);
+  } catch (err) {
+    return `environment module ${source.path} cannot be read now: ${(err as Error).message}`;
+  }
+}
+
+const changeNote = (path: string, then: string | undefined, now: string | undefined) => `environment module ${path} changed since this run started (its files hashed ${then}, now ${now})`;

@@ -54,6 +54,8 @@ export interface SearchDeps {
 
 export interface SearchState {
   tree: SearchTree;
+  /** Model spend so far (meta agent, executor, memo model). */
+  ledger: CostLedger;
   step: number;
   startedAt: number;
   stepTimes: number[];
@@ -85,7 +87,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const read = readJournal(folder.journalPath);
   const past = replay(read.events);
   const journal = new Journal(folder.journalPath);
-  const state: SearchState = { tree: past.tree, step: past.completedSteps, startedAt: Date.now(), stepTimes: [] };
+  const state: SearchState = { tree: past.tree, ledger: deps.ledger, step: past.completedSteps, startedAt: Date.now(), stepTimes: [] };
   for (const call of past.metaCalls) deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
   const log = (event: NewEvent) => {
     const full = journal.append(event);

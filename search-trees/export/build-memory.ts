@@ -1,8 +1,8 @@
 // The memory an export ships: the program's update() over the environment's stored update episodes (the train
 // split's worlds, in order, each episode at its virtual time), exactly as a search builds a memory before its
-// retrieve phase, but into one memory for all worlds. The environment comes from run.json's options through the
-// registry, as the search loads it; its update episodes come from the episode store, so no agent runs.
-import { loadEnvironment } from '../../envs/registry.ts';
+// retrieve phase, but into one memory for all worlds. The environment is the one the run recorded, opened by the
+// caller (api/export.ts, through the registry); its update episodes come from the episode store, so no agent runs.
+import type { Environment } from '../../engine/environment/contract.ts';
 import type { ResolvedModels } from '../../engine/llm/models.ts';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import { createTextEmbedder } from '../../sandbox/primitives/embed.ts';
@@ -31,17 +31,13 @@ const DEFAULT_TIME = Date.UTC(2024, 0, 1);
 const modelOption = (m: ResolvedModels['memo']) =>
   m ? { model: m.model, ...(m.baseURL ? { baseURL: m.baseURL } : {}), ...(m.apiKey ? { apiKey: m.apiKey } : {}), ...(m.timeoutMs ? { timeoutMs: m.timeoutMs } : {}) } : null;
 
-export async function buildMemory(
-  program: CompiledProgram,
-  node: string,
-  run: RunInfo,
-  models: ResolvedModels,
-  dir: string,
-  onNote?: (message: string) => void,
-): Promise<BuiltMemory> {
+/** Opens the environment a run recorded, with its images going into `images`. */
+export type RunEnvOpener = (run: RunInfo, images: ImageStore, models: ResolvedModels) => Promise<Environment>;
+
+export async function buildMemory(program: CompiledProgram, node: string, run: RunInfo, models: ResolvedModels, dir: string, openEnv: RunEnvOpener): Promise<BuiltMemory> {
   const started = performance.now();
   const images = new ImageStore();
-  const env = await loadEnvironment(run.options.env, { models, images, ...(run.options.data ? { data: run.options.data } : {}), ...(onNote ? { onNote } : {}) });
+  const env = await openEnv(run, images, models);
   try {
     const info = env.info();
     const memory = await openMemory(

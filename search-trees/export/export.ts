@@ -8,7 +8,7 @@ import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
-import { type BuiltMemory, buildMemory } from './build-memory.ts';
+import { type BuiltMemory, buildMemory, type RunEnvOpener } from './build-memory.ts';
 import { bundleRuntime, MCP_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';
 import { ExportUsageError } from './errors.ts';
 import { bundleNative, installedVersion, type NativeMode, NATIVE_PACKAGES, nativeTarget } from './native.ts';
@@ -27,6 +27,8 @@ export interface ExportOptions {
   native?: NativeMode;
   /** npm package name (default automemo-memory-<env>-<node>). */
   name?: string;
+  /** Opens the run's environment (the registry lives above this layer). */
+  openEnv: RunEnvOpener;
   onNote?: (message: string) => void;
 }
 
@@ -68,7 +70,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
   mkdirSync(o.out, { recursive: true });
   try {
     const t0 = performance.now();
-    const memory = await buildMemory(program, node.id, run, resolveModels(), join(o.out, 'memory'), o.onNote);
+    const memory = await buildMemory(program, node.id, run, resolveModels(), join(o.out, 'memory'), o.openEnv);
     const memoryMs = Math.round(performance.now() - t0);
     const t1 = performance.now();
     const withMcp = o.format === 'mcp';

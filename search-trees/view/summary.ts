@@ -16,6 +16,7 @@ export function textSummary(run: RunView): string {
   const lines = [
     `run         ${run.dir} (${run.status}${run.pid ? `, pid ${run.pid}` : ''}; created ${run.info.createdAt})`,
     `env         ${o.env} — ${env.mode ?? '?'}${env.reward ? `: ${env.reward}` : ''}`,
+    ...(run.info.envSource?.kind === 'module' ? [`env module  ${run.info.envSource.path} (${run.info.envSource.files} files, hash ${run.info.envSource.hash})`] : []),
     `search      meta agent ${o.meta}, policy ${o.policy}, selection ${o.selection}, budget ${o.budget} (${run.completedSteps} done), eval fraction ${o.evalFraction}, seed ${o.seed}`,
     `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations`,
     `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,

@@ -1,13 +1,8 @@
 // automemo check <program> [--json]: quick-examines one memo program. Exit 0 when it passes, 1 when it does not.
-import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { resolveModels } from '../../llm/models.ts';
-import { loadEnvironment } from '../../../envs/registry.ts';
-import { resolveEntry } from '../../../sandbox/compile.ts';
-import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
-import { quickExam } from '../../../sandbox/quick-exam.ts';
+import { check } from '../../../api/check.ts';
 import { noteToStderr } from '../style.ts';
-import { asUsage, intOption, parse, UsageError } from '../args.ts';
+import { intOption, parse } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';
 
 export const usage = `automemo check <program.ts | program-folder> [options]
@@ -55,38 +50,19 @@ export async function run(argv: string[]): Promise<number> {
     },
     Args,
   );
-  const target = a.positionals[0] as string;
-  const entry = resolveEntry(target);
-  if (!existsSync(target)) throw new UsageError(`no such program: ${target}`);
-  if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
-  const models = resolveModels();
-  const services = createHostServices(models);
-  const env = a.env
-    ? await asUsage(() => loadEnvironment(a.env as string, { models, images: services.images, onNote: noteToStderr }))
-    : undefined;
-  try {
-    const limits = {
-      ...(a['heap-mb'] ? { heapMb: a['heap-mb'] } : {}),
-      ...(a['cpu-ms'] ? { callCpuMs: a['cpu-ms'] } : {}),
-      ...(a['wall-ms'] ? { callWallMs: a['wall-ms'] } : {}),
-    };
-    const report = await quickExam(
-      { entryPath: entry },
-      {
-        services,
-        budget: {
-          maxChars: a['budget-chars'] ?? env?.info().budget.maxChars ?? 50_000,
-          maxImages: a['budget-images'] ?? env?.info().budget.maxImages ?? 2,
-        },
-        ...(env ? { samples: await env.samples(5) } : {}),
-        limits,
-        ...(a.seed !== undefined ? { seed: a.seed } : {}),
-      },
-    );
-    process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
-    return report.passed ? 0 : 1;
-  } finally {
-    await env?.close?.();
-    await closeHostServices();
-  }
+  const limits = {
+    ...(a['heap-mb'] ? { heapMb: a['heap-mb'] } : {}),
+    ...(a['cpu-ms'] ? { callCpuMs: a['cpu-ms'] } : {}),
+    ...(a['wall-ms'] ? { callWallMs: a['wall-ms'] } : {}),
+  };
+  const report = await check({
+    program: a.positionals[0] as string,
+    ...(a.env ? { env: a.env } : {}),
+    budget: { ...(a['budget-chars'] ? { maxChars: a['budget-chars'] } : {}), ...(a['budget-images'] !== undefined ? { maxImages: a['budget-images'] } : {}) },
+    limits,
+    ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    onNote: noteToStderr,
+  });
+  process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
+  return report.passed ? 0 : 1;
 }

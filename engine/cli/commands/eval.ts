@@ -1,15 +1,12 @@
 // automemo eval --env <env> --program <name|path>: update-then-retrieve evaluation of one program.
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { z } from 'zod';
-import { loadEnvironment } from '../../../envs/registry.ts';
-import { resolveProgram } from '../../../memo-programs/registry.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
-import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
-import { resolveModels } from '../../llm/models.ts';
-import { asUsage, EVAL_OPTIONS, evalFields, parse, UsageError } from '../args.ts';
+import { evaluate, EvaluationFailed, type EvaluateResult } from '../../../api/evaluate.ts';
+import { environments } from '../../../api/environments.ts';
+import { EVAL_OPTIONS, evalFields, parse } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
-import { runEvaluations } from '../run-eval.ts';
 
 export const usage = `automemo eval --env <env> --program <name|path> [options]
 
@@ -18,8 +15,8 @@ then retrieve for each task of the split; the agent runs with the payload and
 the checker scores it.
 
 Options:
-  --env NAME        environment: locomo, visual, web (visual:charts,mazes or
-                    web:shop,travel for some families or sites)
+  --env ENV         the environment, one of:
+${environments.help('                      ')}
   --program P       a program name (no-memory, omni-simplemem, bm25, dense,
                     trajectory-retrieval, reasoning-bank, g-memory) or a path
   --split S         train (the validation tasks the search uses) or test
@@ -39,39 +36,32 @@ const Args = z.object({
 });
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(
-    argv,
-    { ...EVAL_OPTIONS, program: { type: 'string' } },
-    Args,
-  );
-  let program: { name: string; path: string };
+  const a = parse(argv, { ...EVAL_OPTIONS, program: { type: 'string' } }, Args);
+  let res: EvaluateResult;
   try {
-    program = resolveProgram(a.program);
+    res = await evaluate({
+      env: a.env,
+      program: a.program,
+      split: a.split,
+      ...(a.data ? { data: a.data } : {}),
+      ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...(a.out ? { out: a.out } : {}),
+      onNote: noteToStderr,
+      onProgress: progressPrinter(),
+    });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    if (!(err instanceof EvaluationFailed)) throw err;
+    process.stderr.write(`automemo eval: ${err.message}\n`);
+    return 1;
   }
-  const models = resolveModels();
-  const services = createHostServices(models);
-  const env = await asUsage(() =>
-    loadEnvironment(a.env, { models, images: services.images, onNote: noteToStderr, ...(a.data ? { data: a.data } : {}), ...(a.seed !== undefined ? { seed: a.seed } : {}) }),
-  );
-  const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `eval-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  try {
-    const { rows, failures } = await runEvaluations([program], env, a.split, services, out);
-    const res = rows[0];
-    if (!res) {
-      for (const f of failures) process.stderr.write(`automemo eval: ${f.name} failed${f.infrastructure ? ' (not the program\'s fault)' : ''}: ${f.reason}\n`);
-      return 1;
-    }
-    if (a.json) {
-      const { tasks: _tasks, ...rest } = res.result;
-      process.stdout.write(`${JSON.stringify({ ...rest, evidenceDir: res.evidenceDir }, null, 2)}\n`);
-    } else {
-      process.stdout.write(`${evalHeader(res.result)}\n\n${evalTable([res])}\n\nby scenario:\n${scenarioTable([res])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`);
-    }
-    return 0;
-  } finally {
-    await env.close?.();
-    await closeHostServices();
+  if (a.json) {
+    const { tasks: _tasks, name: _name, envSource: _source, ...rest } = res;
+    process.stdout.write(`${JSON.stringify({ ...rest, evidenceDir: res.evidenceDir }, null, 2)}\n`);
+  } else {
+    const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
+    process.stdout.write(
+      `${evalHeader(res)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
+    );
   }
+  return 0;
 }

@@ -3,7 +3,8 @@
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { ExportUsageError } from '../../../search-trees/export/errors.ts';
-import { exportProgram, type ExportResult } from '../../../search-trees/export/export.ts';
+import { exportRun } from '../../../api/export.ts';
+import type { ExportResult } from '../../../search-trees/export/export.ts';
 import { parse, UsageError } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
 
@@ -60,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
   );
   let result: ExportResult;
   try {
-    result = await exportProgram({
+    result = await exportRun({
       run: a.positionals[0] as string,
       out: a.out,
       format: a.format ?? 'npm',

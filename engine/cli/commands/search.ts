@@ -1,20 +1,13 @@
-// automemo search: the budget-aware tree search over memo programs, with a run folder that can be resumed.
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+// automemo search: the budget-aware tree search over memo programs (api/search.ts), with a run folder that can
+// be resumed; this file is its arguments, its terminal progress and its summary table.
+import { relative } from 'node:path';
 import { z } from 'zod';
-import { loadEnvironment } from '../../../envs/registry.ts';
-import { resolveProgram } from '../../../memo-programs/registry.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
-import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
-import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../../../search-trees/run-folder.ts';
-import { CostLedger } from '../../llm/ledger.ts';
-import { describeModel, ROLES, resolveModels } from '../../llm/models.ts';
-import { createMetaAgent } from '../../meta/create.ts';
-import { POLICIES } from '../../search/policies/index.ts';
-import { runSearch, type SearchState, type SearchSummary } from '../../search/search.ts';
-import { DEFAULT_UCB } from '../../search/ucb.ts';
+import { environments } from '../../../api/environments.ts';
+import { search, type SearchResult } from '../../../api/search.ts';
+import { MAX_SEEDS, type RunOptions } from '../../../search-trees/run-folder.ts';
 import type { JournalEvent } from '../../../search-trees/journal.ts';
-import { asUsage, intOption, parse, UsageError } from '../args.ts';
+import type { SearchState } from '../../search/search.ts';
+import { intOption, parse, UsageError } from '../args.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
@@ -25,8 +18,8 @@ write a child (quick-examined, repaired up to 3 times, evaluated). The program
 with the best lower confidence bound is evaluated on the held-out test split.
 
 Options:
-  --env NAME          environment: locomo, visual, web (visual:charts,mazes or
-                      web:shop,travel for some families or sites)
+  --env ENV           the environment, one of:
+${environments.help('                        ')}
   --budget N          steps after the seeds (default 20)
   --seeds A,B         seed programs, by name or path (default omni-simplemem;
                       "none" for none); a seed's node is seed-<its name>
@@ -86,134 +79,101 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo search'): Promise<number> {
-  const models = resolveModels();
-  let folder: RunFolder;
-  let options: RunOptions;
-  if (a.resume) {
-    if (!a.out) throw new UsageError('--resume needs --out, the run folder to continue');
-    folder = new RunFolder(a.out);
-    try {
-      const info = folder.read();
-      // A resumed run keeps its settings; the budget and the dollar cap may be raised.
-      options = { ...info.options, ...(a.budget !== undefined ? { budget: a.budget } : {}), ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}) };
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  } else {
-    if (!a.env) throw new UsageError('give --env');
-    const seeds = a.seeds === undefined ? ['omni-simplemem'] : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
-    // Counted before any is looked at; each becomes a node with a safe id (engine/search/node-ids.ts), never a path.
-    if (seeds.length > MAX_SEEDS) throw new UsageError(`--seeds takes at most ${MAX_SEEDS} programs; got ${seeds.length}`);
-    if (seeds.some((s) => s === '')) throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, or "none"');
-    for (const s of seeds) {
-      try {
-        resolveProgram(s);
-      } catch (err) {
-        throw new UsageError((err as Error).message);
-      }
-    }
-    const policy = a.policy ?? 'ucb';
-    if (!POLICIES[policy]) throw new UsageError(`unknown --policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);
-    const meta = a.meta ?? (models.meta ? 'model' : 'offline');
-    if (meta === 'model' && !models.meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
-    options = RunOptionsSchema.parse({
-      env: a.env,
-      ...(a.data ? { data: a.data } : {}),
-      budget: a.budget ?? 20,
-      seeds,
-      meta,
-      seed: a.seed ?? 0,
-      ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}),
-      policy,
-      selection: a.select ?? 'lcb',
-      evalFraction: a['eval-fraction'] ?? 0.5,
-      ucb: DEFAULT_UCB,
-      repairAttempts: 3,
-      quickExamTasks: 5,
-      testWinner: !a['no-test'],
-    });
-    folder = new RunFolder(a.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`));
-  }
-  const services = createHostServices(models);
-  const env = await asUsage(() => loadEnvironment(options.env, { models, images: services.images, onNote: noteToStderr, ...(options.data ? { data: options.data } : {}) }));
-  if (!a.resume) {
-    try {
-      folder.create({
-        format: RUN_FORMAT,
-        createdAt: new Date().toISOString(),
-        options,
-        env: env.info() as unknown as Record<string, unknown>,
-        models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
-        versions: versions(),
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  }
-  let release: () => void;
-  try {
-    release = folder.lock();
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const ledger = new CostLedger();
-  const meta = createMetaAgent(options.meta, models);
-  const out = relative(process.cwd(), folder.dir) || folder.dir;
-  if (!a.json) {
-    process.stdout.write(
-      `${bold(label)} — env ${options.env} (${env.info().mode}: ${env.info().reward}); meta agent ${options.meta}${options.meta === 'model' ? ` (${describeModel(models.meta)})` : ''}; ` +
-        `budget ${options.budget} steps; seeds ${options.seeds.join(', ') || 'none'}; policy ${options.policy}; run folder ${out}${a.resume ? ' (resumed)' : ''}\n`,
+  if (!a.resume && !a.env) throw new UsageError('give --env');
+  const seeds = a.seeds === undefined ? undefined : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
+  // Counted before any is looked at; each becomes a node with a safe id (engine/search/node-ids.ts), never a path.
+  if (seeds && seeds.length > MAX_SEEDS)
+    throw new UsageError(`--seeds takes at most ${MAX_SEEDS} programs; got ${seeds.length}`);
+  if (seeds?.some((s) => s === ''))
+    throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, or "none"');
+  if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
+  // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
+  const abort = new AbortController();
+  const onSigint = () => {
+    if (abort.signal.aborted) process.exit(130);
+    process.stderr.write(
+      `\n${label}: stopping (the step in flight is abandoned); continue with --resume --out <run folder>\n`,
     );
-  }
+    abort.abort(new Error('interrupted by the user (Ctrl-C)'));
+  };
+  process.on('SIGINT', onSigint);
+  let options: RunOptions | undefined;
+  let onEvent: ((e: JournalEvent, s: SearchState) => void) | undefined;
   try {
-    const summary = await runSearch({ env, services, meta, folder, options, models, ledger, onEvent: a.json ? undefined : progress(options, ledger) });
-    if (a.json) process.stdout.write(`${JSON.stringify({ runFolder: folder.dir, ...summary }, null, 2)}\n`);
-    else process.stdout.write(`\n${summaryTable(summary, options)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`);
-    // Stopped by infrastructure: the table is printed, and the exit code says the run did not finish.
-    return summary.failure ? 1 : 0;
-  } finally {
-    release();
-    await env.close?.();
-    await closeHostServices();
-  }
-}
-
-function versions(): Record<string, string> {
-  const v = (pkg: string) => {
-    try {
-      return JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
-    } catch {
-      return 'unknown';
+    const result = await search({
+      ...(a.env ? { env: a.env } : {}),
+      ...(a.out ? { out: a.out } : {}),
+      ...(a.resume ? { resume: true } : {}),
+      ...(a.budget !== undefined ? { budget: a.budget } : {}),
+      ...(seeds ? { seeds } : {}),
+      ...(a.meta ? { meta: a.meta } : {}),
+      ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}),
+      ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...(a.policy ? { policy: a.policy } : {}),
+      ...(a.select ? { select: a.select } : {}),
+      ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
+      ...(a.data ? { data: a.data } : {}),
+      ...(a['no-test'] ? { test: false } : {}),
+      signal: abort.signal,
+      onNote: noteToStderr,
+      onStart: (s) => {
+        options = s.options;
+        if (a.json) return;
+        onEvent = progress(s.options);
+        const out = relative(process.cwd(), s.runFolder) || s.runFolder;
+        const o = s.options;
+        const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
+        process.stdout.write(
+          `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
+            `budget ${o.budget} steps; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
+        );
+      },
+      onEvent: (e, s) => onEvent?.(e, s),
+    });
+    if (a.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else {
+      const out = relative(process.cwd(), result.runFolder) || result.runFolder;
+      process.stdout.write(
+        `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`,
+      );
     }
-  };
-  return {
-    automemo: JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
-    node: process.version,
-    'isolated-vm': v('isolated-vm'),
-    typescript: v('typescript'),
-    esbuild: v('esbuild'),
-  };
+    // Stopped by infrastructure or by the user: the table is printed, and the exit code says the run did not finish.
+    return result.failure ? 1 : result.interrupted ? 130 : 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
 }
 
 const fmt = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(3));
 const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
 
+const lines = new WeakMap<RunOptions, { line: string }>();
+
 /** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
-function progress(options: RunOptions, ledger: CostLedger): (e: JournalEvent, s: SearchState) => void {
-  let line = '';
+function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
+  const held = lines.get(options) ?? { line: '' };
+  lines.set(options, held);
   return (e, s) => {
-    if (e.type === 'action') line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
+    const ledger = s.ledger;
+    let line = held.line;
+    if (e.type === 'action')
+      line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
     if (e.type === 'node' && e.step === 0) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
-    if (e.type === 'quick-exam' && !e.passed) process.stdout.write(dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`));
+    if (e.type === 'quick-exam' && !e.passed)
+      process.stdout.write(
+        dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`),
+      );
     if (e.type === 'evaluation' && e.score === null) {
-      const what = e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${line}`;
+      const what =
+        e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${line}`;
       process.stdout.write(`${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`);
     }
     if (e.type === 'evaluation' && e.score !== null) {
       const tree = s.tree;
       const node = tree.nodes.get(e.node);
       if (e.step === 0) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
-      if (e.split === 'test') process.stdout.write(`  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
+      if (e.split === 'test')
+        process.stdout.write(`  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
       if (e.step > 0 && e.split === 'train' && node) {
         const N = tree.totalEvaluations();
         let best = { id: '', lcb: -Infinity };
@@ -232,12 +192,13 @@ function progress(options: RunOptions, ledger: CostLedger): (e: JournalEvent, s:
         );
       }
     }
-    if (e.type === 'generation-failed') process.stdout.write(`  ${line}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
+    if (e.type === 'generation-failed')
+      process.stdout.write(`  ${line}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
     if (e.type === 'stopped') process.stdout.write(`  stopped at step ${e.step}: ${e.reason}\n`);
   };
 }
 
-export function summaryTable(s: SearchSummary, options: RunOptions): string {
+export function summaryTable(s: SearchResult, options: RunOptions): string {
   const rows: [string, string][] = [
     ['steps', String(s.steps)],
     ['generation actions', String(s.generations)],
@@ -245,12 +206,16 @@ export function summaryTable(s: SearchSummary, options: RunOptions): string {
     ['valid generations', String(s.validGenerations)],
     ['failed generations', String(s.failedGenerations)],
     ['full evaluations', String(s.fullEvaluations)],
-    [`selected (${options.selection})`, `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`],
+    [
+      `selected (${options.selection})`,
+      `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
+    ],
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
-  if (s.unscored) rows.push(['unscored evaluations', `${s.unscored} (scored nothing, so not counted; see the journal for why)`]);
+  if (s.unscored)
+    rows.push(['unscored evaluations', `${s.unscored} (scored nothing, so not counted; see the journal for why)`]);
   if (s.stopped) rows.push(['stopped', s.stopped]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');

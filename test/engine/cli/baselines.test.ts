@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 const scratch = await vi.hoisted(async () => (await import('../../support/esbuild-service.ts')).esbuildWrapperDir());
 
 import { baselinesText } from '../../../engine/cli/commands/baselines.ts';
-import { runEvaluations } from '../../../engine/cli/run-eval.ts';
+import { runEvaluations } from '../../../engine/evaluate/run-programs.ts';
 import { resolveProgram } from '../../../memo-programs/registry.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { esbuildWrapper, killEsbuildService } from '../../support/esbuild-service.ts';
@@ -34,8 +34,10 @@ const env = () => new ToyEnvironment({ maxChars: 2000, maxImages: 0 });
 
 describe('baselines when the compiler dies', () => {
   it('a compiler that died between programs is restarted: every program gets its row', async () => {
-    const runs = await runEvaluations(programs, env(), 'train', offlineServices(), tmp('baselines-'), async (name) => {
-      if (name !== 'no-memory') await killEsbuildService();
+    const runs = await runEvaluations(programs, env(), 'train', offlineServices(), tmp('baselines-'), {
+      onProgram: async (name) => {
+        if (name !== 'no-memory') await killEsbuildService();
+      },
     });
     expect(runs.failures).toEqual([]);
     expect(runs.rows.map((r) => r.name)).toEqual(['no-memory', 'trajectory-retrieval', 'bm25']);
@@ -44,18 +46,30 @@ describe('baselines when the compiler dies', () => {
 
   it("a compiler that stays dead through its restarts fails that program only, named as infrastructure; the others' rows print", async () => {
     const out = tmp('baselines-');
-    const runs = await runEvaluations(programs, env(), 'train', offlineServices(), out, async (name) => {
-      if (name === 'trajectory-retrieval') {
-        wrapper.down();
-        await killEsbuildService();
-      } else wrapper.up();
+    const runs = await runEvaluations(programs, env(), 'train', offlineServices(), out, {
+      onProgram: async (name) => {
+        if (name === 'trajectory-retrieval') {
+          wrapper.down();
+          await killEsbuildService();
+        } else wrapper.up();
+      },
     });
     expect(runs.rows.map((r) => r.name)).toEqual(['no-memory', 'bm25']);
-    expect(runs.failures).toEqual([{ name: 'trajectory-retrieval', infrastructure: true, reason: expect.stringMatching(/^infrastructure failure: the esbuild service failed 3 times, restarted each time/) }]);
+    expect(runs.failures).toEqual([
+      {
+        name: 'trajectory-retrieval',
+        infrastructure: true,
+        reason: expect.stringMatching(
+          /^infrastructure failure: the esbuild service failed 3 times, restarted each time/,
+        ),
+      },
+    ]);
     const text = baselinesText(runs, 'results.json');
     expect(text).toMatch(/no-memory\s+0\.000/);
     expect(text).toMatch(/bm25\s+[01]\.\d{3}/);
-    expect(text).toContain("trajectory-retrieval failed (not the program's fault): infrastructure failure: the esbuild service failed 3 times");
+    expect(text).toContain(
+      "trajectory-retrieval failed (not the program's fault): infrastructure failure: the esbuild service failed 3 times",
+    );
     expect(text).toContain('2 of 3 programs finished');
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     expect(results.map((r: { name: string; error?: string }) => [r.name, r.error === undefined])).toEqual([

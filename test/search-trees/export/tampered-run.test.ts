@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveProgram } from '../../../memo-programs/registry.ts';
-import { exportProgram } from '../../../search-trees/export/export.ts';
+import { exportRun as exportProgram } from '../../../api/export.ts';
 import { renderReport } from '../../../search-trees/view/report.ts';
 import { readRun } from '../../../search-trees/view/run-model.ts';
 import { ViewServer } from '../../../search-trees/view/server.ts';

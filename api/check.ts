@@ -1,0 +1,61 @@
+// check(): the quick examination of one memo program (imports, interface, update, retrieve, payload schema and
+// budget), on an environment's samples when one is named, else on built-in samples.
+import { existsSync, statSync } from 'node:fs';
+import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
+import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { resolveEntry } from '../sandbox/compile.ts';
+import type { SandboxLimits } from '../sandbox/isolate.ts';
+import { type QuickExamReport, quickExam } from '../sandbox/quick-exam.ts';
+import { type EnvInput, openEnv, resolveEnv } from './environments.ts';
+import { withHost } from './host.ts';
+
+export interface CheckOptions {
+  /** A program file or folder. */
+  program: string;
+  /** Use this environment's sample episodes, tasks and budget. */
+  env?: EnvInput;
+  budget?: { maxChars?: number; maxImages?: number };
+  limits?: Partial<SandboxLimits>;
+  seed?: number;
+  models?: ResolvedModels;
+  onNote?: (message: string) => void;
+}
+
+export async function check(o: CheckOptions): Promise<QuickExamReport> {
+  if (typeof o?.program !== 'string' || !o.program) throw new UsageError('give program: a program file or folder');
+  const entry = resolveEntry(o.program);
+  if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}`);
+  if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
+  const models = o.models ?? resolveModels();
+  return withHost(models, async (services) => {
+    const env = o.env
+      ? (
+          await asUsage(async () =>
+            openEnv(await resolveEnv(o.env as EnvInput), {
+              models,
+              images: services.images,
+              seed: 0,
+              onNote: o.onNote ?? (() => undefined),
+            }),
+          )
+        ).env
+      : undefined;
+    try {
+      return await quickExam(
+        { entryPath: entry },
+        {
+          services,
+          budget: {
+            maxChars: o.budget?.maxChars ?? env?.info().budget.maxChars ?? 50_000,
+            maxImages: o.budget?.maxImages ?? env?.info().budget.maxImages ?? 2,
+          },
+          ...(env ? { samples: await env.samples(5) } : {}),
+          ...(o.limits ? { limits: o.limits } : {}),
+          ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        },
+      );
+    } finally {
+      await env?.close?.();
+    }
+  });
+}

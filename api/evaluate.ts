@@ -1,0 +1,121 @@
+// evaluate() and baselines(): update-then-retrieve evaluation of named programs as library calls. Results are what
+// `automemo eval --json` and `automemo baselines --json` print (plus each task's record); evidence goes to `out`.
+import { join } from 'node:path';
+import type { Split } from '../engine/environment/contract.ts';
+import type { EnvSource } from '../engine/environment/registry.ts';
+import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
+import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/evaluate/run-programs.ts';
+import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
+import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
+import { repoRoot } from '../sandbox/paths.ts';
+import { type EnvInput, openEnv, resolveEnv } from './environments.ts';
+import { withHost } from './host.ts';
+
+export interface EvaluateCommon {
+  /** A registered name, a module path, "data:<file>", or a definition. */
+  env: EnvInput;
+  /** train (the validation tasks a search uses) or test (held out; default). */
+  split?: Split;
+  /** The environment's data folder. */
+  data?: string;
+  /** Split seed (default 0). */
+  seed?: number;
+  /** Where evidence goes (default search-trees/runs/<kind>-<time> in automemo's folder). */
+  out?: string;
+  models?: ResolvedModels;
+  signal?: AbortSignal;
+  onProgress?: (program: string, event: ProgressEvent) => void;
+  onNote?: (message: string) => void;
+}
+
+export interface EvaluateOptions extends EvaluateCommon {
+  /** A program name (see BASELINES and omni-simplemem) or a path to a program file or folder. */
+  program: string;
+}
+
+export interface EvaluateResult extends EvaluationResult {
+  /** The program's name as given. */
+  name: string;
+  evidenceDir: string;
+  envSource: EnvSource;
+}
+
+export interface BaselinesOptions extends EvaluateCommon {
+  /** Default: every baseline. */
+  programs?: string[];
+}
+
+export interface BaselinesResult extends EvalRuns {
+  /** results.json, rewritten after each program. */
+  resultsPath: string;
+  envSource: EnvSource;
+}
+
+async function run(
+  kind: string,
+  programs: string[],
+  o: EvaluateCommon,
+): Promise<EvalRuns & { out: string; envSource: EnvSource }> {
+  if (o.split !== undefined && o.split !== 'train' && o.split !== 'test')
+    throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
+  if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0))
+    throw new UsageError(`seed must be a whole number from 0; got ${String(o.seed)}`);
+  const resolvedPrograms = programs.map((p) => {
+    try {
+      return resolveProgram(p.trim());
+    } catch (err) {
+      throw new UsageError((err as Error).message, { cause: err });
+    }
+  });
+  const models = o.models ?? resolveModels();
+  return withHost(models, async (services) => {
+    const opened = await asUsage(async () =>
+      openEnv(await resolveEnv(o.env), {
+        models,
+        images: services.images,
+        seed: o.seed ?? 0,
+        onNote: o.onNote ?? (() => undefined),
+        ...(o.data ? { data: o.data } : {}),
+      }),
+    );
+    const out =
+      o.out ?? join(repoRoot, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+    try {
+      const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
+        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      return { ...runs, out, envSource: opened.source };
+    } finally {
+      await opened.env.close?.();
+    }
+  });
+}
+
+/** Evaluates one program; a program that fails (does not compile, its evaluation throws) is an error naming why. */
+export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
+  if (typeof o?.program !== 'string' || !o.program) throw new UsageError('give program: a name or a path');
+  const runs = await run('eval', [o.program], o);
+  const row = runs.rows[0];
+  if (!row) throw new EvaluationFailed(runs.failures[0] as EvalFailure);
+  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource };
+}
+
+/** Evaluates programs side by side; each failure is reported by name and the others still run. */
+export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
+  const runs = await run('baselines', o.programs ?? BASELINES, o);
+  return {
+    rows: runs.rows,
+    failures: runs.failures,
+    resultsPath: join(runs.out, 'results.json'),
+    envSource: runs.envSource,
+  };
+}
+
+export class EvaluationFailed extends Error {
+  constructor(readonly failure: EvalFailure) {
+    super(`${failure.name} failed${failure.infrastructure ? " (not the program's fault)" : ''}: ${failure.reason}`);
+    this.name = 'EvaluationFailed';
+  }
+}

@@ -1,0 +1,20 @@
+// automemo as a library: the same search, evaluation, baselines and quick examination the CLI runs (the CLI is a
+// thin layer over these), plus what a researcher writes against: defineEnvironment for a benchmark, defineMemo
+// for a memo program. Functions that start sandboxes need Node's --no-node-snapshot flag on Node 20 (see host.ts).
+export { search, type SearchOptions, type SearchResult, type SearchStart } from './search.ts';
+export { evaluate, baselines, EvaluationFailed, type EvaluateOptions, type EvaluateResult, type BaselinesOptions, type BaselinesResult } from './evaluate.ts';
+export { check, type CheckOptions } from './check.ts';
+export { exportRun, type ExportRunOptions } from './export.ts';
+export { registerEnvironment, listEnvironments, type EnvInput } from './environments.ts';
+export { defineEnvironment, type EnvironmentDefinition, type LoadContext } from '../engine/environment/define.ts';
+export type { EnvTask, TaskAgent, AgentRun, AgentStep, TaskImage, TaskRole, Verdict, TaskEnvironmentSpec } from '../engine/environment/task-spec.ts';
+export { InfraError, type Environment, type EnvironmentInfo, type World, type TaskOutcome, type Trajectory, type Split } from '../engine/environment/contract.ts';
+export type { EnvSource } from '../engine/environment/registry.ts';
+export type { SearchSummary, SearchState } from '../engine/search/search.ts';
+export type { EvaluationResult, ProgressEvent, TaskRecord } from '../engine/evaluate/evaluate.ts';
+export type { JournalEvent } from '../search-trees/journal.ts';
+export type { QuickExamReport } from '../sandbox/quick-exam.ts';
+export type { ResolvedModels, RoleModel } from '../engine/llm/models.ts';
+export { resolveModels } from '../engine/llm/models.ts';
+export { UsageError } from '../foundation/usage-error.ts';
+export { defineMemo, type MemoProgram, type MemoContext, type EpisodeRecorder, type PartialRecorder, type MemoryPayload, type Json } from '../memo-programs/contract.ts';

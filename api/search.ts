@@ -1,0 +1,233 @@
+// search(): the budget-aware tree search as a library call. Options are checked at this edge (a library user
+// passes plain objects); the result is what `automemo search --json` prints. Progress arrives as journal events,
+// and an AbortSignal stops the search cleanly: journaled, resumable with { resume: true }.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { EnvSource } from '../engine/environment/registry.ts';
+import { CostLedger } from '../engine/llm/ledger.ts';
+import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
+import { createMetaAgent } from '../engine/meta/create.ts';
+import { POLICIES } from '../engine/search/policies/index.ts';
+import { runSearch, type SearchState, type SearchSummary } from '../engine/search/search.ts';
+import { DEFAULT_UCB } from '../engine/search/ucb.ts';
+import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { resolveProgram } from '../memo-programs/registry.ts';
+import { repoRoot } from '../sandbox/paths.ts';
+import type { JournalEvent } from '../search-trees/journal.ts';
+import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
+import { type EnvInput, type OpenedEnvironment, openEnv, reopenEnv, resolveEnv } from './environments.ts';
+import { withHost } from './host.ts';
+
+export interface SearchOptions {
+  /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
+  env?: EnvInput;
+  /** Run folder (default search-trees/runs/search-<time> in automemo's folder). */
+  out?: string;
+  /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
+  resume?: boolean;
+  budget?: number;
+  /** Seed programs by name or path (default ["omni-simplemem"]). */
+  seeds?: string[];
+  meta?: 'model' | 'offline';
+  maxUsd?: number;
+  seed?: number;
+  policy?: string;
+  select?: 'lcb' | 'max-mean';
+  evalFraction?: number;
+  /** The environment's data folder (LoCoMo conversations). */
+  data?: string;
+  /** Evaluate the final choice on the test split (default true). */
+  test?: boolean;
+  /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
+  models?: ResolvedModels;
+  signal?: AbortSignal;
+  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Progress notes (episode collection, data warnings, a changed environment module). */
+  onNote?: (message: string) => void;
+  /** Called once the run folder and environment are ready, before step 0. */
+  onStart?: (start: SearchStart) => void;
+}
+
+export interface SearchStart {
+  runFolder: string;
+  resumed: boolean;
+  options: RunOptions;
+  env: { name: string; mode: 'offline' | 'model'; reward: string; source: EnvSource };
+  meta: string;
+}
+
+export interface SearchResult extends SearchSummary {
+  runFolder: string;
+  env: SearchStart['env'];
+}
+
+const OptionsSchema = z
+  .object({
+    env: z.union([z.string(), z.object({ name: z.string() }).passthrough()]).optional(),
+    out: z.string().min(1).optional(),
+    resume: z.boolean().optional(),
+    budget: z.number().int().min(0).max(10_000).optional(),
+    seeds: z
+      .array(z.string().min(1, 'a seed name is empty').max(4096))
+      .max(MAX_SEEDS, `at most ${MAX_SEEDS} seeds`)
+      .optional(),
+    meta: z.enum(['model', 'offline']).optional(),
+    maxUsd: z.number().positive().optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1)
+      .optional(),
+    policy: z.string().optional(),
+    select: z.enum(['lcb', 'max-mean']).optional(),
+    evalFraction: z.number().gt(0).max(1).optional(),
+    data: z.string().optional(),
+    test: z.boolean().optional(),
+  })
+  .passthrough();
+
+function checkOptions(o: SearchOptions): void {
+  const r = OptionsSchema.safeParse(o);
+  if (!r.success)
+    throw new UsageError(
+      r.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || 'options'}: ${i.message}`)
+        .join('; '),
+    );
+}
+
+/** The run's settings: a new run's from the options, a resumed run's from its run.json. */
+function settings(
+  o: SearchOptions,
+  models: ResolvedModels,
+): { folder: RunFolder; options: RunOptions; recorded?: EnvSource } {
+  if (o.resume) {
+    if (!o.out) throw new UsageError('resume needs out: the run folder to continue');
+    const folder = new RunFolder(o.out);
+    const info = asUsageSync(() => folder.read());
+    // A resumed run keeps its settings; the budget and the dollar cap may be raised.
+    const options = {
+      ...info.options,
+      ...(o.budget !== undefined ? { budget: o.budget } : {}),
+      ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
+    };
+    return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
+  }
+  if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
+  const seeds = o.seeds ?? ['omni-simplemem'];
+  for (const s of seeds) asUsageSync(() => resolveProgram(s));
+  const policy = o.policy ?? 'ucb';
+  if (!POLICIES[policy]) throw new UsageError(`unknown policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);
+  const meta = o.meta ?? (models.meta ? 'model' : 'offline');
+  if (meta === 'model' && !models.meta)
+    throw new UsageError('meta "model" needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
+  const options = RunOptionsSchema.parse({
+    env: typeof o.env === 'string' ? o.env : o.env.name,
+    ...(o.data ? { data: o.data } : {}),
+    budget: o.budget ?? 20,
+    seeds,
+    meta,
+    seed: o.seed ?? 0,
+    ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
+    policy,
+    selection: o.select ?? 'lcb',
+    evalFraction: o.evalFraction ?? 0.5,
+    ucb: DEFAULT_UCB,
+    repairAttempts: 3,
+    quickExamTasks: 5,
+    testWinner: o.test ?? true,
+  });
+  const folder = new RunFolder(
+    o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
+  );
+  return { folder, options };
+}
+
+function asUsageSync<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+}
+
+export async function search(o: SearchOptions = {}): Promise<SearchResult> {
+  checkOptions(o);
+  const models = o.models ?? resolveModels();
+  const onNote = o.onNote ?? (() => undefined);
+  const { folder, options, recorded } = settings(o, models);
+  return withHost(models, async (services) => {
+    // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
+    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
+    let opened: OpenedEnvironment;
+    // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
+    if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
+    if (o.resume) opened = await asUsage(() => reopenEnv(recorded, options.env, open));
+    else opened = await asUsage(async () => openEnv(await resolveEnv(o.env as EnvInput), open));
+    const { env, source } = opened;
+    try {
+      const info = env.info();
+      if (!o.resume) {
+        asUsageSync(() =>
+          folder.create({
+            format: RUN_FORMAT,
+            createdAt: new Date().toISOString(),
+            options,
+            env: info as unknown as Record<string, unknown>,
+            envSource: source,
+            models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+            versions: versions(),
+          }),
+        );
+      }
+      const release = asUsageSync(() => folder.lock());
+      try {
+        const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
+        o.onStart?.({
+          runFolder: folder.dir,
+          resumed: o.resume ?? false,
+          options,
+          env: envFacts,
+          meta: options.meta === 'model' ? `model (${describeModel(models.meta)})` : 'offline',
+        });
+        const summary = await runSearch({
+          env,
+          services,
+          meta: createMetaAgent(options.meta, models),
+          folder,
+          options,
+          models,
+          ledger: new CostLedger(),
+          ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        });
+        return { runFolder: folder.dir, env: envFacts, ...summary };
+      } finally {
+        release();
+      }
+    } finally {
+      await env.close?.();
+    }
+  });
+}
+
+/** Versions of what ran, for run.json. */
+export function versions(): Record<string, string> {
+  const v = (pkg: string) => {
+    try {
+      return JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+    } catch {
+      return 'unknown';
+    }
+  };
+  return {
+    automemo: JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
+    node: process.version,
+    'isolated-vm': v('isolated-vm'),
+    typescript: v('typescript'),
+    esbuild: v('esbuild'),
+  };
+}

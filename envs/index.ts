@@ -1,0 +1,6 @@
+// The environments automemo ships, as definitions: registered exactly as a researcher's own module would be.
+// Adding one here (or nowhere: --env ./my-env.ts) touches nothing under engine/, sandbox/ or search-trees/.
+import type { EnvironmentDefinition } from '../engine/environment/define.ts';
+import { definition as locomo } from './locomo/index.ts';
+
+export const BUILTIN_ENVIRONMENTS: EnvironmentDefinition[] = [locomo];
