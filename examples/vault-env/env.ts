@@ -44,16 +44,20 @@ function tasks(seed: number, perFamily: number): EnvTask<Truth>[] {
   );
 }
 
-/** Methods that opened a vault in past episodes the payload shows, those of this family first. */
+/**
+ * The method past episodes in the payload point to, those of this family first: a step that opened a vault
+ * ("use sum -> opened"), or a vault number shown with its code ("vault number 4821 … answer: 15").
+ */
 function rememberedMethod(memory: MemoryPayload, family: string): Method | undefined {
   const blocks = memory.text.split(/\n\s*\n/);
   const ours = blocks.filter((b) => b.includes(family));
   for (const group of [ours, blocks]) {
     const counts = new Map<Method, number>();
+    const vote = (method: Method) => counts.set(method, (counts.get(method) ?? 0) + 1);
     for (const block of group) {
-      for (const m of block.matchAll(/use (\w+) -> opened/g)) {
-        const method = m[1] as Method;
-        if (method in METHODS) counts.set(method, (counts.get(method) ?? 0) + 1);
+      for (const m of block.matchAll(/use (\w+)\W+opened/g)) if ((m[1] as string) in METHODS) vote(m[1] as Method);
+      for (const m of block.matchAll(/vault number (\d+)[^\n]*?answer\W+(\d+)/g)) {
+        for (const method of ORDER) if (METHODS[method](m[1] as string) === m[2]) vote(method);
       }
     }
     const best = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
@@ -67,7 +71,7 @@ export default defineEnvironment({
   summary: 'vault codes whose rule depends on the vault family (an example of a module environment)',
   options: '<vaults per family>',
   load(ctx) {
-    const perFamily = ctx.arg ? Number(ctx.arg) : 12;
+    const perFamily = ctx.arg ? Number(ctx.arg) : 24;
     if (!Number.isInteger(perFamily) || perFamily < 4 || perFamily > 200) throw new Error(`vaults per family must be a whole number from 4 to 200; got "${ctx.arg}"`);
     return {
       tasks: tasks(ctx.seed, perFamily),
@@ -98,7 +102,7 @@ export default defineEnvironment({
       check(task: EnvTask<Truth>, run: AgentRun) {
         const truth = task.truth as Truth;
         const right = run.answer === METHODS[truth.method](truth.number);
-        return { reward: right ? 1 / run.steps.length : 0, success: right && run.steps.length === 1, metrics: { attempts: run.steps.length } };
+        return { reward: right ? 1 / run.steps.length : 0, success: right, metrics: { attempts: run.steps.length } };
       },
       explain: (task: EnvTask<Truth>) => `${task.scenario} vaults use "${(task.truth as Truth).method}"`,
     };

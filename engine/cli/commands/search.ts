@@ -147,15 +147,11 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
 const fmt = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(3));
 const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
 
-const lines = new WeakMap<RunOptions, { line: string }>();
-
 /** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
 function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
-  const held = lines.get(options) ?? { line: '' };
-  lines.set(options, held);
+  let line = '';
   return (e, s) => {
     const ledger = s.ledger;
-    let line = held.line;
     if (e.type === 'action')
       line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
     if (e.type === 'node' && e.step === 0) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
