@@ -9,7 +9,9 @@
 import { parseArgs } from 'node:util';
 import { evaluateProgram, type EvaluationResult } from '../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../engine/llm/models.ts';
-import { VisualEnvironment } from '../envs/visual/environment.ts';
+import { taskEnvironment } from '../engine/environment/task-environment.ts';
+import { siblingOraclePayload } from '../envs/oracle.ts';
+import { visualSpec } from '../envs/visual/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../sandbox/primitives/index.ts';
@@ -20,17 +22,17 @@ const { values } = parseArgs({ options: { families: { type: 'string' }, instance
 const models = resolveModels({}, {});
 const services = createHostServices(models);
 const started = Date.now();
-const env = await VisualEnvironment.load({
+const spec = visualSpec({
   models,
   images: services.images,
   ...(values.families ? { families: values.families.split(',') } : {}),
   ...(values.instances ? { instances: Number(values.instances) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
-  onNote: noteToStderr,
 });
+const env = taskEnvironment('visual', spec, { seed: values.seed ? Number(values.seed) : 0, images: services.images, onNote: noteToStderr });
 const info = env.info();
 process.stdout.write(`visual environment, mode ${info.mode} (${info.agentId}), seed ${JSON.stringify((info.data as { seed: number }).seed)}, split ${JSON.stringify((info.data as { split: unknown }).split)}\n`);
-await env.trainingEpisodes();
+await env.worlds('train');
 process.stdout.write(`training episodes ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
 const family = (scenario: string) => scenario.split('/')[0] as string;
@@ -53,7 +55,7 @@ const oracle: Rewards = new Map();
 const t0 = Date.now();
 const [world] = await env.worlds('test');
 for (const task of world?.tasks ?? []) {
-  const out = await env.run(task, env.oraclePayload(task.taskId));
+  const out = await env.run(task, siblingOraclePayload(spec.tasks, task.taskId));
   add(oracle, family(env.scenario(task.taskId)), out.reward);
 }
 const oracleSeconds = (Date.now() - t0) / 1000;
@@ -77,6 +79,6 @@ process.stdout.write(
   `\ntargets: no-memory 20–50%, trajectory-retrieval ≥ no-memory + 20 points, oracle ≥ 85%  →  ${allHold ? 'all hold' : 'NOT all hold'}\n` +
     `time: no-memory ${none.seconds.toFixed(1)} s, trajectory-retrieval ${traj.seconds.toFixed(1)} s, oracle ${oracleSeconds.toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );
-await env.close();
+await env.close?.();
 await closeHostServices();
 process.exitCode = allHold ? 0 : 1;

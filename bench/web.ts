@@ -13,7 +13,10 @@ import { mapLimit } from '../engine/evaluate/limit.ts';
 import { resolveModels } from '../engine/llm/models.ts';
 import { noteToStderr } from '../engine/cli/style.ts';
 import { CHROMIUM_PATH } from '../envs/web/browser/browser.ts';
-import { WebEnvironment } from '../envs/web/environment.ts';
+import { taskEnvironment } from '../engine/environment/task-environment.ts';
+import type { EnvTask } from '../engine/environment/task-spec.ts';
+import { siblingOraclePayload } from '../envs/oracle.ts';
+import { webSpec } from '../envs/web/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../sandbox/primitives/index.ts';
@@ -23,18 +26,19 @@ const { values } = parseArgs({ options: { sites: { type: 'string' }, instances: 
 const models = resolveModels({}, {});
 const services = createHostServices(models);
 const started = Date.now();
-const env = await WebEnvironment.load({
+const spec = webSpec({
   models,
-  images: services.images,
   ...(values.sites ? { sites: values.sites.split(',') } : {}),
   ...(values.instances ? { instances: Number(values.instances) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
-  onNote: noteToStderr,
 });
+const env = taskEnvironment('web', spec, { seed: values.seed ? Number(values.seed) : 0, images: services.images, onNote: noteToStderr });
+/** What a program would see of a task; running it needs only the id. */
+const partial = (t: EnvTask<unknown>) => ({ taskId: t.id, env: 'web', instruction: t.instruction, initial: {}, meta: {} });
 const info = env.info();
 const data = info.data as { seed: number; split: unknown; screenshots: string };
 process.stdout.write(`web environment, mode ${info.mode} (${info.agentId}), seed ${data.seed}, split ${JSON.stringify(data.split)}, screenshots ${data.screenshots}, browser ${CHROMIUM_PATH}\n`);
-await env.trainingEpisodes();
+await env.worlds('train');
 process.stdout.write(`training episodes ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
 type Rewards = Map<string, number[]>;
@@ -59,10 +63,10 @@ const none = await program('no-memory');
 const traj = await program('trajectory-retrieval');
 const oracle: Rewards = new Map();
 const t0 = Date.now();
-const tests = env.tasks.filter((t) => t.role === 'test');
+const tests = spec.tasks.filter((t) => t.role === 'test');
 await mapLimit(tests, 4, async (t) => {
-  const r = await env.episode(t, env.oraclePayload(t.id));
-  add(oracle, `${t.site.name}/${t.template.id}`, r.check.correct ? 1 : 0);
+  const r = await env.run(partial(t), siblingOraclePayload(spec.tasks, t.id));
+  add(oracle, t.scenario, r.success ? 1 : 0);
 });
 const oracleSeconds = (Date.now() - t0) / 1000;
 
@@ -74,7 +78,7 @@ const rate: Record<number, number> = {};
 for (const contexts of sample.length ? [1, 4] : []) {
   const t = Date.now();
   await mapLimit(sample, contexts, async (task) => {
-    await env.episode(task, { text: '', images: [] });
+    await env.run(partial(task), { text: '', images: [] });
   });
   rate[contexts] = sample.length / ((Date.now() - t) / 1000);
 }
@@ -100,6 +104,6 @@ process.stdout.write(
     `targets: no-memory 20–50%, trajectory-retrieval ≥ no-memory + 20 points, oracle ≥ 90% (per site and overall); ≥ 2 episodes/s with 4 contexts  →  ${allHold ? 'all hold' : 'NOT all hold'}\n` +
     `time: no-memory ${none.seconds.toFixed(1)} s, trajectory-retrieval ${traj.seconds.toFixed(1)} s, oracle ${oracleSeconds.toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
 );
-await env.close();
+await env.close?.();
 await closeHostServices();
 process.exitCode = allHold ? 0 : 1;

@@ -4,8 +4,10 @@ import type { ResolvedModels } from '../engine/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { LocomoEnvironment } from './locomo/environment.ts';
 import type { Environment } from '../engine/environment/contract.ts';
-import { VisualEnvironment } from './visual/environment.ts';
-import { WebEnvironment } from './web/environment.ts';
+import { taskEnvironment } from '../engine/environment/task-environment.ts';
+import type { TaskEnvironmentSpec } from '../engine/environment/task-spec.ts';
+import { definition as visualDefinition } from './visual/index.ts';
+import { definition as webDefinition } from './web/index.ts';
 
 export const ENVIRONMENTS = ['locomo', 'visual', 'web'] as const;
 export type EnvName = (typeof ENVIRONMENTS)[number];
@@ -27,23 +29,12 @@ export async function loadEnvironment(spec: string, options: EnvOptions): Promis
       if (arg) throw new Error(`environment "locomo" takes no options (got "${spec}")`);
       return LocomoEnvironment.load({ models: options.models, ...(options.data ? { dataDir: options.data } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) });
     case 'visual':
-      if (options.data) throw new Error('environment "visual" renders its own tasks; --data is not used (choose families with --env visual:charts,mazes)');
-      return VisualEnvironment.load({
-        models: options.models,
-        images: options.images,
-        ...(arg ? { families: arg.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
-        ...(options.seed !== undefined ? { seed: options.seed } : {}),
-        ...(options.onNote ? { onNote: options.onNote } : {}),
-      });
-    case 'web':
-      if (options.data) throw new Error('environment "web" serves its own sites; --data is not used (choose sites with --env web:shop,travel)');
-      return WebEnvironment.load({
-        models: options.models,
-        images: options.images,
-        ...(arg ? { sites: arg.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
-        ...(options.seed !== undefined ? { seed: options.seed } : {}),
-        ...(options.onNote ? { onNote: options.onNote } : {}),
-      });
+    case 'web': {
+      // Both are task specs (tasks, agent, checker) that the engine turns into an environment.
+      const definition = name === 'visual' ? visualDefinition : webDefinition;
+      const context = { models: options.models, images: options.images, seed: options.seed ?? 0, onNote: options.onNote ?? (() => {}), ...(arg ? { arg } : {}), ...(options.data ? { data: options.data } : {}) };
+      return taskEnvironment(name, (await definition.load(context)) as TaskEnvironmentSpec<unknown>, context);
+    }
     default:
       throw new Error(`unknown environment "${spec}"; available: ${ENVIRONMENTS.join(', ')} (visual:<family,...> for some visual families, web:<site,...> for some sites)`);
   }

@@ -1,17 +1,15 @@
 // Seeded, stable train/test assignment: a task is train when hash(seed, its id) < share. Its side depends on
 // nothing else, so adding data never moves a task. Because the hash is uniform, every stratum (category,
 // template, site) gets about the same share; `splitReport` shows the realised share per stratum.
-import { createHash } from 'node:crypto';
+import { rankedRoles, taskHash } from '../engine/environment/roles.ts';
+import type { TaskRole } from '../engine/environment/task-spec.ts';
+
+export { taskHash };
 
 export interface SplitOptions {
   seed: number;
   /** Share that goes to train (default 0.2: about 1:4 train:test). */
   trainShare?: number;
-}
-
-export function taskHash(seed: number, id: string): number {
-  const h = createHash('sha256').update(`${seed}\u0000${id}`).digest();
-  return h.readUInt32BE(0) / 2 ** 32;
 }
 
 export function isTrain(id: string, options: SplitOptions): boolean {
@@ -32,4 +30,19 @@ export function splitReport<T>(
     else s.test++;
   }
   return out;
+}
+
+/**
+ * Roles of one template's instances as the built-in task catalogs (visual, web) give them: ranked by the seeded
+ * hash, the first share (at least one) train, of which the first half (rounded up) update and the rest validation.
+ */
+export function templateRoles(ids: readonly string[], seed: number, trainShare: number): Map<string, TaskRole> {
+  const train = Math.min(ids.length, Math.max(1, Math.round(ids.length * trainShare)));
+  const update = Math.ceil(train / 2);
+  return rankedRoles(ids, seed, { update, validation: train - update });
+}
+
+/** A built-in catalog's settings with their defaults: seed 0, `instances` instances per template, a fifth to train. */
+export function catalogSettings(o: { seed?: number; instances?: number; trainShare?: number }, instances: number): { seed: number; instances: number; trainShare: number } {
+  return { seed: o.seed ?? 0, instances: o.instances ?? instances, trainShare: o.trainShare ?? 0.2 };
 }

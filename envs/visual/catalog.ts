@@ -3,8 +3,9 @@
 // instances ordered by a seeded hash, the first fifth to train (so every template has training siblings), the
 // rest to test. Training instances divide into the update batch and the validation retrieve batch the search uses.
 import { createHash } from 'node:crypto';
+import type { TaskRole } from '../../engine/environment/task-spec.ts';
 import { seededRandom } from '../../engine/random.ts';
-import { taskHash } from '../split.ts';
+import { templateRoles } from '../split.ts';
 import { renderSvg } from './render.ts';
 import type { Family, VisualTask } from './task.ts';
 import type { ToolWorld } from './tools/types.ts';
@@ -17,7 +18,7 @@ export interface CatalogOptions {
   trainShare: number;
 }
 
-export type Role = 'update' | 'validation' | 'test';
+export type Role = TaskRole;
 
 export interface CatalogEntry {
   task: VisualTask;
@@ -54,11 +55,8 @@ export function buildCatalog(families: Family[], options: CatalogOptions): Catal
           quirk: template.quirk,
         });
       }
-      const train = Math.max(1, Math.round(rows.length * options.trainShare));
-      const ordered = [...rows].sort((a, b) => taskHash(options.seed, a.task.id) - taskHash(options.seed, b.task.id));
-      ordered.slice(0, train).forEach((r, k) => {
-        r.role = k < Math.ceil(train / 2) ? 'update' : 'validation';
-      });
+      const roles = templateRoles(rows.map((r) => r.task.id), options.seed, options.trainShare);
+      for (const r of rows) r.role = roles.get(r.task.id) ?? 'test';
       out.push(...rows);
     }
   }

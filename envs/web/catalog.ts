@@ -3,11 +3,12 @@
 // per template, instances ordered by a seeded hash, the first fifth to train (so every template has training
 // siblings), the rest to test. Training instances divide into the update batch and the validation batch.
 import { createHash } from 'node:crypto';
+import type { TaskRole } from '../../engine/environment/task-spec.ts';
 import { seededRandom } from '../../engine/random.ts';
-import { taskHash } from '../split.ts';
+import { templateRoles } from '../split.ts';
 import type { SiteDb, WebInstance, WebSite, WebTemplate } from './site.ts';
 
-export type Role = 'update' | 'validation' | 'test';
+export type Role = TaskRole;
 
 export interface WebTask {
   /** Public id. */
@@ -55,11 +56,8 @@ export function buildCatalog(sites: WebSite[], options: CatalogOptions): WebTask
         const key = `${site.name}/${template.id}/${i}`;
         rows.push({ id: publicId(site.name, `${options.seed}/${key}`), site, template, instance: i, spec: instantiate(site, template, i, options.seed), role: 'test' });
       }
-      const train = Math.max(1, Math.round(rows.length * options.trainShare));
-      const ordered = [...rows].sort((a, b) => taskHash(options.seed, a.id) - taskHash(options.seed, b.id));
-      ordered.slice(0, train).forEach((r, k) => {
-        r.role = k < Math.ceil(train / 2) ? 'update' : 'validation';
-      });
+      const roles = templateRoles(rows.map((r) => r.id), options.seed, options.trainShare);
+      for (const r of rows) r.role = roles.get(r.id) ?? 'test';
       out.push(...rows);
     }
   }

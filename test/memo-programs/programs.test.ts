@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeStore } from '../../engine/evaluate/episode-store.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { LOCOMO_BUDGET, LocomoEnvironment } from '../../envs/locomo/environment.ts';
-import { VisualEnvironment } from '../../envs/visual/environment.ts';
+import { taskEnvironment } from '../../engine/environment/task-environment.ts';
+import { visualSpec } from '../../envs/visual/environment.ts';
 import { PROGRAMS } from '../../memo-programs/registry.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { quickExam, type QuickExamOptions } from '../../sandbox/quick-exam.ts';
@@ -16,7 +17,8 @@ import { offlineServices } from '../support/services.ts';
 const dir = mkdtempSync(join(tmpdir(), 'programs-'));
 let visual: QuickExamOptions['samples'];
 beforeAll(async () => {
-  const env = await VisualEnvironment.load({ models: resolveModels({}, {}), images: offlineServices().images, families: ['scenes', 'mazes'], instances: 10, episodeStore: new EpisodeStore(dir) });
+  const images = offlineServices().images;
+  const env = taskEnvironment('visual', visualSpec({ models: resolveModels({}, {}), images, families: ['scenes', 'mazes'], instances: 10 }), { seed: 0, images, episodeStore: new EpisodeStore(dir) });
   visual = await env.samples(5);
 });
 afterAll(async () => {

@@ -6,7 +6,9 @@ import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';
 import { capImages } from '../../../engine/llm/cap-images.ts';
 import { ModelAgent } from '../../../envs/visual/agents/model/agent.ts';
-import { VisualEnvironment } from '../../../envs/visual/environment.ts';
+import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
+import { visualSpec } from '../../../envs/visual/environment.ts';
+import type { VisualTruth } from '../../../envs/visual/tasks.ts';
 import { closeVisualOcr } from '../../../envs/visual/tools/ocr.ts';
 import type { RenderedImage } from '../../../envs/visual/task.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
@@ -98,16 +100,20 @@ describe('visual model agent', () => {
   });
 
   it('runs a task of the environment end to end: image parts out, tool results back, the checker scores the answer', async () => {
-    const env = await VisualEnvironment.load({ models: { executor: model() }, images: new ImageStore(), families: ['microtext'], instances: 10 });
-    const e = env.entries.find((x) => x.role === 'test' && x.task.template === 'serial');
+    const images = new ImageStore();
+    const spec = visualSpec({ models: { executor: model() }, images, families: ['microtext'], instances: 10 });
+    const env = taskEnvironment('visual', spec, { seed: 0, images });
+    const e = spec.tasks.find((x) => x.role === 'test' && x.scenario === 'microtext/serial');
     if (!e) throw new Error('no serial task');
-    const value = (e.task.answer as { value: string }).value;
-    server.chatQueue.push({ content: `Thought: the main unit is bottom-right.\n<tool>${e.task.oracle[0]}</tool>` }, { content: `<answer>${value}</answer>` });
+    const truth = e.truth as VisualTruth;
+    const value = (truth.answer as { value: string }).value;
+    server.chatQueue.push({ content: `Thought: the main unit is bottom-right.\n<tool>${truth.oracle[0]}</tool>` }, { content: `<answer>${value}</answer>` });
     const before = server.chatRequests().length;
-    const out = await env.run(await env.partial(e), { text: 'Task: an earlier serial number\nActions:\n 1. ocr [666,666,998,998]', images: [] });
+    const task = { taskId: e.id, env: 'visual', instruction: e.instruction, initial: {}, meta: {} };
+    const out = await env.run(task, { text: 'Task: an earlier serial number\nActions:\n 1. ocr [666,666,998,998]', images: [] });
     const sent = server.chatRequests().slice(before);
     expect(out.reward).toBe(1);
-    expect(out.trajectory.steps.map((s) => s.action)).toEqual([e.task.oracle[0], `<answer>${value}</answer>`]);
+    expect(out.trajectory.steps.map((s) => s.action)).toEqual([truth.oracle[0], `<answer>${value}</answer>`]);
     expect(out.trajectory.steps[0]?.observation).toContain(value);
     expect(out.trajectory.tokens?.prompt).toBeGreaterThan(0);
     expect(imageParts(sent[0])).toHaveLength(1);
@@ -115,7 +121,8 @@ describe('visual model agent', () => {
   });
 
   it('is the agent of the environment when an executor model is configured', async () => {
-    const env = await VisualEnvironment.load({ models: { executor: model() }, images: new ImageStore(), families: ['microtext'], instances: 2 });
+    const images = new ImageStore();
+    const env = taskEnvironment('visual', visualSpec({ models: { executor: model() }, images, families: ['microtext'], instances: 10 }), { seed: 0, images });
     expect(env.info()).toMatchObject({ mode: 'model', agentId: 'visual-model-agent:vision-1', deterministic: false });
   });
 });

@@ -8,7 +8,8 @@ import { ModelAgent } from '../../../envs/web/agents/model/agent.ts';
 import { closeBrowsers } from '../../../envs/web/browser/browser.ts';
 import { instantiate } from '../../../envs/web/catalog.ts';
 import { runEpisode } from '../../../envs/web/episode.ts';
-import { WebEnvironment } from '../../../envs/web/environment.ts';
+import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
+import { webSpec } from '../../../envs/web/environment.ts';
 import type { WebSite } from '../../../envs/web/site.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
@@ -84,7 +85,7 @@ describe('web model agent', { timeout: 120_000 }, () => {
   });
 
   it('is the agent of the environment when an executor model is configured, with screenshots every step', async () => {
-    const env = await WebEnvironment.load({ models: { executor: model() }, images: new ImageStore(), sites: ['code'], instances: 5 });
+    const env = taskEnvironment('web', webSpec({ models: { executor: model() }, sites: ['code'], instances: 10 }), { seed: 0, images: new ImageStore() });
     expect(env.info()).toMatchObject({ mode: 'model', agentId: 'web-model-agent:browser-1', deterministic: false, data: { screenshots: 'every' } });
   });
 });
