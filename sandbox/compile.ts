@@ -94,6 +94,9 @@ class ImportViolation extends Error {
 
 function allowListPlugin(rootDir: string, entryPath: string): esbuild.Plugin {
   const isProgramFile = (p: string) => isInside(p, rootDir) && !isInside(p, nodeModulesDir) && !isInside(p, libDir);
+  // A file of an allowed package: wherever npm put it (our node_modules in a checkout; hoisted beside automemo
+  // when automemo is installed as a package), never a file of the program's own folder.
+  const isPackageFile = (p: string) => /[\\/]node_modules[\\/]/.test(p) && !isProgramFile(p);
   return {
     name: 'automemo-allow-list',
     setup(build) {
@@ -108,7 +111,7 @@ function allowListPlugin(rootDir: string, entryPath: string): esbuild.Plugin {
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind === 'entry-point' || args.pluginData?.fromAllowList) return undefined;
         // Packages and our own helpers resolve their internal imports normally.
-        if (isInside(args.importer, nodeModulesDir) || isInside(args.importer, libDir)) return undefined;
+        if (isPackageFile(args.importer) || isInside(args.importer, libDir)) return undefined;
         const verdict = classifyImport(args.path);
         if (verdict.kind === 'repo-file') return { path: verdict.path };
         if (verdict.kind === 'denied') {
