@@ -13,7 +13,7 @@ import { runSearch, type SearchState, type SearchSummary } from '../engine/searc
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { UsageError, asUsage } from '../foundation/usage-error.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openEnv, reopenEnv, resolveEnv } from './environments.ts';
@@ -218,7 +218,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
 export function versions(): Record<string, string> {
   const v = (pkg: string) => {
     try {
-      return JSON.parse(readFileSync(join(repoRoot, 'node_modules', pkg, 'package.json'), 'utf8')).version as string;
+      return JSON.parse(readFileSync(join(installedPackageDir(pkg), 'package.json'), 'utf8')).version as string;
     } catch {
       return 'unknown';
     }

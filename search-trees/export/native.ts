@@ -6,7 +6,7 @@
 // ordinary dependencies that compile on install, for any platform.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { nodeModulesDir } from '../../sandbox/paths.ts';
+import { installedPackageDir } from '../../sandbox/paths.ts';
 
 export type NativeMode = 'bundle' | 'source';
 
@@ -28,7 +28,7 @@ const NATIVE: Record<string, Trim> = {
 export const NATIVE_PACKAGES = ['isolated-vm', 'hnswlib-node'];
 
 export function installedVersion(pkg: string): string {
-  return (JSON.parse(readFileSync(join(nodeModulesDir, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(installedPackageDir(pkg), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 /** Copies the built native packages into `<outDir>/node_modules`; returns the names to list in bundleDependencies. */
@@ -36,7 +36,7 @@ export function bundleNative(outDir: string): string[] {
   const names = Object.keys(NATIVE);
   for (const name of names) {
     const trim = NATIVE[name] as Trim;
-    const from = join(nodeModulesDir, name);
+    const from = installedPackageDir(name);
     const to = join(outDir, 'node_modules', name);
     mkdirSync(to, { recursive: true });
     for (const rel of trim.keep) {

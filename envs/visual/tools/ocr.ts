@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../../../engine/evaluate/episode-store.ts';
 import sharp from 'sharp';
-import { nodeModulesDir } from '../../../sandbox/paths.ts';
+import { installedPackageDir } from '../../../sandbox/paths.ts';
 import { findLines, grey, type LineBox } from './text-lines.ts';
 
 export interface OcrWord {
@@ -60,7 +60,7 @@ async function start(): Promise<Scheduler> {
   const s = mod.createScheduler();
   for (let i = 0; i < WORKERS; i++) {
     const w = await mod.createWorker('eng', mod.OEM.LSTM_ONLY, {
-      langPath: join(nodeModulesDir, '@tesseract.js-data', 'eng', '4.0.0_best_int'),
+      langPath: join(installedPackageDir('@tesseract.js-data/eng'), '4.0.0_best_int'),
       gzip: true,
       cacheMethod: 'none',
     });

@@ -1,0 +1,86 @@
+// automemo as a researcher gets it: `npm pack`, the tarball installed in a folder outside the repository, their own
+// benchmark module beside it (examples/vault-env, written against the public API only), then the CLI and the
+// library from there: search, report, resume, eval and export by module, and the same search from a plain .ts
+// file. Nothing of automemo is edited for the benchmark.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../sandbox/paths.ts';
+import { cliEnv } from '../support/cli.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'automemo-packed-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function run(cmd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(cmd, args, { cwd: scratch, encoding: 'utf8', env: { ...cliEnv, npm_config_update_notifier: 'false', ...extraEnv }, timeout: 300_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+const automemo = (...args: string[]) => run(process.execPath, [join(scratch, 'node_modules', 'automemo', 'bin', 'automemo.js'), ...args]);
+
+beforeAll(() => {
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repoRoot, encoding: 'utf8', env: cliEnv });
+  if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  const tarball = join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]?.filename as string);
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'my-benchmark', version: '1.0.0', private: true, type: 'module' }));
+  // Install scripts compile isolated-vm and hnswlib-node (a minute or more on two cores); the test installs
+  // without them and takes the native builds from this checkout: same Node ABI, same machine, as a prebuilt would be.
+  const installed = run('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline']);
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${installed.err}`);
+  for (const [pkg, dir] of [['isolated-vm', 'out'], ['hnswlib-node', 'build']]) cpSync(join(repoRoot, 'node_modules', pkg as string, dir as string), join(scratch, 'node_modules', pkg as string, dir as string), { recursive: true });
+  copyFileSync(join(repoRoot, 'examples', 'vault-env', 'env.ts'), join(scratch, 'my-env.ts'));
+}, 300_000);
+
+describe('automemo installed from its tarball, with a benchmark of its own', () => {
+  it('ships the engine, not the tests', () => {
+    expect(existsSync(join(scratch, 'node_modules', 'automemo', 'api', 'index.ts'))).toBe(true);
+    expect(existsSync(join(scratch, 'node_modules', 'automemo', 'test'))).toBe(false);
+  });
+
+  it('searches, reports, resumes, evaluates and exports on a module environment', () => {
+    const searched = automemo('search', '--env', './my-env.ts', '--budget', '2', '--no-test', '--out', 'run1');
+    expect(searched.code, searched.err).toBe(0);
+    expect(searched.out).toContain(`env ./my-env.ts from ${join(scratch, 'my-env.ts')}`);
+    const info = JSON.parse(readFileSync(join(scratch, 'run1', 'run.json'), 'utf8'));
+    expect(info.envSource).toMatchObject({ kind: 'module', name: 'vaults', path: join(scratch, 'my-env.ts'), files: 1 });
+
+    const report = automemo('report', 'run1');
+    expect(report.code, report.err).toBe(0);
+    expect(report.out).toContain(`env module  ${join(scratch, 'my-env.ts')}`);
+
+    // The benchmark changes between sessions: the resume says so and goes on with the code as it is now.
+    writeFileSync(join(scratch, 'my-env.ts'), `${readFileSync(join(scratch, 'my-env.ts'), 'utf8')}\n// tuned later\n`);
+    const resumed = automemo('search', '--resume', '--out', 'run1', '--budget', '3');
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.err).toMatch(/environment module .*my-env\.ts changed since this run started/);
+    expect(resumed.out).toMatch(/steps\s+3/);
+
+    const evaluated = automemo('eval', '--env', './my-env.ts', '--program', 'bm25', '--split', 'test', '--out', 'eval1', '--json');
+    expect(evaluated.code, evaluated.err).toBe(0);
+    expect(JSON.parse(evaluated.out).score).toBeGreaterThan(0.9);
+
+    const exported = automemo('export', 'run1', '--out', 'pkg', '--native', 'source');
+    expect(exported.code, exported.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(scratch, 'pkg', 'package.json'), 'utf8')).automemo.run.env).toBe('./my-env.ts');
+  }, 300_000);
+
+  it('runs the same search from a plain .ts file through the library API', () => {
+    writeFileSync(
+      join(scratch, 'lib-search.ts'),
+      `import { search, listEnvironments } from 'automemo';
+const result = await search({ env: './my-env.ts', budget: 1, out: 'run2', test: false });
+console.log(JSON.stringify({ winner: result.winner.id, steps: result.steps, source: result.env.source.kind, builtins: listEnvironments().map((e) => e.name) }));
+`,
+    );
+    const r = run(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'lib-search.ts']);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out.trim().split('\n').at(-1) as string);
+    expect(out).toMatchObject({ steps: 1, source: 'module' });
+    expect(out.builtins).toContain('locomo');
+    // Without Node's flag, the library says what to do instead of crashing in isolated-vm.
+    const noFlag = run(process.execPath, ['--import', 'tsx', 'lib-search.ts']);
+    expect(noFlag.code).not.toBe(0);
+    expect(noFlag.err).toContain("needs Node's --no-node-snapshot flag");
+  }, 300_000);
+});
