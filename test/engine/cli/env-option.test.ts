@@ -1,0 +1,39 @@
+// --env as a user meets it on the command line: the help lists what is registered and the other forms, and a
+// module that is missing or wrong is a usage error (exit 2) naming the problem.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { automemoInProcess } from '../../support/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'env-option-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('--env on the command line', () => {
+  it('lists the registered environments and the other forms in each command\'s help', async () => {
+    for (const command of ['search', 'eval', 'baselines']) {
+      const r = await automemoInProcess(command, '--help');
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/locomo\s+long conversations/);
+      expect(r.out).toMatch(/visual:<family,\.\.\.>/);
+      expect(r.out).toMatch(/web:<site,\.\.\.>/);
+      expect(r.out).toMatch(/\.\/path\/to\/env\.ts/);
+    }
+  });
+
+  it('names a missing module, a module without a definition, and each wrong part, with exit 2', async () => {
+    const missing = await automemoInProcess('eval', '--env', join(dir, 'nope.ts'), '--program', 'bm25');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/environment module .*nope\.ts does not exist/);
+
+    writeFileSync(join(dir, 'empty.ts'), 'export const x = 1;\n');
+    const empty = await automemoInProcess('baselines', '--env', join(dir, 'empty.ts'));
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(/has no default export: end it with export default defineEnvironment/);
+
+    writeFileSync(join(dir, 'half.ts'), "export default { name: 'half', summary: 'half done', load: () => ({ tasks: [], description: 'd' }) };\n");
+    const half = await automemoInProcess('search', '--env', join(dir, 'half.ts'), '--out', join(dir, 'run'));
+    expect(half.code).toBe(2);
+    expect(half.err).toMatch(/load\(\) returned an incomplete task environment: .*agent is missing.*reward is missing/);
+  });
+});
