@@ -7,7 +7,7 @@
 // that has no `step-done` line.
 import { join, relative } from 'node:path';
 import type { Environment } from '../environment/contract.ts';
-import { taskHash } from '../../envs/split.ts';
+import { taskHash } from '../environment/roles.ts';
 import { readProgramFiles } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { seededRandom } from '../random.ts';
