@@ -24,13 +24,6 @@ const EnvironmentShape = z.object({
   scenario: fn('scenario'),
 });
 
-const TaskSpecShape = z.object({
-  tasks: z.array(z.unknown(), { error: 'tasks must be an array of tasks' }),
-  agent: z.object({ id: z.string({ error: 'agent.id is missing' }), run: fn('agent.run') }, { error: 'agent is missing (an object with id and run)' }),
-  description: z.string({ error: 'description is missing (a paragraph for the meta agent)' }),
-  reward: z.string({ error: 'reward is missing (what the reward means)' }),
-});
-
 function problems(error: z.ZodError): string {
   return error.issues
     .slice(0, 8)
@@ -51,12 +44,8 @@ export function checkDefinition(value: unknown, from: string): EnvironmentDefini
 /** What `load` returned: a full environment or a task spec, else an error naming what is missing from either. */
 export function checkLoaded(value: unknown, name: string): { kind: 'environment'; env: Environment } | { kind: 'tasks'; spec: TaskEnvironmentSpec<unknown> } {
   if (value === null || typeof value !== 'object') throw new Error(`environment "${name}": load() returned ${value === null ? 'null' : typeof value}; return tasks + agent (+ check), or an Environment`);
-  const asTasks = 'tasks' in value || 'agent' in value;
-  if (asTasks) {
-    const r = TaskSpecShape.safeParse(value);
-    if (!r.success) throw new Error(`environment "${name}": load() returned an incomplete task environment: ${problems(r.error)}`);
-    return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
-  }
+  // A task spec is checked in full by the task environment, which names every problem at once.
+  if ('tasks' in value || 'agent' in value) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
   const r = EnvironmentShape.safeParse(value);
   if (!r.success) throw new Error(`environment "${name}": load() returned neither tasks + agent nor a complete Environment: ${problems(r.error)}`);
   return { kind: 'environment', env: value as Environment };

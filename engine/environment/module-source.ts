@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { buildOnLiveService } from '../../sandbox/esbuild-service.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
 import { checkDefinition } from './definition-check.ts';
@@ -60,12 +61,22 @@ function packageEntry(json: string, name: string): string {
 export async function importDefinition(file: string): Promise<EnvironmentDefinition> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    // tsx's own import: a .ts module loads whatever its folder's package.json says (no "type": "module" makes
+    // tsx compile it to CommonJS, which a plain import() of it refuses).
+    mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
   } catch (err) {
     throw new Error(`environment module ${file} failed to load: ${(err as Error).message.split('\n')[0]}`, { cause: err });
   }
-  if (!('default' in mod)) throw new Error(`environment module ${file} has no default export: end it with export default defineEnvironment({ name, summary, load })`);
-  return checkDefinition(mod.default, `environment module ${file}`);
+  const exported = defaultExport(mod);
+  if (exported === undefined) throw new Error(`environment module ${file} has no default export: end it with export default defineEnvironment({ name, summary, load })`);
+  return checkDefinition(exported, `environment module ${file}`);
+}
+
+/** The default export, also when the module was compiled to CommonJS (then it sits at exports.default). */
+function defaultExport(mod: Record<string, unknown>): unknown {
+  const d = mod.default as { __esModule?: unknown; default?: unknown } | undefined;
+  if (d && typeof d === 'object' && d.__esModule === true) return 'default' in d ? d.default : undefined;
+  return d;
 }
 
 /** The module's fingerprint: its own file and every local file it imports, packages excluded. */

@@ -34,6 +34,6 @@ describe('--env on the command line', () => {
     writeFileSync(join(dir, 'half.ts'), "export default { name: 'half', summary: 'half done', load: () => ({ tasks: [], description: 'd' }) };\n");
     const half = await automemoInProcess('search', '--env', join(dir, 'half.ts'), '--out', join(dir, 'run'));
     expect(half.code).toBe(2);
-    expect(half.err).toMatch(/load\(\) returned an incomplete task environment: .*agent is missing.*reward is missing/);
+    expect(half.err).toMatch(/the task spec is not usable:\n  - agent is missing.*\n  - reward is missing.*\n  - tasks is empty/);
   });
 });
