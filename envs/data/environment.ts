@@ -1,0 +1,200 @@
+// A benchmark from a data file (format.ts, README.md): a world per history, its sessions the update episodes in
+// order (the clock at each session's time), its questions the retrieve tasks, split about 1:4 train:test by a
+// seeded hash of each question's id (stable when data is added), scored by the rule the dataset names.
+import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
+import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type { ResolvedModels } from '../../engine/llm/models.ts';
+import { resolveInside } from '../../foundation/safe-path.ts';
+import { readSmallBytes } from '../../foundation/small-file.ts';
+import type { PayloadBudget } from '../../sandbox/payload.ts';
+import type { ImageStore } from '../../sandbox/primitives/images.ts';
+import { isTrain, splitReport } from '../split.ts';
+import { LIMITS, type QuestionRecord } from './format.ts';
+import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
+import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
+import { createScorer, needs, readsAnswer, type Scorer } from './scoring.ts';
+
+const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
+
+export interface DataOptions {
+  path: string;
+  seed?: number;
+  models: Pick<ResolvedModels, 'executor' | 'judge'>;
+  images: ImageStore;
+  onNote?: (message: string) => void;
+}
+
+export class DataEnvironment implements Environment {
+  private readonly questions = new Map<string, { world: LoadedWorld; q: QuestionRecord }>();
+  private readonly scorer: Scorer;
+  private readonly seed: number;
+  private readonly trainShare: number;
+  private readonly budget: PayloadBudget;
+  private episodes: Promise<Map<string, EpisodeRecorder[]>> | undefined;
+
+  private constructor(
+    readonly data: Dataset,
+    private readonly options: DataOptions,
+  ) {
+    this.scorer = createScorer(data.header.scoring, options.models);
+    this.seed = options.seed ?? 0;
+    this.trainShare = data.header.trainShare ?? 0.2;
+    this.budget = data.header.budget ?? DEFAULT_BUDGET;
+    for (const world of data.worlds) for (const q of world.questions) this.questions.set(q.id, { world, q });
+    const unscorable = [...this.questions.values()].filter(({ q }) => !this.scorer.scorable(q)).length;
+    if (unscorable === this.questions.size) throw new Error(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
+    if (unscorable) data.warnings.push(`${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`);
+  }
+
+  static load(options: DataOptions): DataEnvironment {
+    const env = new DataEnvironment(loadDataset(options.path), options);
+    const rule = env.data.header.scoring;
+    if (readsAnswer(rule) && env.scorer.mode === 'offline') {
+      env.data.warnings.push(
+        `scoring "${rule}" runs offline: ${rule === 'multiple-choice' ? 'a rule-based reader picks the choice whose words the payload holds most' : 'an extractive reader answers with the payload line closest to the question'}; set AUTOMEMO_EXECUTOR_MODEL for a model's answers`,
+      );
+    }
+    for (const w of env.data.warnings) options.onNote?.(`data: ${w}`);
+    return env;
+  }
+
+  info(): EnvironmentInfo {
+    const scored = [...this.questions.values()].filter(({ q }) => this.scorer.scorable(q)).map(({ q }) => q);
+    return {
+      name: this.data.header.name,
+      mode: this.scorer.mode,
+      reward: `${this.data.header.scoring}${this.scorer.mode === 'model' ? ` (${this.scorer.id})` : ''}`,
+      budget: this.budget,
+      agentId: this.scorer.id,
+      deterministic: this.scorer.deterministic,
+      data: {
+        path: this.options.path,
+        files: this.data.files,
+        worlds: this.data.worlds.length,
+        questions: this.questions.size,
+        scored: scored.length,
+        split: { seed: this.seed, trainShare: this.trainShare, byScenario: splitReport(scored, (q) => q.id, (q) => q.scenario ?? 'all', { seed: this.seed, trainShare: this.trainShare }) },
+        warnings: this.data.warnings,
+      },
+    };
+  }
+
+  /** Every world's sessions as episodes, turn images put into the host's store once. */
+  private allEpisodes(): Promise<Map<string, EpisodeRecorder[]>> {
+    this.episodes ??= (async () => {
+      const out = new Map<string, EpisodeRecorder[]>();
+      for (const world of this.data.worlds) {
+        const refs = new Map<string, ImageRef>();
+        for (const s of world.sessions) {
+          for (const t of s.turns) if (t.image) refs.set(t.id, await this.image(world, t.image.path, t.image.caption));
+        }
+        out.set(world.id, world.sessions.map((_, i) => sessionEpisode(this.data.header.name, world, i, refs)));
+      }
+      return out;
+    })();
+    return this.episodes;
+  }
+
+  /**
+   * A turn's image (checked when the dataset loaded: inside its data file's folder, bounded in size and count), read
+   * again within the same bounds and never through a link, so a file swapped since cannot lead out or grow.
+   */
+  private async image(world: LoadedWorld, path: string, caption: string | undefined): Promise<ImageRef> {
+    const where = `${world.where}: world "${world.id}": image ${JSON.stringify(path.slice(0, 200))}`;
+    try {
+      const bytes = readSmallBytes(resolveInside(world.baseDir, path), LIMITS.imageBytes);
+      if (!bytes) throw new Error('the file is gone');
+      return await this.options.images.put(bytes, caption ? { caption } : {});
+    } catch (err) {
+      throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  async worlds(split: Split): Promise<World[]> {
+    const episodes = await this.allEpisodes();
+    return this.data.worlds.map((world) => ({
+      id: world.id,
+      episodes: episodes.get(world.id) ?? [],
+      episodeTimes: world.times,
+      tasks: world.questions
+        .filter((q) => this.scorer.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare }) === (split === 'train'))
+        .map((q) => questionTask(this.data.header.name, world, q)),
+      retrieveTime: (world.times[world.times.length - 1] as number) + 86_400_000,
+    }));
+  }
+
+  async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
+    const found = this.questions.get(task.taskId);
+    if (!found) throw new Error(`unknown question ${task.taskId}`);
+    const { world, q } = found;
+    const turns = new Map(world.sessions.flatMap((s) => s.turns.map((t) => [t.id, t] as const)));
+    const evidence = (q.evidence ?? []).map((id) => turns.get(id)).filter((t) => t !== undefined);
+    const scored = await this.scorer.score(q, evidence, payload.text, about(world));
+    return {
+      reward: scored.reward,
+      success: scored.reward >= 0.5,
+      metrics: scored.metrics,
+      trajectory: {
+        ...(scored.answer !== undefined ? { answer: scored.answer } : {}),
+        steps: scored.answer !== undefined ? [{ action: 'answer from memory', observation: scored.answer }] : [],
+        ...(scored.tokens ? { tokens: scored.tokens } : {}),
+      },
+      note: scored.note,
+    };
+  }
+
+  async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
+    const world = this.data.worlds[0] as LoadedWorld;
+    const episodes = ((await this.allEpisodes()).get(world.id) ?? []).slice(0, count);
+    const tasks = world.questions
+      .filter((q) => this.scorer.scorable(q))
+      .slice(0, count)
+      .map((q) => questionTask(this.data.header.name, world, q));
+    return { episodes, tasks };
+  }
+
+  scenario(taskId: string): string {
+    const found = this.questions.get(taskId);
+    return found ? (found.q.scenario ?? 'all') : 'unknown';
+  }
+
+  explain(taskId: string): string | undefined {
+    const found = this.questions.get(taskId);
+    if (!found) return undefined;
+    const { world, q } = found;
+    const turns = new Map(world.sessions.flatMap((s, i) => s.turns.map((t) => [t.id, { t, session: i }] as const)));
+    const ev = (q.evidence ?? []).map((id) => {
+      const found = turns.get(id);
+      return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
+    });
+    const gold = q.choices ? `choices: ${q.choices.join(' | ')}; ` : '';
+    return `question (${q.scenario ?? 'all'}): ${q.question} | ${gold}gold: ${(q.answers ?? []).join(' | ') || '—'} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
+  }
+
+  describe(): string {
+    const h = this.data.header;
+    return (
+      `${h.description ?? `The dataset "${h.name}": long histories, then questions about them.`} A memory is built per world from its ` +
+      'sessions in order (each an episode whose steps are turns "Speaker: text"; meta.turns has turn ids, speakers, texts and image ' +
+      `captions; meta.date the session date), then answers the world's questions with a payload of at most ${this.budget.maxChars} ` +
+      `characters. Scoring: ${h.scoring} — ${RULES[h.scoring]}`
+    );
+  }
+}
+
+/** What a world's questions are about, for a model's prompt. */
+function about(world: LoadedWorld): string {
+  const sp = world.speakers ?? [];
+  if (sp.length === 2) return `a long conversation between ${sp[0]} and ${sp[1]}`;
+  if (sp.length > 2) return `a long conversation among ${sp.slice(0, 10).join(', ')}`;
+  return `a long history ("${world.id}")`;
+}
+
+const RULES = {
+  'evidence-recall': 'the share of a question\'s evidence turns the payload covers (a turn counts when its text, or 70% of its content words within one paragraph, appears).',
+  'answer-containment': '1 when a gold answer appears in the payload (case and white space folded).',
+  'multiple-choice': 'the reader picks one of the choices from the payload alone; 1 when it is the gold choice.',
+  'exact-match': 'the reader answers from the payload alone; 1 when the answer equals a gold answer after normalisation.',
+  f1: 'the reader answers from the payload alone; token F1 against the best gold answer.',
+  'llm-judge': 'the reader answers from the payload alone; a judge model grades the answer against the gold answers.',
+} as const;

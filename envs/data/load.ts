@@ -1,0 +1,182 @@
+// Reads a dataset (a file, or a folder of .jsonl / .json files) within bounds: a line is parsed only when it is
+// under the line cap, each problem is a note "file:line: what is wrong" and the rest loads; a dataset with nothing
+// usable is an error naming it. Duplicate ids and evidence naming unknown turns are reported, never trusted.
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { z } from 'zod';
+import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
+import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
+import { readSmallFile } from '../../foundation/small-file.ts';
+import { DocumentSchema, type Header, HeaderSchema, LIMITS, type WorldRecord, WorldSchema } from './format.ts';
+
+export interface LoadedWorld extends WorldRecord {
+  /** The folder image paths are relative to. */
+  baseDir: string;
+  /** Session times, ms since epoch, in order. */
+  times: number[];
+  /** Where the world came from, for messages. */
+  where: string;
+}
+
+export interface Dataset {
+  header: Header;
+  worlds: LoadedWorld[];
+  files: { file: string; sha256: string }[];
+  /** Problems that did not stop loading. */
+  warnings: string[];
+}
+
+const MAX_WARNINGS = 200;
+
+function issues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .join('; ');
+}
+
+function dataFiles(path: string): string[] {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st) throw new Error(`dataset ${path} does not exist`);
+  if (st.isFile()) return [path];
+  if (!st.isDirectory()) throw new Error(`dataset ${path} is neither a file nor a folder`);
+  const names = readdirSync(path)
+    .filter((n) => /\.(jsonl|json)$/.test(n))
+    .sort();
+  if (names.length === 0) throw new Error(`dataset folder ${path} holds no .jsonl or .json file`);
+  if (names.length > LIMITS.files) throw new Error(`dataset folder ${path} holds ${names.length} data files; at most ${LIMITS.files}`);
+  return names.map((n) => join(path, n));
+}
+
+function parseTime(t: string | number): number | undefined {
+  const ms = typeof t === 'number' ? t : Date.parse(t);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
+function imageProblem(baseDir: string, path: string, seen: { count: number; bytes: number }): string | undefined {
+  let full: string;
+  try {
+    full = resolveInside(baseDir, path);
+  } catch (err) {
+    return err instanceof PathOutsideError ? `is refused: ${err.message}` : `cannot be read: ${(err as Error).message}`;
+  }
+  const st = lstatSync(full, { throwIfNoEntry: false });
+  if (!st?.isFile()) return st ? 'is not a plain file' : 'does not exist';
+  if (st.size > LIMITS.imageBytes) return `is ${sizeText(st.size)}, over the ${sizeText(LIMITS.imageBytes)} an image may have`;
+  if (seen.count + 1 > LIMITS.images) return `is one image more than the ${LIMITS.images} a dataset may bring`;
+  if (seen.bytes + st.size > LIMITS.imagesTotalBytes) return `would bring the dataset's images over ${sizeText(LIMITS.imagesTotalBytes)}`;
+  seen.count++;
+  seen.bytes += st.size;
+  return undefined;
+}
+
+export function loadDataset(path: string): Dataset {
+  const root = resolve(path);
+  const warnings: string[] = [];
+  const warn = (w: string) => {
+    if (warnings.length < MAX_WARNINGS) warnings.push(w);
+    else if (warnings.length === MAX_WARNINGS) warnings.push('… more problems not listed');
+  };
+  let header: Header | undefined;
+  const worlds: LoadedWorld[] = [];
+  const worldIds = new Set<string>();
+  const questionIds = new Set<string>();
+  const files: Dataset['files'] = [];
+  const images = { count: 0, bytes: 0 };
+
+  const takeWorld = (raw: unknown, where: string, baseDir: string) => {
+    if (worlds.length >= LIMITS.worlds) return warn(`${where}: more than ${LIMITS.worlds} worlds; the rest is left out`);
+    const r = WorldSchema.safeParse(raw);
+    if (!r.success) return warn(`${where}: not a usable world: ${issues(r.error)}`);
+    const w = r.data;
+    if (worldIds.has(w.id)) return warn(`${where}: world "${w.id}" appears twice; the first is kept`);
+    const times: number[] = [];
+    for (const [i, s] of w.sessions.entries()) {
+      const t = parseTime(s.time);
+      if (t === undefined) return warn(`${where}: world "${w.id}", session ${i + 1}: time "${String(s.time).slice(0, 50)}" is not a date`);
+      times.push(t);
+    }
+    const turnIds = new Set<string>();
+    for (const s of w.sessions) {
+      for (const t of s.turns) {
+        if (turnIds.has(t.id)) warn(`${where}: world "${w.id}": turn id "${t.id}" appears twice; evidence naming it counts the first`);
+        turnIds.add(t.id);
+        if (!t.image) continue;
+        const problem = imageProblem(baseDir, t.image.path, images);
+        if (problem) {
+          warn(`${where}: world "${w.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${problem}; left out`);
+          delete t.image;
+        }
+      }
+    }
+    const questions = [];
+    for (const q of w.questions) {
+      if (questionIds.has(q.id)) {
+        warn(`${where}: question id "${q.id}" appears twice; the first is kept`);
+        continue;
+      }
+      const unknown = (q.evidence ?? []).filter((id) => !turnIds.has(id));
+      if (unknown.length) warn(`${where}: question "${q.id}" cites evidence ${unknown.slice(0, 5).join(', ')} that is not a turn of world "${w.id}"; left out`);
+      questionIds.add(q.id);
+      questions.push({ ...q, ...(q.evidence ? { evidence: q.evidence.filter((id) => turnIds.has(id)) } : {}) });
+    }
+    worldIds.add(w.id);
+    worlds.push({ ...w, questions, baseDir, times, where });
+  };
+
+  const takeHeader = (raw: unknown, where: string) => {
+    const r = HeaderSchema.safeParse(raw);
+    if (!r.success) return warn(`${where}: not a usable dataset header: ${issues(r.error)}`);
+    if (header) return warn(`${where}: a second dataset header; the first is kept`);
+    header = r.data;
+  };
+
+  for (const file of dataFiles(root)) {
+    const baseDir = dirname(file);
+    const hash = createHash('sha256');
+    const name = basename(file);
+    if (file.endsWith('.json')) {
+      let doc: unknown;
+      try {
+        const text = readSmallFile(file, LIMITS.fileBytes) ?? '';
+        hash.update(text);
+        doc = JSON.parse(text);
+      } catch (err) {
+        warn(`${name}: ${(err as Error).message}`);
+        continue;
+      }
+      const r = DocumentSchema.safeParse(doc);
+      if (!r.success) {
+        warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error)}`);
+        continue;
+      }
+      takeHeader({ type: 'dataset', ...r.data.dataset }, name);
+      r.data.worlds.forEach((w, i) => takeWorld(w && typeof w === 'object' ? { type: 'world', ...w } : w, `${name}: worlds[${i}]`, baseDir));
+    } else {
+      const read = readLines(file, { maxLineBytes: LIMITS.lineBytes, maxFileBytes: LIMITS.fileBytes }, (line) => {
+        const where = `${name}:${line.number}`;
+        if ('tooLong' in line) return warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(LIMITS.lineBytes)} a line may hold`);
+        hash.update(line.text).update('\n');
+        if (!line.text.trim()) return;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(line.text);
+        } catch (err) {
+          return warn(`${where}: not JSON (${(err as Error).message})`);
+        }
+        const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+        if (type === 'dataset') takeHeader(raw, where);
+        else if (type === 'world') takeWorld(raw, where, baseDir);
+        else warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${type === undefined ? 'no type' : JSON.stringify(type).slice(0, 40)}`);
+      });
+      if (read.kind === 'read' && read.cut) warn(`${name}: over ${sizeText(LIMITS.fileBytes)}; the rest of the file is left out`);
+    }
+    files.push({ file, sha256: hash.digest('hex').slice(0, 16) });
+  }
+  if (!header) throw new Error(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
+  const asked = worlds.reduce((n, w) => n + w.questions.length, 0);
+  if (worlds.length === 0 || asked === 0) throw new Error(`dataset ${path} has nothing usable: ${worlds.length} worlds, ${asked} questions${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
+  return { header, worlds, files, warnings };
+}

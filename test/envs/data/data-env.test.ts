@@ -1,0 +1,119 @@
+// A dataset as a researcher writes it, bad lines included: what loads, what is reported as file:line, what is
+// refused, and each scoring rule on real payloads.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DataEnvironment } from '../../../envs/data/environment.ts';
+import { loadDataset } from '../../../envs/data/load.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
+import { ImageStore } from '../../../sandbox/primitives/images.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'data-env-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const offline = resolveModels({}, {});
+
+const header = (scoring: string, extra = {}) => JSON.stringify({ type: 'dataset', name: 'mini', scoring, trainShare: 0.5, ...extra });
+const world = (id: string, questions: unknown[], extra = {}) =>
+  JSON.stringify({
+    type: 'world',
+    id,
+    speakers: ['Ana', 'Ben'],
+    sessions: [
+      { time: '2024-03-04T09:00:00Z', turns: [{ id: `${id}:1`, speaker: 'Ana', text: 'We picked Postgres for billing.' }, { id: `${id}:2`, speaker: 'Ben', text: 'The staging server is kestrel.' }] },
+      { time: '2024-03-11T09:00:00Z', turns: [{ id: `${id}:3`, speaker: 'Ben', text: 'Carla joins as the designer next week.' }] },
+    ],
+    questions,
+    ...extra,
+  });
+function file(name: string, lines: string[]): string {
+  const p = join(dir, name);
+  writeFileSync(p, `${lines.join('\n')}\n`);
+  return p;
+}
+const q = (id: string, more = {}) => ({ id, question: 'Which database was picked for billing?', answers: ['Postgres'], evidence: ['w1:1'], ...more });
+
+describe('loading a dataset', () => {
+  it('reports each malformed line as file:line and loads the rest', () => {
+    const p = file('mixed.jsonl', [
+      header('answer-containment'),
+      '{ not json',
+      JSON.stringify({ type: 'world', id: 'broken', sessions: [] }),
+      JSON.stringify({ type: 'thing' }),
+      world('w1', [q('q1'), q('q1'), q('q2', { evidence: ['w1:1', 'nope'] })]),
+      world('w1', [q('q3')]),
+    ]);
+    const d = loadDataset(p);
+    expect(d.worlds.map((w) => w.id)).toEqual(['w1']);
+    expect(d.worlds[0]?.questions.map((x) => x.id)).toEqual(['q1', 'q2']);
+    expect(d.worlds[0]?.questions[1]?.evidence).toEqual(['w1:1']);
+    const w = d.warnings.join('\n');
+    expect(w).toMatch(/mixed\.jsonl:2: not JSON/);
+    expect(w).toMatch(/mixed\.jsonl:3: not a usable world: sessions: a world needs at least one session/);
+    expect(w).toMatch(/mixed\.jsonl:4: a line must be \{"type": "dataset", …\} or \{"type": "world", …\}/);
+    expect(w).toMatch(/mixed\.jsonl:5: question id "q1" appears twice/);
+    expect(w).toMatch(/mixed\.jsonl:5: question "q2" cites evidence nope that is not a turn/);
+    expect(w).toMatch(/mixed\.jsonl:6: world "w1" appears twice/);
+  });
+
+  it('refuses a file with nothing usable, naming it and its problems', () => {
+    expect(() => loadDataset(file('nohead.jsonl', [world('w1', [q('q1')])]))).toThrow(/nohead\.jsonl has no usable header line/);
+    expect(() => loadDataset(file('noq.jsonl', [header('f1'), '[]']))).toThrow(/noq\.jsonl has nothing usable: 0 worlds, 0 questions; problems: noq\.jsonl:2/);
+    expect(() => loadDataset(join(dir, 'missing.jsonl'))).toThrow(/does not exist/);
+    const big = file('bigline.jsonl', [header('f1'), world('w1', [q('q1')])]);
+    expect(loadDataset(big).warnings).toEqual([]);
+  });
+
+  it('reads a JSON document and a folder of files', () => {
+    mkdirSync(join(dir, 'folder'));
+    writeFileSync(join(dir, 'folder', 'a.json'), JSON.stringify({ dataset: { name: 'doc', scoring: 'exact-match' }, worlds: [JSON.parse(world('w1', [q('q1')]))] }));
+    writeFileSync(join(dir, 'folder', 'b.jsonl'), world('w2', [q('q2', { evidence: ['w2:1'] })]));
+    const d = loadDataset(join(dir, 'folder'));
+    expect(d.header.name).toBe('doc');
+    expect(d.worlds.map((w) => w.id)).toEqual(['w1', 'w2']);
+  });
+
+  it('never reads an image outside the data file\'s folder', async () => {
+    mkdirSync(join(dir, 'imgs'));
+    writeFileSync(join(dir, 'secret.png'), 'not for programs');
+    symlinkSync(join(dir, 'secret.png'), join(dir, 'imgs', 'link.png'));
+    for (const path of ['../secret.png', 'link.png', '/etc/passwd']) {
+      const p = join(dir, 'imgs', 'ds.jsonl');
+      writeFileSync(p, `${header('answer-containment')}\n${world('w1', [q('q1')]).replace('"text":"We picked Postgres for billing."', `"text":"We picked Postgres for billing.","image":{"path":${JSON.stringify(path)}}`)}\n`);
+      const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
+      await expect(env.worlds('train')).rejects.toThrow(/leads outside|symbolic link|only paths inside/);
+    }
+  });
+});
+
+describe('scoring rules', () => {
+  const payload = { text: 'Ana: We picked Postgres for billing.\nBen: The staging server is kestrel.', images: [] };
+  const score = async (scoring: string, question: Record<string, unknown>, text = payload.text) => {
+    const p = file(`${scoring}.jsonl`, [header(scoring, { trainShare: 0.99 }), world('w1', [q('q1', question)])]);
+    const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
+    const [w] = await env.worlds('train');
+    return env.run(w?.tasks[0] as never, { ...payload, text });
+  };
+
+  it('scores evidence recall, containment, exact match, F1 and multiple choice offline', async () => {
+    expect((await score('evidence-recall', {})).reward).toBe(1);
+    expect((await score('evidence-recall', {}, 'nothing relevant')).reward).toBe(0);
+    expect((await score('answer-containment', {})).reward).toBe(1);
+    expect((await score('answer-containment', { answers: ['MongoDB'] })).reward).toBe(0);
+    expect((await score('exact-match', { answers: ['Ana: We picked Postgres for billing.'] })).reward).toBe(1);
+    const f1 = await score('f1', { answers: ['Postgres for billing'] });
+    expect(f1.reward).toBeGreaterThan(0.5);
+    expect(f1.reward).toBeLessThan(1);
+    const right = await score('multiple-choice', { choices: ['MongoDB', 'Postgres'], correct: 1 });
+    expect(right.reward).toBe(1);
+    expect(right.trajectory.answer).toBe('B. Postgres');
+    expect((await score('multiple-choice', { choices: ['MongoDB', 'Postgres'], correct: 0 })).reward).toBe(0);
+  });
+
+  it('says which model a rule needs, and refuses a dataset no question of which can be scored', () => {
+    const p = file('judge.jsonl', [header('llm-judge'), world('w1', [q('q1')])]);
+    expect(() => DataEnvironment.load({ path: p, models: offline, images: new ImageStore() })).toThrow(/needs a judge model: set AUTOMEMO_JUDGE_MODEL/);
+    const none = file('none.jsonl', [header('multiple-choice'), world('w1', [q('q1')])]);
+    expect(() => DataEnvironment.load({ path: none, models: offline, images: new ImageStore() })).toThrow(/no question has what scoring "multiple-choice" needs/);
+  });
+});
