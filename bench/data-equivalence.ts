@@ -26,8 +26,8 @@ for (const split of ['train', 'test'] as const) {
     await baselines({ env: `data:${file}`, split, out: join(dir, `data-${split}`) }),
   ];
   for (const name of BASELINES) {
-    const a = builtin.rows.find((r) => r.name === name)?.result.score;
-    const b = data.rows.find((r) => r.name === name)?.result.score;
+    const a = builtin.rows.find((r) => r.name === name)?.result.score ?? undefined;
+    const b = data.rows.find((r) => r.name === name)?.result.score ?? undefined;
     const diff = a === undefined || b === undefined ? NaN : b - a;
     if (!(Math.abs(diff) <= TOLERANCE)) off++;
     const f = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(4));
