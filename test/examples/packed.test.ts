@@ -30,6 +30,7 @@ beforeAll(() => {
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${installed.err}`);
   for (const [pkg, dir] of [['isolated-vm', 'out'], ['hnswlib-node', 'build']]) cpSync(join(repoRoot, 'node_modules', pkg as string, dir as string), join(scratch, 'node_modules', pkg as string, dir as string), { recursive: true });
   copyFileSync(join(repoRoot, 'examples', 'vault-env', 'env.ts'), join(scratch, 'my-env.ts'));
+  copyFileSync(join(repoRoot, 'examples', 'qa-data', 'team-notes.jsonl'), join(scratch, 'team-notes.jsonl'));
 }, 300_000);
 
 describe('automemo installed from its tarball, with a benchmark of its own', () => {
@@ -63,6 +64,19 @@ describe('automemo installed from its tarball, with a benchmark of its own', () 
     const exported = automemo('export', 'run1', '--out', 'pkg', '--native', 'source');
     expect(exported.code, exported.err).toBe(0);
     expect(JSON.parse(readFileSync(join(scratch, 'pkg', 'package.json'), 'utf8')).automemo.run.env).toBe('./my-env.ts');
+  }, 300_000);
+
+  it('runs a benchmark given as a data file: baselines, and a search whose report and resume find the file again', () => {
+    const base = automemo('baselines', '--env', 'data:./team-notes.jsonl', '--programs', 'no-memory,bm25', '--out', 'base1', '--json');
+    expect(base.code, base.err).toBe(0);
+    const rows = JSON.parse(base.out) as { name: string; score: number }[];
+    expect(rows.map((r) => r.name)).toEqual(['no-memory', 'bm25']);
+    expect(rows[1]?.score).toBeGreaterThan(rows[0]?.score as number);
+    const searched = automemo('search', '--env', 'data:./team-notes.jsonl', '--budget', '1', '--no-test', '--out', 'run3');
+    expect(searched.code, searched.err).toBe(0);
+    expect(automemo('report', 'run3').out).toMatch(/env\s+data:\.\/team-notes\.jsonl — offline: answer-containment/);
+    const resumed = automemo('search', '--resume', '--out', 'run3', '--budget', '2');
+    expect(resumed.code, resumed.err).toBe(0);
   }, 300_000);
 
   it('runs the same search from a plain .ts file through the library API', () => {
