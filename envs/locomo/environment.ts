@@ -11,7 +11,7 @@ import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { isTrain, splitReport } from '../split.ts';
 import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
-import { evidenceRecall } from './evidence-recall.ts';
+import { evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
 import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
 

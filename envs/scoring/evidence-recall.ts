@@ -1,4 +1,5 @@
-// The offline reward: evidence recall — the share of a question's evidence turns that the payload covers.
+// Evidence recall — the share of a question's evidence turns that the payload covers: LoCoMo's offline reward, and
+// the data environment's "evidence-recall" rule (one implementation, so both score a payload alike).
 // A turn is covered when its text appears in the payload (case and white space folded), or when at least 70% of
 // its content words appear close together inside one paragraph (blank-line separated) of the payload — within a
 // window of max(2 × the turn's length, 300) characters, so a long word soup cannot cover everything.

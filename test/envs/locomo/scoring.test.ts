@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceRecall, PayloadCoverage } from '../../../envs/locomo/evidence-recall.ts';
+import { evidenceRecall, PayloadCoverage } from '../../../envs/scoring/evidence-recall.ts';
 import { locomoScore, normalizeAnswer, tokenF1 } from '../../../envs/locomo/f1.ts';
 
 const turn = 'I went to the LGBTQ support group yesterday and it was so powerful, the stories really inspired me.';
