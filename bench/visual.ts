@@ -15,7 +15,7 @@ import { visualSpec } from '../envs/visual/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../sandbox/primitives/index.ts';
-import { noteToStderr } from '../engine/cli/style.ts';
+import { noteToStderr } from '../cli/style.ts';
 import { table } from './stats.ts';
 
 const { values } = parseArgs({ options: { families: { type: 'string' }, instances: { type: 'string' }, seed: { type: 'string' } } });

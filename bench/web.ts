@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { evaluateProgram } from '../engine/evaluate/evaluate.ts';
 import { mapLimit } from '../engine/evaluate/limit.ts';
 import { resolveModels } from '../engine/llm/models.ts';
-import { noteToStderr } from '../engine/cli/style.ts';
+import { noteToStderr } from '../cli/style.ts';
 import { CHROMIUM_PATH } from '../envs/web/browser/browser.ts';
 import { taskEnvironment } from '../engine/environment/task-environment.ts';
 import type { EnvTask } from '../engine/environment/task-spec.ts';

@@ -23,6 +23,6 @@ if (!process.execArgv.includes(FLAG) && !(process.env.NODE_OPTIONS ?? '').includ
   }
   const { register } = await import('tsx/esm/api');
   register();
-  const { main } = await import('../engine/cli/main.ts');
+  const { main } = await import('../cli/main.ts');
   process.exitCode = await main(process.argv.slice(2));
 }

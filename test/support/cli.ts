@@ -16,7 +16,7 @@ export function automemo(...args: string[]): { code: number | null; out: string;
  * decided before any work, without paying a process start (seconds on a loaded machine) per case.
  */
 export async function automemoInProcess(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const { main } = await import('../../engine/cli/main.ts');
+  const { main } = await import('../../cli/main.ts');
   const out: string[] = [];
   const err: string[] = [];
   const writes = { out: process.stdout.write, err: process.stderr.write };

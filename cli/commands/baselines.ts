@@ -1,10 +1,10 @@
 // automemo baselines --env <env>: the standard memory baselines (and the Omni-SimpleMem seed) in one table.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { baselines } from '../../../api/evaluate.ts';
-import { environments } from '../../../api/environments.ts';
-import { BASELINES } from '../../../memo-programs/registry.ts';
-import type { EvalRuns } from '../../evaluate/run-programs.ts';
+import { baselines } from '../../api/evaluate.ts';
+import { environments } from '../../api/environments.ts';
+import { BASELINES } from '../../memo-programs/registry.ts';
+import type { EvalRuns } from '../../engine/evaluate/run-programs.ts';
 import { EVAL_OPTIONS, evalFields, parse } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';

@@ -4,9 +4,9 @@
 // writes the run's HTML report into it.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { renderReport } from '../../../search-trees/view/report.ts';
+import { renderReport } from '../../search-trees/view/report.ts';
 import { z } from 'zod';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../sandbox/paths.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemoInProcess } from '../../support/cli.ts';
+import { automemoInProcess } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'env-option-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,6 +34,6 @@ describe('--env on the command line', () => {
     writeFileSync(join(dir, 'half.ts'), "export default { name: 'half', summary: 'half done', load: () => ({ tasks: [], description: 'd' }) };\n");
     const half = await automemoInProcess('search', '--env', join(dir, 'half.ts'), '--out', join(dir, 'run'));
     expect(half.code).toBe(2);
-    expect(half.err).toMatch(/the task spec is not usable:\n  - agent is missing.*\n  - reward is missing.*\n  - tasks is empty/);
+    expect(half.err).toMatch(/the task spec is not usable:\n {2}- agent is missing.*\n {2}- reward is missing.*\n {2}- tasks is empty/);
   });
 });

@@ -2,7 +2,7 @@
 // UsageError, which the CLI prints with the command's usage and exits 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { asUsage, UsageError } from '../../foundation/usage-error.ts';
+import { asUsage, UsageError } from '../foundation/usage-error.ts';
 
 export { asUsage, UsageError };
 

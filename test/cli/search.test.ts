@@ -4,11 +4,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveProgram } from '../../../memo-programs/registry.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
-import { automemo, automemoInProcess, bin, cliEnv as env } from '../../support/cli.ts';
-import { readJournal } from '../../../search-trees/journal.ts';
-import { replay } from '../../../search-trees/replay.ts';
+import { resolveProgram } from '../../memo-programs/registry.ts';
+import { repoRoot } from '../../sandbox/paths.ts';
+import { automemo, automemoInProcess, bin, cliEnv as env } from '../support/cli.ts';
+import { readJournal } from '../../search-trees/journal.ts';
+import { replay } from '../../search-trees/replay.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

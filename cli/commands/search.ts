@@ -2,11 +2,11 @@
 // be resumed; this file is its arguments, its terminal progress and its summary table.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { environments } from '../../../api/environments.ts';
-import { search, type SearchResult } from '../../../api/search.ts';
-import { MAX_SEEDS, type RunOptions } from '../../../search-trees/run-folder.ts';
-import type { JournalEvent } from '../../../search-trees/journal.ts';
-import type { SearchState } from '../../search/search.ts';
+import { environments } from '../../api/environments.ts';
+import { search, type SearchResult } from '../../api/search.ts';
+import { MAX_SEEDS, type RunOptions } from '../../search-trees/run-folder.ts';
+import type { JournalEvent } from '../../search-trees/journal.ts';
+import type { SearchState } from '../../engine/search/search.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
 

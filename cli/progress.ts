@@ -1,5 +1,5 @@
 // Terminal progress for commands that evaluate programs: one line on stderr, redrawn, when it is a terminal.
-import type { ProgressEvent } from '../evaluate/evaluate.ts';
+import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 
 /** A one-line progress display on stderr when it is a terminal. */
 export function progressPrinter(): (label: string, e: ProgressEvent) => void {

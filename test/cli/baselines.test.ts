@@ -7,15 +7,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // esbuild reads ESBUILD_BINARY_PATH when it loads: the wrapper goes in front of the real binary before any import.
-const scratch = await vi.hoisted(async () => (await import('../../support/esbuild-service.ts')).esbuildWrapperDir());
+const scratch = await vi.hoisted(async () => (await import('../support/esbuild-service.ts')).esbuildWrapperDir());
 
-import { baselinesText } from '../../../engine/cli/commands/baselines.ts';
-import { runEvaluations } from '../../../engine/evaluate/run-programs.ts';
-import { resolveProgram } from '../../../memo-programs/registry.ts';
-import { closeHostServices } from '../../../sandbox/primitives/index.ts';
-import { esbuildWrapper, killEsbuildService } from '../../support/esbuild-service.ts';
-import { offlineServices } from '../../support/services.ts';
-import { ToyEnvironment } from '../../support/toy-env.ts';
+import { baselinesText } from '../../cli/commands/baselines.ts';
+import { runEvaluations } from '../../engine/evaluate/run-programs.ts';
+import { resolveProgram } from '../../memo-programs/registry.ts';
+import { closeHostServices } from '../../sandbox/primitives/index.ts';
+import { esbuildWrapper, killEsbuildService } from '../support/esbuild-service.ts';
+import { offlineServices } from '../support/services.ts';
+import { ToyEnvironment } from '../support/toy-env.ts';
 
 const wrapper = esbuildWrapper(scratch);
 const dirs = [scratch];

@@ -1,8 +1,8 @@
 // automemo eval --env <env> --program <name|path>: update-then-retrieve evaluation of one program.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { evaluate, EvaluationFailed, type EvaluateResult } from '../../../api/evaluate.ts';
-import { environments } from '../../../api/environments.ts';
+import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
+import { environments } from '../../api/environments.ts';
 import { EVAL_OPTIONS, evalFields, parse } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../sandbox/paths.ts';
-import { automemo } from '../../support/cli.ts';
+import { repoRoot } from '../../sandbox/paths.ts';
+import { automemo } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

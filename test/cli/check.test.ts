@@ -1,6 +1,6 @@
 // The real binary, in a child process: what a user typing `automemo check` sees.
 import { describe, expect, it } from 'vitest';
-import { automemo, automemoInProcess } from '../../support/cli.ts';
+import { automemo, automemoInProcess } from '../support/cli.ts';
 
 describe('automemo check', () => {
   it('passes a seed with exit 0 and says which mode ran', () => {

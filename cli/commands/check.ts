@@ -1,6 +1,6 @@
 // automemo check <program> [--json]: quick-examines one memo program. Exit 0 when it passes, 1 when it does not.
 import { z } from 'zod';
-import { check } from '../../../api/check.ts';
+import { check } from '../../api/check.ts';
 import { noteToStderr } from '../style.ts';
 import { intOption, parse } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';

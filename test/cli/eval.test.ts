@@ -3,8 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
-import { automemo, automemoInProcess } from '../../support/cli.ts';
+import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { automemo, automemoInProcess } from '../support/cli.ts';
 
 describe('automemo eval', () => {
   it('evaluates a named program on LoCoMo and writes evidence', () => {
