@@ -104,7 +104,7 @@ export const readsAnswer = (rule: ScoringRule) => rule === 'exact-match' || rule
 
 export function createScorer(rule: ScoringRule, models: Pick<ResolvedModels, 'executor' | 'judge'>): Scorer {
   if (rule === 'llm-judge' && !models.judge) {
-    throw new Error('scoring "llm-judge" needs a judge model and none is configured: set AUTOMEMO_JUDGE_MODEL (with OPENAI_BASE_URL and OPENAI_API_KEY, or AUTOMEMO_JUDGE_BASE_URL / _API_KEY)');
+    throw new Error('scoring "llm-judge" needs a judge model: set AUTOMEMO_JUDGE_MODEL (with OPENAI_BASE_URL and OPENAI_API_KEY, or AUTOMEMO_JUDGE_BASE_URL / _API_KEY); none is configured');
   }
   const executor = models.executor;
   const mode = readsAnswer(rule) && (executor || rule === 'llm-judge') ? 'model' : 'offline';

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
@@ -73,16 +74,37 @@ describe('loading a dataset', () => {
     expect(d.worlds.map((w) => w.id)).toEqual(['w1', 'w2']);
   });
 
-  it('never reads an image outside the data file\'s folder', async () => {
+  it('never reads an image outside the data file\'s folder: the image is refused and reported, the rest loads', async () => {
     mkdirSync(join(dir, 'imgs'));
     writeFileSync(join(dir, 'secret.png'), 'not for programs');
     symlinkSync(join(dir, 'secret.png'), join(dir, 'imgs', 'link.png'));
-    for (const path of ['../secret.png', 'link.png', '/etc/passwd']) {
+    for (const [path, why] of [['../secret.png', /climbs out/], ['link.png', /symbolic link that leads outside/], ['/etc/passwd', /absolute path/]] as const) {
       const p = join(dir, 'imgs', 'ds.jsonl');
       writeFileSync(p, `${header('answer-containment')}\n${world('w1', [q('q1')]).replace('"text":"We picked Postgres for billing."', `"text":"We picked Postgres for billing.","image":{"path":${JSON.stringify(path)}}`)}\n`);
-      const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
-      await expect(env.worlds('train')).rejects.toThrow(/leads outside|symbolic link|only paths inside/);
+      const notes: string[] = [];
+      const images = new ImageStore();
+      const env = DataEnvironment.load({ path: p, models: offline, images, onNote: (n) => notes.push(n) });
+      expect(notes.join('\n')).toMatch(new RegExp(`ds\\.jsonl:2: world "w1", turn "w1:1": image .* is refused: .*${why.source}.*; left out`));
+      expect((env.info().data as { warnings: string[] }).warnings.join('\n')).toMatch(why);
+      const [w] = await env.worlds('train');
+      expect(w?.episodes[0]?.steps[0]?.action).toBe('Ana: We picked Postgres for billing.');
+      expect(images.size).toBe(0);
     }
+  });
+
+  it('brings an image inside the folder to programs as an image of the step', async () => {
+    mkdirSync(join(dir, 'pics'));
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } }).png().toBuffer();
+    writeFileSync(join(dir, 'pics', 'board.png'), png);
+    const p = join(dir, 'pics', 'ds.jsonl');
+    writeFileSync(p, `${header('answer-containment')}\n${world('w1', [q('q1')]).replace('"text":"We picked Postgres for billing."', '"text":"We picked Postgres for billing.","image":{"path":"board.png","caption":"a whiteboard"}')}\n`);
+    const images = new ImageStore();
+    const env = DataEnvironment.load({ path: p, models: offline, images });
+    const [w] = await env.worlds('train');
+    const step = w?.episodes[0]?.steps[0];
+    expect(step?.observation?.images?.[0]).toMatchObject({ mime: 'image/png', width: 4, caption: 'a whiteboard' });
+    expect(step?.observation?.text).toBe('[Ana shared an image: a whiteboard]');
+    expect(images.size).toBe(1);
   });
 });
 
