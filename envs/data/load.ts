@@ -2,7 +2,7 @@
 // under the line cap, each problem is a note "file:line: what is wrong" and the rest loads; a dataset with nothing
 // usable is an error naming it. Duplicate ids and evidence naming unknown turns are reported, never trusted.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, opendirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { z } from 'zod';
 import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
@@ -27,6 +27,8 @@ export interface Dataset {
   warnings: string[];
 }
 
+type Limits = typeof LIMITS;
+
 const MAX_WARNINGS = 200;
 
 function issues(error: z.ZodError): string {
@@ -36,16 +38,29 @@ function issues(error: z.ZodError): string {
     .join('; ');
 }
 
-function dataFiles(path: string): string[] {
+/** Entries a dataset folder may hold in all (data files or not): past this the folder is refused unread. */
+const MAX_FOLDER_ENTRIES = 100_000;
+
+function dataFiles(path: string, limits: Limits): string[] {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st) throw new Error(`dataset ${path} does not exist`);
-  if (st.isFile()) return [path];
+  // A file given through a link is read where it lies: its folder is the one its images must stay inside.
+  if (st.isFile()) return [realpathSync(path)];
   if (!st.isDirectory()) throw new Error(`dataset ${path} is neither a file nor a folder`);
-  const names = readdirSync(path)
-    .filter((n) => /\.(jsonl|json)$/.test(n))
-    .sort();
+  const names: string[] = [];
+  const folder = opendirSync(path);
+  try {
+    let seen = 0;
+    for (let e = folder.readSync(); e; e = folder.readSync()) {
+      if (++seen > MAX_FOLDER_ENTRIES) throw new Error(`dataset folder ${path} holds more than ${MAX_FOLDER_ENTRIES} entries; give a folder of data files`);
+      if (/\.(jsonl|json)$/.test(e.name)) names.push(e.name);
+    }
+  } finally {
+    folder.closeSync();
+  }
+  names.sort();
   if (names.length === 0) throw new Error(`dataset folder ${path} holds no .jsonl or .json file`);
-  if (names.length > LIMITS.files) throw new Error(`dataset folder ${path} holds ${names.length} data files; at most ${LIMITS.files}`);
+  if (names.length > limits.files) throw new Error(`dataset folder ${path} holds ${names.length} data files; at most ${limits.files}`);
   return names.map((n) => join(path, n));
 }
 
@@ -55,7 +70,7 @@ function parseTime(t: string | number): number | undefined {
 }
 
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
-function imageProblem(baseDir: string, path: string, seen: { count: number; bytes: number }): string | undefined {
+function imageProblem(baseDir: string, path: string, seen: { count: number; bytes: number }, limits: Limits): string | undefined {
   let full: string;
   try {
     full = resolveInside(baseDir, path);
@@ -64,15 +79,16 @@ function imageProblem(baseDir: string, path: string, seen: { count: number; byte
   }
   const st = lstatSync(full, { throwIfNoEntry: false });
   if (!st?.isFile()) return st ? 'is not a plain file' : 'does not exist';
-  if (st.size > LIMITS.imageBytes) return `is ${sizeText(st.size)}, over the ${sizeText(LIMITS.imageBytes)} an image may have`;
-  if (seen.count + 1 > LIMITS.images) return `is one image more than the ${LIMITS.images} a dataset may bring`;
-  if (seen.bytes + st.size > LIMITS.imagesTotalBytes) return `would bring the dataset's images over ${sizeText(LIMITS.imagesTotalBytes)}`;
+  if (st.size > limits.imageBytes) return `is ${sizeText(st.size)}, over the ${sizeText(limits.imageBytes)} an image may have`;
+  if (seen.count + 1 > limits.images) return `is one image more than the ${limits.images} a dataset may bring`;
+  if (seen.bytes + st.size > limits.imagesTotalBytes) return `would bring the dataset's images over ${sizeText(limits.imagesTotalBytes)}`;
   seen.count++;
   seen.bytes += st.size;
   return undefined;
 }
 
-export function loadDataset(path: string): Dataset {
+/** `limits` lower the ceilings (a test's way to reach them without writing gigabytes). */
+export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
   const root = resolve(path);
   const warnings: string[] = [];
   const warn = (w: string) => {
@@ -87,7 +103,7 @@ export function loadDataset(path: string): Dataset {
   const images = { count: 0, bytes: 0 };
 
   const takeWorld = (raw: unknown, where: string, baseDir: string) => {
-    if (worlds.length >= LIMITS.worlds) return warn(`${where}: more than ${LIMITS.worlds} worlds; the rest is left out`);
+    if (worlds.length >= limits.worlds) return warn(`${where}: more than ${limits.worlds} worlds; the rest is left out`);
     const r = WorldSchema.safeParse(raw);
     if (!r.success) return warn(`${where}: not a usable world: ${issues(r.error)}`);
     const w = r.data;
@@ -104,7 +120,7 @@ export function loadDataset(path: string): Dataset {
         if (turnIds.has(t.id)) warn(`${where}: world "${w.id}": turn id "${t.id}" appears twice; evidence naming it counts the first`);
         turnIds.add(t.id);
         if (!t.image) continue;
-        const problem = imageProblem(baseDir, t.image.path, images);
+        const problem = imageProblem(baseDir, t.image.path, images, limits);
         if (problem) {
           warn(`${where}: world "${w.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${problem}; left out`);
           delete t.image;
@@ -133,18 +149,29 @@ export function loadDataset(path: string): Dataset {
     header = r.data;
   };
 
-  for (const file of dataFiles(root)) {
+  for (const file of dataFiles(root, limits)) {
     const baseDir = dirname(file);
     const hash = createHash('sha256');
     const name = basename(file);
     if (file.endsWith('.json')) {
       let doc: unknown;
+      const size = statSync(file).size;
+      if (size > limits.fileBytes) {
+        warn(`${name}: ${sizeText(size)}, over the ${sizeText(limits.fileBytes)} a JSON dataset file may hold (JSONL is read line by line); left out`);
+        continue;
+      }
+      let text: string;
       try {
-        const text = readSmallFile(file, LIMITS.fileBytes) ?? '';
-        hash.update(text);
+        text = readSmallFile(file, limits.fileBytes) ?? '';
+      } catch (err) {
+        warn(`${name}: cannot be read: ${(err as Error).message}`);
+        continue;
+      }
+      hash.update(text);
+      try {
         doc = JSON.parse(text);
       } catch (err) {
-        warn(`${name}: ${(err as Error).message}`);
+        warn(`${name}: not JSON (${(err as Error).message})`);
         continue;
       }
       const r = DocumentSchema.safeParse(doc);
@@ -155,9 +182,9 @@ export function loadDataset(path: string): Dataset {
       takeHeader({ type: 'dataset', ...r.data.dataset }, name);
       r.data.worlds.forEach((w, i) => takeWorld(w && typeof w === 'object' ? { type: 'world', ...w } : w, `${name}: worlds[${i}]`, baseDir));
     } else {
-      const read = readLines(file, { maxLineBytes: LIMITS.lineBytes, maxFileBytes: LIMITS.fileBytes }, (line) => {
+      const read = readLines(file, { maxLineBytes: limits.lineBytes, maxFileBytes: limits.fileBytes }, (line) => {
         const where = `${name}:${line.number}`;
-        if ('tooLong' in line) return warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(LIMITS.lineBytes)} a line may hold`);
+        if ('tooLong' in line) return warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(limits.lineBytes)} a line may hold`);
         hash.update(line.text).update('\n');
         if (!line.text.trim()) return;
         let raw: unknown;
@@ -171,7 +198,8 @@ export function loadDataset(path: string): Dataset {
         else if (type === 'world') takeWorld(raw, where, baseDir);
         else warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${type === undefined ? 'no type' : JSON.stringify(type).slice(0, 40)}`);
       });
-      if (read.kind === 'read' && read.cut) warn(`${name}: over ${sizeText(LIMITS.fileBytes)}; the rest of the file is left out`);
+      if (read.kind !== 'read') warn(`${name}: ${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
+      else if (read.cut) warn(`${name}: over ${sizeText(limits.fileBytes)}; the rest of the file is left out`);
     }
     files.push({ file, sha256: hash.digest('hex').slice(0, 16) });
   }

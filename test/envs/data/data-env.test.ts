@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
+import { LIMITS } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
@@ -61,8 +62,23 @@ describe('loading a dataset', () => {
     expect(() => loadDataset(file('nohead.jsonl', [world('w1', [q('q1')])]))).toThrow(/nohead\.jsonl has no usable header line/);
     expect(() => loadDataset(file('noq.jsonl', [header('f1'), '[]']))).toThrow(/noq\.jsonl has nothing usable: 0 worlds, 0 questions; problems: noq\.jsonl:2/);
     expect(() => loadDataset(join(dir, 'missing.jsonl'))).toThrow(/does not exist/);
-    const big = file('bigline.jsonl', [header('f1'), world('w1', [q('q1')])]);
-    expect(loadDataset(big).warnings).toEqual([]);
+  });
+
+  it('bounds a line and a file before parsing them, and reports what it left out', () => {
+    const lines = [header('answer-containment'), world('w1', [q('q1')]), `{"type": "world", "id": "huge", "pad": "${'x'.repeat(5000)}"}`, world('w2', [q('q2', { evidence: ['w2:1'] })])];
+    const p = file('bounded.jsonl', lines);
+    const small = { ...LIMITS, lineBytes: 2000 };
+    const d = loadDataset(p, small);
+    expect(d.worlds.map((w) => w.id)).toEqual(['w1', 'w2']);
+    expect(d.warnings.join('\n')).toMatch(/bounded\.jsonl:3: the line is 5 kB, over the 2 kB a line may hold/);
+    const cut = loadDataset(p, { ...small, fileBytes: lines.slice(0, 2).join('\n').length + 10 });
+    expect(cut.worlds.map((w) => w.id)).toEqual(['w1']);
+    expect(cut.warnings.join('\n')).toMatch(/bounded\.jsonl: over .*; the rest of the file is left out/);
+    const json = join(dir, 'big.json');
+    writeFileSync(json, JSON.stringify({ dataset: { name: 'doc', scoring: 'f1' }, worlds: [JSON.parse(world('w1', [q('q1')]))] }));
+    expect(() => loadDataset(json, { ...LIMITS, fileBytes: 100 })).toThrow(/big\.json has no usable header.*big\.json: .* over the 100 bytes a JSON dataset file may hold/);
+    writeFileSync(json, '{"dataset": ');
+    expect(() => loadDataset(json)).toThrow(/big\.json: not JSON/);
   });
 
   it('reads a JSON document and a folder of files', () => {
