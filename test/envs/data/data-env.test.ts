@@ -1,12 +1,12 @@
 // A dataset as a researcher writes it, bad lines included: what loads, what is reported as file:line, what is
 // refused, and each scoring rule on real payloads.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
-import { LIMITS } from '../../../envs/data/format.ts';
+import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
@@ -121,6 +121,17 @@ describe('loading a dataset', () => {
     expect(step?.observation?.images?.[0]).toMatchObject({ mime: 'image/png', width: 4, caption: 'a whiteboard' });
     expect(step?.observation?.text).toBe('[Ana shared an image: a whiteboard]');
     expect(images.size).toBe(1);
+  });
+});
+
+describe('the documented examples', () => {
+  it('the shipped example dataset and the README\'s world load without a problem', () => {
+    const example = loadDataset(join(import.meta.dirname, '../../../examples/qa-data/team-notes.jsonl'));
+    expect(example.warnings).toEqual([]);
+    expect(example.worlds.length).toBeGreaterThan(1);
+    const readme = readFileSync(join(import.meta.dirname, '../../../envs/data/README.md'), 'utf8');
+    const block = /```json\n([\s\S]*?)```/.exec(readme)?.[1] as string;
+    expect(WorldSchema.safeParse(JSON.parse(block)).error).toBeUndefined();
   });
 });
 
