@@ -79,6 +79,24 @@ describe('automemo installed from its tarball, with a benchmark of its own', () 
     expect(resumed.code, resumed.err).toBe(0);
   }, 300_000);
 
+  it('gives a TypeScript consumer the API\'s types: options are checked, results typed', () => {
+    writeFileSync(
+      join(scratch, 'consumer.ts'),
+      `import { search, defineEnvironment, type SearchResult } from 'automemo';
+const env = defineEnvironment({ name: 'typed', summary: 'types only', load: () => ({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' }) });
+export async function typed(): Promise<number> {
+  const r: SearchResult = await search({ env, budget: 1 });
+  // @ts-expect-error budget is a number
+  await search({ env, budget: 'lots' });
+  return r.winner.validation;
+}
+`,
+    );
+    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+    const r = run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+    expect(r.code, r.out + r.err).toBe(0);
+  }, 120_000);
+
   it('runs the same search from a plain .ts file through the library API', () => {
     writeFileSync(
       join(scratch, 'lib-search.ts'),
