@@ -67,7 +67,12 @@ export class EnvironmentRegistry {
       const definition = this.defs.get(parsed.name) as EnvironmentDefinition;
       return { definition, source: { spec, kind: 'builtin', name: definition.name, ...(parsed.arg ? { arg: parsed.arg } : {}) } };
     }
-    const path = resolveModule(parsed, cwd);
+    let path: string;
+    try {
+      path = resolveModule(parsed, cwd);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}; registered environments: ${[...this.defs.keys()].join(', ') || 'none'}`, { cause: err });
+    }
     return this.fromModule(spec, path, parsed.arg);
   }
 
