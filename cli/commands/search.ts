@@ -8,6 +8,8 @@ import { MAX_SEEDS, type RunOptions } from '../../search-trees/run-folder.ts';
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { SearchState } from '../../engine/search/search.ts';
 import { intOption, parse, UsageError } from '../args.ts';
+import { resolveModels } from '../../engine/llm/models.ts';
+import { POLICIES } from '../../engine/search/policies/index.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
@@ -87,6 +89,9 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   if (seeds?.some((s) => s === ''))
     throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, or "none"');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
+  // Named by their flags here; the API checks them again in its own words.
+  if (a.policy && !POLICIES[a.policy]) throw new UsageError(`unknown --policy ${a.policy}; known: ${Object.keys(POLICIES).join(', ')}`);
+  if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();
   const onSigint = () => {

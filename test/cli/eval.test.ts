@@ -48,7 +48,8 @@ describe('automemo eval', () => {
     expect(p.err).toContain('omni-simplemem');
     const e = await automemoInProcess('eval', '--env', 'mars', '--program', 'bm25');
     expect(e.code).toBe(2);
-    expect(e.err).toContain('unknown environment "mars"');
+    expect(e.err).toContain('"mars" is not a registered environment, and no installed package of that name was found');
+    expect(e.err).toContain('registered environments: locomo, visual, web, data');
     const d = await automemoInProcess('eval', '--env', 'locomo', '--program', 'bm25', '--data', '/nonexistent');
     expect(d.code).toBe(2);
     expect(d.err).toContain('cannot read LoCoMo data folder /nonexistent');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, typeChecker } from '../../sandbox/typecheck.ts';
+import { formatDiagnostic, ProgramTypeChecker, typeChecker } from '../../sandbox/typecheck.ts';
 import { seedsDir } from '../../sandbox/paths.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
@@ -38,11 +38,14 @@ describe('type-check against the contract', () => {
     expect(msgs.some((m) => m.includes("Cannot find name 'document'"))).toBe(true);
   });
 
-  it('is fast once warm', () => {
+  it('reuses its warm state: a second check of a program costs a fraction of a cold one', () => {
+    // A ratio within one process, not a wall-clock bound: a loaded machine slows both sides alike.
     const p = join(seedsDir, 'trajectory-retrieval.ts');
-    typeChecker().check(p);
-    const times = Array.from({ length: 5 }, () => typeChecker().check(p).ms).sort((a, b) => a - b);
-    expect(times[2]).toBeLessThan(250);
+    const cold = new ProgramTypeChecker().check(p).ms;
+    const checker = new ProgramTypeChecker();
+    checker.check(p);
+    const warm = Array.from({ length: 5 }, () => checker.check(p).ms).sort((a, b) => a - b)[2] as number;
+    expect(warm).toBeLessThan(cold / 2);
   });
 
   it('a program that breaks the checker gets a diagnostic naming it, and the checker keeps working', () => {
