@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { automemo, automemoInProcess, cliEnv } from '../../support/cli.ts';
@@ -31,8 +32,11 @@ function sh(cmd: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   let t = Date.now();
-  // Root plus the omni-simplemem seed on a fifth of the validation tasks; its final winner stores memory.
-  const searched = automemo('search', '--env', 'locomo', '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seed', '3', '--out', run);
+  // Root plus the omni-simplemem seed on a fifth of the validation tasks of one conversation (26, Caroline and
+  // Melanie's); its final winner stores memory.
+  mkdirSync(join(work, 'locomo'));
+  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(work, 'locomo', '26.json'));
+  const searched = automemo('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seed', '3', '--out', run);
   if (searched.code !== 0) throw new Error(`search failed: ${searched.err}`);
   timings.search = Date.now() - t;
   t = Date.now();
