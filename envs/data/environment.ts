@@ -9,7 +9,7 @@ import { readSmallBytes } from '../../foundation/small-file.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { isTrain, splitReport } from '../split.ts';
-import { LIMITS, type QuestionRecord } from './format.ts';
+import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
 import { createScorer, needs, readsAnswer, type Scorer } from './scoring.ts';
@@ -26,6 +26,8 @@ export interface DataOptions {
 
 export class DataEnvironment implements Environment {
   private readonly questions = new Map<string, { world: LoadedWorld; q: QuestionRecord }>();
+  /** Every world's turns by id, with their session index: built once, read for every scored task. */
+  private readonly turns = new Map<string, Map<string, { t: TurnRecord; session: number }>>();
   private readonly scorer: Scorer;
   private readonly seed: number;
   private readonly trainShare: number;
@@ -40,7 +42,10 @@ export class DataEnvironment implements Environment {
     this.seed = options.seed ?? 0;
     this.trainShare = data.header.trainShare ?? 0.2;
     this.budget = data.header.budget ?? DEFAULT_BUDGET;
-    for (const world of data.worlds) for (const q of world.questions) this.questions.set(q.id, { world, q });
+    for (const world of data.worlds) {
+      for (const q of world.questions) this.questions.set(q.id, { world, q });
+      this.turns.set(world.id, new Map(world.sessions.flatMap((s, session) => s.turns.map((t) => [t.id, { t, session }] as const))));
+    }
     const unscorable = [...this.questions.values()].filter(({ q }) => !this.scorer.scorable(q)).length;
     if (unscorable === this.questions.size) throw new Error(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
     if (unscorable) data.warnings.push(`${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`);
@@ -127,8 +132,8 @@ export class DataEnvironment implements Environment {
     const found = this.questions.get(task.taskId);
     if (!found) throw new Error(`unknown question ${task.taskId}`);
     const { world, q } = found;
-    const turns = new Map(world.sessions.flatMap((s) => s.turns.map((t) => [t.id, t] as const)));
-    const evidence = (q.evidence ?? []).map((id) => turns.get(id)).filter((t) => t !== undefined);
+    const turns = this.turns.get(world.id);
+    const evidence = (q.evidence ?? []).map((id) => turns?.get(id)?.t).filter((t) => t !== undefined);
     const scored = await this.scorer.score(q, evidence, payload.text, about(world));
     return {
       reward: scored.reward,
@@ -162,9 +167,9 @@ export class DataEnvironment implements Environment {
     const found = this.questions.get(taskId);
     if (!found) return undefined;
     const { world, q } = found;
-    const turns = new Map(world.sessions.flatMap((s, i) => s.turns.map((t) => [t.id, { t, session: i }] as const)));
+    const turns = this.turns.get(world.id);
     const ev = (q.evidence ?? []).map((id) => {
-      const found = turns.get(id);
+      const found = turns?.get(id);
       return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
     });
     const gold = q.choices ? `choices: ${q.choices.join(' | ')}; ` : '';
