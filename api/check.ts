@@ -2,11 +2,11 @@
 // budget), on an environment's samples when one is named, else on built-in samples.
 import { existsSync, statSync } from 'node:fs';
 import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
-import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { UsageError } from '../foundation/usage-error.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
 import type { SandboxLimits } from '../sandbox/isolate.ts';
 import { type QuickExamReport, quickExam } from '../sandbox/quick-exam.ts';
-import { type EnvInput, openEnv, resolveEnv } from './environments.ts';
+import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 
 export interface CheckOptions {
@@ -28,18 +28,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const env = o.env
-      ? (
-          await asUsage(async () =>
-            openEnv(await resolveEnv(o.env as EnvInput), {
-              models,
-              images: services.images,
-              seed: 0,
-              onNote: o.onNote ?? (() => undefined),
-            }),
-          )
-        ).env
-      : undefined;
+    const env = o.env ? (await openNamed(o.env, { models, images: services.images, seed: 0, onNote: o.onNote ?? (() => undefined) })).env : undefined;
     try {
       return await quickExam(
         { entryPath: entry },

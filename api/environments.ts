@@ -1,6 +1,7 @@
 // The environments this process knows: the built-in ones, plus any a library user registers. Opening one resolves
 // a spec or a recorded source through the registry and runs its definition.
 import type { Environment } from '../engine/environment/contract.ts';
+import { asUsage } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
 import { type EnvSource, EnvironmentRegistry, type ResolvedEnvironment } from '../engine/environment/registry.ts';
@@ -56,6 +57,11 @@ export async function openEnv(
     ...(o.data ? { data: o.data } : {}),
   });
   return { env, source: resolved.source, ...(resolved.changed ? { changed: resolved.changed } : {}) };
+}
+
+/** Resolves and opens what a call names; a failure there is the user's to fix (a UsageError). */
+export function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
+  return asUsage(async () => openEnv(await resolveEnv(env), o));
 }
 
 /** The environment a run recorded (run.json's envSource; runs from before it name a built-in in options.env). */

@@ -6,10 +6,10 @@ import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/evaluate/run-programs.ts';
 import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
-import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';
-import { type EnvInput, openEnv, resolveEnv } from './environments.ts';
+import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 
 export interface EvaluateCommon {
@@ -61,24 +61,10 @@ async function run(
     throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
   if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0))
     throw new UsageError(`seed must be a whole number from 0; got ${String(o.seed)}`);
-  const resolvedPrograms = programs.map((p) => {
-    try {
-      return resolveProgram(p.trim());
-    } catch (err) {
-      throw new UsageError((err as Error).message, { cause: err });
-    }
-  });
+  const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const opened = await asUsage(async () =>
-      openEnv(await resolveEnv(o.env), {
-        models,
-        images: services.images,
-        seed: o.seed ?? 0,
-        onNote: o.onNote ?? (() => undefined),
-        ...(o.data ? { data: o.data } : {}),
-      }),
-    );
+    const opened = await openNamed(o.env, { models, images: services.images, seed: o.seed ?? 0, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}) });
     const out =
       o.out ?? join(repoRoot, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     try {

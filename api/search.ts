@@ -11,12 +11,12 @@ import { createMetaAgent } from '../engine/meta/create.ts';
 import { POLICIES } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState, type SearchSummary } from '../engine/search/search.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
-import { UsageError, asUsage } from '../foundation/usage-error.ts';
+import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
-import { type EnvInput, type OpenedEnvironment, openEnv, reopenEnv, resolveEnv } from './environments.ts';
+import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 
 export interface SearchOptions {
@@ -146,13 +146,6 @@ function settings(
   return { folder, options };
 }
 
-function asUsageSync<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (err) {
-    throw new UsageError((err as Error).message, { cause: err });
-  }
-}
 
 export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   checkOptions(o);
@@ -166,7 +159,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
     if (o.resume) opened = await asUsage(() => reopenEnv(recorded, options.env, open));
-    else opened = await asUsage(async () => openEnv(await resolveEnv(o.env as EnvInput), open));
+    else opened = await openNamed(o.env as EnvInput, open);
     const { env, source } = opened;
     try {
       const info = env.info();

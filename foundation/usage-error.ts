@@ -16,3 +16,13 @@ export async function asUsage<T>(load: () => Promise<T> | T): Promise<T> {
     throw new UsageError((err as Error).message, { cause: err });
   }
 }
+
+/** The same for a synchronous step (reading a run folder, naming a program). */
+export function asUsageSync<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError((err as Error).message, { cause: err });
+  }
+}
