@@ -1,9 +1,10 @@
 // The search as a user runs it, including a real kill -9 in the middle and --resume.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { automemo, automemoInProcess, bin, cliEnv as env } from '../support/cli.ts';
@@ -15,11 +16,19 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/** One LoCoMo conversation in a folder of its own: what is tested here does not need all three. */
+function oneConversation(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'search-locomo-'));
+  dirs.push(dir);
+  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(dir, '26.json'));
+  return dir;
+}
+
 describe('automemo search', () => {
   it('survives kill -9 mid-run: --resume loses no finished step and completes the budget', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'search-kill-')), 'run');
     dirs.push(join(out, '..'));
-    const args = ['search', '--env', 'locomo', '--budget', '4', '--eval-fraction', '0.3', '--no-test', '--seed', '5', '--out', out];
+    const args = ['search', '--env', 'locomo', '--data', oneConversation(), '--seeds', 'bm25', '--budget', '4', '--eval-fraction', '0.3', '--no-test', '--seed', '5', '--out', out];
     const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: 'ignore' });
     const journal = join(out, 'journal.jsonl');
     const doneSteps = () => (existsSync(journal) ? (readFileSync(journal, 'utf8').match(/"type":"step-done"/g) ?? []).length : 0);
@@ -62,7 +71,7 @@ describe('automemo search', () => {
     const seedFile = statSync(join(seedDir, 'index.ts'));
     const seed = `${'../'.repeat(8)}${relative('/', seedDir)}`;
     expect(relative(out, join(out, 'programs', `seed-${seed}`)).startsWith('..')).toBe(true);
-    const first = automemo('search', '--env', 'locomo', '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seeds', seed, '--out', out);
+    const first = automemo('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seeds', seed, '--out', out);
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/selected \(lcb\)\s+(root|seed-seeddir)/);
     expect(first.out).toMatch(/^seed-seeddir\s+validation \d/m);
