@@ -63,6 +63,20 @@ export const EventSchema = z.discriminatedUnion('type', [
     ok: z.boolean(),
     error: z.string().optional(),
   }),
+  // CluE's clustering of one step's evidence: the pool after it (model) or the metadata groups used instead, and why.
+  z.object({
+    type: z.literal('clusters'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    source: z.enum(['model', 'metadata']),
+    notes: z.array(z.string().max(2000)).max(100),
+    clusters: z.array(z.object({ id: NodeId, label: z.string().max(500), description: z.string().max(2000), tasks: z.number().int() })).max(50),
+    /** Task id → cluster id (model) or metadata group (metadata), for this step's tasks. */
+    assignment: z.record(z.string().max(500), z.string().max(500)),
+    /** Summaries written at this step (earlier ones are in earlier events). */
+    summaries: z.record(z.string().max(500), z.string().max(2000)),
+  }),
   z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,

@@ -2,6 +2,7 @@
 // of the session (each run of the process starts with a `start` line) that wrote it: a step killed half-way and
 // then redone by a resumed run leaves two sets of lines with the same step number, and the first set is dropped.
 // Meta-model calls are kept whatever happened to their step: their cost was real.
+import type { ClusterPool } from '../engine/meta/clue/pool.ts';
 import { recordEvaluation, SearchTree } from '../engine/search/tree.ts';
 import type { JournalEvent } from './journal.ts';
 
@@ -16,6 +17,10 @@ export interface Replayed {
   actions: Extract<JournalEvent, { type: 'action' }>[];
   /** Children that never passed quick examination (for the viewer). */
   failures: Extract<JournalEvent, { type: 'generation-failed' }>[];
+  /** CluE's clustering of each completed step (for the viewer). */
+  clusterings: Extract<JournalEvent, { type: 'clusters' }>[];
+  /** CluE's pool as the last completed model clustering left it (what a resumed search carries on from). */
+  cluePool: ClusterPool;
   stopped?: string;
   dropped: number;
 }
@@ -31,7 +36,7 @@ export function replay(events: JournalEvent[]): Replayed {
   });
   const done = new Set(doneIn.keys());
   const tree = new SearchTree();
-  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], dropped: 0 };
+  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
   for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);
@@ -68,6 +73,17 @@ export function replay(events: JournalEvent[]): Replayed {
           break;
         case 'action':
           out.actions.push(e);
+          break;
+        case 'clusters':
+          out.clusterings.push(e);
+          if (e.source === 'model') {
+            const pool = out.cluePool;
+            out.cluePool = {
+              clusters: e.clusters.map(({ id, label, description }) => ({ id, label, description })),
+              summaries: { ...pool.summaries, ...e.summaries },
+              assignment: { ...Object.fromEntries(Object.entries(pool.assignment).filter(([, c]) => e.clusters.some((x) => x.id === c))), ...e.assignment },
+            };
+          }
           break;
         case 'generation-failed':
           out.failures.push(e);

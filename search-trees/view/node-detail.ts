@@ -16,7 +16,17 @@ const MAX_FILE_BYTES = 1_000_000;
 const MAX_FILES = 200;
 const MAX_META_BYTES = 4_000_000;
 
+/** CluE's clustering of the step's evidence: the pool after it, or the metadata groups and why. */
+export interface ClusteringDetail {
+  source: 'model' | 'metadata';
+  notes: string[];
+  clusters: { id: string; label: string; description: string; tasks: number }[];
+  /** Tasks per group this step (cluster label, or metadata group). */
+  groups: { group: string; tasks: string[] }[];
+}
+
 export interface StepDetail {
+  clustering?: ClusteringDetail;
   quickExams: { dir: string; attempt: number; passed: boolean; failure?: string }[];
   metaCalls: { purpose: string; model: string; promptTokens: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string }[];
 }
@@ -65,6 +75,7 @@ export function stepDetail(events: JournalEvent[], step: number): StepDetail {
   const out: StepDetail = { quickExams: [], metaCalls: [] };
   if (step <= 0) return out;
   for (const e of events) {
+    if (e.type === 'clusters' && e.step === step) out.clustering = clusteringDetail(e);
     if (e.type === 'quick-exam' && e.step === step) out.quickExams.push({ dir: e.dir, attempt: e.attempt, passed: e.passed, ...(e.failure ? { failure: e.failure } : {}) });
     if (e.type === 'meta-call' && e.step === step) {
       const { type: _t, t: _time, step: _s, node: _n, role: _r, ...call } = e;
@@ -72,6 +83,16 @@ export function stepDetail(events: JournalEvent[], step: number): StepDetail {
     }
   }
   return out;
+}
+
+function clusteringDetail(e: Extract<JournalEvent, { type: 'clusters' }>): ClusteringDetail {
+  const label = new Map(e.clusters.map((c) => [c.id, c.label]));
+  const groups = new Map<string, string[]>();
+  for (const [task, group] of Object.entries(e.assignment)) {
+    const name = label.get(group) ?? group;
+    groups.set(name, [...(groups.get(name) ?? []), task]);
+  }
+  return { source: e.source, notes: e.notes, clusters: e.clusters, groups: [...groups.entries()].map(([group, tasks]) => ({ group, tasks })) };
 }
 
 export function readNodeDetail(run: RunView, id: string): NodeDetail | null {

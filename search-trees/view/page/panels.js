@@ -100,6 +100,15 @@
 
   function renderStepLog(detail) {
     const box = el('div', { class: 'steplog' });
+    const cl = detail.clustering;
+    if (cl) {
+      box.append(
+        el('h4', {}, cl.source === 'model' ? `Clusters (CluE pool, ${cl.clusters.length})` : 'Clusters (metadata groups)'),
+        el('ul', { class: 'clusters' }, cl.groups.map((g) => el('li', {}, el('b', {}, g.group), ` — ${g.tasks.length} task${g.tasks.length === 1 ? '' : 's'}: `, el('span', { class: 'muted' }, g.tasks.slice(0, 12).join(', ') + (g.tasks.length > 12 ? ', …' : ''))))),
+      );
+      if (cl.source === 'model') box.append(el('ul', { class: 'pool' }, cl.clusters.map((c) => el('li', {}, `${c.id}: ${c.label}${c.description ? ` — ${c.description}` : ''} (${c.tasks} task${c.tasks === 1 ? '' : 's'} so far)`))));
+      if (cl.notes.length) box.append(el('ul', { class: 'notes' }, cl.notes.map((n) => el('li', { class: 'muted' }, n))));
+    }
     if (detail.quickExams.length) {
       box.append(el('h4', {}, 'Quick examinations'), el('ul', {}, detail.quickExams.map((q) => el('li', { class: q.passed ? 'ok' : 'bad' }, `attempt ${q.attempt} (${q.dir}): ${q.passed ? 'passed' : `failed — ${q.failure || ''}`}`))));
     }
