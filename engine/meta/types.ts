@@ -5,6 +5,7 @@ import type { EnvironmentInfo } from '../environment/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import type { ProgramFiles } from '../../memo-programs/files.ts';
+import type { ClusterPool } from './clue/pool.ts';
 
 export type { ProgramFiles };
 
@@ -29,10 +30,25 @@ export interface ParentContext {
   seed: number;
   /** What earlier edits did, for agents that learn from the tree. */
   history?: EditOutcome[];
+  /** CluE's cluster pool as the search left it (persists across steps; empty at first). */
+  cluePool?: ClusterPool;
+  /** Reports how this step's evidence was clustered; the search journals it and keeps the pool. */
+  onClusters?: (clustering: Clustering) => void;
   /** Called before each model call; throws when the dollar cap is reached. */
   beforeModelCall?: () => void;
   /** Reports each model call; the search journals it and charges the ledger. */
   onModelCall?: (call: ModelCall) => void;
+}
+
+/** One step's clustering of the parent's evidence (CluE with a model; the metadata groups otherwise). */
+export interface Clustering {
+  source: 'model' | 'metadata';
+  pool: ClusterPool;
+  /** Task id → group (a pool cluster id with a model; the metadata group otherwise). */
+  assignment: Record<string, string>;
+  /** Summaries written at this step. */
+  summaries: Record<string, string>;
+  notes: string[];
 }
 
 export interface ModelCall {

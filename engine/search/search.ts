@@ -17,6 +17,7 @@ import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { quickExam } from '../../sandbox/quick-exam.ts';
 import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';
+import type { ClusterPool } from '../meta/clue/pool.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
 import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
 import { renderSteps } from '../meta/evidence.ts';
@@ -59,6 +60,8 @@ export interface SearchState {
   step: number;
   startedAt: number;
   stepTimes: number[];
+  /** CluE's cluster pool, carried across steps (and across a resume, from the journal). */
+  cluePool: ClusterPool;
 }
 
 export interface SearchSummary {
@@ -87,7 +90,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const read = readJournal(folder.journalPath);
   const past = replay(read.events);
   const journal = new Journal(folder.journalPath);
-  const state: SearchState = { tree: past.tree, ledger: deps.ledger, step: past.completedSteps, startedAt: Date.now(), stepTimes: [] };
+  const state: SearchState = { tree: past.tree, ledger: deps.ledger, step: past.completedSteps, startedAt: Date.now(), stepTimes: [], cluePool: past.cluePool };
   for (const call of past.metaCalls) deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
   const log = (event: NewEvent) => {
     const full = journal.append(event);
@@ -383,6 +386,14 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       step,
       seed: options.seed,
       history: history(state.tree),
+      cluePool: state.cluePool,
+      onClusters: (c) => {
+        if (c.source === 'model') state.cluePool = c.pool;
+        const counts = new Map<string, number>();
+        for (const g of Object.values(c.pool.assignment)) counts.set(g, (counts.get(g) ?? 0) + 1);
+        const clusters = c.source === 'model' ? c.pool.clusters.map((x) => ({ ...x, tasks: counts.get(x.id) ?? 0 })) : [];
+        log({ type: 'clusters', step, node: parent.id, source: c.source, notes: c.notes.slice(0, 100), clusters, assignment: c.assignment, summaries: c.summaries });
+      },
       beforeModelCall: () => checkBudget(deps.ledger, options.maxUsd),
       onModelCall: (call) => {
         deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
