@@ -15,7 +15,7 @@ import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
-import { MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
+import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 
@@ -35,6 +35,8 @@ export interface SearchOptions {
   policy?: string;
   select?: 'lcb' | 'max-mean';
   evalFraction?: number;
+  /** Steps in flight at once (default 1): model calls of one overlap the evaluations of others. */
+  parallel?: number;
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
   /** Evaluate the final choice on the test split (default true). */
@@ -83,6 +85,7 @@ const OptionsSchema = z
     policy: z.string().optional(),
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
+    parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     data: z.string().optional(),
     test: z.boolean().optional(),
   })
@@ -113,6 +116,7 @@ function settings(
       ...info.options,
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
       ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
+      ...(o.parallel ? { parallel: o.parallel } : {}),
     };
     return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
   }
@@ -139,6 +143,7 @@ function settings(
     repairAttempts: 3,
     quickExamTasks: 5,
     testWinner: o.test ?? true,
+    ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
   });
   const folder = new RunFolder(
     o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),

@@ -8,8 +8,10 @@ import type { JournalEvent } from './journal.ts';
 
 export interface Replayed {
   tree: SearchTree;
-  /** Steps completed (init is step 0). */
+  /** Steps completed (init is step 0): the highest step with a `step-done` line. */
   completedSteps: number;
+  /** Every step above 0 with a `step-done` line (a parallel search killed mid-way leaves gaps below the highest). */
+  doneSteps: number[];
   initDone: boolean;
   metaCalls: Extract<JournalEvent, { type: 'meta-call' }>[];
   /** Evaluations by node, in order (validation and test). */
@@ -36,7 +38,7 @@ export function replay(events: JournalEvent[]): Replayed {
   });
   const done = new Set(doneIn.keys());
   const tree = new SearchTree();
-  const out: Replayed = { tree, completedSteps: 0, initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
+  const out: Replayed = { tree, completedSteps: 0, doneSteps: [...done].filter((s) => s > 0).sort((a, b) => a - b), initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
   for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);

@@ -25,6 +25,9 @@ function nodeName(node: string): string {
   return node;
 }
 
+/** Steps in flight at most: each holds a model conversation and an evaluation. */
+export const MAX_PARALLEL = 16;
+
 export const RunOptionsSchema = z
   .object({
     env: z.string(),
@@ -41,6 +44,8 @@ export const RunOptionsSchema = z
     repairAttempts: z.number().int().min(0).max(10),
     quickExamTasks: z.number().int().min(1),
     testWinner: z.boolean(),
+    /** Steps in flight at once (1 when absent: runs written before parallel search). */
+    parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
   })
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

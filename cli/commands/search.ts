@@ -4,7 +4,7 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { search, type SearchResult } from '../../api/search.ts';
-import { MAX_SEEDS, type RunOptions } from '../../search-trees/run-folder.ts';
+import { MAX_PARALLEL, MAX_SEEDS, type RunOptions } from '../../search-trees/run-folder.ts';
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { SearchState } from '../../engine/search/search.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -34,6 +34,8 @@ ${environments.help('                        ')}
   --policy P          ucb (default), greedy, random, alma-softmax
   --select S          lcb (default) or max-mean
   --eval-fraction F   share of validation tasks per evaluation (default 0.5)
+  --parallel K        steps in flight at once (default 1; at most 16): each
+                      step's model calls overlap the others' evaluations
   --data DIR          the environment's data folder
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
@@ -51,6 +53,7 @@ const Args = z.object({
   policy: z.string().optional(),
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
+  parallel: intOption(1, MAX_PARALLEL),
   data: z.string().optional(),
   'no-test': z.boolean().optional(),
   json: z.boolean().optional(),
@@ -71,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
       policy: { type: 'string' },
       select: { type: 'string' },
       'eval-fraction': { type: 'string' },
+      parallel: { type: 'string' },
       data: { type: 'string' },
       'no-test': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -117,6 +121,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.policy ? { policy: a.policy } : {}),
       ...(a.select ? { select: a.select } : {}),
       ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
+      ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
       ...(a.data ? { data: a.data } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,
@@ -130,7 +135,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
-            `budget ${o.budget} steps; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
+            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
         );
       },
       onEvent: (e, s) => onEvent?.(e, s),

@@ -30,6 +30,7 @@ import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type Paren
 import { POLICIES } from './policies/index.ts';
 import { setAsideEvidence } from './evidence-aside.ts';
 import { seedNodeIds } from './node-ids.ts';
+import { runStepPool } from './step-pool.ts';
 import type { Choice } from './policy.ts';
 import { selectFinal, selectionScore } from './selection.ts';
 import { recordEvaluation, type SearchTree, type TreeNode } from './tree.ts';
@@ -109,6 +110,24 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const policy = POLICIES[options.policy];
   if (!policy) throw new Error(`unknown search policy ${options.policy}`);
 
+  // Validation evaluation k of a node uses task sample k. Indices are claimed when an evaluation starts, so two
+  // evaluations of one node in flight (parallel search) never share one; an unscored one frees its index again.
+  const scoredIndices = new Map<string, Set<number>>();
+  for (const e of past.evaluations) if (e.split === 'train' && e.score !== null) scoredIndices.set(e.node, (scoredIndices.get(e.node) ?? new Set()).add(e.index));
+  const runningIndices = new Map<string, Set<number>>();
+  const claimIndex = (id: string): number => {
+    const scored = scoredIndices.get(id);
+    const running = runningIndices.get(id) ?? new Set<number>();
+    let k = 0;
+    while (scored?.has(k) || running.has(k)) k++;
+    runningIndices.set(id, running.add(k));
+    return k;
+  };
+  const releaseIndex = (id: string, k: number, scored: boolean) => {
+    runningIndices.get(id)?.delete(k);
+    if (scored) scoredIndices.set(id, (scoredIndices.get(id) ?? new Set()).add(k));
+  };
+
   const compileNode = async (node: TreeNode): Promise<CompiledProgram> => {
     let c = compiled.get(node.id);
     if (!c) {
@@ -122,7 +141,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
 
   const evaluate = async (node: TreeNode, split: 'train' | 'test', step: number): Promise<EvaluationResult> => {
     const program = await compileNode(node);
-    const index = split === 'train' ? node.scores.length : 0;
+    const index = split === 'train' ? claimIndex(node.id) : 0;
     // Paired evaluation: every node's k-th evaluation uses the same task sample k, so a child's first score
     // compares with its parent's first score on identical tasks (an edit with no effect scores exactly the same).
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
@@ -155,6 +174,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     }
     const score = unscored ? null : result.score;
     recordEvaluation(node, { step, split, score, ...(unscored ? { unscored } : {}) });
+    if (split === 'train') releaseIndex(node.id, index, score !== null);
     const { usage: _usage, byScenario, ...stats } = result.stats;
     log({
       type: 'evaluation',
@@ -232,6 +252,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     log({ type: 'stopped', step, reason, ...(infrastructure ? { infrastructure } : {}) });
   };
   const interrupt = (step: number) => {
+    // Several steps in flight all see the signal: the stop is journaled once.
+    if (interrupted) return;
     interrupted = true;
     stopped = `interrupted at step ${step}: ${abortReason(deps.signal)}`;
     log({ type: 'stopped', step, reason: stopped, interrupted: true });
@@ -259,36 +281,44 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     stopOnUnscoredStreak(0);
   }
 
-  // Steps 1..budget.
+  // Steps 1..budget: every step without a `step-done` line (after a kill with several in flight, the gaps too), up
+  // to `parallel` at once. A step picks its action as it starts, with the work in flight reserved in the tree.
   let ranSteps = 0;
-  for (let step = state.step + 1; step <= options.budget && !stopped; step++) {
-    deps.beforeStep?.(step);
-    if (deps.signal?.aborted) {
-      interrupt(step);
-      break;
-    }
-    const stepStarted = Date.now();
-    state.step = step;
-    // A node owed a first score (its evaluations so far scored nothing) is evaluated before the policy chooses.
-    const retry = retryChoice(state.tree);
-    const choice: Choice = retry ?? policy.choose(state.tree, options.ucb, seededRandom(options.seed, 'policy', step));
-    log({ type: 'action', step, kind: choice.action.kind, node: choice.action.node, score: choice.action.score, candidates: choice.candidates, ...(retry ? { retry: retry.retry } : {}) });
-    const done = await runStep(step, async () => {
-      checkBudget(deps.ledger, options.maxUsd);
-      if (choice.action.kind === 'evaluate') {
-        await evaluate(state.tree.get(choice.action.node), 'train', step);
-      } else {
-        await generate(choice.action.node, step);
+  const todo = Array.from({ length: Math.max(0, options.budget) }, (_, i) => i + 1).filter((s) => !past.doneSteps.includes(s));
+  await runStepPool({
+    steps: todo,
+    parallel: options.parallel ?? 1,
+    stopped: () => stopped !== undefined,
+    ...(deps.beforeStep ? { beforeStep: deps.beforeStep } : {}),
+    run: async (step) => {
+      if (deps.signal?.aborted) {
+        if (!stopped) interrupt(step);
+        return;
       }
-    });
-    if (done) {
-      log({ type: 'step-done', step });
-      stepActions.set(step, choice.action.kind);
-      stopOnUnscoredStreak(step);
-    }
-    state.stepTimes.push(Date.now() - stepStarted);
-    ranSteps++;
-  }
+      const stepStarted = Date.now();
+      state.step = Math.max(state.step, step);
+      // A node owed a first score (its evaluations so far scored nothing) is evaluated before the policy chooses.
+      const retry = retryChoice(state.tree);
+      const choice: Choice = retry ?? policy.choose(state.tree, options.ucb, seededRandom(options.seed, 'policy', step));
+      log({ type: 'action', step, kind: choice.action.kind, node: choice.action.node, score: choice.action.score, candidates: choice.candidates, ...(retry ? { retry: retry.retry } : {}) });
+      const release = state.tree.reserve(choice.action.kind, choice.action.node);
+      const done = await runStep(step, async () => {
+        checkBudget(deps.ledger, options.maxUsd);
+        if (choice.action.kind === 'evaluate') {
+          await evaluate(state.tree.get(choice.action.node), 'train', step);
+        } else {
+          await generate(choice.action.node, step);
+        }
+      }).finally(release);
+      if (done) {
+        log({ type: 'step-done', step });
+        stepActions.set(step, choice.action.kind);
+        stopOnUnscoredStreak(step);
+      }
+      state.stepTimes.push(Date.now() - stepStarted);
+      ranSteps++;
+    },
+  });
 
   async function generate(parentId: string, step: number): Promise<void> {
     const parent = state.tree.get(parentId);

@@ -61,6 +61,44 @@ export interface FailedGeneration {
 export class SearchTree {
   readonly nodes = new Map<string, TreeNode>();
   readonly failed: FailedGeneration[] = [];
+  /**
+   * Work in flight (parallel search): evaluations of a node and children being written from it. The action scores
+   * count them as visits already made (virtual loss), so concurrent picks spread out; they are never journaled.
+   */
+  private readonly pendingEvaluations = new Map<string, number>();
+  private readonly pendingChildren = new Map<string, number>();
+
+  /** Marks an action as in flight; the returned function marks it done. */
+  reserve(kind: 'evaluate' | 'generate', id: string): () => void {
+    const map = kind === 'evaluate' ? this.pendingEvaluations : this.pendingChildren;
+    map.set(id, (map.get(id) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (map.get(id) ?? 1) - 1;
+      if (left > 0) map.set(id, left);
+      else map.delete(id);
+    };
+  }
+
+  /** n(v) with the evaluations of v in flight counted. */
+  visits(node: TreeNode): number {
+    return node.scores.length + (this.pendingEvaluations.get(node.id) ?? 0);
+  }
+
+  /** m(v) with the children being written from v counted. */
+  width(id: string): number {
+    return this.evaluatedChildren(id).length + (this.pendingChildren.get(id) ?? 0);
+  }
+
+  /** N with every action in flight counted (each ends in one evaluation, or none for a failed child). */
+  totalVisits(): number {
+    let pending = 0;
+    for (const k of this.pendingEvaluations.values()) pending += k;
+    for (const k of this.pendingChildren.values()) pending += k;
+    return this.totalEvaluations() + pending;
+  }
 
   add(node: TreeNode): void {
     if (this.nodes.has(node.id)) throw new Error(`node ${node.id} already exists`);

@@ -29,7 +29,8 @@ export function unscoredReason(result: EvaluationResult): string | undefined {
 
 /** The step's action when a node is owed a first score; undefined when none is. */
 export function retryChoice(tree: SearchTree): (Choice & { retry: string }) | undefined {
-  const node = tree.awaitingFirstScore()[0];
+  // One already being evaluated again (by a step in flight) is not retried twice at once.
+  const node = tree.awaitingFirstScore().find((n) => tree.visits(n) === n.scores.length);
   if (!node) return undefined;
   const last = node.unscored?.filter((u) => u.split === 'train').at(-1);
   // No policy weighed this action: its score is 0 and it has no candidates.

@@ -4,14 +4,15 @@ import type { SearchTree } from '../tree.ts';
 import { evalScore, genScore, potential, prior, type UcbParams } from '../ucb.ts';
 
 export function ucbCandidates(tree: SearchTree, p: UcbParams): ScoredAction[] {
-  const N = tree.totalEvaluations();
+  // Visits count the work in flight (parallel search): a node being evaluated or expanded looks visited already.
+  const N = tree.totalVisits();
   const qRoot = tree.q(tree.root);
   const out: ScoredAction[] = [];
   for (const node of tree.evaluated()) {
     const q = tree.q(node);
-    out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, node.scores.length, N, p) });
+    out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, tree.visits(node), N, p) });
     if (tree.expandable(node, p.minWidth, p.seedsExpandable)) {
-      const m = tree.evaluatedChildren(node.id).length;
+      const m = tree.width(node.id);
       const g = potential(tree.sumImprovement(node.id), m, prior(q, qRoot, p), p);
       out.push({ kind: 'generate', node: node.id, score: genScore(q, g, m, N, p) });
     }

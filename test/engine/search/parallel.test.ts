@@ -1,0 +1,79 @@
+// A search with several steps in flight against the local model server: the model calls of different steps
+// overlap, every step is journaled once, and the tree is as complete as a one-at-a-time search's.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CostLedger } from '../../../engine/llm/ledger.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
+import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
+import { runSearch } from '../../../engine/search/search.ts';
+import { closeHostServices } from '../../../sandbox/primitives/index.ts';
+import { readJournal } from '../../../search-trees/journal.ts';
+import { replay } from '../../../search-trees/replay.ts';
+import { OpenAITestServer } from '../../support/openai-server.ts';
+import { offlineServices } from '../../support/services.ts';
+import { ToyEnvironment } from '../../support/toy-env.ts';
+import { createToyRun } from '../../support/toy-run.ts';
+
+let server: OpenAITestServer;
+const dirs: string[] = [];
+beforeAll(async () => {
+  server = await OpenAITestServer.start();
+});
+afterAll(async () => {
+  await server.close();
+  closeHostServices();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Every JSON reply fits every JSON purpose (analysis, synthesis, CluE); programs differ per call. */
+function scriptedModel(latencyMs: number) {
+  let programs = 0;
+  server.onChat = (body) => {
+    if (body.response_format?.type === 'json_object') {
+      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'filter by door' }], summary: 's', changes: [{ change: 'filter by door' }], summaries: [], operations: [], assign: {} }) };
+    }
+    programs++;
+    const program = [
+      '// file: index.ts',
+      "import { defineMemo } from 'automemo/contract';",
+      `export const config = { maxChars: 2000, variant: ${programs} };`,
+      'const lines: string[] = [];',
+      'export default defineMemo({',
+      '  update(episode) { for (const s of episode.steps) lines.push(s.action); },',
+      '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
+      '});',
+    ].join('\n');
+    return { content: `\`\`\`ts\n${program}\n\`\`\``, delayMs: latencyMs };
+  };
+}
+
+async function searchWith(parallel: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'parallel-'));
+  dirs.push(dir);
+  const { folder, opts } = createToyRun(dir, { budget: 4, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 0, quickExamTasks: 2 });
+  const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+  const summary = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: opts, models, ledger: new CostLedger() });
+  return { summary, events: readJournal(folder.journalPath).events };
+}
+
+describe('parallel search', () => {
+  it('keeps several steps in flight: their model calls overlap, each step is journaled once, and no child is lost', async () => {
+    scriptedModel(1500);
+    const { summary, events } = await searchWith(4);
+    const r = replay(events);
+    expect(r.doneSteps).toEqual([1, 2, 3, 4]);
+    expect(events.filter((e) => e.type === 'action').map((e) => e.step).sort()).toEqual([1, 2, 3, 4]);
+    // Generation calls of different steps were in the air at the same time.
+    const generations = events.flatMap((e) => (e.type === 'meta-call' && e.purpose === 'generation' ? [{ step: e.step, from: e.t - e.ms, to: e.t }] : []));
+    const overlapping = generations.some((a) => generations.some((b) => a.step !== b.step && a.from < b.to && b.from < a.to));
+    expect(overlapping).toBe(true);
+    // As many children pass as when one step runs at a time: none is lost to another step's work.
+    const sequential = await searchWith(1);
+    expect(summary.steps).toBe(4);
+    expect(summary.validGenerations).toBe(summary.generations);
+    expect(sequential.summary.validGenerations).toBe(sequential.summary.generations);
+    expect(summary.failedGenerations + sequential.summary.failedGenerations).toBe(0);
+  }, 120_000);
+});
