@@ -246,7 +246,11 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   let stopped: string | undefined = carriedStop(read.events);
   let failure: string | undefined;
   let interrupted = false;
+  let stopRecorded = false;
   const stop = (step: number, reason: string, infrastructure: boolean) => {
+    // Steps in flight that meet the same cap (or dead service) stop the search once; the first reason stands.
+    if (stopRecorded) return;
+    stopRecorded = true;
     stopped = reason;
     if (infrastructure) failure = reason;
     log({ type: 'stopped', step, reason, ...(infrastructure ? { infrastructure } : {}) });
