@@ -1,0 +1,98 @@
+// The parallel row of npm run bench:search: the same model search (8 steps that each write a child through the
+// meta agent) with --parallel 1 and --parallel 4, against the local OpenAI-compatible server answering every chat
+// call after 3 s, as a remote model would. Prints both wall clocks, their ratio, and the valid children of each.
+// Run alone: node --no-node-snapshot --import tsx bench/search-parallel.ts [--latency-ms 3000 --steps 8]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { CostLedger } from '../engine/llm/ledger.ts';
+import { resolveModels } from '../engine/llm/models.ts';
+import { ModelMetaAgent } from '../engine/meta/model/agent.ts';
+import { runSearch } from '../engine/search/search.ts';
+import { closeHostServices } from '../sandbox/primitives/index.ts';
+import { OpenAITestServer } from '../test/support/openai-server.ts';
+import { offlineServices } from '../test/support/services.ts';
+import { ToyEnvironment } from '../test/support/toy-env.ts';
+import { createToyRun } from '../test/support/toy-run.ts';
+import { table } from './stats.ts';
+
+export interface ParallelRow {
+  parallel: number;
+  seconds: number;
+  generations: number;
+  validChildren: number;
+  modelCalls: number;
+}
+
+/** A valid toy program per call (each one different, so no two children are the same program). */
+function reply(call: number): string {
+  return [
+    '```ts',
+    '// file: index.ts',
+    "import { defineMemo } from 'automemo/contract';",
+    `export const config = { maxChars: 2000, variant: ${call} };`,
+    'const lines: string[] = [];',
+    'export default defineMemo({',
+    '  update(episode) { for (const s of episode.steps) lines.push(s.action); },',
+    '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
+    '});',
+    '```',
+  ].join('\n');
+}
+
+async function searchOnce(server: OpenAITestServer, parallel: number, steps: number): Promise<ParallelRow> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-parallel-'));
+  try {
+    const { folder, opts } = createToyRun(dir, { budget: steps, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 1, quickExamTasks: 2 });
+    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'bench-meta' });
+    const before = server.chatRequests().length;
+    const started = Date.now();
+    // c_e = 0: every step generates (a re-evaluation makes no model call, and the row is about model steps).
+    const s = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+    return { parallel, seconds: (Date.now() - started) / 1000, generations: s.generations, validChildren: s.validGenerations, modelCalls: server.chatRequests().length - before };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function parallelRows(latencyMs = 3000, steps = 8): Promise<ParallelRow[]> {
+  const server = await OpenAITestServer.start();
+  let calls = 0;
+  server.onChat = (body) => {
+    calls++;
+    if (body.response_format?.type === 'json_object') {
+      const json = { relevance: [], weaknesses: ['returns every line'], suggestions: [{ priority: 1, change: 'filter by door' }], summary: 'filter', changes: [{ change: 'filter by door' }], summaries: [], operations: [], assign: {} };
+      return { content: JSON.stringify(json), delayMs: latencyMs };
+    }
+    return { content: reply(calls), delayMs: latencyMs };
+  };
+  try {
+    const rows = [await searchOnce(server, 1, steps), await searchOnce(server, 4, steps)];
+    return rows;
+  } finally {
+    await server.close();
+  }
+}
+
+export function printParallelRows(rows: ParallelRow[], latencyMs: number): void {
+  const [one, four] = rows as [ParallelRow, ParallelRow];
+  process.stdout.write(`\nParallel search: ${one.generations} model steps on the toy environment, every chat call answered after ${latencyMs / 1000} s\n`);
+  process.stdout.write(
+    `${table([
+      ['--parallel', 'wall s', 'model calls', 'generations', 'valid children', 'wall vs 1'],
+      ...rows.map((r) => [String(r.parallel), r.seconds.toFixed(1), String(r.modelCalls), String(r.generations), String(r.validChildren), (r.seconds / one.seconds).toFixed(2)]),
+    ])}\n`,
+  );
+  const ok = four.seconds <= 0.4 * one.seconds && four.validChildren === one.validChildren;
+  process.stdout.write(`target: --parallel 4 at most 0.40× the wall clock of --parallel 1 with the same valid children — ${ok ? 'met' : 'NOT met'} (${(four.seconds / one.seconds).toFixed(2)}×, ${four.validChildren} vs ${one.validChildren})\n`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { 'latency-ms': { type: 'string' }, steps: { type: 'string' } } });
+  const latency = Number(values['latency-ms'] ?? 3000);
+  const rows = await parallelRows(latency, Number(values.steps ?? 8));
+  printParallelRows(rows, latency);
+  closeHostServices();
+}
