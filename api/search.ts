@@ -37,6 +37,8 @@ export interface SearchOptions {
   evalFraction?: number;
   /** Steps in flight at once (default 1): model calls of one overlap the evaluations of others. */
   parallel?: number;
+  /** How the model meta agent groups evidence: CluE's model-managed cluster pool (default) or metadata groups. */
+  clustering?: 'clue' | 'metadata';
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
   /** Evaluate the final choice on the test split (default true). */
@@ -86,6 +88,7 @@ const OptionsSchema = z
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
+    clustering: z.enum(['clue', 'metadata']).optional(),
     data: z.string().optional(),
     test: z.boolean().optional(),
   })
@@ -144,6 +147,7 @@ function settings(
     quickExamTasks: 5,
     testWinner: o.test ?? true,
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
+    ...(o.clustering ? { clustering: o.clustering } : {}),
   });
   const folder = new RunFolder(
     o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
@@ -189,12 +193,12 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           resumed: o.resume ?? false,
           options,
           env: envFacts,
-          meta: options.meta === 'model' ? `model (${describeModel(models.meta)})` : 'offline',
+          meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
         });
         const summary = await runSearch({
           env,
           services,
-          meta: createMetaAgent(options.meta, models),
+          meta: createMetaAgent(options.meta, models, options.clustering),
           folder,
           options,
           models,

@@ -46,6 +46,8 @@ export const RunOptionsSchema = z
     testWinner: z.boolean(),
     /** Steps in flight at once (1 when absent: runs written before parallel search). */
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
+    /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
+    clustering: z.enum(['clue', 'metadata']).optional(),
   })
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;

@@ -36,6 +36,9 @@ ${environments.help('                        ')}
   --eval-fraction F   share of validation tasks per evaluation (default 0.5)
   --parallel K        steps in flight at once (default 1; at most 16): each
                       step's model calls overlap the others' evaluations
+  --clusters C        with a model: clue (default; the model summarises each
+                      task's scenario and keeps a cluster pool) or metadata
+                      (the environment's groups: site, template, category)
   --data DIR          the environment's data folder
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
@@ -54,6 +57,7 @@ const Args = z.object({
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
   parallel: intOption(1, MAX_PARALLEL),
+  clusters: z.enum(['clue', 'metadata']).optional(),
   data: z.string().optional(),
   'no-test': z.boolean().optional(),
   json: z.boolean().optional(),
@@ -75,6 +79,7 @@ export async function run(argv: string[]): Promise<number> {
       select: { type: 'string' },
       'eval-fraction': { type: 'string' },
       parallel: { type: 'string' },
+      clusters: { type: 'string' },
       data: { type: 'string' },
       'no-test': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -122,6 +127,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.select ? { select: a.select } : {}),
       ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
       ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
+      ...(a.clusters ? { clustering: a.clusters } : {}),
       ...(a.data ? { data: a.data } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,

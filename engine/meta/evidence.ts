@@ -45,11 +45,14 @@ function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
   return c;
 }
 
-/** Groups the parent's evaluated tasks by scenario; one cluster when there is a single scenario. */
-export function clusters(ctx: ParentContext): Cluster[] {
+/**
+ * Groups the parent's evaluated tasks by scenario (the environment's metadata, or CluE's clusters through
+ * `groupOf`); one cluster when there is a single scenario.
+ */
+export function clusters(ctx: ParentContext, groupOf: (t: TaskRecord) => string = (t) => t.scenario): Cluster[] {
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
   const groups = new Map<string, TaskRecord[]>();
-  for (const t of tasks) groups.set(t.scenario, [...(groups.get(t.scenario) ?? []), t]);
+  for (const t of tasks) groups.set(groupOf(t), [...(groups.get(groupOf(t)) ?? []), t]);
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([scenario, list]) => {

@@ -13,7 +13,9 @@ import { clientFor } from '../../llm/client.ts';
 import { priceOf } from '../../llm/ledger.ts';
 import type { RoleModel } from '../../llm/models.ts';
 import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
-import { clusters, renderCluster } from '../evidence.ts';
+import { clusterTasks } from '../clue/cluster-tasks.ts';
+import { emptyPool } from '../clue/pool.ts';
+import { type Cluster, clusters, renderCluster } from '../evidence.ts';
 import { type FeedbackCluster, type MetaAgent, MetaAgentError, type MetaFeedback, type ParentContext, type ProgramFiles, type Proposal } from '../types.ts';
 import { extractFiles, extractJson } from './extract.ts';
 import { isSafeRelPath } from '../../../foundation/safe-path.ts';
@@ -35,10 +37,37 @@ function renderProgram(files: ProgramFiles): string {
     .join('\n\n');
 }
 
+/** How a step's evidence is grouped for analysis: CluE's model-managed pool, or the environment's metadata. */
+export type ClusteringMode = 'clue' | 'metadata';
+
 export class ModelMetaAgent implements MetaAgent {
   readonly mode = 'model' as const;
 
-  constructor(private readonly model: RoleModel) {}
+  constructor(
+    private readonly model: RoleModel,
+    private readonly clustering: ClusteringMode = 'clue',
+  ) {}
+
+  /** CluE's clustering of the parent's scored tasks (or the metadata groups), reported to the search. */
+  private async groups(ctx: ParentContext): Promise<Cluster[]> {
+    const scored = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
+    const pool = ctx.cluePool ?? emptyPool();
+    const outcome =
+      this.clustering === 'clue'
+        ? await clusterTasks(
+            pool,
+            scored.map((t) => ({ taskId: t.taskId, scenario: t.scenario, text: ctx.explain(t.taskId) ?? `${t.scenario} task ${t.taskId}` })),
+            (purpose, user, schema) => this.ask(ctx, purpose, user, this.parseJson(schema)),
+          )
+        : undefined;
+    const groupOf = outcome?.groupOf ?? {};
+    if (outcome) {
+      const fresh = Object.fromEntries(Object.entries(outcome.pool.summaries).filter(([id]) => pool.summaries[id] === undefined));
+      const assignment = outcome.source === 'model' ? Object.fromEntries(scored.map((t) => [t.taskId, outcome.pool.assignment[t.taskId] ?? ''])) : outcome.groupOf;
+      ctx.onClusters?.({ source: outcome.source, pool: outcome.pool, assignment, summaries: fresh, notes: outcome.notes });
+    }
+    return clusters(ctx, (t) => groupOf[t.taskId] ?? t.scenario);
+  }
 
   private async chat(ctx: ParentContext, purpose: string, user: string, json: boolean): Promise<string> {
     ctx.beforeModelCall?.();
@@ -129,7 +158,7 @@ export class ModelMetaAgent implements MetaAgent {
       return { files, description, feedback: { agent: 'model', clusters: [], proposal: description } };
     }
     const program = renderProgram(ctx.files);
-    const groups = clusters(ctx);
+    const groups = await this.groups(ctx);
     const analyses = [];
     const found: FeedbackCluster[] = [];
     for (const cluster of groups.length ? groups : [undefined]) {

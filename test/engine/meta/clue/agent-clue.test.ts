@@ -1,0 +1,89 @@
+// The model meta agent with CluE, against the local server: the step's evidence is analysed per cluster the model
+// formed (not per dataset label), the clustering is reported for the journal, and `metadata` keeps the labels.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
+import { resolveModels } from '../../../../engine/llm/models.ts';
+import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
+import type { Clustering, ParentContext } from '../../../../engine/meta/types.ts';
+import { OpenAITestServer } from '../../../support/openai-server.ts';
+
+let server: OpenAITestServer;
+beforeAll(async () => {
+  server = await OpenAITestServer.start();
+});
+afterAll(() => server.close());
+
+const QUESTIONS: Record<string, string> = {
+  q1: 'When did Caroline go to the support group?',
+  q2: 'When did Melanie paint a sunrise?',
+  q3: 'What does Melanie like to do with her kids?',
+  q4: 'What activities does Caroline enjoy?',
+  q5: 'When is Caroline moving?',
+  q6: "What are Melanie's hobbies?",
+};
+const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
+
+function context(reported: Clustering[]): ParentContext {
+  const tasks = Object.keys(QUESTIONS).map((taskId, i) => ({ taskId, world: 'w', scenario: i % 2 ? 'single-hop' : 'temporal', reward: i < 3 ? 1 : 0, success: i < 3, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false }) as TaskRecord);
+  return {
+    node: 'seed-a',
+    files: { 'index.ts': "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n" },
+    q: 0.5,
+    evaluations: 1,
+    evaluation: { score: 0.5, tasks } as unknown as EvaluationResult,
+    payloads: new Map(),
+    env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
+    explain: (id) => `Question: ${QUESTIONS[id]}`,
+    envDescription: 'questions about two friends',
+    step: 1,
+    seed: 0,
+    onClusters: (c) => reported.push(c),
+  };
+}
+
+function scripted() {
+  server.onChat = (body) => {
+    const user = String(body.messages.at(-1).content);
+    if (user.includes('scenario summariser')) {
+      const ids = [...user.matchAll(/taskId: (q\d)/g)].map((m) => m[1] as string);
+      return { content: JSON.stringify({ summaries: ids.map((id) => ({ taskId: id, summary: isWhen(id) ? 'recall the date of a past event' : 'recall what a person likes to do' })) }) };
+    }
+    if (user.includes('cluster manager')) {
+      const ids = [...user.matchAll(/^(q\d): /gm)].map((m) => m[1] as string);
+      return { content: JSON.stringify({ operations: [{ op: 'create', id: 'dates', label: 'dates of past events', description: '' }, { op: 'create', id: 'likes', label: 'preferences', description: '' }], assign: Object.fromEntries(ids.map((id) => [id, isWhen(id) ? 'dates' : 'likes'])) }) };
+    }
+    if (body.response_format?.type === 'json_object') {
+      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], summary: 's', changes: [{ change: 'c' }] }) };
+    }
+    return { content: "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```" };
+  };
+}
+
+describe('model meta agent with CluE', () => {
+  const models = () => resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+
+  it('analyses the clusters the model formed and reports the clustering', async () => {
+    scripted();
+    const reported: Clustering[] = [];
+    const proposal = await new ModelMetaAgent(models().meta as never).propose(context(reported));
+    expect(proposal.feedback?.clusters.map((c) => [c.scenario, c.tasks])).toEqual([
+      ['dates of past events', 3],
+      ['preferences', 3],
+    ]);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ source: 'model', assignment: { q1: 'dates', q3: 'likes' } });
+    expect(Object.keys(reported[0]?.summaries ?? {})).toHaveLength(6);
+    expect(reported[0]?.pool.clusters.map((c) => c.id)).toEqual(['dates', 'likes']);
+  });
+
+  it('keeps the metadata groups when asked to, with no clustering call', async () => {
+    scripted();
+    const before = server.chatRequests().length;
+    const reported: Clustering[] = [];
+    const proposal = await new ModelMetaAgent(models().meta as never, 'metadata').propose(context(reported));
+    expect(proposal.feedback?.clusters.map((c) => c.scenario)).toEqual(['single-hop', 'temporal']);
+    expect(reported).toEqual([]);
+    const prompts = server.chatRequests().slice(before).map((b) => String(b.messages.at(-1).content));
+    expect(prompts.some((p) => p.includes('scenario summariser') || p.includes('cluster manager'))).toBe(false);
+  });
+});
