@@ -49,11 +49,11 @@ function scriptedModel(latencyMs: number) {
   };
 }
 
-async function searchWith(parallel: number) {
+async function searchWith(parallel: number, extra: { maxUsd?: number; budget?: number } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parallel-'));
   dirs.push(dir);
-  const { folder, opts } = createToyRun(dir, { budget: 4, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 0, quickExamTasks: 2 });
-  const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+  const { folder, opts } = createToyRun(dir, { budget: extra.budget ?? 4, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 0, quickExamTasks: 2, ...(extra.maxUsd ? { maxUsd: extra.maxUsd } : {}) });
+  const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' });
   const summary = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: opts, models, ledger: new CostLedger() });
   return { summary, events: readJournal(folder.journalPath).events };
 }
@@ -75,5 +75,17 @@ describe('parallel search', () => {
     expect(summary.validGenerations).toBe(summary.generations);
     expect(sequential.summary.validGenerations).toBe(sequential.summary.generations);
     expect(summary.failedGenerations + sequential.summary.failedGenerations).toBe(0);
+  }, 120_000);
+
+  it('stops every step in flight at --max-usd, journaling the stop once and keeping what finished', async () => {
+    scriptedModel(300);
+    // Each prompt is priced ($1 per million input tokens); the cap is reached within the first steps.
+    const { summary, events } = await searchWith(3, { maxUsd: 0.002, budget: 9 });
+    expect(summary.stopped).toMatch(/cap/);
+    expect(events.filter((e) => e.type === 'stopped')).toHaveLength(1);
+    expect(summary.steps).toBeLessThan(9);
+    // A stopped step leaves no half-written node: every node in the journal has its evaluation.
+    const r = replay(events);
+    for (const n of r.tree.nodes.values()) expect(n.scores.length, n.id).toBeGreaterThan(0);
   }, 120_000);
 });
