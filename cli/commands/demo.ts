@@ -10,22 +10,23 @@ import { repoRoot } from '../../sandbox/paths.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 
-export const usage = `automemo demo [--budget N] [--out DIR]
+export const usage = `automemo demo [--budget N] [--out DIR] [--data DIR]
 
 Offline tour: a ${12}-step tree search over memo programs on the shipped LoCoMo
 conversations (reward: evidence recall), seeded with Omni-SimpleMem, using the
 offline meta agent. Prints every step, the final table and the run folder
 (default search-trees/runs/demo-<time>), and writes report.html there (the
 viewer's page as one file; "automemo view <run>" serves it live). Takes a few
-minutes on a laptop.
+minutes on a laptop. --data DIR runs it on another folder of LoCoMo-format
+conversations.
 For the memory baselines side by side: automemo baselines --env locomo.`;
 
-const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000) });
+const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000), data: z.string().optional() });
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' } }, Args);
+  const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' }, data: { type: 'string' } }, Args);
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline' }, 'automemo demo');
+  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
   if (code !== 0) return code;
   const report = join(out, 'report.html');
   writeFileSync(report, renderReport(out).html);

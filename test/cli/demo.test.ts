@@ -1,9 +1,10 @@
 // `npm run demo` as a newcomer meets it: a short offline search whose last line says where its report is, and
 // that report is the viewer's page as one file with the run's data in it.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { automemo } from '../support/cli.ts';
 
@@ -13,7 +14,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('automemo demo', () => {
   it('runs offline and prints where its report is', () => {
     const out = join(dir, 'run');
-    const r = automemo('demo', '--budget', '2', '--out', out);
+    // One conversation of the three (the newcomer's demo reads all of them; the tour is the same).
+    const data = join(dir, 'locomo');
+    mkdirSync(data);
+    cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+    const r = automemo('demo', '--budget', '2', '--out', out, '--data', data);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/meta agent offline/);
