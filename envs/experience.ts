@@ -3,6 +3,27 @@
 // action looks like). Then align a past task's instruction with this task's, so its actions can be repeated with
 // this task's own arguments. Shared by the reference agents of the visual and web environments.
 
+/**
+ * How the reference agents read a payload, for the meta agent's prompt: written beside the reader it describes.
+ * `actions` says what an action line looks like in this environment; `replay` what a replayed success gives.
+ */
+export function experienceReaderGuide(actions: string, replay: string): string {
+  return (
+    'the offline reference agent reads only the payload text (images are ignored), line by line. A line starts a past ' +
+    'task when it is labelled "Task: <instruction>" (or Instruction:, Question:, Goal:; list markers and # before it ' +
+    'are fine), or when its words match this task\'s instruction with similarity >= 0.7 (2 x common words in order / ' +
+    'total words). The past task\'s outcome is read on that line or on any later line before the next past task: ' +
+    'success, succeeded, solved, correct, accepted; failure, failed, wrong, rejected; or "reward: x" (>= 0.5 is a ' +
+    `success). Its actions are the ${actions} found on the lines after it, in order, one per line (text after "->" ` +
+    'on that line is its result, not another action; numbering and other text before the action are fine). Past answers are never ' +
+    'replayed. Then, among past tasks with actions whose instruction has similarity >= 0.7 with this one (most similar ' +
+    `first): if one succeeded, its actions are replayed once each, with this task's own arguments put where the two ` +
+    `instructions differ, and ${replay}; otherwise the agent runs its own generic procedure and avoids the calls ` +
+    'failed ones made. A past task without an outcome is neither replayed nor avoided; advice in prose, rules and ' +
+    'summaries are not read at all. Without a usable past task the agent scores what it scores with no memory.'
+  );
+}
+
 export interface Experience {
   instruction?: string;
   outcome?: 'success' | 'failure';

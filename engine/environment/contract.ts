@@ -68,6 +68,21 @@ export interface EnvironmentInfo {
   data: Json;
 }
 
+/**
+ * What a meta agent must know to write programs for an environment, stated as exactly as the code applies it: a
+ * model that has to guess the reward rule or the payload format it is read in writes for the wrong target.
+ */
+export interface EnvironmentGuide {
+  /** The reward rule exactly as the checker computes it. */
+  reward: string;
+  /** The episodes' and tasks' fields a program can use, `meta` above all: names and meanings. */
+  schema: string;
+  /** How the agent uses a payload: offline, exactly how the reference agent reads it; with a model, what it is shown. */
+  reader: string;
+  /** Is a task record's `answer` an agent's answer? (Offline LoCoMo has no agent: its checker quotes the payload.) */
+  agentAnswers: boolean;
+}
+
 export interface Environment {
   info(): EnvironmentInfo;
   worlds(split: Split): Promise<World[]>;
@@ -81,5 +96,7 @@ export interface Environment {
   explain?(taskId: string): string | undefined;
   /** A paragraph on what the environment is and what its tasks need, for the meta agent. */
   describe?(): string;
+  /** The reward rule, the data schema and how payloads are read, for the meta agent's prompts. */
+  guide?(): EnvironmentGuide;
   close?(): Promise<void>;
 }

@@ -8,8 +8,9 @@ import { DEFAULT_BUDGET } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { collectEpisodes } from '../evaluate/collect-episodes.ts';
 import type { EpisodeStore } from '../evaluate/episode-store.ts';
-import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from './contract.ts';
+import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from './contract.ts';
 import { assignRoles } from './roles.ts';
+import { taskGuide } from './task-guide.ts';
 import { hashCatalog, hashTask } from './task-hash.ts';
 import { episodeRecord, partialRecord, trajectoryOf } from './task-records.ts';
 import { runAndScore } from './task-run.ts';
@@ -174,6 +175,10 @@ class TaskEnvironment<T> implements Environment {
 
   describe(): string {
     return this.spec.description;
+  }
+
+  guide(): EnvironmentGuide {
+    return taskGuide(this.spec as TaskEnvironmentSpec<unknown>, this.mode);
   }
 
   async close(): Promise<void> {

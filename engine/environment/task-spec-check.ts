@@ -55,6 +55,13 @@ const SpecSchema = z.object({
   close: fn('close').optional(),
   description: name('description', 20_000),
   reward: name('reward', 500),
+  guide: z
+    .object(
+      { reward: name('guide.reward', 5_000).optional(), schema: name('guide.schema', 10_000).optional(), reader: name('guide.reader', 10_000).optional() },
+      { error: 'guide must be { reward?, schema?, reader? } (strings)' },
+    )
+    .strict()
+    .optional(),
   split: z
     .object({
       trainShare: z.number().gt(0, 'split.trainShare must be above 0').max(1, 'split.trainShare must be at most 1').optional(),

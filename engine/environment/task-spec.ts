@@ -2,6 +2,7 @@
 // (task-environment.ts): it assigns roles when tasks carry none, collects the no-memory update episodes once and
 // stores them, retries infrastructure failures, builds the worlds per split, and turns runs into outcomes.
 import type { Json, MemoryPayload } from '../../memo-programs/contract.ts';
+import type { EnvironmentGuide } from './contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 
@@ -85,6 +86,11 @@ export interface TaskEnvironmentSpec<Truth = unknown> {
   description: string;
   /** What the reward means, e.g. "exact answer". */
   reward: string;
+  /**
+   * For the meta agent, as exactly as the code applies it: the reward rule, the episodes' fields, how the agent reads
+   * a payload. Unset parts are filled from the tasks and the agent (task-guide.ts); the meta fields are always listed.
+   */
+  guide?: Partial<Omit<EnvironmentGuide, 'agentAnswers'>>;
   /** Role assignment for tasks without one: share of each scenario that is train (default 0.2), and of train that is validation (default 0.5). */
   split?: { trainShare?: number; validationShare?: number };
   budget?: PayloadBudget;

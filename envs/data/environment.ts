@@ -2,7 +2,7 @@
 // order (the clock at each session's time), its questions the retrieve tasks, split about 1:4 train:test by a
 // seeded hash of each question's id (stable when data is added), scored by the rule the dataset names.
 import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
-import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
 import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
@@ -13,6 +13,7 @@ import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
 import { createScorer, needs, readsAnswer, type Scorer } from './scoring.ts';
+import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
 
 const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
 
@@ -176,6 +177,23 @@ export class DataEnvironment implements Environment {
     return `question (${q.scenario ?? 'all'}): ${q.question} | ${gold}gold: ${(q.answers ?? []).join(' | ') || '—'} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
   }
 
+  guide(): EnvironmentGuide {
+    const rule = this.data.header.scoring;
+    const reads = readsAnswer(rule);
+    return {
+      reward: `${rule}: ${RULES[rule]}`,
+      schema: DATA_SCHEMA,
+      reader: !reads
+        ? 'no agent: the checker scores the payload text itself.'
+        : this.scorer.mode === 'offline'
+          ? rule === 'multiple-choice'
+            ? 'offline, a rule-based reader picks the choice whose words the payload holds most.'
+            : 'offline, an extractive reader answers with the payload line closest to the question.'
+          : `${this.scorer.id} answers from the payload alone.`,
+      agentAnswers: reads,
+    };
+  }
+
   describe(): string {
     const h = this.data.header;
     return (
@@ -187,6 +205,15 @@ export class DataEnvironment implements Environment {
   }
 }
 
+const DATA_SCHEMA =
+  'update() gets one episode per session of a world, in time order: taskId "<world>/session-<n>", instruction naming ' +
+  'the session and its date, steps = the turns in order (action "Speaker: text", or the text alone without a speaker; a ' +
+  'shared image adds observation.text "[Speaker shared an image: caption]" and, when the data has the file, ' +
+  'observation.images), outcome always success (no task outcome), meta = { kind: "dialogue", conversation (the world id), ' +
+  'session (number), date (ISO), dateText, speakers, turns: [{ id, speaker?, text, caption? }] } — meta.turns[i] is ' +
+  'steps[i] without the speaker prefix. ctx.now() during update() is the session\'s date. retrieve() gets one question: ' +
+  'taskId, instruction = the question, meta = { conversation, speakers, choices? } (choices for multiple-choice data).';
+
 /** What a world's questions are about, for a model's prompt. */
 function about(world: LoadedWorld): string {
   const sp = world.speakers ?? [];
@@ -196,7 +223,7 @@ function about(world: LoadedWorld): string {
 }
 
 const RULES = {
-  'evidence-recall': 'the share of a question\'s evidence turns the payload covers (a turn counts when its text, or 70% of its content words within one paragraph, appears).',
+  'evidence-recall': EVIDENCE_RECALL_RULE,
   'answer-containment': '1 when a gold answer appears in the payload (case and white space folded).',
   'multiple-choice': 'the reader picks one of the choices from the payload alone; 1 when it is the gold choice.',
   'exact-match': 'the reader answers from the payload alone; 1 when the answer equals a gold answer after normalisation.',

@@ -9,9 +9,9 @@ import type { ResolvedModels } from '../../engine/llm/models.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { isTrain, splitReport } from '../split.ts';
-import type { Environment, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
-import { evidenceRecall } from '../scoring/evidence-recall.ts';
+import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
 import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
 
@@ -55,6 +55,15 @@ export function sessionEpisode(conv: Conversation, s: Session): EpisodeRecorder 
     },
   };
 }
+
+const LOCOMO_SCHEMA =
+  'update() gets one episode per session of a conversation, in time order: taskId "<conversation>/session-<n>", ' +
+  'instruction "Conversation between A and B, session n, <date text>", steps = the turns in order (action "Speaker: text"; ' +
+  'a shared image adds observation.text "[Speaker shared an image: caption]"), outcome always success (a dialogue has no ' +
+  'outcome), meta = { kind: "dialogue", conversation, session (number), date (ISO), dateText, speakers: [A, B], ' +
+  'turns: [{ id: "D<session>:<turn>", speaker, text, caption? }] } — meta.turns[i] is steps[i] without the speaker prefix. ' +
+  'ctx.now() during update() is the session\'s date. retrieve() gets one question: taskId, instruction = the question, ' +
+  'meta = { conversation, speakers: [A, B] }; no date, no category, no answer.';
 
 export function questionTask(conv: Conversation, q: Question): PartialRecorder {
   return {
@@ -210,6 +219,17 @@ export class LocomoEnvironment implements Environment {
       `conversation (single-hop, multi-hop, temporal, open-domain, adversarial) with a payload of at most ${this.budget.maxChars} ` +
       'characters. The score is how many of the turns that answer each question appear in the payload.'
     );
+  }
+
+  guide(): EnvironmentGuide {
+    return {
+      reward: this.offline ? `evidence recall: ${EVIDENCE_RECALL_RULE}` : `LoCoMo's F1 of the answer ${this.reader.id} reads off the payload against the gold answer (per category as in LoCoMo); evidence recall (${EVIDENCE_RECALL_RULE}) is reported beside it.`,
+      schema: LOCOMO_SCHEMA,
+      reader: this.offline
+        ? 'no agent: the checker scores the payload text itself against the evidence turns (images are not scored). The "answer" in the evidence is only a line an extractive reader copied from the payload.'
+        : `${this.reader.id} answers the question from the payload text alone, in a short phrase.`,
+      agentAnswers: !this.offline,
+    };
   }
 
   /** Ground truth of a question, for reports and the meta agent's evidence — never for programs. */

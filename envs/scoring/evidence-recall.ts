@@ -7,6 +7,15 @@
 import { ENGLISH_STOPWORDS } from '../../memo-programs/lib/tokenize.ts';
 
 export const TOKEN_SHARE = 0.7;
+
+/** The rule above in a sentence, for the meta agent's prompts (what a program must put in its payload). */
+export const EVIDENCE_RECALL_RULE =
+  "the share of the question's evidence turns (ground-truth turn ids, usually 1–3) that the payload covers. A turn " +
+  'is covered when its whole text appears in the payload (case and white space folded; the speaker prefix is not ' +
+  'needed), or when at least 70% of its distinct content words (stopwords and 1-letter words dropped) appear within ' +
+  'one paragraph of the payload (paragraphs are separated by blank lines) inside a window of max(2 × the turn\'s ' +
+  'length, 300) characters. Turns with fewer than 3 content words count only by their whole text. A turn cut short, ' +
+  'paraphrased or summarised usually does not count; turn ids alone never count; the answer itself is not scored.';
 const MIN_CONTENT_TOKENS = 3;
 
 export function fold(text: string): string {

@@ -9,6 +9,7 @@ import type { ResolvedModels } from '../../engine/llm/models.ts';
 import type { TaskEnvironmentSpec } from '../../engine/environment/task-spec.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
+import { experienceReaderGuide } from '../experience.ts';
 import { pickNamed } from '../named-subset.ts';
 import { catalogSettings } from '../split.ts';
 import { folderSourceHash } from '../source-hash.ts';
@@ -20,7 +21,7 @@ import { buildCatalog, buildWorld } from './catalog.ts';
 import { checkAnswer } from './check.ts';
 import { FAMILIES } from './families/index.ts';
 import { visualTask, visualTaskAgent, type VisualTruth } from './tasks.ts';
-import { COMMON_TOOL_NAMES, TOOLS } from './tools/index.ts';
+import { COMMON_TOOL_NAMES, TOOL_NAMES, TOOLS } from './tools/index.ts';
 import { closeVisualOcr } from './tools/ocr.ts';
 
 /** Bump when the episode format changes. Stored episodes are also keyed by the source of this folder. */
@@ -55,6 +56,15 @@ export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTr
       return { reward: c.correct ? 1 : 0, success: c.correct, note: c.note, feedback: c.correct ? 'answer accepted' : 'answer rejected' };
     },
     reward: `exact answer (normalized text, numeric tolerance, letter) by ${agent.id}`,
+    guide: {
+      reward:
+        '1 when the final <answer> is correct, else 0: text answers compared after normalisation (case, spaces, ' +
+        'punctuation at the ends), numbers within the task\'s tolerance (the first number of the answer, "1.5k" = 1500), ' +
+        'choices by their letter. Reaching the answer by another route scores the same.',
+      ...(agent.mode === 'offline'
+        ? { reader: experienceReaderGuide(`tool calls in the tool grammar (\`name [x1,y1,x2,y2] key=value\`, tools: ${[...TOOL_NAMES].join(', ')})`, 'the answer is derived from what they return with the family\'s own rule') }
+        : {}),
+    },
     description:
       'Visual reasoning with tools: each task is an image (or a few) rendered by the environment and a question. ' +
       'The agent uses one tool per turn, at most 8 turns, and ends with <answer>…</answer>; an exact checker scores ' +

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { ResolvedModels } from '../../engine/llm/models.ts';
 import type { TaskEnvironmentSpec } from '../../engine/environment/task-spec.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
+import { experienceReaderGuide } from '../experience.ts';
 import { pickNamed } from '../named-subset.ts';
 import { catalogSettings } from '../split.ts';
 import { folderSourceHash } from '../source-hash.ts';
@@ -52,6 +53,21 @@ export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
     tasks: catalog.map(webTask),
     agent: webTaskAgent(agent, new Map(catalog.map((t) => [t.id, t])), { seed, screenshots }),
     reward: `task success (site state or answer, checked programmatically) by ${agent.id}`,
+    guide: {
+      reward:
+        '1 when the checker accepts, else 0. An answer task: the agent\'s ANSWER equals the expected value after ' +
+        'normalisation (case, spaces, punctuation at the ends; aliases allowed), contains every required piece, or is ' +
+        'the expected number within a tolerance. A change task: the site\'s database holds the requested records and ' +
+        'fields, and nothing outside the task changed. The steps taken are not scored, only the end state or answer.',
+      ...(agent.mode === 'offline'
+        ? {
+            reader: experienceReaderGuide(
+              'browser actions naming their element by role and name (`Click [e12] link "Refine"` or `Click link "Refine"`, `Type textbox "Email"; text`, `Select combobox "Size"; option`, `Scroll [WINDOW]; down`, `GoBack`, `Wait`; refs alone mean nothing in another episode, and an action followed by "[error" is dropped)',
+              "dates in typed text are re-rendered for this task's dates, and the agent then reads the answer off the page with its site's rule",
+            ),
+          }
+        : {}),
+    },
     description:
       `Web navigation on local mini-sites: each task names a site and asks for an answer or a change (an order, a ` +
       `booking, a ticket). The agent sees the page as an accessibility snapshot with element refs and a screenshot ` +

@@ -174,4 +174,17 @@ describe('the environment a task spec makes', () => {
     await env.close?.();
     expect(closed).toBe(1);
   });
+
+  it('guides the meta agent: the spec\'s own words where it gives them, the record shapes and the meta fields its tasks carry', async () => {
+    const tasks = (await arithmeticTasks(6)).map((t, i) => ({ ...t, meta: { sheet: `sheet-${i % 2}`, level: i } }));
+    const plain = (await open({ tasks })).env.guide?.();
+    expect(plain).toMatchObject({ reward: 'exact number', agentAnswers: true });
+    expect(plain?.schema).toContain('outcome { reward, success, note');
+    expect(plain?.schema).toContain('meta = { sheet: "sheet-0", level: 0 }');
+    expect(plain?.reader).toContain('does not say how it reads');
+    const told = (await open({ tasks, guide: { reward: '1 when the number is exact', reader: 'reads the last line' } })).env.guide?.();
+    expect(told).toMatchObject({ reward: '1 when the number is exact', reader: 'reads the last line' });
+    expect(told?.schema).toContain('meta = { sheet:');
+    expect(load({ tasks, agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r', guide: { reader: 'x'.repeat(20_000), other: 1 } })).toThrow(/guide\.reader is over 10000 characters|guide must be/);
+  });
 });

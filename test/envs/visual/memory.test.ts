@@ -5,6 +5,24 @@ import { adapt, align, parseMemory } from '../../../envs/visual/agents/reference
 const KNOWN = new Set(['zoom', 'ocr', 'objects']);
 
 describe('reading memory payloads', () => {
+  it('reads a payload the way the meta agent is told it does (experienceReaderGuide)', () => {
+    const text = [
+      '# Lessons',
+      'Always check the legend first.',
+      '- Task: How many blue objects are there? — succeeded',
+      '1. objects [0,0,999,999] color=blue -> 2 objects',
+      'then zoom [0,0,500,500]',
+      'How many red objects are there?',
+      'reward: 0',
+      'objects [0,0,999,999] color=red',
+      '<answer>3</answer>',
+    ].join('\n');
+    expect(parseMemory(text, KNOWN, { ours: 'How many green objects are there?' })).toEqual([
+      { instruction: 'How many blue objects are there?', outcome: 'success', actions: ['objects [0,0,999,999] color=blue', 'zoom [0,0,500,500]'] },
+      { instruction: 'How many red objects are there?', outcome: 'failure', actions: ['objects [0,0,999,999] color=red'] },
+    ]);
+  });
+
   it('reads the trajectory-retrieval format: task, outcome, numbered actions with results', () => {
     const text = [
       'Similar past tasks, most similar first:',
