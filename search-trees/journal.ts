@@ -57,6 +57,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     purpose: z.string(),
     model: z.string(),
     promptTokens: z.number(),
+    /** Prompt tokens the endpoint served from its cache (usage.prompt_tokens_details.cached_tokens), when it says. */
+    cachedTokens: z.number().optional(),
     completionTokens: z.number(),
     usd: z.number().nullable(),
     ms: z.number(),

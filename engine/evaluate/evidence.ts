@@ -104,10 +104,17 @@ export class EvidenceWriter {
 }
 
 /** What the search reads back of a task line: its id, the payload's text, the agent's steps; other fields kept as they are. */
+const ImageIds = z.array(z.string()).max(1000).optional();
 export const TaskEvidenceSchema = z.looseObject({
   taskId: z.string(),
-  payload: z.looseObject({ text: z.string() }).optional(),
-  trajectory: z.looseObject({ steps: z.array(z.looseObject({ action: z.string(), observation: z.string().optional() })) }).optional(),
+  payload: z.looseObject({ text: z.string(), images: ImageIds }).optional(),
+  trajectory: z
+    .looseObject({
+      steps: z.array(z.looseObject({ action: z.string(), observation: z.string().optional(), images: ImageIds })),
+      images: ImageIds,
+      files: z.array(z.string()).max(4000).optional(),
+    })
+    .optional(),
 });
 
 /** The usable records of an evidence file, and what could not be used. */

@@ -13,6 +13,8 @@ export const RoleModelSchema = z
     /** USD per million input / output tokens, for the cost ledger. */
     usdPerMInput: z.number().nonnegative().optional(),
     usdPerMOutput: z.number().nonnegative().optional(),
+    /** USD per million cached prompt tokens (default: the input price). */
+    usdPerMCached: z.number().nonnegative().optional(),
     timeoutMs: z.number().int().positive().optional(),
   })
   .strict();
@@ -43,6 +45,7 @@ export function resolveModels(config: ModelsConfig = {}, env: NodeJS.ProcessEnv 
       apiKey: c.apiKey ?? envFor(role, 'API_KEY', env) ?? (env.OPENAI_API_KEY || undefined),
       usdPerMInput: c.usdPerMInput ?? numberEnv(envFor(role, 'USD_PER_M_INPUT', env), role, 'USD_PER_M_INPUT'),
       usdPerMOutput: c.usdPerMOutput ?? numberEnv(envFor(role, 'USD_PER_M_OUTPUT', env), role, 'USD_PER_M_OUTPUT'),
+      usdPerMCached: c.usdPerMCached ?? numberEnv(envFor(role, 'USD_PER_M_CACHED', env), role, 'USD_PER_M_CACHED'),
       timeoutMs: c.timeoutMs,
     };
     const parsed = RoleModelSchema.safeParse(Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)));

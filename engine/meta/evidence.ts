@@ -2,13 +2,36 @@
 // category), the 2 best and 2 worst outcomes with the memory each task got (at most 20,000 characters and 2
 // images of retrieved memory each), what the agent did, and — for these validation tasks — the ground truth.
 import type { TaskRecord } from '../evaluate/evaluate.ts';
+import type { TaskImages } from './evidence-images.ts';
 import type { ParentContext } from './types.ts';
 
-export const LIMITS = { successes: 2, failures: 2, memoryChars: 20_000, memoryImages: 2, observationChars: 50_000, imagesPerEpisode: 4, actionChars: 4_000 };
+export const LIMITS = {
+  successes: 2,
+  failures: 2,
+  memoryChars: 20_000,
+  memoryImages: 2,
+  observationChars: 50_000,
+  imagesPerEpisode: 4,
+  /** What the agent did, per task. */
+  actionChars: 12_000,
+  /** A tool result in passing; the last one before the answer (the one that decided it) gets `decisiveChars`. */
+  resultChars: 300,
+  decisiveChars: 4_000,
+};
 
-/** An agent's steps as lines: action, then what it returned, clipped. */
+/**
+ * An agent's steps as lines: action, then what it returned. Results are clipped, except the last one (what the
+ * answer was read from) and errors, which decide an outcome more often than anything else.
+ */
 export function renderSteps(steps: { action: string; observation?: string }[]): string {
-  return steps.map((s, i) => `${i + 1}. ${s.action}${s.observation ? ` -> ${s.observation.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`).join('\n');
+  const last = steps.reduce((at, s, i) => (s.observation ? i : at), -1);
+  return steps
+    .map((s, i) => {
+      const room = i === last || s.observation?.startsWith('error') ? LIMITS.decisiveChars : LIMITS.resultChars;
+      const obs = s.observation?.replace(/\s+/g, ' ');
+      return `${i + 1}. ${s.action}${obs ? ` -> ${obs.length > room ? `${obs.slice(0, room)}…` : obs}` : ''}`;
+    })
+    .join('\n');
 }
 
 export interface EvidenceCase {
@@ -21,6 +44,8 @@ export interface EvidenceCase {
   programError?: string;
   /** What the agent did: its steps, each with what it returned (clipped). */
   actions?: string;
+  /** Image files of the episode and of the memory, within the limits. */
+  images?: TaskImages;
 }
 
 export interface Cluster {
@@ -35,11 +60,14 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [$
 
 function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
   const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: clip(ctx.payloads.get(t.taskId) ?? '', LIMITS.memoryChars) };
-  if (t.answer !== undefined) c.answer = t.answer;
+  // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
+  if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) c.answer = t.answer;
   if (t.note) c.note = t.note;
   if (t.programError) c.programError = t.programError;
   const actions = ctx.trajectories?.get(t.taskId);
   if (actions) c.actions = clip(actions, LIMITS.actionChars);
+  const images = ctx.images?.get(t.taskId);
+  if (images) c.images = images;
   const gt = ctx.explain(t.taskId);
   if (gt) c.groundTruth = gt;
   return c;
@@ -80,6 +108,7 @@ export function renderCluster(c: Cluster): string {
           (x.note ? `Checker: ${x.note}\n` : '') +
           (x.programError ? `Program error: ${x.programError}\n` : '') +
           (x.actions ? `What the agent did:\n${x.actions}\n` : '') +
+          (x.images?.episode.length || x.images?.payload.length ? `Images attached below: ${x.images.episode.length} of the episode, ${x.images.payload.length} of the memory.\n` : '') +
           `Memory the program returned:\n"""\n${x.memory || '(empty)'}\n"""`,
       )
       .join('\n\n');

@@ -1,11 +1,13 @@
 // The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
 // generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
 // config). Both get the same context and their children go through the same checks and evaluation.
-import type { EnvironmentInfo } from '../environment/contract.ts';
+import type { EnvironmentGuide, EnvironmentInfo } from '../environment/contract.ts';
+import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import type { ProgramFiles } from '../../memo-programs/files.ts';
 import type { ClusterPool } from './clue/pool.ts';
+import type { TaskImages } from './evidence-images.ts';
 
 export type { ProgramFiles };
 
@@ -21,6 +23,8 @@ export interface ParentContext {
   payloads: Map<string, string>;
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
   trajectories?: Map<string, string>;
+  /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
+  images?: Map<string, TaskImages>;
   env: EnvironmentInfo;
   /** Ground truth of validation tasks for the meta agent (never for programs). */
   explain: (taskId: string) => string | undefined;
@@ -30,6 +34,18 @@ export interface ParentContext {
   seed: number;
   /** What earlier edits did, for agents that learn from the tree. */
   history?: EditOutcome[];
+  /** The environment's reward rule, data schema and payload reader, for prompts (environments that give one). */
+  guide?: EnvironmentGuide;
+  /** Which model roles are online, in a line (the meta prompt says whether ctx.llm answers for real). */
+  roles?: string;
+  /** One real update episode of this environment, as update() receives it. */
+  exampleEpisode?: EpisodeRecorder;
+  /** Per scenario, how many successful and failed update episodes the memory is built from. */
+  updateEpisodes?: { scenario: string; success: number; failure: number }[];
+  /** What was already tried from this parent, so the next child goes another way. */
+  tried?: TriedChild[];
+  /** The best programs elsewhere in the tree, in short. */
+  inspirations?: Inspiration[];
   /** CluE's cluster pool as the search left it (persists across steps; empty at first). */
   cluePool?: ClusterPool;
   /** Reports how this step's evidence was clustered; the search journals it and keeps the pool. */
@@ -38,6 +54,26 @@ export interface ParentContext {
   beforeModelCall?: () => void;
   /** Reports each model call; the search journals it and charges the ledger. */
   onModelCall?: (call: ModelCall) => void;
+}
+
+/** A child already written from the parent: what it changed and how that went. */
+export interface TriedChild {
+  /** The child's node id, or "step N" for one that never became a node. */
+  node: string;
+  change: string;
+  /** Its first validation score minus the parent's, on the same tasks. */
+  delta?: number;
+  /** Why it did not become a node (quick examination, the meta model). */
+  failed?: string;
+}
+
+/** A good program elsewhere in the tree, summarised for the generation prompt. */
+export interface Inspiration {
+  node: string;
+  q: number;
+  evaluations: number;
+  /** What it changed from its own parent. */
+  change: string;
 }
 
 /** One step's clustering of the parent's evidence (CluE with a model; the metadata groups otherwise). */
@@ -55,6 +91,8 @@ export interface ModelCall {
   purpose: string;
   model: string;
   promptTokens: number;
+  /** Prompt tokens served from the endpoint's cache, when it reports them. */
+  cachedTokens?: number;
   completionTokens: number;
   usd: number | null;
   ms: number;

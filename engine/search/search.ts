@@ -30,6 +30,8 @@ import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type Paren
 import { POLICIES } from './policies/index.ts';
 import { setAsideEvidence } from './evidence-aside.ts';
 import { seedNodeIds } from './node-ids.ts';
+import { evidenceImages, type TaskImages } from '../meta/evidence-images.ts';
+import { inspirationsFor, type MemoryMaterial, memoryMaterial, rolesLine, triedFrom } from './meta-context.ts';
 import { runStepPool } from './step-pool.ts';
 import type { Choice } from './policy.ts';
 import { selectFinal, selectionScore } from './selection.ts';
@@ -92,7 +94,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const past = replay(read.events);
   const journal = new Journal(folder.journalPath);
   const state: SearchState = { tree: past.tree, ledger: deps.ledger, step: past.completedSteps, startedAt: Date.now(), stepTimes: [], cluePool: past.cluePool };
-  for (const call of past.metaCalls) deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
+  for (const call of past.metaCalls) deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, ...(call.cachedTokens !== undefined ? { cachedTokens: call.cachedTokens } : {}), completionTokens: call.completionTokens, usd: call.usd });
   const log = (event: NewEvent) => {
     const full = journal.append(event);
     deps.onEvent?.(full, state);
@@ -115,6 +117,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const scoredIndices = new Map<string, Set<number>>();
   for (const e of past.evaluations) if (e.split === 'train' && e.score !== null) scoredIndices.set(e.node, (scoredIndices.get(e.node) ?? new Set()).add(e.index));
   const runningIndices = new Map<string, Set<number>>();
+  /** What the memory is built from: read once per search, for every meta prompt. */
+  let material: Promise<MemoryMaterial> | undefined;
   const claimIndex = (id: string): number => {
     const scored = scoredIndices.get(id);
     const running = runningIndices.get(id) ?? new Set<number>();
@@ -387,6 +391,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     let evaluation = lastEval.get(parent.id);
     const payloads = new Map<string, string>();
     const trajectories = new Map<string, string>();
+    const images = new Map<string, TaskImages>();
     // The latest evaluation's evidence gives the payloads (and, after a resume, the evaluation itself).
     const dir = parent.scores.length ? folder.evidenceDir(parent.id, 'train', parent.scores.length - 1) : undefined;
     if (dir) {
@@ -396,6 +401,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         for (const l of lines) {
           payloads.set(l.taskId, l.payload?.text ?? '');
           if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
+          const shown = evidenceImages(dir, l);
+          if (shown.episode.length || shown.payload.length) images.set(l.taskId, shown);
         }
         if (!evaluation) {
           const summary = JSON.parse(readSmallFile(join(dir, 'summary.json'), SUMMARY_MAX_BYTES) ?? '');
@@ -406,6 +413,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       }
     }
     const info = deps.env.info();
+    material ??= memoryMaterial(deps.env).catch(() => ({ counts: [] }));
+    const { example, counts } = await material;
     return {
       node: parent.id,
       files: readProgramFiles(join(folder.dir, parent.dir)),
@@ -414,12 +423,19 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       evaluation,
       payloads,
       trajectories,
+      images,
       env: info,
       explain: (id) => deps.env.explain?.(id),
       envDescription: deps.env.describe?.() ?? info.name,
       step,
       seed: options.seed,
       history: history(state.tree),
+      ...(deps.env.guide ? { guide: deps.env.guide() } : {}),
+      roles: rolesLine(deps.models),
+      ...(example ? { exampleEpisode: example } : {}),
+      updateEpisodes: counts,
+      tried: triedFrom(state.tree, parent.id),
+      inspirations: inspirationsFor(state.tree, parent.id),
       cluePool: state.cluePool,
       onClusters: (c) => {
         if (c.source === 'model') state.cluePool = c.pool;
@@ -430,7 +446,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       },
       beforeModelCall: () => checkBudget(deps.ledger, options.maxUsd),
       onModelCall: (call) => {
-        deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, completionTokens: call.completionTokens, usd: call.usd });
+        deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, ...(call.cachedTokens !== undefined ? { cachedTokens: call.cachedTokens } : {}), completionTokens: call.completionTokens, usd: call.usd });
         log({ type: 'meta-call', step, node: parent.id, role: 'meta', ...call });
       },
     };

@@ -110,7 +110,7 @@ export interface RunView {
   final?: { selection: string; winner: string; lcb: number; validation: number };
   /** The node the run's selection rule picks from the tree as it stands. */
   winner: string | null;
-  spend: { calls: number; tokens: number; usd: number | null };
+  spend: { calls: number; tokens: number; cachedTokens: number; usd: number | null };
   journalBytes: number;
 }
 
@@ -271,6 +271,7 @@ function spendOf(calls: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView
   return {
     calls: calls.length,
     tokens: calls.reduce((s, c) => s + c.promptTokens + c.completionTokens, 0),
+    cachedTokens: calls.reduce((s, c) => s + (c.cachedTokens ?? 0), 0),
     usd: priced.length ? priced.reduce((s, c) => s + (c.usd as number), 0) : null,
   };
 }

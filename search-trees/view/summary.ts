@@ -19,7 +19,7 @@ export function textSummary(run: RunView): string {
     ...(run.info.envSource?.kind === 'module' ? [`env module  ${run.info.envSource.path} (${run.info.envSource.files} files, hash ${run.info.envSource.hash})`] : []),
     `search      meta agent ${o.meta}, policy ${o.policy}, selection ${o.selection}, budget ${o.budget} (${run.completedSteps} done), eval fraction ${o.evalFraction}, seed ${o.seed}`,
     `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations`,
-    `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
+    `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.cachedTokens ? ` (${run.spend.cachedTokens} prompt tokens from the endpoint's cache)` : ''}${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
   ];
   if (run.torn) lines.push(`journal     line ${run.torn.line} is torn (cut off mid-write) and was not counted`);
   const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), fmt(n.testScore), n.id === run.winner ? '← selected' : ''])];

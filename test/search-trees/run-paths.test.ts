@@ -15,6 +15,7 @@ import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import type { RunOptions } from '../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
+import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 import { createToyRun } from '../support/toy-run.ts';
@@ -90,10 +91,10 @@ describe('a search writes only inside its run folder', () => {
       const synthesis = JSON.stringify({ summary: 'Return less.', changes: [{ change: 'return less', why: 'too long' }] });
       let generation = 0;
       server.onChat = (body) => {
-        const user = body.messages[1]?.content as string;
-        if (user.startsWith('Analyse')) return { content: analysis };
-        if (user.startsWith('Several analyses')) return { content: synthesis };
-        if (!user.startsWith('Write the next version')) return { content: '{}' };
+        const purpose = purposeOf(body);
+        if (purpose === 'analysis') return { content: analysis };
+        if (purpose === 'synthesis') return { content: synthesis };
+        if (purpose !== 'generation') return { content: '{}' };
         generation++;
         // First a reply that names a file outside the program (beside a good index.ts), then a usable one.
         return generation === 1

@@ -14,7 +14,7 @@ export interface ScriptedReply {
   /** Wait this long before answering. */
   delayMs?: number;
   /** Usage to report (default: rough counts). */
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
 }
 
 export interface RecordedRequest {

@@ -118,14 +118,14 @@
         el(
           'table',
           {},
-          el('tr', {}, el('th', {}, 'purpose'), el('th', {}, 'model'), el('th', {}, 'tokens in/out'), el('th', {}, 'usd'), el('th', {}, 'ms'), el('th', {}, 'ok')),
+          el('tr', {}, el('th', {}, 'purpose'), el('th', {}, 'model'), el('th', {}, 'tokens in (cached)/out'), el('th', {}, 'usd'), el('th', {}, 'ms'), el('th', {}, 'ok')),
           detail.metaCalls.map((c) =>
             el(
               'tr',
               {},
               el('td', {}, c.purpose),
               el('td', {}, c.model),
-              el('td', { class: 'num' }, `${c.promptTokens}/${c.completionTokens}`),
+              el('td', { class: 'num' }, `${c.promptTokens}${c.cachedTokens ? ` (${c.cachedTokens})` : ''}/${c.completionTokens}`),
               el('td', { class: 'num' }, c.usd === null ? '—' : c.usd.toFixed(4)),
               el('td', { class: 'num' }, c.ms),
               el('td', {}, c.ok ? 'yes' : `no: ${c.error || ''}`),

@@ -13,6 +13,7 @@ import { readMetaFile } from '../../../search-trees/meta-file.ts';
 import { replay } from '../../../search-trees/replay.ts';
 import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
+import { purposeOf } from '../../support/recorded-session.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 import { createToyRun } from '../../support/toy-run.ts';
@@ -97,15 +98,15 @@ describe('tree search with a model meta agent', () => {
     const { folder, opts, env } = setup({ budget: 1, meta: 'model', seeds: ['trajectory-retrieval'] });
     let generation = 0;
     server.onChat = (body) => {
-      const user = body.messages[1]?.content as string;
-      if (user.startsWith('Analyse')) return { content: analysis };
-      if (user.startsWith('Several analyses')) return { content: synthesis };
-      if (user.startsWith('Write the next version')) {
+      const purpose = purposeOf(body);
+      if (purpose === 'analysis') return { content: analysis };
+      if (purpose === 'synthesis') return { content: synthesis };
+      if (purpose === 'generation') {
         generation++;
         // First a program that does not type-check; the repair prompt then gets the report.
         return { content: generation === 1 ? '```ts\n// file: index.ts\nexport default 42 as unknown as number + "x";\n```' : `\`\`\`ts\n${goodProgram}\n\`\`\`` };
       }
-      if (user.startsWith('The memory program below failed quick examination')) return { content: `Here you go:\n\`\`\`ts\n${goodProgram}\n\`\`\``, delayMs: 300 };
+      if (purpose === 'repair') return { content: `Here you go:\n\`\`\`ts\n${goodProgram}\n\`\`\``, delayMs: 300 };
       return { content: '{}' };
     };
     // The first analysis call meets a 429 then a 500 (the SDK retries), then broken JSON (the agent asks again).
@@ -127,8 +128,8 @@ describe('tree search with a model meta agent', () => {
     expect(ledger.usd).toBeGreaterThan(0);
     expect(s.winner.validation).toBe(1);
     // The repair request carried the failure.
-    const repairPrompt = server.chatRequests().find((b) => (b.messages[1]?.content as string).startsWith('The memory program below failed'))?.messages[1].content as string;
-    expect(repairPrompt).toContain('interface');
+    const repairPrompt = server.chatRequests().find((b) => purposeOf(b) === 'repair')?.messages[1].content as string;
+    expect(repairPrompt).toMatch(/Failure:\ninterface/);
     // The analyses per cluster and the synthesis are kept in the child's meta.json.
     const meta = readMetaFile(join(folder.dir, 'programs', 'n1', 'meta.json'));
     expect(meta?.attempts).toBe(2);

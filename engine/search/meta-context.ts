@@ -1,0 +1,78 @@
+// What the meta agent is told of the tree beyond its parent: the children already tried from that parent (so a
+// second child does not repeat the first), the best programs elsewhere (inspirations, as AlphaEvolve and OpenEvolve
+// show them), and, once per search, what the memory is built from (update episodes per scenario) and which roles run.
+import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
+import type { Environment } from '../environment/contract.ts';
+import { describeModel, type ResolvedModels } from '../llm/models.ts';
+import type { Inspiration, TriedChild } from '../meta/types.ts';
+import type { SearchTree } from './tree.ts';
+
+const MAX_TRIED = 12;
+const MAX_INSPIRATIONS = 3;
+const CHANGE_CHARS = 400;
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** Children of the parent, oldest first: valid ones with their paired score delta, failed ones with the reason. */
+export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
+  const parent = tree.get(parentId);
+  const out: { step: number; child: TriedChild }[] = [];
+  for (const n of tree.nodes.values()) {
+    if (n.parent !== parentId || n.kind !== 'child') continue;
+    const paired = n.scores[0] !== undefined && parent.scores[0] !== undefined ? (n.scores[0] as number) - (parent.scores[0] as number) : undefined;
+    out.push({ step: n.step, child: { node: n.id, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}) } });
+  }
+  for (const f of tree.failed) {
+    if (f.parent !== parentId) continue;
+    out.push({ step: f.step, child: { node: `step ${f.step}`, change: '(never evaluated)', failed: clip(f.reason, CHANGE_CHARS) } });
+  }
+  return out
+    .sort((a, b) => a.step - b.step)
+    .slice(-MAX_TRIED)
+    .map((x) => x.child);
+}
+
+/** The best evaluated programs other than the parent, by mean validation score. */
+export function inspirationsFor(tree: SearchTree, parentId: string): Inspiration[] {
+  return tree
+    .evaluated()
+    .filter((n) => n.id !== parentId && n.kind !== 'root')
+    .map((n) => ({ node: n.id, q: tree.q(n), evaluations: n.scores.length, change: clip(n.description ?? (n.kind === 'seed' ? 'a seed program' : '(no description)'), CHANGE_CHARS) }))
+    .sort((a, b) => b.q - a.q || a.node.localeCompare(b.node))
+    .slice(0, MAX_INSPIRATIONS);
+}
+
+/** Which roles answer with a model and which run offline, in one line. */
+export function rolesLine(models: ResolvedModels): string {
+  const line = (role: keyof ResolvedModels, what: string) => `${what}: ${models[role] ? `online (${describeModel(models[role])})` : 'offline'}`;
+  return [
+    line('meta', 'meta (you)'),
+    line('executor', 'executor (the agent that uses the payload)'),
+    line('memo', "memo (ctx.llm.chat inside programs; offline it is an extractive fallback that says offline: true)"),
+    line('embedding', 'embedding (ctx.embed; offline a local 512-d sentence encoder, which works)'),
+  ].join('; ');
+}
+
+export interface MemoryMaterial {
+  example?: EpisodeRecorder;
+  counts: { scenario: string; success: number; failure: number }[];
+}
+
+/** One real update episode (the first non-empty one) and, per scenario, the update episodes' outcomes. */
+export async function memoryMaterial(env: Environment): Promise<MemoryMaterial> {
+  const worlds = await env.worlds('train');
+  const episodes = worlds.flatMap((w) => w.episodes);
+  const example = episodes.find((e) => e.steps.length > 0) ?? episodes[0];
+  const tally = new Map<string, { success: number; failure: number }>();
+  for (const e of episodes) {
+    // Dialogue sessions have no outcome to learn from: they are not counted as successes.
+    if (e.meta.kind === 'dialogue') continue;
+    const scenario = env.scenario(e.taskId);
+    const t = tally.get(scenario) ?? { success: 0, failure: 0 };
+    if (e.outcome.success) t.success++;
+    else t.failure++;
+    tally.set(scenario, t);
+  }
+  const counts = [...tally].map(([scenario, t]) => ({ scenario, ...t })).sort((a, b) => a.scenario.localeCompare(b.scenario));
+  return { ...(example ? { example } : {}), counts };
+}

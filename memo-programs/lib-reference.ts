@@ -1,0 +1,69 @@
+// The signatures and one-line docs of every automemo/lib helper, for the meta agent's prompts. Generated from the
+// helpers' own declarations (TypeScript's declaration emit: inferred return types included, bodies dropped), so
+// the prompt can never drift from the code a program actually imports.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { libDir } from '../sandbox/paths.ts';
+
+let cached: { key: string; text: string } | undefined;
+
+/** The lib's files that a program may import, index first excluded (it only re-exports). */
+function helperFiles(): string[] {
+  return readdirSync(libDir)
+    .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && !f.endsWith('.d.ts'))
+    .sort()
+    .map((f) => join(libDir, f));
+}
+
+/** A JSDoc block reduced to its first sentence on one line; other comments dropped. */
+function oneLineDocs(dts: string): string {
+  return dts
+    .replace(/\/\*\*([\s\S]*?)\*\//g, (_, body: string) => {
+      const text = body
+        .split('\n')
+        .map((l) => l.replace(/^\s*\*\s?/, '').trim())
+        .filter((l) => l && !l.startsWith('@'))
+        .join(' ');
+      const first = text.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? text;
+      return first ? `/** ${first} */` : '';
+    })
+    .replace(/^\s*\/\/.*$/gm, '')
+    .replace(/^import .*$/gm, '')
+    .replace(/^export \{\};?$/gm, '')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
+}
+
+/** Every helper module as `// automemo/lib/<name>` followed by its declarations. */
+export function libReference(): string {
+  const files = helperFiles();
+  const key = files.map((f) => `${f}:${statSync(f).mtimeMs}`).join('|');
+  if (cached?.key === key) return cached.text;
+  const out = new Map<string, string>();
+  const program = ts.createProgram(files, {
+    declaration: true,
+    emitDeclarationOnly: true,
+    removeComments: false,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    allowImportingTsExtensions: true,
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+    lib: ['lib.es2022.d.ts'],
+  });
+  program.emit(undefined, (name, text) => {
+    out.set(name.replace(/\.d\.ts$/, '.ts'), text);
+  });
+  const text = files
+    .map((f) => {
+      const name = f.slice(libDir.length + 1, -3);
+      const dts = out.get(f);
+      return dts ? `// automemo/lib/${name}\n${oneLineDocs(dts)}` : `// automemo/lib/${name} (its declarations could not be generated)`;
+    })
+    .join('\n\n');
+  cached = { key, text };
+  return text;
+}
