@@ -1,0 +1,51 @@
+// A real model's output through today's meta agent: the replies a frontier LLM wrote to our prompts in a LoCoMo
+// search (../shared/data/meta-model-session/) are served again, by purpose and in their order, from the local
+// OpenAI-compatible server. The first child must compile through the model's own repair and beat the seed on the
+// held-out split by at least 0.10, as it did in the real run (0.843 against 0.671 on all three conversations).
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { search } from 'automemo';
+import { resolveModels } from '../../../../engine/llm/models.ts';
+import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
+import { readJournal } from '../../../../search-trees/journal.ts';
+import { OpenAITestServer } from '../../../support/openai-server.ts';
+import { type Purpose, recordedReplies, replayHandler } from '../../../support/recorded-session.ts';
+
+let server: OpenAITestServer;
+const work = mkdtempSync(join(tmpdir(), 'recorded-session-'));
+const served: Purpose[] = [];
+beforeAll(async () => {
+  server = await OpenAITestServer.start();
+  server.onChat = replayHandler(recordedReplies(), served);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the recorded replies of a real model', () => {
+  it('write a first child that compiles through the recorded repair and beats the seed on test by at least 0.10', async () => {
+    // One conversation of the three keeps the test short; the split is per question, so its tasks are the same.
+    const data = join(work, 'locomo');
+    cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'recorded-frontier-model' });
+    const out = join(work, 'run');
+    const result = await search({ env: 'locomo', data, out, models, meta: 'model', clustering: 'metadata', seeds: ['omni-simplemem'], budget: 1, seed: 7 });
+
+    // The step asked what the real run asked, in that order: an analysis per cluster, one synthesis, one program, its repair.
+    expect(served).toEqual(['analysis', 'analysis', 'analysis', 'analysis', 'synthesis', 'generation', 'repair']);
+    const events = readJournal(join(out, 'journal.jsonl')).events;
+    const exams = events.filter((e) => e.type === 'quick-exam').map((e) => (e.type === 'quick-exam' ? { attempt: e.attempt, passed: e.passed } : undefined));
+    expect(exams).toEqual([
+      { attempt: 0, passed: false },
+      { attempt: 1, passed: true },
+    ]);
+    expect(result.winner.id).toBe('n1');
+    const seed = result.seeds.find((s) => s.id === 'seed-omni-simplemem');
+    expect(seed?.test).toBeDefined();
+    expect(result.winner.test).toBeDefined();
+    expect((result.winner.test as number) - (seed?.test as number)).toBeGreaterThanOrEqual(0.1);
+  }, 600_000);
+});
