@@ -1,0 +1,45 @@
+// What the search tells the meta agent of the tree: the children already tried from a parent (valid ones with their
+// paired delta, failed ones with the reason), so a second child of the same parent gets a different prompt, and the
+// best programs elsewhere as inspirations.
+import { describe, expect, it } from 'vitest';
+import { inspirationsFor, triedFrom } from '../../../engine/search/meta-context.ts';
+import { SearchTree, type TreeNode } from '../../../engine/search/tree.ts';
+
+const node = (id: string, parent: string | null, kind: TreeNode['kind'], step: number, scores: number[], description?: string): TreeNode => ({
+  id,
+  parent,
+  kind,
+  dir: `programs/${id}`,
+  hash: id,
+  step,
+  parentSnapshot: null,
+  scores,
+  ...(description ? { description } : {}),
+});
+
+function tree(): SearchTree {
+  const t = new SearchTree();
+  t.add(node('root', null, 'root', 0, [0]));
+  t.add(node('seed-a', 'root', 'seed', 0, [0.6, 0.7]));
+  t.add(node('n1', 'seed-a', 'child', 1, [0.8], 'fuse BM25 and dense'));
+  t.add(node('n3', 'seed-a', 'child', 3, [], 'neighbour turns'));
+  t.add(node('n4', 'n1', 'child', 4, [0.9, 0.85], 'compact dated lines'));
+  t.failed.push({ parent: 'seed-a', step: 2, reason: 'interface: retrieve returns no text', attempts: 3 });
+  return t;
+}
+
+describe('the tree as the meta agent sees it', () => {
+  it('lists what was tried from a parent in step order, with paired deltas and failure reasons', () => {
+    expect(triedFrom(tree(), 'seed-a')).toEqual([
+      { node: 'n1', change: 'fuse BM25 and dense', delta: expect.closeTo(0.2, 10) },
+      { node: 'step 2', change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
+      { node: 'n3', change: 'neighbour turns' },
+    ]);
+    expect(triedFrom(tree(), 'n4')).toEqual([]);
+  });
+
+  it('offers the best programs other than the parent (never the root) as inspirations', () => {
+    expect(inspirationsFor(tree(), 'n1').map((x) => x.node)).toEqual(['n4', 'seed-a']);
+    expect(inspirationsFor(tree(), 'seed-a')[0]).toEqual({ node: 'n4', q: 0.875, evaluations: 2, change: 'compact dated lines' });
+  });
+});
