@@ -36,9 +36,21 @@ export function improvement(firstScore: number, parentSnapshot: number): number 
   return Math.max(0, firstScore - parentSnapshot);
 }
 
-/** π(v) = λ · max(0, Q(v) − Q(r)) */
-export function prior(q: number, qRoot: number, p: UcbParams): number {
-  return p.lambda * Math.max(0, q - qRoot);
+/**
+ * π(v) = λ · max(0, Q(v) − Q(r)) · min(1, c_e / (Q* − Q(r))), Q* the best mean in the tree.
+ *
+ * The paper's prior is in reward units while the exploration bonuses are c · sqrt(ln N / n), with c = 0.2. Where
+ * the root scores near the programs (its benchmarks: the spread Q* − Q(r) within c_e = 0.2), the factor is 1 and
+ * π is the paper's. Where the root scores 0 (LoCoMo's evidence recall without memory: spread 0.7 and more), the
+ * paper's π is 0.35 for every seed and child, larger than any exploration bonus, so a fresh node's U_gen always beat
+ * every U_eval: nothing was ever re-evaluated and the LCB choice was the max-mean choice. Scaled by the spread, the
+ * best node's prior is λ · c_e whatever the reward's scale, and nodes keep their order; the prior tips the exploration
+ * terms instead of replacing them.
+ */
+export function prior(q: number, qRoot: number, qBest: number, p: UcbParams): number {
+  const spread = qBest - qRoot;
+  const scale = spread > p.cEval ? p.cEval / spread : 1;
+  return p.lambda * Math.max(0, q - qRoot) * scale;
 }
 
 /** G(v) = (S(v) + κ·π(v)) / (m(v) + κ) */

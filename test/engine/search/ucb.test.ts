@@ -17,8 +17,14 @@ describe('formulas (hand-computed, c = 0.2, λ = 0.5, κ = 1)', () => {
   it('improvement, prior and potential', () => {
     expect(improvement(0.7, 0.5)).toBeCloseTo(0.2, 12);
     expect(improvement(0.4, 0.5)).toBe(0);
-    expect(prior(0.6, 0.1, p)).toBeCloseTo(0.25, 12);
-    expect(prior(0.05, 0.1, p)).toBe(0);
+    // Spread to the best node within c_e: the paper's prior.
+    expect(prior(0.25, 0.1, 0.3, p)).toBeCloseTo(0.075, 12);
+    expect(prior(0.05, 0.1, 0.3, p)).toBe(0);
+    // Spread 0.5 > c_e = 0.2: scaled by 0.2 / 0.5, so the best node's prior is λ · c_e = 0.1.
+    expect(prior(0.6, 0.1, 0.6, p)).toBeCloseTo(0.1, 12);
+    expect(prior(0.35, 0.1, 0.6, p)).toBeCloseTo(0.05, 12);
+    // Scale-free: the same tree on a reward scaled by 3 (root 0) gives the same prior.
+    expect(prior(0.9, 0, 1.2, p)).toBeCloseTo(prior(0.3, 0, 0.4, p), 12);
     // (0.3 + 1 · 0.25) / (2 + 1)
     expect(potential(0.3, 2, 0.25, p)).toBeCloseTo(0.183333, 5);
   });
@@ -52,10 +58,11 @@ describe('on a tree', () => {
     const scores = Object.fromEntries(ucbCandidates(tree, p).map((c) => [`${c.kind}:${c.node}`, c.score]));
     // U_gen(r) = 0.1 + (0.5 + 0)/3 + 0.2·sqrt(ln5/3) = 0.1 + 0.166667 + 0.146491
     expect(scores['generate:r']).toBeCloseTo(0.413158, 5);
-    // U_gen(a) = 0.4 + (0.2 + 0.15)/2 + 0.2·sqrt(ln5/2) = 0.4 + 0.175 + 0.179412
-    expect(scores['generate:a']).toBeCloseTo(0.754412, 5);
-    // U_gen(b) = 0.2 + 0.05/1 + 0.2·sqrt(ln5) = 0.2 + 0.05 + 0.253727
-    expect(scores['generate:b']).toBeCloseTo(0.503727, 5);
+    // Spread Q* − Q(r) = 0.6 − 0.1 = 0.5 > c_e: priors scaled by 0.4. π(a) = 0.5 · 0.3 · 0.4 = 0.06.
+    // U_gen(a) = 0.4 + (0.2 + 0.06)/2 + 0.2·sqrt(ln5/2) = 0.4 + 0.13 + 0.179412
+    expect(scores['generate:a']).toBeCloseTo(0.709412, 5);
+    // π(b) = 0.5 · 0.1 · 0.4 = 0.02; U_gen(b) = 0.2 + 0.02/1 + 0.2·sqrt(ln5) = 0.2 + 0.02 + 0.253727
+    expect(scores['generate:b']).toBeCloseTo(0.473727, 5);
     expect(scores['generate:c']).toBeUndefined(); // its parent has one evaluated child
     expect(scores['evaluate:c']).toBeCloseTo(0.853727, 5);
     expect(scores['evaluate:a']).toBeCloseTo(0.579412, 5);
@@ -81,6 +88,25 @@ describe('on a tree', () => {
     // Strict rule: re-evaluating the seed (≥ 0.7) always beats generating from a root that scores 0 (≈ 0.5).
     expect(argmaxAction(ucbCandidates(lone, p))).toMatchObject({ kind: 'evaluate', node: 's' });
     expect(argmaxAction(ucbCandidates(lone, DEFAULT_UCB))).toMatchObject({ kind: 'generate', node: 's' });
+  });
+
+  it('re-evaluates on a tree whose root scores 0, where the unscaled prior never did', () => {
+    // LoCoMo-like: root 0, a seed at 0.7 whose two children did not improve on it, each expanded once, worse again.
+    const t = new SearchTree();
+    t.add(node('r', null, [0], null, 'root'));
+    t.add(node('s', 'r', [0.7], 0, 'seed'));
+    t.add(node('c1', 's', [0.66], 0.7));
+    t.add(node('c2', 's', [0.68], 0.7));
+    t.add(node('c3', 'c1', [0.6], 0.66));
+    t.add(node('c4', 'c2', [0.6], 0.68));
+    const N = t.totalEvaluations();
+    const evalS = evalScore(0.7, 1, N, p);
+    // The paper's π = λ · Q(c2) = 0.34: U_gen(c2) = 0.68 + 0.34/2 + 0.2·sqrt(ln 6 / 2) = 1.039 beats U_eval(s) = 0.968.
+    expect(genScore(0.68, potential(0, 1, 0.5 * 0.68, p), 1, N, p)).toBeGreaterThan(evalS);
+    // Scaled by c_e / 0.7, π(c2) = 0.097: every generate action falls below the seed's second evaluation.
+    const chosen = argmaxAction(ucbCandidates(t, DEFAULT_UCB));
+    expect(chosen).toMatchObject({ kind: 'evaluate', node: 's' });
+    expect(chosen.score).toBeCloseTo(evalS, 12);
   });
 
   it('breaks ties toward generation', () => {
