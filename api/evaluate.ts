@@ -21,6 +21,8 @@ export interface EvaluateCommon {
   data?: string;
   /** Split seed (default 0). */
   seed?: number;
+  /** Only this many of the split's tasks, a seeded sample (the same for every program of the call). */
+  tasks?: number;
   /** Where evidence goes (default search-trees/runs/<kind>-<time> in automemo's folder). */
   out?: string;
   models?: ResolvedModels;
@@ -61,6 +63,8 @@ async function run(
     throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
   if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0))
     throw new UsageError(`seed must be a whole number from 0; got ${String(o.seed)}`);
+  if (o.tasks !== undefined && (!Number.isInteger(o.tasks) || o.tasks < 1))
+    throw new UsageError(`tasks must be a whole number from 1; got ${String(o.tasks)}`);
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
@@ -71,6 +75,7 @@ async function run(
       const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
         ...(o.onProgress ? { onProgress: o.onProgress } : {}),
         ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.tasks !== undefined ? { tasks: o.tasks, seed: o.seed ?? 0 } : {}),
       });
       return { ...runs, out, envSource: opened.source };
     } finally {

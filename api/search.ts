@@ -10,6 +10,7 @@ import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../eng
 import { createMetaAgent } from '../engine/meta/create.ts';
 import { POLICIES } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState, type SearchSummary } from '../engine/search/search.ts';
+import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
@@ -35,6 +36,8 @@ export interface SearchOptions {
   policy?: string;
   select?: 'lcb' | 'max-mean';
   evalFraction?: number;
+  /** Validation tasks each evaluation scores at least, when there are that many (default 30). */
+  minEvalTasks?: number;
   /** Steps in flight at once (default 1): model calls of one overlap the evaluations of others. */
   parallel?: number;
   /** How the model meta agent groups evidence: CluE's model-managed cluster pool (default) or metadata groups. */
@@ -87,6 +90,7 @@ const OptionsSchema = z
     policy: z.string().optional(),
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
+    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
     data: z.string().optional(),
@@ -142,6 +146,7 @@ function settings(
     policy,
     selection: o.select ?? 'lcb',
     evalFraction: o.evalFraction ?? 0.5,
+    minEvalTasks: o.minEvalTasks ?? DEFAULT_MIN_EVAL_TASKS,
     ucb: DEFAULT_UCB,
     repairAttempts: 3,
     quickExamTasks: 5,

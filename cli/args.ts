@@ -33,6 +33,7 @@ export const EVAL_OPTIONS = {
   split: { type: 'string' },
   data: { type: 'string' },
   seed: { type: 'string' },
+  tasks: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
@@ -52,6 +53,7 @@ export const evalFields = () => ({
   split: z.enum(['train', 'test']).default('test'),
   data: z.string().optional(),
   seed: intOption(0, 2 ** 31 - 1),
+  tasks: intOption(1, 1_000_000),
   out: z.string().optional(),
   json: z.boolean().optional(),
 });

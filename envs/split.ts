@@ -2,6 +2,7 @@
 // nothing else, so adding data never moves a task. Because the hash is uniform, every stratum (category,
 // template, site) gets about the same share; `splitReport` shows the realised share per stratum.
 import { rankedRoles, taskHash } from '../engine/environment/roles.ts';
+import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import type { TaskRole } from '../engine/environment/task-spec.ts';
 
 export { taskHash };
@@ -34,12 +35,23 @@ export function splitReport<T>(
 
 /**
  * Roles of one template's instances as the built-in task catalogs (visual, web) give them: ranked by the seeded
- * hash, the first share (at least one) train, of which the first half (rounded up) update and the rest validation.
+ * hash, the first share (at least one) train, of which the first half (rounded up) update and the rest validation;
+ * validation grows to `minValidation` when asked (never past half of what update leaves, so test stays the larger).
+ * The update instances do not depend on `minValidation`, so stored update episodes stay valid.
  */
-export function templateRoles(ids: readonly string[], seed: number, trainShare: number): Map<string, TaskRole> {
+export function templateRoles(ids: readonly string[], seed: number, trainShare: number, minValidation = 0): Map<string, TaskRole> {
   const train = Math.min(ids.length, Math.max(1, Math.round(ids.length * trainShare)));
   const update = Math.ceil(train / 2);
-  return rankedRoles(ids, seed, { update, validation: train - update });
+  const validation = Math.min(Math.max(train - update, minValidation), Math.max(train - update, Math.floor((ids.length - update) / 2)));
+  return rankedRoles(ids, seed, { update, validation });
+}
+
+/**
+ * Validation instances per template so that a catalog of `templates` templates has at least `total` validation
+ * tasks: every evaluation can then score 30 tasks (engine/evaluate/task-sample.ts), enough to tell programs apart.
+ */
+export function validationPerTemplate(templates: number, total = DEFAULT_MIN_EVAL_TASKS): number {
+  return templates > 0 ? Math.ceil(total / templates) : 0;
 }
 
 /** A built-in catalog's settings with their defaults: seed 0, `instances` instances per template, a fifth to train. */

@@ -40,6 +40,8 @@ export const RunOptionsSchema = z
     policy: z.string(),
     selection: z.enum(['lcb', 'max-mean']),
     evalFraction: z.number().gt(0).max(1),
+    /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
+    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
     repairAttempts: z.number().int().min(0).max(10),
     quickExamTasks: z.number().int().min(1),

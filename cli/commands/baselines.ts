@@ -21,6 +21,7 @@ ${environments.help('                        ')}
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder
   --seed N            split seed (default 0)
+  --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
   --json              print the results as JSON`;
 
@@ -38,6 +39,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.programs ? { programs: a.programs.split(',') } : {}),
     ...(a.data ? { data: a.data } : {}),
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),
     json: a.json ?? false,
   });

@@ -23,6 +23,8 @@ ${environments.help('                      ')}
                     (held out; default)
   --data DIR        the environment's data folder (locomo: conversation files)
   --seed N          split seed (default 0)
+  --tasks N         only N of the split's tasks, a seeded sample (a quick look;
+                    scores on different samples do not compare)
   --out DIR         where evidence goes (default search-trees/runs/eval-<time>)
   --json            print the result as JSON
 
@@ -45,6 +47,7 @@ export async function run(argv: string[]): Promise<number> {
       split: a.split,
       ...(a.data ? { data: a.data } : {}),
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
       ...(a.out ? { out: a.out } : {}),
       onNote: noteToStderr,
       onProgress: progressPrinter(),

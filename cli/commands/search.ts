@@ -34,6 +34,8 @@ ${environments.help('                        ')}
   --policy P          ucb (default), greedy, random, alma-softmax
   --select S          lcb (default) or max-mean
   --eval-fraction F   share of validation tasks per evaluation (default 0.5)
+  --min-eval-tasks N  but at least N of them (default 30; all when fewer):
+                      fewer tasks cannot tell programs apart
   --parallel K        steps in flight at once (default 1; at most 16): each
                       step's model calls overlap the others' evaluations
   --clusters C        with a model: clue (default; the model summarises each
@@ -56,6 +58,7 @@ const Args = z.object({
   policy: z.string().optional(),
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
+  'min-eval-tasks': intOption(0, 100_000),
   parallel: intOption(1, MAX_PARALLEL),
   clusters: z.enum(['clue', 'metadata']).optional(),
   data: z.string().optional(),
@@ -78,6 +81,7 @@ export async function run(argv: string[]): Promise<number> {
       policy: { type: 'string' },
       select: { type: 'string' },
       'eval-fraction': { type: 'string' },
+      'min-eval-tasks': { type: 'string' },
       parallel: { type: 'string' },
       clusters: { type: 'string' },
       data: { type: 'string' },
@@ -126,6 +130,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.policy ? { policy: a.policy } : {}),
       ...(a.select ? { select: a.select } : {}),
       ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
+      ...(a['min-eval-tasks'] !== undefined ? { minEvalTasks: a['min-eval-tasks'] } : {}),
       ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
       ...(a.clusters ? { clustering: a.clusters } : {}),
       ...(a.data ? { data: a.data } : {}),
@@ -141,7 +146,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
-            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
+            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; evaluations of ${Math.round(o.evalFraction * 100)}% of the validation tasks${o.minEvalTasks ? `, at least ${o.minEvalTasks}` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
         );
       },
       onEvent: (e, s) => onEvent?.(e, s),

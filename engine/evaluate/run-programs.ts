@@ -10,6 +10,8 @@ import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { type EvaluationResult, evaluateProgram, type ProgressEvent } from './evaluate.ts';
 import { EvidenceWriter } from './evidence.ts';
+import { evalSample } from './task-sample.ts';
+import { taskHash } from '../environment/roles.ts';
 import { OutcomeCache } from './outcome-cache.ts';
 
 export interface EvalRun {
@@ -51,9 +53,15 @@ export interface RunHooks {
   onProgress?: (program: string, event: ProgressEvent) => void;
   /** Stops between episodes and tasks; the programs left are not started. */
   signal?: AbortSignal;
+  /** Only this many of the split's tasks: a sample drawn with `seed`, the same for every program. */
+  tasks?: number;
+  seed?: number;
+  /** The sample `tasks` makes (set by runEvaluations). */
+  taskFilter?: (id: string) => boolean;
 }
 
-export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, hooks: RunHooks = {}): Promise<EvalRuns> {
+export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, given: RunHooks = {}): Promise<EvalRuns> {
+  const hooks = { ...given, ...(given.tasks !== undefined ? await sampleOf(env, split, given.tasks, given.seed ?? 0) : {}) };
   mkdirSync(outDir, { recursive: true });
   const cache = new OutcomeCache();
   const out: EvalRuns = { rows: [], failures: [] };
@@ -84,6 +92,13 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
   return out;
 }
 
+/** `tasks` of the split's tasks, drawn with the seed: the same sample for every program of one call. */
+async function sampleOf(env: Environment, split: Split, tasks: number, seed: number): Promise<{ taskFilter?: (id: string) => boolean }> {
+  const ids = (await env.worlds(split)).flatMap((w) => w.tasks.map((t) => t.taskId));
+  const filter = evalSample(ids, Math.floor(taskHash(seed, `${split}/sample`) * 2 ** 31), 0, tasks);
+  return filter ? { taskFilter: filter } : {};
+}
+
 async function evaluateOne(p: EvalRun, env: Environment, split: Split, services: HostServices, evidenceDir: string, cache: OutcomeCache, hooks: RunHooks): Promise<EvalRow> {
   const compiled = await compileProgram({ entryPath: p.path });
   if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
@@ -96,6 +111,7 @@ async function evaluateOne(p: EvalRun, env: Environment, split: Split, services:
     outcomeCache: cache,
     ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}),
     ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.taskFilter ? { taskFilter: hooks.taskFilter } : {}),
   });
   await evidence.summary(result);
   return { name: p.name, result, evidenceDir };

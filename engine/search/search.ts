@@ -32,6 +32,7 @@ import { setAsideEvidence } from './evidence-aside.ts';
 import { seedNodeIds } from './node-ids.ts';
 import { evidenceImages, type TaskImages } from '../meta/evidence-images.ts';
 import { inspirationsFor, type MemoryMaterial, memoryMaterial, rolesLine, triedFrom } from './meta-context.ts';
+import { evalSample } from '../evaluate/task-sample.ts';
 import { runStepPool } from './step-pool.ts';
 import type { Choice } from './policy.ts';
 import { selectFinal, selectionScore } from './selection.ts';
@@ -117,6 +118,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const scoredIndices = new Map<string, Set<number>>();
   for (const e of past.evaluations) if (e.split === 'train' && e.score !== null) scoredIndices.set(e.node, (scoredIndices.get(e.node) ?? new Set()).add(e.index));
   const runningIndices = new Map<string, Set<number>>();
+  /** The validation tasks, for each evaluation's sample. */
+  let validationIds: Promise<string[]> | undefined;
   /** What the memory is built from: read once per search, for every meta prompt. */
   let material: Promise<MemoryMaterial> | undefined;
   const claimIndex = (id: string): number => {
@@ -150,6 +153,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     // compares with its parent's first score on identical tasks (an edit with no effect scores exactly the same).
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
     const fraction = split === 'train' ? options.evalFraction : 1;
+    validationIds ??= deps.env.worlds('train').then((ws) => ws.flatMap((w) => w.tasks.map((t) => t.taskId)));
+    const taskFilter = fraction < 1 ? evalSample(await validationIds, sampleSeed, fraction, options.minEvalTasks) : undefined;
     const dir = folder.evidenceDir(node.id, split, index);
     // Already there: an evaluation no finished step recorded left it; this one starts on a clean folder.
     setAsideEvidence(dir, 'interrupted');
@@ -162,7 +167,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       evidence,
       outcomeCache: cache,
       seed: options.seed,
-      ...(fraction < 1 ? { taskFilter: (id: string) => taskHash(sampleSeed, id) < fraction } : {}),
+      ...(taskFilter ? { taskFilter } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
     await evidence.summary(result);
@@ -189,7 +194,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       score,
       ...(unscored ? { unscored } : {}),
       tasks: result.tasks.length,
-      ...(fraction < 1 ? { sampleSeed } : {}),
+      ...(taskFilter ? { sampleSeed } : {}),
       evidence: relative(folder.dir, evidenceDir),
       stats: { ...stats, byScenario },
       ms: Date.now() - started,

@@ -1,11 +1,12 @@
 // All tasks of the environment: every template of every family rendered for `instances` seeded instances, with
 // opaque public ids (programs see `visual-<family>-<hash>`, not the template), and the split — per template,
 // instances ordered by a seeded hash, the first fifth to train (so every template has training siblings), the
-// rest to test. Training instances divide into the update batch and the validation retrieve batch the search uses.
+// rest to test. Training instances divide into the update batch and the validation retrieve batch the search uses;
+// validation grows per template until the catalog has 30 validation tasks (each evaluation can then score 30).
 import { createHash } from 'node:crypto';
 import type { TaskRole } from '../../engine/environment/task-spec.ts';
 import { seededRandom } from '../../engine/random.ts';
-import { templateRoles } from '../split.ts';
+import { templateRoles, validationPerTemplate } from '../split.ts';
 import { renderSvg } from './render.ts';
 import type { Family, VisualTask } from './task.ts';
 import type { ToolWorld } from './tools/types.ts';
@@ -33,6 +34,7 @@ function publicId(family: string, key: string): string {
 
 export function buildCatalog(families: Family[], options: CatalogOptions): CatalogEntry[] {
   const out: CatalogEntry[] = [];
+  const minValidation = validationPerTemplate(families.reduce((n, f) => n + f.templates.length, 0));
   for (const family of families) {
     for (const template of family.templates) {
       const rows: CatalogEntry[] = [];
@@ -55,7 +57,7 @@ export function buildCatalog(families: Family[], options: CatalogOptions): Catal
           quirk: template.quirk,
         });
       }
-      const roles = templateRoles(rows.map((r) => r.task.id), options.seed, options.trainShare);
+      const roles = templateRoles(rows.map((r) => r.task.id), options.seed, options.trainShare, minValidation);
       for (const r of rows) r.role = roles.get(r.task.id) ?? 'test';
       out.push(...rows);
     }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { TaskRole } from '../../engine/environment/task-spec.ts';
 import { seededRandom } from '../../engine/random.ts';
-import { templateRoles } from '../split.ts';
+import { templateRoles, validationPerTemplate } from '../split.ts';
 import type { SiteDb, WebInstance, WebSite, WebTemplate } from './site.ts';
 
 export type Role = TaskRole;
@@ -49,6 +49,7 @@ function publicId(site: string, key: string): string {
 
 export function buildCatalog(sites: WebSite[], options: CatalogOptions): WebTask[] {
   const out: WebTask[] = [];
+  const minValidation = validationPerTemplate(sites.reduce((n, s) => n + s.templates.length, 0));
   for (const site of sites) {
     for (const template of site.templates) {
       const rows: WebTask[] = [];
@@ -56,7 +57,7 @@ export function buildCatalog(sites: WebSite[], options: CatalogOptions): WebTask
         const key = `${site.name}/${template.id}/${i}`;
         rows.push({ id: publicId(site.name, `${options.seed}/${key}`), site, template, instance: i, spec: instantiate(site, template, i, options.seed), role: 'test' });
       }
-      const roles = templateRoles(rows.map((r) => r.id), options.seed, options.trainShare);
+      const roles = templateRoles(rows.map((r) => r.id), options.seed, options.trainShare, minValidation);
       for (const r of rows) r.role = roles.get(r.id) ?? 'test';
       out.push(...rows);
     }

@@ -32,7 +32,7 @@ describe.each([
   it(`sends the analyses the ${what} as image parts, at most 4 per episode and 2 of memory`, async () => {
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
     const before = server.chatRequests().length;
-    await search({ env, out: join(work, env.replace(':', '-')), models, meta: 'model', clustering: 'metadata', seeds: ['trajectory-retrieval'], budget: 1, test: false });
+    await search({ env, out: join(work, env.replace(':', '-')), models, meta: 'model', clustering: 'metadata', seeds: ['trajectory-retrieval'], budget: 1, test: false, evalFraction: 0.2, minEvalTasks: 6 });
     const analyses = server.chatRequests().slice(before).filter((b) => purposeOf(b) === 'analysis');
     expect(analyses.length).toBeGreaterThan(0);
     let images = 0;
