@@ -1,6 +1,7 @@
 // Quick examination (the paper's C.4): the six checks every candidate passes before a full evaluation —
 // imports, interface, update on sample episodes, retrieve on sample tasks, payload schema, payload budget.
 // Each failed check names what happened and where, in words a person (or the repair prompt) can act on.
+import { createHash } from 'node:crypto';
 import type { EpisodeRecorder } from '../memo-programs/contract.ts';
 import { compileProgram, formatIssue, type ProgramSource, resolveEntry } from './compile.ts';
 import { type SandboxError, type SandboxLimits, ProgramInstance } from './isolate.ts';
@@ -28,6 +29,8 @@ export interface PayloadSummary {
   textChars: number;
   images: number;
   preview: string;
+  /** sha256 of the payload as the agent gets it (text and image ids): equal digests, equal behaviour. */
+  digest: string;
 }
 
 export interface QuickExamReport {
@@ -209,6 +212,7 @@ async function examineOnce(source: ProgramSource, options: QuickExamOptions): Pr
         textChars: checked.textChars,
         images: checked.payload.images.length,
         preview: checked.payload.text.slice(0, 240),
+        digest: createHash('sha256').update(JSON.stringify([checked.payload.text, checked.payload.images.map((i) => i.id)])).digest('hex'),
       });
       for (const issue of checked.schemaIssues) schemaIssues.push(`task ${task.taskId}: ${issue}`);
       for (const issue of checked.budgetIssues) budgetIssues.push(`task ${task.taskId}: ${issue}`);

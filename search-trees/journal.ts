@@ -47,6 +47,9 @@ export const EventSchema = z.discriminatedUnion('type', [
     ms: z.number(),
   }),
   z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored), retry: z.string().optional() }),
+  // A child that would change nothing: the same program as a node of the tree, or the parent's payloads exactly on
+  // every quick-examination task. It spends the step but no evaluation.
+  z.object({ type: z.literal('no-op'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string().max(2000), same: NodeId.optional(), dir: RunPath.optional(), edits: z.array(z.object({ path: z.string(), from: z.union([z.number(), z.boolean(), z.string()]), to: z.union([z.number(), z.boolean(), z.string()]) })).max(100).optional(), description: z.string().max(2000).optional() }),
   z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string(), attempts: z.number().int(), dir: RunPath.optional() }),
   z.object({
     type: z.literal('meta-call'),

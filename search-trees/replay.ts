@@ -19,6 +19,8 @@ export interface Replayed {
   actions: Extract<JournalEvent, { type: 'action' }>[];
   /** Children that never passed quick examination (for the viewer). */
   failures: Extract<JournalEvent, { type: 'generation-failed' }>[];
+  /** Children not evaluated because they would have changed nothing. */
+  noops: Extract<JournalEvent, { type: 'no-op' }>[];
   /** CluE's clustering of each completed step (for the viewer). */
   clusterings: Extract<JournalEvent, { type: 'clusters' }>[];
   /** CluE's pool as the last completed model clustering left it (what a resumed search carries on from). */
@@ -38,7 +40,7 @@ export function replay(events: JournalEvent[]): Replayed {
   });
   const done = new Set(doneIn.keys());
   const tree = new SearchTree();
-  const out: Replayed = { tree, completedSteps: 0, doneSteps: [...done].filter((s) => s > 0).sort((a, b) => a - b), initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
+  const out: Replayed = { tree, completedSteps: 0, doneSteps: [...done].filter((s) => s > 0).sort((a, b) => a - b), initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], noops: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
   for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);
@@ -86,6 +88,10 @@ export function replay(events: JournalEvent[]): Replayed {
               assignment: { ...Object.fromEntries(Object.entries(pool.assignment).filter(([, c]) => e.clusters.some((x) => x.id === c))), ...e.assignment },
             };
           }
+          break;
+        case 'no-op':
+          out.noops.push(e);
+          tree.noops.push({ parent: e.parent, step: e.step, reason: e.reason, ...(e.description ? { description: e.description } : {}), ...(e.edits ? { edits: e.edits } : {}) });
           break;
         case 'generation-failed':
           out.failures.push(e);

@@ -209,6 +209,7 @@ function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => voi
         );
       }
     }
+    if (e.type === 'no-op') process.stdout.write(`  ${line}: a child that changes nothing, not evaluated (${e.reason.slice(0, 120)})\n`);
     if (e.type === 'generation-failed')
       process.stdout.write(`  ${line}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
     if (e.type === 'stopped') process.stdout.write(`  stopped at step ${e.step}: ${e.reason}\n`);
@@ -222,6 +223,7 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ['re-evaluation actions', String(s.reEvaluations)],
     ['valid generations', String(s.validGenerations)],
     ['failed generations', String(s.failedGenerations)],
+    ['children that changed nothing (not evaluated)', String(s.noOps)],
     ['full evaluations', String(s.fullEvaluations)],
     [
       `selected (${options.selection})`,

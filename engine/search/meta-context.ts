@@ -26,6 +26,10 @@ export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
     if (f.parent !== parentId) continue;
     out.push({ step: f.step, child: { node: `step ${f.step}`, change: '(never evaluated)', failed: clip(f.reason, CHANGE_CHARS) } });
   }
+  for (const x of tree.noops) {
+    if (x.parent !== parentId) continue;
+    out.push({ step: x.step, child: { node: `step ${x.step}`, change: clip(x.description ?? '(no description)', CHANGE_CHARS), failed: `changed nothing: ${x.reason}` } });
+  }
   return out
     .sort((a, b) => a.step - b.step)
     .slice(-MAX_TRIED)

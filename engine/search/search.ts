@@ -8,13 +8,13 @@
 import { join, relative } from 'node:path';
 import type { Environment } from '../environment/contract.ts';
 import { taskHash } from '../environment/roles.ts';
-import { readProgramFiles } from '../../memo-programs/files.ts';
+import { readProgramFiles, sourceHash } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { seededRandom } from '../random.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
-import { quickExam } from '../../sandbox/quick-exam.ts';
+import { quickExam, type QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';
 import type { ClusterPool } from '../meta/clue/pool.ts';
@@ -74,6 +74,8 @@ export interface SearchSummary {
   reEvaluations: number;
   validGenerations: number;
   failedGenerations: number;
+  /** Children not evaluated because they would have changed nothing (same program, or the parent's payloads). */
+  noOps: number;
   fullEvaluations: number;
   winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
   root: { validation: number; test?: number };
@@ -118,6 +120,9 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const scoredIndices = new Map<string, Set<number>>();
   for (const e of past.evaluations) if (e.split === 'train' && e.score !== null) scoredIndices.set(e.node, (scoredIndices.get(e.node) ?? new Set()).add(e.index));
   const runningIndices = new Map<string, Set<number>>();
+  /** Payload digests on the quick-examination tasks, per node, for telling a no-op child. */
+  const examined = new Map<string, Promise<string[] | undefined>>();
+  const sources = new Map<string, string>();
   /** The validation tasks, for each evaluation's sample. */
   let validationIds: Promise<string[]> | undefined;
   /** What the memory is built from: read once per search, for every meta prompt. */
@@ -357,6 +362,13 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       const { report, dir } = await examine(proposal, attempt);
       if (report.passed) {
         const files = proposal.files;
+        const noop = await wouldChangeNothing(parent, files, report);
+        if (noop) {
+          state.tree.noops.push({ parent: parentId, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
+          log({ type: 'no-op', step, parent: parentId, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(folder.dir, dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
+          return;
+        }
+        examined.set(childId, Promise.resolve(digestsOf(report)));
         if (attempt > 0) deps.folder.writeProgram(childId, files);
         const child = await programNode(childId, files, parentId, 'child', step, proposal.description, proposal.edits);
         // Written before the node line, so a viewer that sees the node finds its meta.json.
@@ -390,6 +402,51 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     }
     state.tree.failed.push({ parent: parentId, step, reason: 'the meta agent gave up', attempts: 1 });
     log({ type: 'generation-failed', step, parent: parentId, reason: 'the meta agent gave up', attempts: 1 });
+  }
+
+  /**
+   * Why a child that passed quick examination would change nothing, if it would: it is the same program as a node
+   * of the tree, or its payloads on every quick-examination task are exactly its parent's. Such a child spends its
+   * step but no evaluation, and the agent hears of it.
+   */
+  async function wouldChangeNothing(parent: TreeNode, files: ProgramFiles, report: QuickExamReport): Promise<{ reason: string; same?: string } | undefined> {
+    const mineHash = sourceHash(files);
+    const twin = [...state.tree.nodes.values()].find((n) => sourcesOf(n) === mineHash);
+    if (twin) return { reason: `the same program as ${twin.id}`, same: twin.id };
+    const mine = digestsOf(report);
+    const theirs = await parentDigests(parent);
+    if (mine.length > 0 && theirs !== undefined && theirs.length === mine.length && theirs.every((d, i) => d === mine[i])) {
+      return { reason: `its payloads on the ${mine.length} quick-examination tasks are exactly its parent's`, same: parent.id };
+    }
+    return undefined;
+  }
+
+  /** A node's source hash (read once; a program folder that cannot be read matches nothing). */
+  function sourcesOf(node: TreeNode): string {
+    let h = sources.get(node.id);
+    if (h === undefined) {
+      try {
+        h = sourceHash(readProgramFiles(join(folder.dir, node.dir)));
+      } catch {
+        h = `unreadable:${node.id}`;
+      }
+      sources.set(node.id, h);
+    }
+    return h;
+  }
+
+  /** A node's payload digests on the quick-examination tasks: kept when a child passes, examined again otherwise. */
+  function parentDigests(node: TreeNode): Promise<string[] | undefined> {
+    let known = examined.get(node.id);
+    if (!known) {
+      known = (async () => {
+        const samples = await deps.env.samples(options.quickExamTasks);
+        const report = await quickExam({ entryPath: join(folder.dir, node.dir, 'index.ts') }, { services: deps.services, samples, budget: deps.env.info().budget, seed: options.seed });
+        return report.passed ? digestsOf(report) : undefined;
+      })().catch(() => undefined);
+      examined.set(node.id, known);
+    }
+    return known;
   }
 
   async function parentContext(parent: TreeNode, step: number): Promise<ParentContext> {
@@ -487,6 +544,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     reEvaluations: actions.filter((kind) => kind === 'evaluate').length,
     validGenerations: [...counts.nodes.values()].filter((n) => n.kind === 'child').length,
     failedGenerations: counts.failed.length,
+    noOps: counts.noops.length,
     fullEvaluations: counts.totalEvaluations(),
     winner: {
       id: winner.id,
@@ -507,6 +565,10 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   return summary;
 }
 
+function digestsOf(report: QuickExamReport): string[] {
+  return report.payloads.map((p) => `${p.taskId}:${p.digest}`);
+}
+
 function abortReason(signal: AbortSignal | undefined): string {
   const r: unknown = signal?.reason;
   return r instanceof Error ? r.message : r === undefined ? 'aborted' : String(r);
@@ -521,6 +583,8 @@ function history(tree: SearchTree): EditOutcome[] {
     if (parent.scores.length === 0) continue;
     out.push({ node: n.id, parent: n.parent, edits: n.edits, delta: (n.scores[0] as number) - (parent.scores[0] as number) });
   }
+  // A no-op's edits changed nothing: as an edit that scored exactly its parent's score.
+  for (const x of tree.noops) if (x.edits?.length) out.push({ node: `step ${x.step}`, parent: x.parent, edits: x.edits, delta: 0 });
   return out;
 }
 

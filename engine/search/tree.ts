@@ -58,9 +58,19 @@ export interface FailedGeneration {
   attempts: number;
 }
 
+/** A child that would have changed nothing (the same program as a node, or the parent's payloads exactly). */
+export interface NoOpChild {
+  parent: string;
+  step: number;
+  reason: string;
+  description?: string;
+  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+}
+
 export class SearchTree {
   readonly nodes = new Map<string, TreeNode>();
   readonly failed: FailedGeneration[] = [];
+  readonly noops: NoOpChild[] = [];
   /**
    * Work in flight (parallel search): evaluations of a node and children being written from it. The action scores
    * count them as visits already made (virtual loss), so concurrent picks spread out; they are never journaled.

@@ -72,6 +72,8 @@ export interface ActionView {
   /** What it led to: the child written, the failure, or the new score. */
   child?: string;
   failed?: string;
+  /** A child that would have changed nothing, with why; not evaluated. */
+  noop?: string;
   result?: number;
   /** The step's evaluation scored nothing: why. */
   unscored?: string;
@@ -103,6 +105,8 @@ export interface RunView {
   completedSteps: number;
   nodes: NodeView[];
   failures: FailureView[];
+  /** Children not evaluated because they would have changed nothing. */
+  noops: { parent: string; step: number; reason: string }[];
   actions: ActionView[];
   steps: StepPoint[];
   /** The action of a step that has started and not finished. */
@@ -181,6 +185,7 @@ export function readRun(dir: string): RunView {
     N,
     completedSteps: past.completedSteps,
     nodes,
+    noops: past.noops.map((x) => ({ parent: x.parent, step: x.step, reason: x.reason })),
     failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
@@ -232,8 +237,10 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
   if (a.kind === 'generate') {
     const child = [...tree.nodes.values()].find((n) => n.kind === 'child' && n.step === a.step);
     const failed = failures.find((f) => f.step === a.step);
+    const noop = tree.noops.find((x) => x.step === a.step);
     if (child) view.child = child.id;
     if (failed) view.failed = failed.reason;
+    if (noop) view.noop = noop.reason;
   }
   const evaluation = evaluations.find((e) => e.step === a.step && e.split === 'train');
   if (evaluation?.score === null) view.unscored = evaluation.unscored ?? 'no task was scored';

@@ -145,7 +145,7 @@
     };
     for (const a of [...run.actions].reverse()) {
       const result = a.unscored ? `unscored: ${A.short(a.unscored, 80)}` : fmt(a.result);
-      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : '') : `→ ${result}`;
+      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : a.noop ? `no-op: ${A.short(a.noop, 60)}` : '') : `→ ${result}`;
       const row = el(
         'tr',
         { class: `action ${a.kind}`, 'data-step': a.step, tabindex: 0 },

@@ -16,6 +16,7 @@ import type { SearchTree } from '../../../engine/search/tree.ts';
 import { DEFAULT_UCB, lcb, type UcbParams } from '../../../engine/search/ucb.ts';
 import { MAX_UNSCORED_IN_A_ROW } from '../../../engine/search/unscored.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
 import { type JournalEvent, readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';
@@ -40,6 +41,7 @@ class FlakyToolEnvironment extends ToyEnvironment {
   }
 }
 
+const configEcho = join(repoRoot, 'test', 'support', 'programs', 'config-echo.ts');
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -49,7 +51,8 @@ afterAll(() => closeHostServices());
 function setup(options: Partial<RunOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'unscored-'));
   dirs.push(dir);
-  const { folder, opts } = createToyRun(dir, options);
+  // A seed whose every config edit changes its payload: children are evaluated, never no-ops.
+  const { folder, opts } = createToyRun(dir, { seeds: [configEcho], ...options });
   return { folder, opts, env: new FlakyToolEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 

@@ -127,9 +127,9 @@ describe('automemo view', () => {
     writeFileSync(join(dir, 'lock'), String(process.pid));
     await page.waitForFunction("document.getElementById('status')?.textContent?.startsWith('running')");
     const line = (e: object) => `${JSON.stringify({ ...e, t: Date.now() })}\n`;
-    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'start', resumed: true, pid: process.pid }) + line({ type: 'action', step: 4, kind: 'generate', node: 'n2', score: 1.1, candidates: [{ kind: 'generate', node: 'n2', score: 1.1 }] }));
-    await page.waitForSelector('#tree .node.busy[data-id="n2"]');
-    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'generation-failed', step: 4, parent: 'n2', reason: 'interface: no default export', attempts: 4 }) + line({ type: 'step-done', step: 4 }));
+    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'start', resumed: true, pid: process.pid }) + line({ type: 'action', step: 4, kind: 'generate', node: 'n1', score: 1.1, candidates: [{ kind: 'generate', node: 'n1', score: 1.1 }] }));
+    await page.waitForSelector('#tree .node.busy[data-id="n1"]');
+    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'generation-failed', step: 4, parent: 'n1', reason: 'interface: no default export', attempts: 4 }) + line({ type: 'step-done', step: 4 }));
     await page.waitForSelector('#tree .failed[data-step="4"]');
     expect(await page.locator('#log tr.action').count()).toBe(4);
     await page.locator('#tree .failed[data-step="4"]').click();
@@ -149,7 +149,16 @@ describe('automemo view', () => {
     await page.waitForSelector('#panel ul.unscored');
     expect(await page.locator('#panel ul.unscored').textContent()).toContain(`unscored: ${why} (validation evaluation at step 5; not counted)`);
     expect(await page.locator('#panel button.eval.unscored').textContent()).toContain('validation #9: unscored');
-    appendFileSync(join(dir, 'journal.jsonl'), '{"type":"action","step":6,"ki');
+    // A child that would have changed nothing: the log says so, and no node appears.
+    appendFileSync(
+      join(dir, 'journal.jsonl'),
+      line({ type: 'action', step: 6, kind: 'generate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'generate', node: 'seed-bm25', score: 1 }] }) +
+        line({ type: 'no-op', step: 6, parent: 'seed-bm25', same: 'seed-bm25', reason: "its payloads on the 5 quick-examination tasks are exactly its parent's" }) +
+        line({ type: 'step-done', step: 6 }),
+    );
+    await page.waitForSelector('#log tr.action[data-step="6"]');
+    expect(await page.locator('#log tr.action[data-step="6"]').textContent()).toContain('no-op: its payloads');
+    appendFileSync(join(dir, 'journal.jsonl'), '{"type":"action","step":7,"ki');
     await page.waitForSelector('#torn');
     expect(await page.locator('#tree .node').count()).toBe(journalNodes(run));
     await page.close();

@@ -34,9 +34,13 @@ describe('the recorded replies of a real model', () => {
     const out = join(work, 'run');
     const result = await search({ env: 'locomo', data, out, models, meta: 'model', clustering: 'metadata', seeds: ['omni-simplemem'], budget: 1, seed: 7 });
 
-    // The step asked what the real run asked, in that order: an analysis per cluster, one synthesis, one program, its repair.
-    expect(served).toEqual(['analysis', 'analysis', 'analysis', 'analysis', 'synthesis', 'generation', 'repair']);
+    // The step asked what the real run asked, in that order: an analysis per cluster (one per LoCoMo category in
+    // the seed's evaluation), one synthesis, one program, its repair.
     const events = readJournal(join(out, 'journal.jsonl')).events;
+    const seedEval = events.find((e) => e.type === 'evaluation' && e.node === 'seed-omni-simplemem' && e.split === 'train');
+    const categories = Object.keys(seedEval?.type === 'evaluation' ? (seedEval.stats.byScenario as Record<string, unknown>) : {}).length;
+    expect(categories).toBeGreaterThanOrEqual(4);
+    expect(served).toEqual([...Array<string>(categories).fill('analysis'), 'synthesis', 'generation', 'repair']);
     const exams = events.filter((e) => e.type === 'quick-exam').map((e) => (e.type === 'quick-exam' ? { attempt: e.attempt, passed: e.passed } : undefined));
     expect(exams).toEqual([
       { attempt: 0, passed: false },
