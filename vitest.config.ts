@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -23,6 +24,8 @@ export default defineConfig({
     execArgv: ['--no-node-snapshot', '--expose-gc'],
     // Every run starts from an empty cache folder of its own, shared by all workers and CLI processes.
     globalSetup: ['test/support/suite-cache.ts'],
+    // Longest files first, so no minutes-long file starts last (see the sequencer for the measured list).
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -34,6 +34,7 @@ interface Run {
   seed: number;
   generations: number;
   reEvaluations: number;
+  noOps: number;
   bestLcb: number;
   lcbTest: number;
   meanTest: number;
@@ -73,6 +74,7 @@ for (const env of ENVS) {
         seed,
         generations: s.generations,
         reEvaluations: s.reEvaluations,
+        noOps: s.noOps,
         bestLcb: lcb(tree.q(byLcb), byLcb.scores.length, N, DEFAULT_UCB),
         lcbTest: await testScore(env, join(out, byLcb.dir), byLcb.hash, work),
         meanTest: await testScore(env, join(out, byMean.dir), byMean.hash, work),
@@ -82,7 +84,7 @@ for (const env of ENVS) {
       };
       runs.push(run);
       process.stderr.write(
-        `${env} ${policy} seed ${seed}: ${run.generations} generate / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
+        `${env} ${policy} seed ${seed}: ${run.generations} generate (${run.noOps} no-op) / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
           `${run.samePick ? ' (max-mean picks the same)' : `, of max-mean pick ${fmt(run.meanTest, 3)}`}, ${run.seconds.toFixed(0)} s\n`,
       );
       rmSync(work, { recursive: true, force: true });
@@ -100,7 +102,7 @@ for (const env of ENVS) {
   process.stdout.write(`\n${env} (Omni-SimpleMem seed on test: ${fmt(mean(here.map((r) => r.seedTest)), 3)})\n`);
   process.stdout.write(
     `${table([
-      ['policy', 'generate', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
+      ['policy', 'generate', 'of which no-op', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
       ...POLICIES.map((p) => {
         const rs = here.filter((r) => r.policy === p);
         const g = rs.reduce((n, r) => n + r.generations, 0);
@@ -108,6 +110,7 @@ for (const env of ENVS) {
         return [
           p,
           String(g),
+          String(rs.reduce((n, r) => n + r.noOps, 0)),
           String(e),
           pct(e, g),
           fmt(mean(rs.map((r) => r.bestLcb)), 3),

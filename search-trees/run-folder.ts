@@ -142,15 +142,19 @@ export class RunFolder {
       }
       writeInside(this.dir, 'lock', String(process.pid));
     }
-    const release = () => {
+    const onExit = () => {
       try {
         if (readSmallFile(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
       } catch {
         // already gone
       }
     };
-    process.once('exit', release);
-    return release;
+    process.once('exit', onExit);
+    // Released by the search, the exit hook goes too: a library user's long process runs many searches.
+    return () => {
+      process.removeListener('exit', onExit);
+      onExit();
+    };
   }
 
   /** Writes what the meta agent said about a child (programs/<node>/meta.json; not a program file: only .ts are). */
