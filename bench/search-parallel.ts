@@ -26,7 +26,7 @@ export interface ParallelRow {
   modelCalls: number;
 }
 
-/** A valid toy program per call (each one different, so no two children are the same program). */
+/** A valid toy program per call, each one's payload different (a child that changed nothing would not be evaluated). */
 function reply(call: number): string {
   return [
     '```ts',
@@ -36,7 +36,7 @@ function reply(call: number): string {
     'const lines: string[] = [];',
     'export default defineMemo({',
     '  update(episode) { for (const s of episode.steps) lines.push(s.action); },',
-    '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
+    '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: `variant ${config.variant}\\n${lines.filter((l) => l.includes(`${door} `)).join("\\n")}`.slice(0, config.maxChars), images: [] }; },',
     '});',
     '```',
   ].join('\n');
