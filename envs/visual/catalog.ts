@@ -17,6 +17,8 @@ export interface CatalogOptions {
   instances: number;
   /** Share of each template's instances that go to train (default 0.2). */
   trainShare: number;
+  /** Validation tasks the catalog has at least (default 30: an evaluation's minimum); 0 keeps the share alone. */
+  validationTasks?: number;
 }
 
 export type Role = TaskRole;
@@ -34,7 +36,7 @@ function publicId(family: string, key: string): string {
 
 export function buildCatalog(families: Family[], options: CatalogOptions): CatalogEntry[] {
   const out: CatalogEntry[] = [];
-  const minValidation = validationPerTemplate(families.reduce((n, f) => n + f.templates.length, 0));
+  const minValidation = validationPerTemplate(families.reduce((n, f) => n + f.templates.length, 0), options.validationTasks);
   for (const family of families) {
     for (const template of family.templates) {
       const rows: CatalogEntry[] = [];

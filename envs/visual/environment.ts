@@ -31,9 +31,11 @@ export interface VisualOptions {
   models: Pick<ResolvedModels, 'executor'>;
   images: ImageStore;
   seed?: number;
-  /** Instances per template (default 20: 2 update, 2 validation and 16 test tasks each). */
+  /** Instances per template (default 20: 2 update, 2 validation and 16 test tasks each; more validation when the families have fewer than 15 templates). */
   instances?: number;
   trainShare?: number;
+  /** Validation tasks at least (default 30, so an evaluation can score 30); 0 keeps the train share's split. */
+  validationTasks?: number;
   /** Only these families (default all). */
   families?: string[];
   budget?: PayloadBudget;
@@ -44,7 +46,7 @@ export interface VisualOptions {
 export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTruth> {
   const families = pickNamed(FAMILIES, options.families, { one: 'visual family', many: 'visual families' });
   const { seed, instances, trainShare } = catalogSettings(options, 20);
-  const entries = buildCatalog(families, { seed, instances, trainShare });
+  const entries = buildCatalog(families, { seed, instances, trainShare, ...(options.validationTasks !== undefined ? { validationTasks: options.validationTasks } : {}) });
   const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor, { images: options.images }) : new ReferenceAgent(SOLVERS));
   const toolsOf = new Map(families.map((f) => [f.name, [...COMMON_TOOL_NAMES, ...f.tools]]));
   const tools = TOOLS.map((t) => `${t.usage} — ${t.summary}`).join('; ');

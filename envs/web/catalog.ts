@@ -24,6 +24,8 @@ export interface CatalogOptions {
   seed: number;
   instances: number;
   trainShare: number;
+  /** Validation tasks the catalog has at least (default 30: an evaluation's minimum); 0 keeps the share alone. */
+  validationTasks?: number;
 }
 
 const pristine = new Map<string, SiteDb>();
@@ -49,7 +51,7 @@ function publicId(site: string, key: string): string {
 
 export function buildCatalog(sites: WebSite[], options: CatalogOptions): WebTask[] {
   const out: WebTask[] = [];
-  const minValidation = validationPerTemplate(sites.reduce((n, s) => n + s.templates.length, 0));
+  const minValidation = validationPerTemplate(sites.reduce((n, s) => n + s.templates.length, 0), options.validationTasks);
   for (const site of sites) {
     for (const template of site.templates) {
       const rows: WebTask[] = [];

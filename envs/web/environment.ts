@@ -30,9 +30,11 @@ export const WEB_VERSION = 2;
 export interface WebOptions {
   models: Pick<ResolvedModels, 'executor'>;
   seed?: number;
-  /** Instances per template (default 15: 2 update, 1 validation and 12 test tasks each). */
+  /** Instances per template (default 15: 2 update, 1 validation and 12 test tasks each; more validation when the sites have fewer than 30 templates). */
   instances?: number;
   trainShare?: number;
+  /** Validation tasks at least (default 30, so an evaluation can score 30); 0 keeps the train share's split. */
+  validationTasks?: number;
   /** Only these sites (default all). */
   sites?: string[];
   budget?: PayloadBudget;
@@ -46,7 +48,7 @@ export interface WebOptions {
 export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
   const sites = pickNamed(SITES, options.sites, { one: 'web site', many: 'web sites' });
   const { seed, instances, trainShare } = catalogSettings(options, 15);
-  const catalog = buildCatalog(sites, { seed, instances, trainShare });
+  const catalog = buildCatalog(sites, { seed, instances, trainShare, ...(options.validationTasks !== undefined ? { validationTasks: options.validationTasks } : {}) });
   const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor) : new ReferenceAgent(SOLVERS));
   const screenshots = options.screenshots ?? (agent.mode === 'model' ? 'every' : 'final');
   return {

@@ -28,7 +28,7 @@ describe('automemo search', () => {
   it('survives kill -9 mid-run: --resume loses no finished step and completes the budget', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'search-kill-')), 'run');
     dirs.push(join(out, '..'));
-    const args = ['search', '--env', 'locomo', '--data', oneConversation(), '--seeds', 'bm25', '--budget', '4', '--eval-fraction', '0.3', '--no-test', '--seed', '5', '--out', out];
+    const args = ['search', '--env', 'locomo', '--data', oneConversation(), '--seeds', 'bm25', '--budget', '4', '--eval-fraction', '0.3', '--min-eval-tasks', '0', '--no-test', '--seed', '5', '--out', out];
     const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: 'ignore' });
     const journal = join(out, 'journal.jsonl');
     const doneSteps = () => (existsSync(journal) ? (readFileSync(journal, 'utf8').match(/"type":"step-done"/g) ?? []).length : 0);
@@ -71,7 +71,7 @@ describe('automemo search', () => {
     const seedFile = statSync(join(seedDir, 'index.ts'));
     const seed = `${'../'.repeat(8)}${relative('/', seedDir)}`;
     expect(relative(out, join(out, 'programs', `seed-${seed}`)).startsWith('..')).toBe(true);
-    const first = automemo('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--seeds', seed, '--out', out);
+    const first = automemo('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seeds', seed, '--out', out);
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/selected \(lcb\)\s+(root|seed-seeddir)/);
     expect(first.out).toMatch(/^seed-seeddir\s+validation \d/m);

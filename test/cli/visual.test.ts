@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemo, automemoInProcess } from '../support/cli.ts';
+import { automemo, automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
+import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -27,14 +28,20 @@ describe('automemo with --env visual', () => {
     }
   }, 300_000);
 
-  it('runs an offline search end to end and journals it', () => {
+  it('runs a model search end to end and journals it; the analyses see the task images as image parts', async () => {
     const run = join(out, 'search');
-    const r = automemo('search', '--env', 'visual:scenes', '--budget', '2', '--seeds', 'trajectory-retrieval', '--eval-fraction', '0.2', '--min-eval-tasks', '6', '--out', run);
+    const server = await metaModelServer();
+    // The test-split phase learns from every training episode (36 more collected here); LoCoMo's demo covers it.
+    const r = await automemoAsync(
+      ['search', '--env', 'visual:scenes', '--budget', '2', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
+      { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+    ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env visual:scenes (offline');
-    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3} .*test [01]\.\d{3}/);
+    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3}/);
+    expectImagePartsWithinLimits(server);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'test').length).toBeGreaterThanOrEqual(2);
+    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
   }, 300_000);
 

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemo, automemoInProcess } from '../support/cli.ts';
+import { automemo, automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
+import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'web-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -27,13 +28,18 @@ describe('automemo with --env web', () => {
     }
   }, 600_000);
 
-  it('runs an offline search end to end and journals it', () => {
+  it('runs a model search end to end and journals it; the analyses see the screenshots as image parts', async () => {
     const run = join(out, 'search');
+    const server = await metaModelServer();
     // Validation runs every evaluation in Chromium; the test-split phase is the same code on any environment
-    // (LoCoMo's demo and visual's search test cover it), and on web it took three minutes of this test's four.
-    const r = automemo('search', '--env', 'web:code', '--budget', '2', '--seeds', 'trajectory-retrieval', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '6', '--out', run);
+    // (LoCoMo's demo covers it), and on web it took three minutes of this test's four.
+    const r = await automemoAsync(
+      ['search', '--env', 'web:code', '--budget', '2', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
+      { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+    ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env web:code (offline');
+    expectImagePartsWithinLimits(server);
     expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3}/);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);

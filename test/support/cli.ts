@@ -1,5 +1,5 @@
 // The real `automemo` binary in a child process, as a user runs it (with its persistent embedding cache).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../../sandbox/paths.ts';
 
@@ -30,4 +30,17 @@ export async function automemoInProcess(...args: string[]): Promise<{ code: numb
     process.stdout.write = writes.out;
     process.stderr.write = writes.err;
   }
+}
+
+/** The real binary without blocking this process (a model server the test runs here must answer it). */
+export function automemoAsync(args: string[], env: NodeJS.ProcessEnv = cliEnv): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, out, err }));
+  });
 }

@@ -10,7 +10,6 @@ const SECONDS: Record<string, number> = {
   'test/examples/packed.test.ts': 200,
   'test/search-trees/export/export.test.ts': 145,
   'test/cli/search.test.ts': 136,
-  'test/api/search-images.test.ts': 130,
   'test/cli/visual.test.ts': 115,
   'test/cli/web.test.ts': 106,
   'test/envs/web/environment.test.ts': 90,

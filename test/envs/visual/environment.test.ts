@@ -34,7 +34,7 @@ const counting: VisualAgent = {
     return reference.run(...args);
   },
 };
-const spec = (agent: VisualAgent) => visualSpec({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], instances: 10, agent });
+const spec = (agent: VisualAgent) => visualSpec({ models: resolveModels({}, {}), images: services.images, families: ['microtext'], instances: 10, validationTasks: 0, agent });
 const tasks = spec(reference).tasks;
 const truth = (id: string) => {
   const t = tasks.find((x) => x.id === id);

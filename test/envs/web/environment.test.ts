@@ -43,7 +43,7 @@ function counting(failures = 0): WebAgent & { runs: number } {
 }
 
 // Two of five instances train: one update, one validation task per template.
-const spec = (agent: WebAgent) => webSpec({ models: resolveModels({}, {}), sites: ['code'], instances: 5, trainShare: 0.4, agent });
+const spec = (agent: WebAgent) => webSpec({ models: resolveModels({}, {}), sites: ['code'], instances: 5, trainShare: 0.4, validationTasks: 0, agent });
 const tasks = spec(counting()).tasks;
 
 function load(agent: WebAgent, notes: string[] = [], store = 'episodes', images = new ImageStore()) {

@@ -62,7 +62,7 @@ function rawGet(url: string, path: string, host?: string): Promise<{ status: num
 beforeAll(async () => {
   rmSync(run, { recursive: true, force: true });
   mkdirSync(base, { recursive: true });
-  const r = automemo('search', '--env', 'locomo', '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--seed', '0', '--out', run);
+  const r = automemo('search', '--env', 'locomo', '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '0', '--out', run);
   expect(r.code, r.err).toBe(0);
   // LoCoMo shows no images; one is added to a task's payload so that serving and inlining images are exercised.
   const evidence = join(run, 'evidence', 'n1', 'train-0');
