@@ -5,6 +5,9 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+/** Test files that kill or replace esbuild's service and count its processes: module state of their own. */
+const OWN_WORKER = ['test/sandbox/compile.test.ts', 'test/engine/search/toolchain.test.ts', 'test/cli/baselines.test.ts'];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -15,7 +18,6 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // isolated-vm needs --no-node-snapshot on Node 20; only the forks pool passes execArgv.
     pool: 'forks',
     // vitest's default on 2 cores is one worker, which leaves a core idle while CLI tests wait on their child
@@ -26,6 +28,13 @@ export default defineConfig({
     globalSetup: ['test/support/suite-cache.ts'],
     // Longest files first, so no minutes-long file starts last (see the sequencer for the measured list).
     sequence: { sequencer: SlowFirstSequencer },
+    // A worker keeps the modules it loaded from one file to the next: loading the engine (TypeScript's compiler,
+    // playwright, zod schemas) took 2–3 s per file, 205 s of a clean run. Files that kill or replace esbuild's
+    // service count its processes, so they run in workers of their own.
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], isolate: false, exclude: [...OWN_WORKER, '**/node_modules/**'] } },
+      { extends: true, test: { name: 'own-worker', include: OWN_WORKER } },
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

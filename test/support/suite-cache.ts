@@ -6,7 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Once per run, whichever project (shared or own-worker) sets up first: both use the same folder.
+  if (process.env.AUTOMEMO_SUITE_CACHE) return () => undefined;
   const dir = mkdtempSync(join(tmpdir(), 'automemo-suite-cache-'));
+  process.env.AUTOMEMO_SUITE_CACHE = dir;
   process.env.AUTOMEMO_CACHE_DIR = dir;
   delete process.env.AUTOMEMO_NO_DISK_CACHE;
   return () => rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // storage or history from another episode) whose requests outside 127.0.0.1 are aborted. A crash, a disconnect
 // or a launch failure is an InfraError: the episode is retried, never scored.
 import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { InfraError } from '../../../engine/environment/contract.ts';
 
 // Debian's old-headless shell (package chromium-headless-shell, the same Chromium build without the browser UI):
@@ -31,6 +31,8 @@ async function launch(): Promise<Browser> {
     throw new InfraError(`Chromium is not installed at ${CHROMIUM_PATH}; run "node scripts/ensure-install.mjs" (it installs Debian's chromium-headless-shell through apt) or set AUTOMEMO_CHROMIUM`);
   }
   try {
+    // Loaded on first launch: importing playwright costs every process 0.6 s, and most never open a page.
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 60_000 });
     browser.on('disconnected', () => {
       if (launching) launching = undefined;
