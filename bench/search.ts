@@ -84,7 +84,7 @@ for (const env of ENVS) {
       };
       runs.push(run);
       process.stderr.write(
-        `${env} ${policy} seed ${seed}: ${run.generations} generate (${run.noOps} no-op) / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
+        `${env} ${policy} seed ${seed}: ${run.generations} generate (${run.noOps} no-op tries) / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
           `${run.samePick ? ' (max-mean picks the same)' : `, of max-mean pick ${fmt(run.meanTest, 3)}`}, ${run.seconds.toFixed(0)} s\n`,
       );
       rmSync(work, { recursive: true, force: true });
@@ -102,7 +102,7 @@ for (const env of ENVS) {
   process.stdout.write(`\n${env} (Omni-SimpleMem seed on test: ${fmt(mean(here.map((r) => r.seedTest)), 3)})\n`);
   process.stdout.write(
     `${table([
-      ['policy', 'generate', 'of which no-op', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
+      ['policy', 'generate', 'no-op tries', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
       ...POLICIES.map((p) => {
         const rs = here.filter((r) => r.policy === p);
         const g = rs.reduce((n, r) => n + r.generations, 0);

@@ -325,7 +325,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         if (choice.action.kind === 'evaluate') {
           await evaluate(state.tree.get(choice.action.node), 'train', step);
         } else {
-          await generate(choice.action.node, step);
+          // A child that changes nothing costs no evaluation: the agent, told of it, tries again within the step.
+          for (let again = 0; again < MAX_NO_OP_TRIES; again++) if ((await generate(choice.action.node, step, again)) !== 'no-op') break;
         }
       }).finally(release);
       if (done) {
@@ -338,10 +339,13 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     },
   });
 
-  async function generate(parentId: string, step: number): Promise<void> {
+  /** One child of the parent: a node, a failed generation, or a no-op (then said so, for another try). */
+  async function generate(parentId: string, step: number, again: number): Promise<'done' | 'no-op'> {
     const parent = state.tree.get(parentId);
     const ctx = await parentContext(parent, step);
     const childId = `n${step}`;
+    // A try after a no-op writes beside it, so the journal's no-op keeps its own files.
+    const base = again ? `${childId}-again${again}` : childId;
     let proposal: Proposal | null;
     try {
       proposal = await deps.meta.propose(ctx);
@@ -349,10 +353,10 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       if (!(err instanceof MetaAgentError)) throw err;
       state.tree.failed.push({ parent: parentId, step, reason: err.message, attempts: 1 });
       log({ type: 'generation-failed', step, parent: parentId, reason: err.message.slice(0, 2000), attempts: 1 });
-      return;
+      return 'done';
     }
     const examine = async (p: Proposal, attempt: number) => {
-      const dir = deps.folder.writeProgram(attempt === 0 ? childId : `${childId}-try${attempt}`, p.files);
+      const dir = deps.folder.writeProgram(attempt === 0 ? base : `${base}-try${attempt}`, p.files);
       const samples = await deps.env.samples(options.quickExamTasks);
       const report = await quickExam({ entryPath: join(dir, 'index.ts') }, { services: deps.services, samples, budget: deps.env.info().budget, seed: options.seed });
       log({ type: 'quick-exam', step, dir: relative(folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
@@ -366,10 +370,10 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         if (noop) {
           state.tree.noops.push({ parent: parentId, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
           log({ type: 'no-op', step, parent: parentId, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(folder.dir, dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
-          return;
+          return 'no-op';
         }
         examined.set(childId, Promise.resolve(digestsOf(report)));
-        if (attempt > 0) deps.folder.writeProgram(childId, files);
+        if (attempt > 0 || again > 0) deps.folder.writeProgram(childId, files);
         const child = await programNode(childId, files, parentId, 'child', step, proposal.description, proposal.edits);
         // Written before the node line, so a viewer that sees the node finds its meta.json.
         folder.writeMeta(childId, {
@@ -384,12 +388,12 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         });
         addNode(child, step);
         await evaluate(child, 'train', step);
-        return;
+        return 'done';
       }
       if (attempt >= options.repairAttempts) {
         state.tree.failed.push({ parent: parentId, step, reason: report.failure?.detail ?? 'quick examination failed', attempts: attempt + 1 });
         log({ type: 'generation-failed', step, parent: parentId, reason: `${report.failure?.check}: ${report.failure?.detail ?? ''}`.slice(0, 2000), attempts: attempt + 1, dir: relative(folder.dir, dir) });
-        return;
+        return 'done';
       }
       try {
         proposal = await deps.meta.repair(proposal, report, ctx, attempt + 1);
@@ -397,11 +401,12 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         if (!(err instanceof MetaAgentError)) throw err;
         state.tree.failed.push({ parent: parentId, step, reason: err.message, attempts: attempt + 1 });
         log({ type: 'generation-failed', step, parent: parentId, reason: err.message.slice(0, 2000), attempts: attempt + 1 });
-        return;
+        return 'done';
       }
     }
     state.tree.failed.push({ parent: parentId, step, reason: 'the meta agent gave up', attempts: 1 });
     log({ type: 'generation-failed', step, parent: parentId, reason: 'the meta agent gave up', attempts: 1 });
+    return 'done';
   }
 
   /**
@@ -564,6 +569,9 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   if (interrupted) summary.interrupted = true;
   return summary;
 }
+
+/** Children that changed nothing one step may write before it ends as a no-op. */
+const MAX_NO_OP_TRIES = 3;
 
 function digestsOf(report: QuickExamReport): string[] {
   return report.payloads.map((p) => `${p.taskId}:${p.digest}`);

@@ -105,8 +105,9 @@ describe('a search writes only inside its run folder', () => {
       const before = snapshot(s.base, s.folder.dir);
       const summary = await runSearch({ env: s.env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder: s.folder, options: { ...s.opts, ucb: { ...s.opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
       expect(summary.generations).toBe(1);
-      // The usable reply is the seed's own program: a child that changes nothing, not evaluated.
-      expect(summary.noOps).toBe(1);
+      // The usable reply is the seed's own program: a child that changes nothing, not evaluated; the step tries
+      // three times, then ends.
+      expect(summary.noOps).toBe(3);
       const retry = server.chatRequests().find((b) => (b.messages[1]?.content as string).includes('Your previous reply could not be used'))?.messages[1].content as string;
       expect(retry).toContain('file names must be plain relative paths ending in .ts');
       expect(retry).toContain('"../../../../escape.ts"');

@@ -1,6 +1,6 @@
 // A child that would change nothing is not evaluated: the same program as a node of the tree, or a program whose
-// payloads on every quick-examination task are exactly its parent's. The step is journaled as a no-op, the
-// summary, the replay and the viewer count it, and the next prompt tells the model it changed nothing.
+// payloads on every quick-examination task are exactly its parent's. It is journaled as a no-op, the summary, the
+// replay and the viewer count it, and the agent, told it changed nothing, tries again within the step (3 tries).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('children that would change nothing', () => {
-  it('are journaled as no-ops, never evaluated, counted, and told to the model', async () => {
+  it('are journaled as no-ops, never evaluated, counted, and told to the model, which tries again within the step', async () => {
     server = await OpenAITestServer.start();
     const seed = readFileSync(resolveProgram('trajectory-retrieval').path, 'utf8');
     const changed = seed.replace('retrieve(', '/* a comment only */ retrieve(');
@@ -41,7 +41,7 @@ describe('children that would change nothing', () => {
       if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
       return { content: `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\`` };
     };
-    const { folder, opts } = createToyRun(join(work, 'run'), { budget: 3, policy: 'greedy', meta: 'model' });
+    const { folder, opts } = createToyRun(join(work, 'run'), { budget: 1, policy: 'greedy', meta: 'model' });
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
     const s = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never, 'metadata'), folder, options: opts, models, ledger: new CostLedger() });
 
@@ -49,15 +49,18 @@ describe('children that would change nothing', () => {
     const noops = events.filter((e) => e.type === 'no-op');
     expect(noops.map((e) => (e.type === 'no-op' ? [e.step, e.same, e.reason] : []))).toEqual([
       [1, 'seed-trajectory-retrieval', expect.stringContaining("exactly its parent's")],
-      [2, 'seed-trajectory-retrieval', 'the same program as seed-trajectory-retrieval'],
+      [1, 'seed-trajectory-retrieval', 'the same program as seed-trajectory-retrieval'],
     ]);
-    // Neither was evaluated; the third child was.
+    // Neither was evaluated; the third try of the step was, as the step's child.
     const evaluated = events.filter((e) => e.type === 'evaluation' && e.split === 'train').map((e) => (e.type === 'evaluation' ? e.node : ''));
-    expect(evaluated).toEqual(['root', 'seed-trajectory-retrieval', 'n3']);
-    expect(s).toMatchObject({ generations: 3, validGenerations: 1, noOps: 2, failedGenerations: 0 });
-    expect(replay(events).tree.noops.map((x) => x.step)).toEqual([1, 2]);
-    expect(readRun(folder.dir).actions.filter((a) => a.noop).map((a) => a.step)).toEqual([1, 2]);
-    // The model heard of the first no-op when it wrote the next child of the same parent.
+    expect(evaluated).toEqual(['root', 'seed-trajectory-retrieval', 'n1']);
+    expect(s).toMatchObject({ steps: 1, generations: 1, validGenerations: 1, noOps: 2, failedGenerations: 0 });
+    expect(replay(events).tree.noops.map((x) => x.step)).toEqual([1, 1]);
+    expect(readRun(folder.dir).noops.map((x) => x.step)).toEqual([1, 1]);
+    // Each try kept its own files.
+    expect(noops.map((e) => (e.type === 'no-op' ? e.dir : ''))).toEqual(['programs/n1', 'programs/n1-again1']);
+    expect(readFileSync(join(folder.dir, 'programs', 'n1', 'index.ts'), 'utf8')).toContain("text: 'nothing'");
+    // The model heard of the first no-op when it tried again.
     const generations = server.chatRequests().filter((b) => purposeOf(b) === 'generation').map((b) => String(b.messages.at(-1).content));
     expect(generations[1]).toContain('- step 1: failed before evaluation: changed nothing');
   }, 120_000);

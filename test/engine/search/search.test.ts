@@ -37,7 +37,9 @@ describe('tree search, offline', () => {
     const s = await runSearch({ env, services: offlineServices(), meta: new OfflineMetaAgent(), folder, options: opts, models: resolveModels({}, {}), ledger: new CostLedger() });
     expect(s.steps).toBe(6);
     expect(s.generations + s.reEvaluations).toBe(6);
-    expect(s.validGenerations + s.failedGenerations + s.noOps).toBe(s.generations);
+    // A step that wrote only children that changed nothing (at most 3 tries) ends without a node.
+    expect(s.validGenerations + s.failedGenerations).toBeLessThanOrEqual(s.generations);
+    expect(s.noOps).toBeGreaterThanOrEqual(s.generations - s.validGenerations - s.failedGenerations);
     expect(s.fullEvaluations).toBe(2 + s.reEvaluations + s.validGenerations);
     expect(s.root.validation).toBe(0);
     expect(s.winner.test).toBeDefined();
