@@ -15,6 +15,7 @@ const dir = join(repoRoot, 'memo-programs');
 export const PROGRAMS: NamedProgram[] = [
   { name: 'no-memory', path: join(dir, 'seeds', 'no-memory.ts'), kind: 'seed', description: 'remembers nothing (the search root)' },
   { name: 'omni-simplemem', path: join(dir, 'seeds', 'omni-simplemem'), kind: 'seed', description: 'Omni-SimpleMem: MAUs, hybrid dense+BM25, graph, pyramid' },
+  { name: 'pipeline', path: join(dir, 'seeds', 'pipeline.ts'), kind: 'seed', description: 'a pipeline of lib stages: whole steps, BM25 + dense fused by rank, neighbours, compact packing' },
   { name: 'bm25', path: join(dir, 'baselines', 'bm25.ts'), kind: 'baseline', description: 'BM25 over steps' },
   { name: 'dense', path: join(dir, 'baselines', 'dense.ts'), kind: 'baseline', description: 'embeddings over steps (HNSW)' },
   { name: 'trajectory-retrieval', path: join(dir, 'seeds', 'trajectory-retrieval.ts'), kind: 'baseline', description: 'most similar past episodes as action lists' },

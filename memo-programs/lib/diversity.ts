@@ -1,0 +1,61 @@
+// Diversity: a payload that repeats one episode or one fact wastes the budget. Maximal marginal relevance over the
+// units' word sets, and a soft cap on hits per source episode.
+import { ensureHits } from './fusion.ts';
+import { jaccard } from './jaccard.ts';
+import { type Hit, named, type Stage, sortHits } from './retrieval-state.ts';
+import type { UnitStore } from './unit-store.ts';
+
+/** The top `k` hits reordered by MMR: λ·score/top − (1−λ)·max word-set Jaccard to those already picked; the rest follow. */
+export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: number): Hit[] {
+  const head = hits.slice(0, k);
+  const top = head[0]?.score || 1;
+  const sets = new Map(head.map((h) => [h.label, new Set(store.units[h.label]?.tokens ?? [])]));
+  const picked: Hit[] = [];
+  const maxSim = new Map<number, number>(head.map((h) => [h.label, 0]));
+  const left = head.slice();
+  while (left.length) {
+    let best = 0;
+    let bestScore = -Infinity;
+    left.forEach((h, i) => {
+      const s = (lambda * h.score) / top - (1 - lambda) * (maxSim.get(h.label) ?? 0);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i;
+      }
+    });
+    const chosen = left.splice(best, 1)[0] as Hit;
+    picked.push(chosen);
+    const cs = sets.get(chosen.label) as Set<string>;
+    for (const h of left) maxSim.set(h.label, Math.max(maxSim.get(h.label) ?? 0, jaccard(sets.get(h.label) as Set<string>, cs)));
+  }
+  // Scores are rewritten to follow the new order, so later stages keep it.
+  return [...picked, ...hits.slice(k)].map((h, i, all) => ({ ...h, score: (all.length - i) / all.length }));
+}
+
+/** Stage: MMR over the top `k` hits (default 60), λ = `lambda` (default 0.7; 1 = relevance only). */
+export function mmrStage(options: { k?: number; lambda?: number } = {}): Stage {
+  const k = Math.max(1, Math.min(options.k ?? 60, 500));
+  return named('mmrStage', (state) => {
+    state.hits = mmrOrder(ensureHits(state), state.store, k, options.lambda ?? 0.7);
+  });
+}
+
+/** Hits beyond the first `max` of one source episode scaled by decay per extra hit. */
+export function capSources(hits: Hit[], store: UnitStore, max: number, decay: number): Hit[] {
+  const seen = new Map<number, number>();
+  const out = hits.map((h) => {
+    const source = store.units[h.label]?.source ?? -1;
+    const n = seen.get(source) ?? 0;
+    seen.set(source, n + 1);
+    return n >= max ? { ...h, score: h.score * decay ** (n - max + 1) } : { ...h };
+  });
+  return sortHits(out);
+}
+
+/** Stage: a soft cap of `max` hits per source episode (default 4); hits beyond it are scaled by `decay` (default 0.75) each. */
+export function capPerSource(options: { max?: number; decay?: number } = {}): Stage {
+  const max = Math.max(1, Math.min(options.max ?? 4, 1000));
+  return named('capPerSource', (state) => {
+    state.hits = capSources(ensureHits(state), state.store, max, options.decay ?? 0.75);
+  });
+}

@@ -1,0 +1,100 @@
+// Fusion: pending ranked lists (and hits already scored) become one scored list of hits. Reciprocal rank fusion
+// needs only ranks; weighted and max fusion use each list's scores scaled to its best one.
+import { type Hit, type RankedList, type RetrievalState, named, type Stage, sortHits } from './retrieval-state.ts';
+
+/** Each list's labels with scores in [0, 1]: its own scores over its best, or 1 − rank / length without scores. */
+function scaled(list: RankedList): [number, number][] {
+  const top = list.scores?.length ? Math.max(...list.scores.map((s) => Math.max(0, s))) : 0;
+  return list.labels.map((label, i) => {
+    const s = list.scores?.[i];
+    return [label, s !== undefined && top > 0 ? Math.max(0, s) / top : 1 - i / Math.max(1, list.labels.length)];
+  });
+}
+
+function toHits(scores: Map<number, number>, firstVia: Map<number, string>): Hit[] {
+  return sortHits([...scores].map(([label, score]) => ({ label, score, via: firstVia.get(label) ?? 'fused' })));
+}
+
+/** Reciprocal rank fusion: score = Σ weight / (k + rank), rank from 1; a label repeated in one list counts once. */
+export function fuseRrf(lists: RankedList[], k = 60): Hit[] {
+  const scores = new Map<number, number>();
+  const via = new Map<number, string>();
+  for (const list of lists) {
+    const seen = new Set<number>();
+    list.labels.forEach((label, i) => {
+      if (seen.has(label)) return;
+      seen.add(label);
+      scores.set(label, (scores.get(label) ?? 0) + list.weight / (k + i + 1));
+      if (!via.has(label)) via.set(label, list.name);
+    });
+  }
+  return toHits(scores, via);
+}
+
+/** Weighted fusion: score = Σ weight × (the list's score scaled to its best). */
+export function fuseWeighted(lists: RankedList[]): Hit[] {
+  const scores = new Map<number, number>();
+  const via = new Map<number, string>();
+  for (const list of lists) {
+    for (const [label, s] of new Map(scaled(list).reverse())) {
+      scores.set(label, (scores.get(label) ?? 0) + list.weight * s);
+      if (!via.has(label)) via.set(label, list.name);
+    }
+  }
+  return toHits(scores, via);
+}
+
+/** Max fusion: score = the best weight × scaled score any list gives the label. */
+export function fuseMax(lists: RankedList[]): Hit[] {
+  const scores = new Map<number, number>();
+  const via = new Map<number, string>();
+  for (const list of lists) {
+    for (const [label, s] of scaled(list)) {
+      const v = list.weight * s;
+      if (v > (scores.get(label) ?? -Infinity)) {
+        scores.set(label, v);
+        via.set(label, list.name);
+      }
+    }
+  }
+  return toHits(scores, via);
+}
+
+/** Hits already scored, as a list that fusion can take in with the pending ones. */
+function hitsAsList(hits: Hit[]): RankedList[] {
+  return hits.length ? [{ name: 'earlier', weight: 1, labels: hits.map((h) => h.label), scores: hits.map((h) => h.score) }] : [];
+}
+
+function fuseStage(name: string, fuse: (lists: RankedList[]) => Hit[]): Stage {
+  return named(name, (state) => {
+    if (!state.lists.length) return;
+    const earlier = new Map(state.hits.map((h) => [h.label, h.via]));
+    state.hits = fuse([...state.lists, ...hitsAsList(state.hits)]).map((h) => ({ ...h, via: earlier.get(h.label) ?? h.via }));
+    state.lists = [];
+  });
+}
+
+/** Stage: fuses the pending lists by reciprocal rank (k: the rank offset, default 60). */
+export function rrfFuse(options: { k?: number } = {}): Stage {
+  return fuseStage('rrfFuse', (lists) => fuseRrf(lists, options.k ?? 60));
+}
+
+/** Stage: fuses the pending lists by weighted, scaled scores. */
+export function weightedFuse(): Stage {
+  return fuseStage('weightedFuse', fuseWeighted);
+}
+
+/** Stage: fuses the pending lists by each label's best scaled score. */
+export function maxFuse(): Stage {
+  return fuseStage('maxFuse', fuseMax);
+}
+
+/** Fuses pending lists by reciprocal rank when a stage needs hits and no fusion stage ran. */
+export function ensureHits(state: RetrievalState): Hit[] {
+  if (state.lists.length) {
+    const earlier = new Map(state.hits.map((h) => [h.label, h.via]));
+    state.hits = fuseRrf([...state.lists, ...hitsAsList(state.hits)]).map((h) => ({ ...h, via: earlier.get(h.label) ?? h.via }));
+    state.lists = [];
+  }
+  return state.hits;
+}

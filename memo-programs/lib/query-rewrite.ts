@@ -1,0 +1,55 @@
+// Query rewriting: more queries for the search stages that follow. Pseudo-relevance feedback adds the words that
+// stand out in the first results; per-entity sub-queries search each named entity's units on their own, so a
+// question about two people finds both people's turns.
+import { ensureHits } from './fusion.ts';
+import { type RetrievalState, named, type Stage } from './retrieval-state.ts';
+import { stemmedTokens } from './stem.ts';
+import type { UnitStore } from './unit-store.ts';
+
+/** The `terms` stemmed words most frequent (weighted by idf) in the given units and absent from the query. */
+export function feedbackTerms(store: UnitStore, labels: number[], query: string, terms: number): string[] {
+  const asked = new Set(stemmedTokens(query));
+  const weight = new Map<string, number>();
+  for (const label of labels) {
+    for (const t of new Set(store.units[label]?.tokens ?? [])) {
+      if (asked.has(t) || t.length < 3) continue;
+      weight.set(t, (weight.get(t) ?? 0) + store.bm25.idf(t));
+    }
+  }
+  return [...weight].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, terms).map(([t]) => t);
+}
+
+/**
+ * Stage: pseudo-relevance feedback — the task query plus the top `terms` words of the best `docs` units found so far
+ * (by BM25 when nothing was found yet), as one more query of weight `weight`.
+ */
+export function prfQuery(options: { docs?: number; terms?: number; weight?: number } = {}): Stage {
+  const docs = Math.max(1, Math.min(options.docs ?? 5, 50));
+  const terms = Math.max(1, Math.min(options.terms ?? 6, 50));
+  return named('prfQuery', (state: RetrievalState) => {
+    const query = state.queries[0]?.text ?? '';
+    const found = ensureHits(state).length ? state.hits.slice(0, docs).map((h) => h.label) : state.store.bm25.search(stemmedTokens(query), docs).map((h) => Number(h.id));
+    const extra = feedbackTerms(state.store, found, query, terms);
+    if (extra.length) state.queries.push({ text: `${query} ${extra.join(' ')}`, weight: options.weight ?? 0.5, origin: 'prf' });
+  });
+}
+
+/**
+ * Stage: per-entity sub-queries — for each name the task mentions that the memory knows (speakers, capitalised
+ * words), the query without the other names, searched only among that name's units. With `minNames` (default 2)
+ * or more names, or "both" and two known speakers.
+ */
+export function entityQueries(options: { weight?: number; minNames?: number } = {}): Stage {
+  return named('entityQueries', (state: RetrievalState) => {
+    const query = state.queries[0]?.text ?? '';
+    let names = state.store.knownNames(query);
+    if (names.length < (options.minNames ?? 2) && /\bboth\b/i.test(query)) names = [...new Set([...names, ...[...state.store.speakers].filter((s) => !s.includes(' '))])];
+    if (names.length < (options.minNames ?? 2)) return;
+    for (const name of names.slice(0, 6)) {
+      const others = names.filter((n) => n !== name);
+      const text = others.reduce((q, n) => q.replace(new RegExp(`\\b${n}('s)?\\b`, 'gi'), ' '), query);
+      const only = state.store.names.get(name) ?? [];
+      if (only.length) state.queries.push({ text, weight: options.weight ?? 0.6, only, origin: `entity:${name}` });
+    }
+  });
+}

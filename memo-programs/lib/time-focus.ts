@@ -1,0 +1,58 @@
+// Time focus: a task that names a month or a year wants units from then; a task that asks "when" wants units that
+// say when. Units' times are their source episode's time (ctx.now() when it was added).
+import { ensureHits } from './fusion.ts';
+import { named, type Stage, sortHits } from './retrieval-state.ts';
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY = 86_400_000;
+const MONTH_YEAR = /\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b/i;
+const YEAR = /\b(?:in|during|of|throughout)\s+((?:19|20)\d\d)\b/i;
+const TIME_WORDS =
+  /\b(yesterday|today|tonight|recently|the other day|last (night|week|weekend|month|year|summer|winter|spring|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (past )?(week|weekend|month|year|morning|summer|spring|fall|winter)|next (week|weekend|month|year|summer)|(\d+|a|an|one|two|three|four|five|six|a few|a couple( of)?|several) (days?|weeks?|months?|years?) ago|(19|20)\d\d|january|february|march|april|june|july|august|september|october|november|december)\b/i;
+
+/** The time span a text names ("in June 2023", "in 2022"), widened by `spillDays` after it; undefined if none. */
+export function namedSpan(text: string, spillDays: number): { from: number; to: number } | undefined {
+  const m = MONTH_YEAR.exec(text);
+  if (m) {
+    const month = MONTHS.indexOf((m[1] as string).slice(0, 3).toLowerCase());
+    const year = Number(m[2]);
+    return { from: Date.UTC(year, month, 1), to: Date.UTC(year, month + 1, 1) + spillDays * DAY };
+  }
+  const y = YEAR.exec(text);
+  if (y) return { from: Date.UTC(Number(y[1]), 0, 1), to: Date.UTC(Number(y[1]) + 1, 0, 1) + spillDays * DAY };
+  return undefined;
+}
+
+/** Whether a text says when something happened (a date, a weekday, "last week", "two years ago"). */
+export function saysWhen(text: string): boolean {
+  return TIME_WORDS.test(text);
+}
+
+/** Whether a task asks for a time ("when", "how long", "what year"). */
+export function asksWhen(text: string): boolean {
+  return /\bwhen\b|\bhow long\b|\bwhat (year|month|date|day|time)\b|\bwhich (year|month|day)\b/i.test(text);
+}
+
+/**
+ * Stage: hits from the span the task names are scaled by `span` (default 1.5; `spillDays` after it, default 35),
+ * and, for tasks that ask when, hits that say when by `when` (default 1.3).
+ */
+export function timeBoost(options: { span?: number; when?: number; spillDays?: number } = {}): Stage {
+  return named('timeBoost', (state) => {
+    const text = state.queries[0]?.text ?? '';
+    const window = namedSpan(text, options.spillDays ?? 35);
+    const when = asksWhen(text);
+    if (!window && !when) return;
+    state.hits = sortHits(
+      ensureHits(state).map((h) => {
+        const unit = state.store.units[h.label];
+        if (!unit) return h;
+        let score = h.score;
+        const time = state.store.sources[unit.source]?.time ?? 0;
+        if (window && time >= window.from && time < window.to) score *= options.span ?? 1.5;
+        if (when && saysWhen(unit.text)) score *= options.when ?? 1.3;
+        return { ...h, score };
+      }),
+    );
+  });
+}
