@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { asksWhen, namedSpan, saysWhen, timeBoost } from '../../../memo-programs/lib/time-focus.ts';
+import { stateFor } from '../../support/pipeline-store.ts';
+
+describe('time focus', () => {
+  it('reads the span a task names and whether it asks when', () => {
+    expect(namedSpan('What happened in June 2023?', 0)).toEqual({ from: Date.UTC(2023, 5, 1), to: Date.UTC(2023, 6, 1) });
+    expect(namedSpan('Where did she go in 2022?', 1)).toEqual({ from: Date.UTC(2022, 0, 1), to: Date.UTC(2023, 0, 1) + 86_400_000 });
+    expect(namedSpan('What did she paint?', 35)).toBeUndefined();
+    expect(asksWhen('When did Anna adopt a puppy?')).toBe(true);
+    expect(asksWhen('What did Anna adopt?')).toBe(false);
+    expect(saysWhen('I adopted a puppy yesterday.')).toBe(true);
+    expect(saysWhen('I adopted a puppy.')).toBe(false);
+  });
+
+  it('boosts units from the named span, and units that say when for when-tasks', async () => {
+    const state = await stateFor('What did Clara start in June 2023?');
+    state.hits = [
+      { label: 1, score: 1, via: 'a' },
+      { label: 7, score: 0.8, via: 'a' },
+    ];
+    await timeBoost({ span: 1.5, spillDays: 0 })(state);
+    expect(state.hits.map((h) => [h.label, h.score])).toEqual([
+      [7, 0.8 * 1.5],
+      [1, 1],
+    ]);
+    const when = await stateFor('When did Anna adopt Biscuit?');
+    when.hits = [
+      { label: 6, score: 1, via: 'a' },
+      { label: 4, score: 0.9, via: 'a' },
+    ];
+    await timeBoost({ when: 1.3 })(when);
+    expect(when.hits.map((h) => h.label)).toEqual([4, 6]);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { stem } from '../../../memo-programs/lib/stem.ts';
+import { episodeText, extractUnits, namesIn } from '../../../memo-programs/lib/unit-store.ts';
+import { dialogue, SESSIONS, smallStore } from '../../support/pipeline-store.ts';
+
+describe('unit extraction', () => {
+  const ep = dialogue('S1', '2023-05-08', SESSIONS[0]![2]);
+
+  it('keeps each step whole, with the id and speaker the episode gives', () => {
+    const units = extractUnits(ep, 'steps', 1, 4000);
+    expect(units).toHaveLength(5);
+    expect(units[1]).toEqual({ id: 'S1:2', speaker: 'Ben', text: 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.', searchText: 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.' });
+  });
+
+  it('finds a window unit by the steps around it but shows only its own step', () => {
+    const units = extractUnits(ep, 'windows', 1, 4000);
+    expect(units[1]!.text).toBe('Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.');
+    expect(units[1]!.searchText).toContain('last weekend');
+    expect(units[1]!.searchText).toContain('What did you see?');
+    expect(units[1]!.searchText).not.toContain('black bear');
+  });
+
+  it('makes one unit of a whole episode, with the task and outcome for task episodes', () => {
+    const task = { ...ep, meta: {}, instruction: 'book a flight', outcome: { reward: 0, success: false }, answer: 'no seats' };
+    const [unit] = extractUnits(task, 'episodes', 1, 4000);
+    expect(unit!.text.split('\n')[0]).toBe('Task: book a flight — failed (reward 0.00)');
+    expect(unit!.text).toContain('2. Ben: Yes, I went hiking');
+    expect(unit!.text.endsWith('Answer: no seats')).toBe(true);
+    expect(episodeText(task, 30)).toHaveLength(30);
+  });
+
+  it('clips a giant step instead of storing it whole', () => {
+    const huge = dialogue('H', '2023-01-01', [['Anna', 'x'.repeat(100_000)]]);
+    expect(extractUnits(huge, 'steps', 1, 4000)[0]!.text.length).toBe(4000);
+  });
+});
+
+describe('the unit store', () => {
+  it('keeps units in order with their source time, and finds neighbours only inside a source', async () => {
+    const { store } = await smallStore();
+    expect(store.units).toHaveLength(9);
+    expect(store.sources.map((s) => s.time)).toEqual([Date.parse('2023-05-08T10:00:00Z'), Date.parse('2023-06-20T10:00:00Z')]);
+    expect(store.neighbour(1, 1)?.text).toBe('Anna: That sounds lovely. What did you see?');
+    expect(store.neighbour(4, 1)).toBeUndefined();
+    expect(store.neighbour(0, -1)).toBeUndefined();
+  });
+
+  it('knows speakers and capitalised names, not sentence openers that are stopwords', async () => {
+    const { store } = await smallStore();
+    expect(store.knownNames('What did Anna and Clara do in June?')).toEqual(['anna', 'clara', 'june']);
+    expect(namesIn('What did Anna say?')).toContain('what');
+    expect(store.knownNames('What did Anna say?')).toEqual(['anna']);
+    expect(store.speakers.has('ben')).toBe(true);
+  });
+
+  it('stops adding at its unit limit', async () => {
+    const { store } = await smallStore({ maxUnits: 6 });
+    expect(store.units).toHaveLength(6);
+  });
+
+  it('stems word families together', () => {
+    expect(stem('hiking')).toBe(stem('hikes'));
+    expect(stem('volunteering')).toBe(stem('volunteer'));
+    expect(stem('2023')).toBe('2023');
+  });
+});
