@@ -21,6 +21,10 @@ export interface ParentContext {
   evaluation: EvaluationResult | undefined;
   /** Payload text per task of that evaluation (read from its evidence). */
   payloads: Map<string, string>;
+  /** The payload's metadata per task of that evaluation, as the program wrote it (untrusted). */
+  payloadMetadata?: Map<string, unknown>;
+  /** The best other programs of the tree with their files, for crossover. */
+  donors?: Donor[];
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
   trajectories?: Map<string, string>;
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
@@ -65,6 +69,13 @@ export interface TriedChild {
   delta?: number;
   /** Why it did not become a node (quick examination, the meta model). */
   failed?: string;
+}
+
+/** A good program elsewhere in the tree, with its files: what crossover takes a part from. */
+export interface Donor {
+  node: string;
+  q: number;
+  files: ProgramFiles;
 }
 
 /** A good program elsewhere in the tree, summarised for the generation prompt. */

@@ -21,6 +21,7 @@ import type { ClusterPool } from '../meta/clue/pool.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
 import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
 import { renderSteps } from '../meta/evidence.ts';
+import { crossoverDonors } from './crossover-donors.ts';
 import { EvidenceWriter, readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
@@ -457,6 +458,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   async function parentContext(parent: TreeNode, step: number): Promise<ParentContext> {
     let evaluation = lastEval.get(parent.id);
     const payloads = new Map<string, string>();
+    const payloadMetadata = new Map<string, unknown>();
     const trajectories = new Map<string, string>();
     const images = new Map<string, TaskImages>();
     // The latest evaluation's evidence gives the payloads (and, after a resume, the evaluation itself).
@@ -467,6 +469,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
         const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records;
         for (const l of lines) {
           payloads.set(l.taskId, l.payload?.text ?? '');
+          if (l.payload?.metadata !== undefined) payloadMetadata.set(l.taskId, l.payload.metadata);
           if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
           const shown = evidenceImages(dir, l);
           if (shown.episode.length || shown.payload.length) images.set(l.taskId, shown);
@@ -489,6 +492,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       evaluations: parent.scores.length,
       evaluation,
       payloads,
+      payloadMetadata,
+      donors: crossoverDonors(state.tree, parent.id, folder.dir),
       trajectories,
       images,
       env: info,

@@ -2,7 +2,9 @@
 // root is one of the known designs (the baselines and seeds), as an offline "initialization"; any other child is
 // its parent with one or two settings of its exported config moved in the direction the diagnosis points — more
 // recall when payloads are empty or the budget unused, smaller payloads when they are cut or slow — or, to
-// explore, a nearby value, a flipped switch, or another alternative of a string union.
+// explore, a nearby value, a flipped switch, or another alternative of a string union. A pipeline program (an
+// exported `stages` array of automemo/lib/pipeline stages) is edited in its structure instead (structural.ts): stages
+// added, removed, swapped, tuned, routed to a failing kind of task, or taken from another good node.
 import { readProgramFiles } from '../../../memo-programs/files.ts';
 import { PROGRAMS } from '../../../memo-programs/registry.ts';
 import { seededRandom } from '../../random.ts';
@@ -11,8 +13,13 @@ import type { EvaluationResult } from '../../evaluate/evaluate.ts';
 import { type EditOutcome, type FeedbackCluster, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
 import { type ConfigLeaf, configLeaves, editConfig, materializeConfig } from './config-edit.ts';
 import { diagnose, type Direction, type Finding } from './diagnose.ts';
+import { readPipeline } from './stage-edit.ts';
+import { structuralEdit } from './structural.ts';
 
 type Effect = 'up-gives-more' | 'down-gives-more' | 'neutral';
+
+/** How often a pipeline program that also exports a config gets a structural edit rather than a config edit. */
+const STRUCTURAL_SHARE = 0.8;
 
 /** How a setting's name suggests it moves recall: counts, sizes and limits up; thresholds and minimums down. */
 export function effectOf(path: string): Effect {
@@ -125,9 +132,16 @@ export class OfflineMetaAgent implements MetaAgent {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt);
     const base = materializeConfig(ctx.files);
     const leaves = configLeaves(base);
-    if (leaves.length === 0) return this.initialize(random);
+    const pipeline = readPipeline(ctx.files) !== undefined;
+    if (leaves.length === 0 && !pipeline) return this.initialize(random);
     const findings = diagnose(ctx.evaluation, ctx.env.budget.maxChars);
     const finding = pick<Finding>(findings, findings.map((f) => f.weight), random);
+    // A pipeline is edited in its structure; its exported config, if it has one, now and then.
+    if (pipeline && (leaves.length === 0 || random() < STRUCTURAL_SHARE)) {
+      const proposal = this.restructure(ctx, attempt, finding, findings);
+      if (proposal) return proposal;
+      if (leaves.length === 0) throw new MetaAgentError(`no structural edit of ${ctx.node}'s pipeline is left to try`);
+    }
     const count = random() < 0.3 ? 2 : 1;
     const learned = learn(ctx.history ?? []);
     const values = editsFor(leaves, finding.direction, count, random, learned);
@@ -142,6 +156,18 @@ export class OfflineMetaAgent implements MetaAgent {
     const description = `${finding.rule} (${finding.detail}): ${changes.join('; ')}`;
     const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: finding.rule };
     return { files: editConfig(base, values), description, edits, feedback };
+  }
+
+  /** A structural edit of a pipeline program, aimed at the weak cluster when the diagnosis picked one. */
+  private restructure(ctx: ParentContext, attempt: number, finding: Finding, findings: Finding[]): Proposal | undefined {
+    // Tries after a no-op (the tried list grew) draw differently, so the step does not write the same child again.
+    const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'structure', ctx.tried?.length ?? 0);
+    const scenario = finding.rule === 'weak-cluster' ? /^cluster "(.*)" scores/.exec(finding.detail)?.[1] : undefined;
+    const edit = structuralEdit(ctx, random, scenario);
+    if (!edit) return undefined;
+    const description = `${edit.kind}: ${edit.what} (${edit.why})`;
+    const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: `structural ${edit.kind}` };
+    return { files: edit.files, description, edits: edit.edits, feedback };
   }
 
   /** A child of a program without settings (the no-memory root): one of the known designs, in a seeded order. */
