@@ -154,7 +154,7 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
     if (!fuses.includes(s.name)) return;
     for (const other of fuses.filter((f) => f !== s.name)) {
       const call = (STAGES[other] as (typeof STAGES)[string]).call;
-      out.push({ kind: 'swap', key: `fuse:${other}`, weight: 0.25, why: 'how the ranked lists are combined', what: `replace ${s.text} with ${call}`, edits: [{ path: 'stages~fuse', from: s.name, to: other }], make: withStages(texts.map((t, j) => (j === i ? call : t))) });
+      out.push({ kind: 'swap', key: `fuse:${other}`, weight: 0.25, why: 'how the ranked lists are combined', what: `replace ${s.text} with ${call}`, edits: [{ path: `fuse:${other}`, from: s.name, to: other }], make: withStages(texts.map((t, j) => (j === i ? call : t))) });
     }
   });
 
@@ -201,12 +201,12 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
   for (const donor of ctx.donors ?? []) {
     const theirs = readPipeline(donor.files);
     if (!theirs) continue;
-    for (const s of theirs.stages) {
-      if (texts.includes(s.text)) continue;
+    const differing = theirs.stages.filter((s) => !texts.includes(s.text));
+    for (const s of differing) {
       const same = stages.findIndex((x) => x.name === s.name && s.name !== 'routeByKind');
       const next = same >= 0 ? texts.map((t, j) => (j === same ? s.text : t)) : insertAt(s, s.text);
       const better = Math.max(0, donor.q - ctx.q);
-      out.push({ kind: 'crossover', key: `crossover:${s.name}`, weight: (0.4 + 4 * better) / Math.max(1, theirs.stages.length / 3), why: `${donor.node} scores ${donor.q.toFixed(3)}`, what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`, edits: [{ path: `crossover:${s.name}`, from: same >= 0 ? (texts[same] as string) : '', to: s.text }], make: withStages(next) });
+      out.push({ kind: 'crossover', key: `crossover:${s.name}`, weight: (0.3 + 5 * better) / Math.max(1, differing.length / 2), why: `${donor.node} scores ${donor.q.toFixed(3)}`, what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`, edits: [{ path: `crossover:${s.name}`, from: same >= 0 ? (texts[same] as string) : '', to: s.text }], make: withStages(next) });
     }
   }
 
@@ -219,7 +219,7 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
       // unit ranked below the cut or found only beside a shown one lacked.
       const weight = key === 'units' ? (next === "'windows'" ? 0.5 + 1.5 * (share.cut + share.neighbour) : 0.2) : key === 'window' ? (pipeline.store.units === "'windows'" ? 0.3 : 0) : 0.03;
       if (!weight) continue;
-      out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why: evidence, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
+      out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why: evidence, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
     }
   }
   return out;
