@@ -210,16 +210,32 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
     }
   }
 
-  // How units are cut and indexed: one candidate per other value.
+  // How units are cut and indexed: one candidate per other value. Update episodes that are tasks with outcomes
+  // (not dialogues) are procedures: a whole past episode is what an agent can follow again.
+  const tasksWithOutcomes = ctx.exampleEpisode !== undefined && ctx.exampleEpisode.meta?.kind !== 'dialogue';
   for (const [key, t] of Object.entries(STORE_OPTIONS)) {
     const current = pipeline.store[key] ?? (key === 'units' ? "'steps'" : key === 'index' ? "'both'" : '1');
     const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [movedOption(t, current, random() < 0.6, random)].filter((v): v is string => v !== undefined);
     for (const next of values) {
       // Units found by the steps around them rank replies that never repeat the task's words, which is what a gold
       // unit ranked below the cut or found only beside a shown one lacked.
-      const weight = key === 'units' ? (next === "'windows'" ? 0.5 + 1.5 * (share.cut + share.neighbour) : 0.2) : key === 'window' ? (pipeline.store.units === "'windows'" ? 0.3 : 0) : 0.03;
+      const weight =
+        key === 'units'
+          ? next === "'episodes'"
+            ? tasksWithOutcomes
+              ? 3
+              : 0.1
+            : next === "'windows'"
+              ? (tasksWithOutcomes ? 0.2 : 0.5 + 1.5 * (share.cut + share.neighbour))
+              : 0.2
+          : key === 'window'
+            ? pipeline.store.units === "'windows'"
+              ? 0.3
+              : 0
+            : 0.03;
       if (!weight) continue;
-      out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why: evidence, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
+      const why = key === 'units' && next === "'episodes'" && tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : evidence;
+      out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
     }
   }
   return out;
