@@ -35,6 +35,9 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], isolate: false, exclude: [...OWN_WORKER, '**/node_modules/**'] } },
       { extends: true, test: { name: 'own-worker', include: OWN_WORKER } },
     ],
+    // Commands evaluate in their own process unless a test asks for workers: a worker process costs seconds to
+    // start, and worker processes have tests of their own (test/engine/jobs).
+    env: { AUTOMEMO_WORKERS: '0' },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

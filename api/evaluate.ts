@@ -4,13 +4,15 @@ import { join } from 'node:path';
 import type { Split } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
-import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/evaluate/run-programs.ts';
+import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
 import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
+import { createExecutor } from './workers.ts';
+import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
@@ -29,6 +31,10 @@ export interface EvaluateCommon {
   signal?: AbortSignal;
   onProgress?: (program: string, event: ProgressEvent) => void;
   onNote?: (message: string) => void;
+  /** Local worker processes (default 0: this process; the CLI's default is cores − 1). */
+  workers?: number;
+  /** A Redis URL: evaluate on `automemo worker --queue` processes (wins over workers). */
+  queue?: string;
 }
 
 export interface EvaluateOptions extends EvaluateCommon {
@@ -37,6 +43,8 @@ export interface EvaluateOptions extends EvaluateCommon {
 }
 
 export interface EvaluateResult extends EvaluationResult {
+  /** Where the evaluation ran. */
+  evaluation: string;
   /** The program's name as given. */
   name: string;
   evidenceDir: string;
@@ -49,6 +57,8 @@ export interface BaselinesOptions extends EvaluateCommon {
 }
 
 export interface BaselinesResult extends EvalRuns {
+  /** Where evaluations ran. */
+  evaluation: string;
   /** results.json, rewritten after each program. */
   resultsPath: string;
   envSource: EnvSource;
@@ -58,7 +68,7 @@ async function run(
   kind: string,
   programs: string[],
   o: EvaluateCommon,
-): Promise<EvalRuns & { out: string; envSource: EnvSource }> {
+): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string }> {
   if (o.split !== undefined && o.split !== 'train' && o.split !== 'test')
     throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
   if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0))
@@ -72,12 +82,22 @@ async function run(
     const out =
       o.out ?? join(repoRoot, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
     try {
-      const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
-        ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-        ...(o.signal ? { signal: o.signal } : {}),
-        ...(o.tasks !== undefined ? { tasks: o.tasks, seed: o.seed ?? 0 } : {}),
-      });
-      return { ...runs, out, envSource: opened.source };
+      const jobs = await createExecutor(
+        { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
+        { env: opened.env, source: opened.source, openSeed: o.seed ?? 0, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
+      );
+      try {
+        const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
+          ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.tasks !== undefined ? { tasks: o.tasks, seed: o.seed ?? 0 } : {}),
+          // In this process, evaluations report task by task; on workers, program by program.
+          ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
+        });
+        return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where };
+      } finally {
+        await jobs.executor.close();
+      }
     } finally {
       await opened.env.close?.();
     }
@@ -90,7 +110,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const runs = await run('eval', [o.program], o);
   const row = runs.rows[0];
   if (!row) throw new EvaluationFailed(runs.failures[0] as EvalFailure);
-  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource };
+  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation };
 }
 
 /** Evaluates programs side by side; each failure is reported by name and the others still run. */
@@ -101,6 +121,7 @@ export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
     failures: runs.failures,
     resultsPath: join(runs.out, 'results.json'),
     envSource: runs.envSource,
+    evaluation: runs.evaluation,
   };
 }
 

@@ -19,6 +19,8 @@ import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import { createExecutor, MAX_WORKERS } from './workers.ts';
+import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 
 export interface SearchOptions {
   /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
@@ -48,6 +50,10 @@ export interface SearchOptions {
   test?: boolean;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
   models?: ResolvedModels;
+  /** Local worker processes for evaluations (default 0: this process; the CLI's default is cores − 1). */
+  workers?: number;
+  /** A Redis URL: evaluations go to `automemo worker --queue` processes (wins over workers). */
+  queue?: string;
   signal?: AbortSignal;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
@@ -62,11 +68,15 @@ export interface SearchStart {
   options: RunOptions;
   env: { name: string; mode: 'offline' | 'model'; reward: string; source: EnvSource };
   meta: string;
+  /** Where evaluations run ("in this process", "2 local worker processes", "workers behind redis://…"). */
+  evaluation: string;
 }
 
 export interface SearchResult extends SearchSummary {
   runFolder: string;
   env: SearchStart['env'];
+  /** Where evaluations ran. */
+  evaluation: string;
 }
 
 const OptionsSchema = z
@@ -95,6 +105,8 @@ const OptionsSchema = z
     clustering: z.enum(['clue', 'metadata']).optional(),
     data: z.string().optional(),
     test: z.boolean().optional(),
+    workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
+    queue: z.string().min(1).max(4096).optional(),
   })
   .passthrough();
 
@@ -191,6 +203,16 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
         );
       }
       const release = asUsageSync(() => folder.lock());
+      const jobs = await createExecutor(
+        {
+          ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
+          ...(o.queue ? { queue: o.queue } : {}),
+        },
+        { env, source, openSeed: 0, ...(options.data ? { data: options.data } : {}), services, onNote },
+      ).catch((err) => {
+        release();
+        throw err;
+      });
       try {
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         o.onStart?.({
@@ -199,6 +221,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           options,
           env: envFacts,
           meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
+          evaluation: jobs.executor.where,
         });
         const summary = await runSearch({
           env,
@@ -210,9 +233,12 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ledger: new CostLedger(),
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
+          // A search in this process keeps its own (the outcome cache is the search's).
+          ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
         });
-        return { runFolder: folder.dir, env: envFacts, ...summary };
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, ...summary };
       } finally {
+        await jobs.executor.close();
         release();
       }
     } finally {

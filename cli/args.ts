@@ -36,6 +36,8 @@ export const EVAL_OPTIONS = {
   tasks: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
+  workers: { type: 'string' },
+  queue: { type: 'string' },
 } as const;
 
 /** A numeric option given as a string on the command line. */
@@ -56,4 +58,12 @@ export const evalFields = () => ({
   tasks: intOption(1, 1_000_000),
   out: z.string().optional(),
   json: z.boolean().optional(),
+  workers: intOption(0, 64),
+  queue: z.string().optional(),
 });
+
+/** Usage lines for --workers and --queue. */
+export const WORKER_USAGE = `  --workers N       local worker processes (default: cores - 1, at least 1;
+                    0 evaluates in this process)
+  --queue URL       evaluate on \`automemo worker --queue URL\` processes
+                    through Redis (redis://[:password@]host:port, rediss://)`;

@@ -24,11 +24,11 @@ export function evalTable(rows: { name: string; result: EvaluationResult }[]): s
   return [bold(line(header)), ...body.map(line)].join('\n');
 }
 
-export function evalHeader(r: EvaluationResult): string {
+export function evalHeader(r: EvaluationResult, where?: string): string {
   const d = r.env.data as { conversations?: number; questions?: number; warnings?: string[] };
   const scope = `${r.tasks.length} ${r.split} tasks in ${r.worlds.length} worlds`;
   const lines = [
-    `${bold(r.env.name)} — mode: ${r.env.mode}; reward: ${r.env.reward}; budget ${r.env.budget.maxChars} chars / ${r.env.budget.maxImages} images; ${scope}`,
+    `${bold(r.env.name)} — mode: ${r.env.mode}; reward: ${r.env.reward}; budget ${r.env.budget.maxChars} chars / ${r.env.budget.maxImages} images; ${scope}${where ? `; evaluated ${where}` : ''}`,
   ];
   if (d.warnings?.length) lines.push(dim(`  data warnings: ${d.warnings.length} (first: ${d.warnings[0]})`));
   return lines.join('\n');

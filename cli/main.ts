@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   export: () => import('./commands/export.ts'),
   view: () => import('./commands/view.ts'),
   report: () => import('./commands/report.ts'),
+  worker: () => import('./commands/worker.ts'),
 };
 
 const USAGE = `automemo — search for agent memory designs
@@ -31,6 +32,7 @@ Commands:
   export <run>      export a run's program as an npm package or MCP server, with its memory
   view <run>        follow a run in the browser: tree, scores, actions, code, diffs, outcomes
   report <run>      summarise a run as text, or as one self-contained HTML file (--html)
+  worker            serve evaluation jobs from a Redis queue (searches on other machines)
 
 Run "automemo <command> --help" for a command's options.`;
 

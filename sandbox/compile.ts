@@ -44,6 +44,14 @@ export type CompileResult = { ok: true; program: CompiledProgram } | { ok: false
 /** Filename the isolate gives the bundle; stack frames name it and the source map translates them. */
 export const BUNDLE_FILENAME = 'memo-program.js';
 
+/**
+ * sha256 of a bundle. esbuild marks each module with a comment naming its path; those depend on where the program
+ * sits, its behaviour does not, so they are left out of the hash.
+ */
+export function bundleHash(code: string): string {
+  return createHash('sha256').update(code.replace(/^\s*\/\/ \S+\.(?:ts|mts|js|mjs)$/gm, '')).digest('hex');
+}
+
 /** Checks every module reference of one program file against the allow-list. */
 export function checkImports(file: string, code: string, rootDir: string): CompileIssue[] {
   const issues: CompileIssue[] = [];
@@ -218,9 +226,7 @@ export async function compileProgram(source: ProgramSource, options: CompileOpti
         rootDir,
         code: js.text,
         map: map.text,
-        // esbuild marks each module with a comment naming its path; those depend on where the program sits, its
-        // behaviour does not, so they are left out of the hash.
-        hash: createHash('sha256').update(js.text.replace(/^\s*\/\/ \S+\.(?:ts|mts|js|mjs)$/gm, '')).digest('hex'),
+        hash: bundleHash(js.text),
         files: [...new Set(files)].sort(),
         ms: performance.now() - started,
       },

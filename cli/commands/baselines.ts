@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { baselines } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
 import { BASELINES } from '../../memo-programs/registry.ts';
-import type { EvalRuns } from '../../engine/evaluate/run-programs.ts';
-import { EVAL_OPTIONS, evalFields, parse } from '../args.ts';
+import type { EvalRuns } from '../../engine/jobs/run-programs.ts';
+import { EVAL_OPTIONS, evalFields, parse, WORKER_USAGE } from '../args.ts';
+import { defaultWorkers } from '../../api/workers.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -23,7 +24,8 @@ ${environments.help('                        ')}
   --seed N            split seed (default 0)
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
-  --json              print the results as JSON`;
+  --json              print the results as JSON
+${WORKER_USAGE}`;
 
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'baselines takes no positional arguments'),
@@ -41,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),
+    ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
     json: a.json ?? false,
   });
 }
@@ -52,6 +55,8 @@ export async function runBaselines(o: {
   data?: string;
   seed?: number;
   out?: string;
+  workers?: number;
+  queue?: string;
   json: boolean;
 }): Promise<number> {
   const runs = await baselines({
@@ -61,6 +66,8 @@ export async function runBaselines(o: {
     ...(o.data ? { data: o.data } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.out ? { out: o.out } : {}),
+    ...(o.workers !== undefined ? { workers: o.workers } : {}),
+    ...(o.queue ? { queue: o.queue } : {}),
     onNote: noteToStderr,
     onProgress: progressPrinter(),
   });
@@ -81,11 +88,11 @@ export async function runBaselines(o: {
 }
 
 /** The table of the programs that finished, then each failure by name. */
-export function baselinesText(runs: EvalRuns, resultsPath: string): string {
+export function baselinesText(runs: EvalRuns & { evaluation?: string }, resultsPath: string): string {
   const parts: string[] = [];
   const first = runs.rows[0];
   if (first)
-    parts.push(`${evalHeader(first.result)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
+    parts.push(`${evalHeader(first.result, runs.evaluation)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
   for (const f of runs.failures)
     parts.push(`${f.name} failed${f.infrastructure ? " (not the program's fault)" : ''}: ${f.reason}\n`);
   if (runs.failures.length)

@@ -3,7 +3,8 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, parse } from '../args.ts';
+import { EVAL_OPTIONS, evalFields, parse, WORKER_USAGE } from '../args.ts';
+import { defaultWorkers } from '../../api/workers.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -27,6 +28,7 @@ ${environments.help('                      ')}
                     scores on different samples do not compare)
   --out DIR         where evidence goes (default search-trees/runs/eval-<time>)
   --json            print the result as JSON
+${WORKER_USAGE}
 
 Models: set AUTOMEMO_EXECUTOR_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY) to
 have a model answer; without one the offline reference agent and checker run.`;
@@ -49,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
       ...(a.out ? { out: a.out } : {}),
+      ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
       onNote: noteToStderr,
       onProgress: progressPrinter(),
     });
@@ -63,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
     process.stdout.write(
-      `${evalHeader(res)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
+      `${evalHeader(res, res.evaluation)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
     );
   }
   return 0;

@@ -8,6 +8,7 @@ import { MAX_PARALLEL, MAX_SEEDS, type RunOptions } from '../../search-trees/run
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { SearchState } from '../../engine/search/search.ts';
 import { intOption, parse, UsageError } from '../args.ts';
+import { defaultWorkers, MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { POLICIES } from '../../engine/search/policies/index.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
@@ -38,6 +39,11 @@ ${environments.help('                        ')}
                       fewer tasks cannot tell programs apart
   --parallel K        steps in flight at once (default 1; at most 16): each
                       step's model calls overlap the others' evaluations
+  --workers N         local worker processes evaluating programs (default:
+                      cores - 1, at least 1; 0 evaluates in this process)
+  --queue URL         evaluate on \`automemo worker --queue URL\` processes
+                      through Redis (redis://[:password@]host:port, rediss://
+                      for TLS); see the README's "Scaling out"
   --clusters C        with a model: clue (default; the model summarises each
                       task's scenario and keeps a cluster pool) or metadata
                       (the environment's groups: site, template, category)
@@ -61,6 +67,8 @@ const Args = z.object({
   'min-eval-tasks': intOption(0, 100_000),
   parallel: intOption(1, MAX_PARALLEL),
   clusters: z.enum(['clue', 'metadata']).optional(),
+  workers: intOption(0, MAX_WORKERS),
+  queue: z.string().optional(),
   data: z.string().optional(),
   'no-test': z.boolean().optional(),
   json: z.boolean().optional(),
@@ -84,6 +92,8 @@ export async function run(argv: string[]): Promise<number> {
       'min-eval-tasks': { type: 'string' },
       parallel: { type: 'string' },
       clusters: { type: 'string' },
+      workers: { type: 'string' },
+      queue: { type: 'string' },
       data: { type: 'string' },
       'no-test': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -133,6 +143,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a['min-eval-tasks'] !== undefined ? { minEvalTasks: a['min-eval-tasks'] } : {}),
       ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
       ...(a.clusters ? { clustering: a.clusters } : {}),
+      ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
       ...(a.data ? { data: a.data } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,
@@ -146,7 +157,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
-            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; evaluations of ${Math.round(o.evalFraction * 100)}% of the validation tasks${o.minEvalTasks ? `, at least ${o.minEvalTasks}` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
+            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; evaluations of ${Math.round(o.evalFraction * 100)}% of the validation tasks${o.minEvalTasks ? `, at least ${o.minEvalTasks}` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
         );
       },
       onEvent: (e, s) => onEvent?.(e, s),

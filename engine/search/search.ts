@@ -19,10 +19,15 @@ import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../se
 import { replay } from '../../search-trees/replay.ts';
 import type { ClusterPool } from '../meta/clue/pool.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
-import { type EvaluationResult, evaluateProgram } from '../evaluate/evaluate.ts';
+import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { renderSteps } from '../meta/evidence.ts';
 import { crossoverDonors } from './crossover-donors.ts';
-import { EvidenceWriter, readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
+import { readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
+import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';
+import type { JobExecutor } from '../jobs/executor.ts';
+import { InProcessExecutor } from '../jobs/in-process.ts';
+import { type EnvRef, jobKey } from '../jobs/job.ts';
+import { createHash } from 'node:crypto';
 import { readSmallFile } from '../../foundation/small-file.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { CostLedger, priceOf } from '../llm/ledger.ts';
@@ -56,6 +61,8 @@ export interface SearchDeps {
   signal?: AbortSignal;
   /** Called before each step; throwing stops the run (tests use it to simulate a kill). */
   beforeStep?: (step: number) => void;
+  /** Where evaluations run, and the environment as workers open it (default: this process). */
+  jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
 export interface SearchState {
@@ -109,6 +116,10 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const compiled = new Map<string, CompiledProgram>();
   const lastEval = new Map<string, EvaluationResult>();
   const cache = new OutcomeCache();
+  const executor = deps.jobs?.executor ?? new InProcessExecutor(deps.env, deps.services, cache);
+  const envRef: EnvRef = deps.jobs?.env ?? { source: { spec: deps.env.info().name, kind: 'builtin', name: deps.env.info().name }, openSeed: 0, hash: '0'.repeat(16) };
+  // Job keys name this run (its folder and creation time): a queue shared by several runs keeps them apart.
+  const runId = createHash('sha256').update(`${folder.dir}\0${createdAt(folder)}`).digest('hex').slice(0, 12);
   // Validation evaluations that scored nothing, in a row (this session); MAX_UNSCORED_IN_A_ROW stop the search.
   let unscoredInARow = 0;
   let lastUnscored = '';
@@ -164,19 +175,16 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     const dir = folder.evidenceDir(node.id, split, index);
     // Already there: an evaluation no finished step recorded left it; this one starts on a clean folder.
     setAsideEvidence(dir, 'interrupted');
-    const evidence = new EvidenceWriter(dir, deps.services.images);
     const started = Date.now();
-    const result = await evaluateProgram(program, {
-      env: deps.env,
+    const job = evalJob({
+      key: jobKey(runId, node.id, split, index, program.hash),
+      program,
+      env: envRef,
       split,
-      services: deps.services,
-      evidence,
-      outcomeCache: cache,
       seed: options.seed,
-      ...(taskFilter ? { taskFilter } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(taskFilter ? { taskIds: (await validationIds).filter(taskFilter) } : {}),
     });
-    await evidence.summary(result);
+    const result = await evaluateByJob(executor, job, { evidenceDir: dir, ...(deps.signal ? { signal: deps.signal } : {}) }, deps.env, deps.services.images);
     chargeAgents(result, node.id, deps);
     // An evaluation that scored nothing is kept apart: it changes no mean and no count, its evidence moves aside
     // (the index stays free for the evaluation that will score it), and it counts toward the unscored streak.
@@ -580,6 +588,14 @@ const MAX_NO_OP_TRIES = 3;
 
 function digestsOf(report: QuickExamReport): string[] {
   return report.payloads.map((p) => `${p.taskId}:${p.digest}`);
+}
+
+function createdAt(folder: RunFolder): string {
+  try {
+    return folder.read().createdAt;
+  } catch {
+    return '';
+  }
 }
 
 function abortReason(signal: AbortSignal | undefined): string {

@@ -8,11 +8,18 @@ import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
-import { type EvaluationResult, evaluateProgram, type ProgressEvent } from './evaluate.ts';
-import { EvidenceWriter } from './evidence.ts';
-import { evalSample } from './task-sample.ts';
+import { type EvaluationResult, evaluateProgram, type ProgressEvent } from '../evaluate/evaluate.ts';
+import { EvidenceWriter } from '../evaluate/evidence.ts';
+import { evalSample } from '../evaluate/task-sample.ts';
 import { taskHash } from '../environment/roles.ts';
-import { OutcomeCache } from './outcome-cache.ts';
+import { OutcomeCache } from '../evaluate/outcome-cache.ts';
+import { mapLimit } from '../evaluate/limit.ts';
+import { evalJob, evaluateByJob } from './evaluate-job.ts';
+import type { JobExecutor } from './executor.ts';
+import type { EnvRef } from './job.ts';
+
+/** The sandbox's seed when an evaluation in this process names none: a job uses it too, so both score alike. */
+const SANDBOX_SEED = 1;
 
 export interface EvalRun {
   name: string;
@@ -58,6 +65,8 @@ export interface RunHooks {
   seed?: number;
   /** The sample `tasks` makes (set by runEvaluations). */
   taskFilter?: (id: string) => boolean;
+  /** Evaluate as jobs on these workers, up to their slots at once (task-level progress is then not reported). */
+  jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
 export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, given: RunHooks = {}): Promise<EvalRuns> {
@@ -65,29 +74,37 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
   mkdirSync(outDir, { recursive: true });
   const cache = new OutcomeCache();
   const out: EvalRuns = { rows: [], failures: [] };
-  const entries: Record<string, unknown>[] = [];
+  const entries: (Record<string, unknown> | undefined)[] = [];
   const folders = new Set<string>();
-  for (const p of programs) {
-    hooks.signal?.throwIfAborted();
-    await hooks.onProgram?.(p.name);
-    // A program given as a path names a folder of ours: a safe name, distinct from the others'.
+  // Folders are named in the order given, before any runs, so concurrent evaluations never share one.
+  const named = programs.map((p) => {
     const base = toSafeName(p.name, 'program');
     let folder = base;
     for (let i = 2; folders.has(folder); i++) folder = `${base}-${i}`;
     folders.add(folder);
+    return { p, folder };
+  });
+  const slots = hooks.jobs ? Math.max(1, hooks.jobs.executor.slots) : 1;
+  const settled = await mapLimit(named, slots, async ({ p, folder }, i) => {
+    hooks.signal?.throwIfAborted();
+    await hooks.onProgram?.(p.name);
+    let r: { row?: EvalRow; failure?: EvalFailure };
     try {
-      const row = await evaluateOne(p, env, split, services, join(outDir, folder), cache, hooks);
-      out.rows.push(row);
-      const { name, result, evidenceDir } = row;
-      entries.push({ name, evidenceDir, score: result.score, stats: result.stats, env: result.env, split: result.split });
+      r = { row: await evaluateOne(p, env, split, services, join(outDir, folder), cache, hooks) };
     } catch (err) {
       if (hooks.signal?.aborted) throw err;
-      const failure = describeFailure(p.name, err);
-      out.failures.push(failure);
-      entries.push({ name: p.name, error: failure.reason, infrastructure: failure.infrastructure });
+      r = { failure: describeFailure(p.name, err) };
     }
+    entries[i] = r.row
+      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: r.row.result.split }
+      : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure };
     // Rewritten after each program, so a command killed half-way keeps what finished.
-    writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(entries, null, 2)}\n`);
+    writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(entries.filter(Boolean), null, 2)}\n`);
+    return r;
+  });
+  for (const r of settled) {
+    if (r.row) out.rows.push(r.row);
+    if (r.failure) out.failures.push(r.failure);
   }
   return out;
 }
@@ -102,6 +119,12 @@ async function sampleOf(env: Environment, split: Split, tasks: number, seed: num
 async function evaluateOne(p: EvalRun, env: Environment, split: Split, services: HostServices, evidenceDir: string, cache: OutcomeCache, hooks: RunHooks): Promise<EvalRow> {
   const compiled = await compileProgram({ entryPath: p.path });
   if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
+  if (hooks.jobs) {
+    const taskIds = hooks.taskFilter ? (await env.worlds(split)).flatMap((w) => w.tasks.map((t) => t.taskId)).filter(hooks.taskFilter) : undefined;
+    const job = evalJob({ key: `${evidenceDir}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: hooks.jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
+    const result = await evaluateByJob(hooks.jobs.executor, job, { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}) }, env, services.images);
+    return { name: p.name, result, evidenceDir };
+  }
   const evidence = new EvidenceWriter(evidenceDir, services.images);
   const result = await evaluateProgram(compiled.program, {
     env,

@@ -1,0 +1,113 @@
+// Where a command's evaluations run (engine/jobs): in this process, in local worker processes (--workers N), or on
+// workers behind Redis (--queue URL); and the worker side of both, which opens the environment a job names the way
+// the search did and refuses a job whose environment differs here.
+import { availableParallelism, hostname } from 'node:os';
+import { join } from 'node:path';
+import { BUILTIN_ENVIRONMENTS } from '../envs/index.ts';
+import type { Environment } from '../engine/environment/contract.ts';
+import type { EnvSource } from '../engine/environment/registry.ts';
+import type { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
+import { environmentHash } from '../engine/jobs/env-hash.ts';
+import type { JobExecutor } from '../engine/jobs/executor.ts';
+import { InProcessExecutor } from '../engine/jobs/in-process.ts';
+import type { EnvRef } from '../engine/jobs/job.ts';
+import { RedisQueueExecutor } from '../engine/jobs/redis-queue.ts';
+import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
+import { WorkerPool } from '../engine/jobs/worker-pool.ts';
+import type { ResolvedModels } from '../engine/llm/models.ts';
+import { UsageError } from '../foundation/usage-error.ts';
+import type { HostServices } from '../sandbox/primitives/index.ts';
+import { repoRoot } from '../sandbox/paths.ts';
+import { reopenEnv } from './environments.ts';
+
+/** Where evaluations run. `workers: 0` is this process; `queue` wins over `workers`. */
+export interface WorkerOptions {
+  /** Local worker processes (default for the CLI: cores − 1, at least 1; for a library call: 0, this process). */
+  workers?: number;
+  /** redis://[:password@]host:port or rediss://…: enqueue on workers started with `automemo worker --queue`. */
+  queue?: string;
+  /** Jobs one local worker runs at once (default 1): a parallel search overlaps evaluations that wait. */
+  jobsPerWorker?: number;
+}
+
+export const MAX_WORKERS = 64;
+
+/** The CLI's default: AUTOMEMO_WORKERS when set, else every core but the one the search itself uses, at least one. */
+export function defaultWorkers(): number {
+  const set = process.env.AUTOMEMO_WORKERS;
+  if (set !== undefined && set !== '') {
+    const n = Number(set);
+    if (!Number.isInteger(n) || n < 0 || n > MAX_WORKERS) throw new UsageError(`AUTOMEMO_WORKERS must be a whole number from 0 to ${MAX_WORKERS}; got ${JSON.stringify(set.slice(0, 40))}`);
+    return n;
+  }
+  return Math.max(1, availableParallelism() - 1);
+}
+
+export interface ExecutorSetup {
+  env: Environment;
+  source: EnvSource;
+  openSeed: number;
+  data?: string;
+  services: HostServices;
+  cache?: OutcomeCache;
+  onNote: (message: string) => void;
+}
+
+export interface Executor {
+  executor: JobExecutor;
+  ref: EnvRef;
+}
+
+export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promise<Executor> {
+  const ref: EnvRef = { source: s.source, openSeed: s.openSeed, hash: environmentHash(s.env, s.source), ...(s.data ? { data: s.data } : {}) };
+  const inProcess = () => ({ executor: new InProcessExecutor(s.env, s.services, s.cache), ref });
+  if (o.workers !== undefined && (!Number.isInteger(o.workers) || o.workers < 0 || o.workers > MAX_WORKERS)) {
+    throw new UsageError(`workers must be a whole number from 0 to ${MAX_WORKERS}; got ${o.workers}`);
+  }
+  // A definition handed to this process by a library call exists nowhere a worker could load it from.
+  const loadable = s.source.kind === 'module' || BUILTIN_ENVIRONMENTS.some((d) => d.name === s.source.name);
+  if (o.queue) {
+    if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
+    return { executor: await RedisQueueExecutor.connect(o.queue), ref };
+  }
+  if (!o.workers) return inProcess();
+  if (!loadable) {
+    s.onNote(`the environment "${s.source.name}" was passed as a definition, which worker processes cannot load: evaluating in this process`);
+    return inProcess();
+  }
+  return { executor: new WorkerPool(o.workers, { args: [join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'] }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
+}
+
+/** What a worker process runs jobs with: its host services, and each environment a job names, opened once. */
+export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void): JobContext {
+  const worker = `${hostname()} pid ${process.pid}`;
+  const opened = new Map<string, Promise<Environment>>();
+  const open = async (ref: EnvRef): Promise<Environment> => {
+    let env: Environment;
+    try {
+      ({ env } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
+    } catch (err) {
+      throw new JobRefused(`${worker} cannot open the environment ${ref.source.spec}: ${(err as Error).message}`);
+    }
+    const here = environmentHash(env, ref.source);
+    if (here !== ref.hash) {
+      throw new JobRefused(`${worker} has a different environment ${ref.source.spec} (content hash ${here}, the search's ${ref.hash}): give every worker the same environment code, data and models`);
+    }
+    return env;
+  };
+  return {
+    services,
+    worker,
+    environment: (ref) => {
+      const key = JSON.stringify(ref);
+      let env = opened.get(key);
+      if (!env) {
+        env = open(ref);
+        // A refusal is not kept: the data may be put in place while the worker runs.
+        env.catch(() => opened.delete(key));
+        opened.set(key, env);
+      }
+      return env;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// automemo worker --queue redis://host:port: serves evaluation jobs from Redis (BullMQ) until stopped. `--ipc` is
+// how a search starts its local worker processes (--workers N); users do not call it.
+import { z } from 'zod';
+import { withHost } from '../../api/host.ts';
+import { workerContext } from '../../api/workers.ts';
+import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
+import { serveQueue } from '../../engine/jobs/queue-worker.ts';
+import { resolveModels } from '../../engine/llm/models.ts';
+import { automemoVersion } from '../../foundation/version.ts';
+import { intOption, parse, UsageError } from '../args.ts';
+import { noteToStderr } from '../style.ts';
+
+export const usage = `automemo worker --queue redis://[:password@]host:port [options]
+
+Serves evaluation jobs that searches (and eval, baselines) started with the same
+--queue put on Redis. Run one per core on each machine; every worker needs the
+same automemo (code and dependencies), the same environment modules and data at
+the same paths, and the same AUTOMEMO_* model settings as the search: a worker
+that differs refuses the job, and the search stops saying which and why.
+
+Options:
+  --queue URL         redis://host:port, redis://:password@host:port/db, or
+                      rediss://… for TLS. Never expose Redis without a password
+                      (requirepass) and, across networks, TLS.
+  --concurrency C     jobs this process runs at once (default 1)
+  --lock-ms MS        a job's lock; a worker that dies loses its job to another
+                      after about this long (default 30000)`;
+
+const Args = z.object({
+  positionals: z.array(z.string()).max(0, 'worker takes no positional arguments'),
+  queue: z.string().optional(),
+  ipc: z.boolean().optional(),
+  concurrency: intOption(1, 64),
+  'lock-ms': intOption(1000, 3_600_000),
+});
+
+export async function run(argv: string[]): Promise<number> {
+  const a = parse(argv, { queue: { type: 'string' }, ipc: { type: 'boolean' }, concurrency: { type: 'string' }, 'lock-ms': { type: 'string' } }, Args);
+  if (!a.queue && !a.ipc) throw new UsageError('give --queue redis://host:port');
+  const models = resolveModels();
+  return withHost(models, async (services) => {
+    const context = workerContext(models, services, noteToStderr);
+    if (a.ipc) {
+      await serveIpc(context);
+      return 0;
+    }
+    const served = await serveQueue({
+      url: a.queue as string,
+      ...(a.concurrency ? { concurrency: a.concurrency } : {}),
+      ...(a['lock-ms'] ? { lockMs: a['lock-ms'] } : {}),
+      context,
+      onJob: (e) => process.stdout.write(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`),
+    }).catch((err: Error) => {
+      throw new UsageError(err.message);
+    });
+    process.stdout.write(`automemo worker ${context.worker}: automemo ${automemoVersion()}, serving ${served.shown}\n`);
+    await new Promise<void>((resolve) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+    });
+    await served.close();
+    return 0;
+  });
+}

@@ -1,0 +1,20 @@
+// Where evaluation jobs run: in this process, in local worker processes, or on workers behind a Redis queue. The
+// search and the evaluation commands hand each evaluation to one of these and do not care which.
+import type { EvalJob, JobOutput } from './job.ts';
+
+export interface RunHints {
+  /** The evaluation's evidence folder in the run folder: the output's evidence lands there. */
+  evidenceDir: string;
+  /** Stop waiting (and, where the job runs here, stop the job). */
+  signal?: AbortSignal;
+}
+
+export interface JobExecutor {
+  /** Jobs it runs at once: how many a caller keeps in flight. */
+  readonly slots: number;
+  /** Where jobs run, in words every output can print ("in this process", "2 local worker processes", …). */
+  readonly where: string;
+  /** Runs the job; its evidence is in `hints.evidenceDir` when this resolves. Infrastructure failures throw. */
+  run(job: EvalJob, hints: RunHints): Promise<JobOutput>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,56 @@
+// The serving side of the Redis queue: a BullMQ worker that takes evaluation jobs, checks each (schema, version,
+// environment) and runs it in this process, packing the evidence to travel back. A job this worker must not run
+// fails at once, unretried, with a reason the search shows; a job it runs and that throws fails with the error.
+import { UnrecoverableError, Worker } from 'bullmq';
+import { EvalJobSchema } from './job.ts';
+import { QUEUE_NAME, REFUSED } from './queue-names.ts';
+import { reachable } from './redis-queue.ts';
+import { connectionOptions, parseRedisUrl } from './redis-url.ts';
+import { type JobContext, JobRefused, runEvalJob } from './run-job.ts';
+
+export interface ServeOptions {
+  url: string;
+  /** Jobs this process runs at once (default 1). */
+  concurrency?: number;
+  /** How long a job's lock lasts without renewal: a dead worker's job is taken back after about this long. */
+  lockMs?: number;
+  context: JobContext;
+  onJob?: (event: { key: string; phase: 'start' | 'done' | 'failed'; message?: string }) => void;
+}
+
+export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<void>; shown: string }> {
+  const target = parseRedisUrl(o.url);
+  await reachable(target);
+  const lockDuration = o.lockMs ?? 30_000;
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job) => {
+      const parsed = EvalJobSchema.safeParse(job.data);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UnrecoverableError(`${REFUSED}${o.context.worker}: the job is malformed (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
+      }
+      o.onJob?.({ key: parsed.data.key, phase: 'start' });
+      try {
+        const out = await runEvalJob(parsed.data, o.context);
+        o.onJob?.({ key: parsed.data.key, phase: 'done' });
+        return out;
+      } catch (err) {
+        o.onJob?.({ key: parsed.data.key, phase: 'failed', message: (err as Error).message });
+        if (err instanceof JobRefused) throw new UnrecoverableError(`${REFUSED}${err.message}`);
+        throw err;
+      }
+    },
+    {
+      connection: connectionOptions(target),
+      concurrency: o.concurrency ?? 1,
+      lockDuration,
+      stalledInterval: Math.max(500, Math.round(lockDuration / 2)),
+      maxStalledCount: 1,
+      name: o.context.worker,
+    },
+  );
+  worker.on('error', () => undefined);
+  await worker.waitUntilReady();
+  return { close: () => worker.close(), shown: target.shown };
+}

@@ -1,0 +1,90 @@
+// Jobs through Redis and BullMQ, to `automemo worker --queue` processes on this or other machines. The job id is the
+// job's idempotency key, so adding it again (a retry, or a resumed search re-attaching to a job still in flight or
+// finished while it was away) finds the one job. A worker that dies mid-job is BullMQ's stall handling: the job goes
+// back to the queue once; stalled twice, it is the program's failure. A worker that refuses a job (other automemo,
+// other environment) stops the search as an infrastructure failure, naming the worker and why.
+import { Queue, QueueEvents, Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { ToolchainError } from '../../sandbox/toolchain-error.ts';
+import { unpackEvidence } from './evidence-files.ts';
+import type { JobExecutor, RunHints } from './executor.ts';
+import { type EvalJob, type JobOutput, parseJobOutput } from './job.ts';
+import { KEEP_SECONDS, QUEUE_NAME, REFUSED, STALLED_REASON } from './queue-names.ts';
+import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
+
+export class RedisQueueExecutor implements JobExecutor {
+  readonly where: string;
+
+  private constructor(
+    readonly slots: number,
+    private readonly target: RedisTarget,
+    private readonly queue: Queue,
+    private readonly events: QueueEvents,
+  ) {
+    this.where = `workers behind ${target.shown} (${slots} now)`;
+  }
+
+  /** Connects (failing fast, with the address, when Redis cannot be reached) and counts the workers serving. */
+  static async connect(url: string, slots?: number): Promise<RedisQueueExecutor> {
+    const target = parseRedisUrl(url);
+    await reachable(target);
+    const connection = connectionOptions(target);
+    const queue = new Queue(QUEUE_NAME, { connection });
+    const events = new QueueEvents(QUEUE_NAME, { connection });
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    const workers = slots ?? Math.max(1, await queue.getWorkersCount());
+    return new RedisQueueExecutor(workers, target, queue, events);
+  }
+
+  async run(job: EvalJob, hints: RunHints): Promise<JobOutput> {
+    const added = await this.queue.add('evaluate', job, { jobId: job.key, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
+    // The id may name a job added before (a resume): one that failed for a reason other than its program runs again.
+    const existing = await Job.fromId(this.queue, added.id as string);
+    if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
+    let value: unknown;
+    try {
+      value = await abortable(added.waitUntilFinished(this.events), hints.signal);
+    } catch (err) {
+      if (hints.signal?.aborted) throw err;
+      const reason = (err as Error).message;
+      if (reason === STALLED_REASON) {
+        return { key: job.key, worker: this.target.shown, programFailure: 'the evaluation killed its worker twice (BullMQ: job stalled more than allowable limit)' };
+      }
+      if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length));
+      throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`);
+    }
+    const out = parseJobOutput(value, `a worker behind ${this.target.shown}`);
+    if (out.key !== job.key) throw new Error(`a worker returned the result of ${out.key} for ${job.key}`);
+    if (out.evidence) unpackEvidence(hints.evidenceDir, out.evidence);
+    const { evidence: _landed, ...rest } = out;
+    return rest;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.events.close(), this.queue.close()]);
+  }
+}
+
+/** Fails fast, naming the address, when Redis cannot be reached (ioredis alone would retry for ever). */
+export async function reachable(target: RedisTarget): Promise<void> {
+  const probe = new Redis({ ...connectionOptions(target), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (err) {
+    throw new ToolchainError('workers', `cannot reach Redis at ${target.shown}: ${(err as Error).message}`);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
