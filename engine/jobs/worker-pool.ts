@@ -55,6 +55,8 @@ export class WorkerPool implements JobExecutor {
     workers: number,
     private readonly command: WorkerCommand,
     private readonly perWorker = 1,
+    /** Told when a job goes to a worker process (progress; tests kill that process). */
+    private readonly onDispatch?: (pid: number, key: string) => void,
   ) {
     this.slots = workers * perWorker;
     this.where = `${workers} local worker process${workers === 1 ? '' : 'es'}${perWorker > 1 ? `, ${perWorker} jobs each` : ''}`;
@@ -158,6 +160,7 @@ export class WorkerPool implements JobExecutor {
       // The worker went away before it got the job: its exit puts the job back.
       if (err) w.child.kill('SIGKILL');
     });
+    if (w.child.pid !== undefined) this.onDispatch?.(w.child.pid, p.job.key);
   }
 
   /** Stops waiting for a job: out of the queue, or its worker killed (a fresh one takes its place). */

@@ -1,0 +1,119 @@
+// Searches on workers behind a real Redis (BullMQ), as a user runs them across machines: two `automemo worker`
+// processes, one killed with SIGKILL mid-job; a search killed with a job in flight and resumed. Every evaluation is
+// counted once and scores exactly as a search in one process with the same seed.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../sandbox/paths.ts';
+import { readJournal } from '../../search-trees/journal.ts';
+import { replay } from '../../search-trees/replay.ts';
+import { automemoAsync, bin, cliEnv } from '../support/cli.ts';
+import { startRedis, type TestRedis } from '../support/redis-server.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'workers-queue-'));
+const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
+// Computes for a second before its first update in each world: a kill on its job's start lands mid-job.
+const slow = join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'slow-notes.ts');
+const searchArgs = (out: string) => ['search', '--env', envModule, '--meta', 'offline', '--seeds', slow, '--budget', '2', '--seed', '3', '--out', out];
+let redis: TestRedis;
+let reference: Map<string, number | null>;
+
+interface Proc {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first line (already printed or to come) that matches. */
+  line(match: (l: string) => boolean): Promise<string>;
+}
+
+function start(args: string[]): Proc {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
+  let buf = '';
+  child.stdout?.on('data', (d) => {
+    buf += d;
+    const parts = buf.split('\n');
+    buf = parts.pop() ?? '';
+    for (const l of parts) {
+      lines.push(l);
+      for (const w of waiters.splice(0)) (w.match(l) ? w.resolve(l) : waiters.push(w));
+    }
+  });
+  child.stderr?.resume();
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child,
+    lines,
+    exited,
+    line: (match) => new Promise((resolve) => (lines.find(match) ? resolve(lines.find(match) as string) : waiters.push({ match, resolve }))),
+  };
+}
+
+const worker = () => start(['worker', '--queue', redis.url, '--lock-ms', '2000']);
+const ready = (w: Proc) => w.line((l) => l.includes('serving redis://'));
+async function stopAll(...ps: Proc[]) {
+  for (const p of ps) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+  await Promise.all(ps.map((p) => p.exited));
+}
+
+/** Each evaluation the run counts (its replayed journal) by node, split and index; one counted twice fails. */
+function evaluations(out: string): Map<string, number | null> {
+  const m = new Map<string, number | null>();
+  for (const e of replay(readJournal(join(out, 'journal.jsonl')).events).evaluations) {
+    const key = `${e.node}/${e.split}/${e.index}`;
+    expect(m.has(key), `${key} counted twice`).toBe(false);
+    m.set(key, e.score);
+  }
+  return m;
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  const one = await automemoAsync([...searchArgs(join(work, 'one-process')), '--workers', '0']);
+  expect(one.code, one.err).toBe(0);
+  reference = evaluations(join(work, 'one-process'));
+});
+afterAll(async () => {
+  await redis?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('search --queue with automemo worker processes', () => {
+  it('finishes when a worker is killed mid-job: every evaluation counted once, scores as in one process', async () => {
+    const a = worker();
+    const b = worker();
+    await Promise.all([ready(a), ready(b)]);
+    const out = join(work, 'queue');
+    const search = start([...searchArgs(out), '--queue', redis.url]);
+    // Whichever worker starts the seed's first evaluation dies under it; the other takes the job back.
+    const first = await Promise.race([a, b].map((w) => w.line((l) => / start \S+\/seed-slow-notes\/train\/0\//.test(l)).then(() => w)));
+    first.child.kill('SIGKILL');
+    const other = first === a ? b : a;
+    expect(await search.exited).toBe(0);
+    expect(search.lines.join('\n')).toMatch(/evaluations workers behind redis:\/\/127\.0\.0\.1:\d+/);
+    expect(other.lines.some((l) => / done \S+\/seed-slow-notes\/train\/0\//.test(l))).toBe(true);
+    expect(evaluations(out)).toEqual(reference);
+    await stopAll(a, b);
+  });
+
+  it('a search killed with a job in flight re-attaches to it on --resume: the job is not run again', async () => {
+    const a = worker();
+    await ready(a);
+    const out = join(work, 'resumed');
+    const search = start([...searchArgs(out), '--queue', redis.url]);
+    const startedLine = await a.line((l) => / start \S+\/seed-slow-notes\/train\/0\//.test(l));
+    const key = startedLine.split(' ')[2] as string;
+    search.child.kill('SIGKILL');
+    await search.exited;
+    // The worker finishes the job while no search waits for it.
+    await a.line((l) => l.includes(` done ${key}`));
+    const resumed = start(['search', '--resume', '--out', out, '--queue', redis.url]);
+    expect(await resumed.exited).toBe(0);
+    expect(a.lines.filter((l) => l.includes(` start ${key}`))).toHaveLength(1);
+    expect(evaluations(out)).toEqual(reference);
+    await stopAll(a);
+  });
+});

@@ -1,0 +1,106 @@
+// Local worker processes as a search uses them: a job's score is the score it gets in this process; a worker killed
+// under a job is replaced and the job retried, once; a job under which two workers die is the program's failure,
+// with the reason; and a dead worker's other work is not charged to anyone.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openNamed } from '../../../api/environments.ts';
+import { withHost } from '../../../api/host.ts';
+import type { Environment } from '../../../engine/environment/contract.ts';
+import type { EnvSource } from '../../../engine/environment/registry.ts';
+import { environmentHash } from '../../../engine/jobs/env-hash.ts';
+import { evalJob, evaluateByJob } from '../../../engine/jobs/evaluate-job.ts';
+import { InProcessExecutor } from '../../../engine/jobs/in-process.ts';
+import type { EnvRef } from '../../../engine/jobs/job.ts';
+import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
+import type { EvaluationResult } from '../../../engine/evaluate/evaluate.ts';
+import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
+import { repoRoot } from '../../../sandbox/paths.ts';
+import type { HostServices } from '../../../sandbox/primitives/index.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'worker-pool-'));
+const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
+const bin = join(repoRoot, 'bin', 'automemo.js');
+let program: CompiledProgram;
+
+async function compiled(path: string): Promise<CompiledProgram> {
+  const r = await compileProgram({ entryPath: path });
+  if (!r.ok) throw new Error('fixture does not compile');
+  return r.program;
+}
+
+/** The vault environment opened here, as a search opens it, and its reference for workers. */
+function withVault<T>(work: (env: Environment, ref: EnvRef, services: HostServices) => Promise<T>): Promise<T> {
+  return withHost({}, async (services) => {
+    const { env, source } = await openNamed(envModule, { models: {}, images: services.images, seed: 0, onNote: () => undefined });
+    const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) };
+    try {
+      return await work(env, ref, services);
+    } finally {
+      await env.close?.();
+    }
+  });
+}
+
+const scores = (r: EvaluationResult) => r.tasks.map((t) => `${t.taskId}=${t.reward}`).sort();
+
+beforeAll(async () => {
+  program = await compiled(join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'slow-notes.ts'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('local worker processes', () => {
+  it('score a job as this process does; a worker killed under it is replaced and the job retried once', async () => {
+    await withVault(async (env, ref, services) => {
+      const job = evalJob({ key: 'pool/a', program, env: ref, split: 'test', seed: 1 });
+      const here = await evaluateByJob(new InProcessExecutor(env, services), job, { evidenceDir: join(work, 'here') }, env, services.images);
+      const killed: number[] = [];
+      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (pid) => {
+        // The first worker dies under the job (the program computes for a second before its first update).
+        if (killed.length === 0) {
+          killed.push(pid);
+          process.kill(pid, 'SIGKILL');
+        }
+      });
+      try {
+        const there = await evaluateByJob(pool, job, { evidenceDir: join(work, 'there') }, env, services.images);
+        expect(killed).toHaveLength(1);
+        expect(scores(there)).toEqual(scores(here));
+        expect(there.score).toBe(here.score);
+        // The evidence is the run folder's, written by the worker as a local evaluation writes it.
+        const lines = readFileSync(join(work, 'there', 'tasks.jsonl'), 'utf8').trim().split('\n');
+        expect(lines).toHaveLength(here.tasks.length);
+        expect(JSON.parse(readFileSync(join(work, 'there', 'summary.json'), 'utf8')).score).toBe(here.score);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
+  it('a job under which two workers die is the program failure, with the reason; the next job runs on a fresh worker', async () => {
+    await withVault(async (env, ref, services) => {
+      const deaths: number[] = [];
+      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (pid, key) => {
+        if (key === 'pool/killer') {
+          deaths.push(pid);
+          process.kill(pid, 'SIGKILL');
+        }
+      });
+      try {
+        const failed = await evaluateByJob(pool, evalJob({ key: 'pool/killer', program, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'killer') }, env, services.images);
+        expect(deaths).toHaveLength(2);
+        expect(failed.score).toBe(0);
+        expect(failed.tasks.length).toBeGreaterThan(0);
+        expect(failed.tasks.every((t) => t.reward === 0 && /killed its worker process 2 times \(killed by SIGKILL; killed by SIGKILL\)/.test(t.programError ?? ''))).toBe(true);
+        // Written to the evidence like any failed evaluation.
+        expect(JSON.parse(readFileSync(join(work, 'killer', 'summary.json'), 'utf8')).stats.programFailed).toBe(failed.tasks.length);
+        const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
+        const next = await evaluateByJob(pool, evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'next') }, env, services.images);
+        expect(next.score).toBeGreaterThan(0.5);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+});
