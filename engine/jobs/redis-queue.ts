@@ -21,7 +21,7 @@ export class RedisQueueExecutor implements JobExecutor {
     private readonly queue: Queue,
     private readonly events: QueueEvents,
   ) {
-    this.where = `workers behind ${target.shown} (${slots} now)`;
+    this.where = `workers behind ${target.shown}`;
   }
 
   /** Connects (failing fast, with the address, when Redis cannot be reached) and counts the workers serving. */
@@ -32,8 +32,9 @@ export class RedisQueueExecutor implements JobExecutor {
     const queue = new Queue(QUEUE_NAME, { connection });
     const events = new QueueEvents(QUEUE_NAME, { connection });
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    const workers = slots ?? Math.max(1, await queue.getWorkersCount());
-    return new RedisQueueExecutor(workers, target, queue, events);
+    // The queue schedules: callers may keep more jobs in flight than workers serve now (more may join).
+    const workers = await queue.getWorkersCount();
+    return new RedisQueueExecutor(slots ?? Math.max(16, workers), target, queue, events);
   }
 
   async run(job: EvalJob, hints: RunHints): Promise<JobOutput> {
@@ -50,8 +51,8 @@ export class RedisQueueExecutor implements JobExecutor {
       if (reason === STALLED_REASON) {
         return { key: job.key, worker: this.target.shown, programFailure: 'the evaluation killed its worker twice (BullMQ: job stalled more than allowable limit)' };
       }
-      if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length));
-      throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`);
+      if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length), { cause: err });
+      throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`, { cause: err });
     }
     const out = parseJobOutput(value, `a worker behind ${this.target.shown}`);
     if (out.key !== job.key) throw new Error(`a worker returned the result of ${out.key} for ${job.key}`);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
 import { workerContext } from '../../../api/workers.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { evalJob } from '../../../engine/jobs/evaluate-job.ts';
@@ -17,18 +18,20 @@ import { JobRefused, runEvalJob } from '../../../engine/jobs/run-job.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 
+const offline = resolveModels({}, {});
+
 const work = mkdtempSync(join(tmpdir(), 'refusals-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
 
 describe('a worker refuses a job it must not run', () => {
   it('names the versions, a changed bundle, and an environment that differs here', async () => {
-    await withHost({}, async (services) => {
-      const { env, source } = await openNamed(envModule, { models: {}, images: services.images, seed: 0, onNote: () => undefined });
+    await withHost(offline, async (services) => {
+      const { env, source } = await openNamed(envModule, { models: offline, images: services.images, seed: 0, onNote: () => undefined });
       const c = await compileProgram({ entryPath: join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts') });
       if (!c.ok) throw new Error('bm25 does not compile');
       const ref = { source, openSeed: 0, hash: environmentHash(env, source) };
-      const ctx = workerContext({}, services, () => undefined);
+      const ctx = workerContext(offline, services, () => undefined);
       const job = evalJob({ key: 'k', program: c.program, env: ref, split: 'test', seed: 1 });
 
       const older = runEvalJob({ ...job, version: '0.0.1+aaaaaaaaaaaa' }, ctx);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
+import { resolveModels } from '../../../engine/llm/models.ts';
 import type { Environment } from '../../../engine/environment/contract.ts';
 import type { EnvSource } from '../../../engine/environment/registry.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
@@ -18,6 +19,8 @@ import type { EvaluationResult } from '../../../engine/evaluate/evaluate.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
+
+const offline = resolveModels({}, {});
 
 const work = mkdtempSync(join(tmpdir(), 'worker-pool-'));
 const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
@@ -32,8 +35,8 @@ async function compiled(path: string): Promise<CompiledProgram> {
 
 /** The vault environment opened here, as a search opens it, and its reference for workers. */
 function withVault<T>(work: (env: Environment, ref: EnvRef, services: HostServices) => Promise<T>): Promise<T> {
-  return withHost({}, async (services) => {
-    const { env, source } = await openNamed(envModule, { models: {}, images: services.images, seed: 0, onNote: () => undefined });
+  return withHost(offline, async (services) => {
+    const { env, source } = await openNamed(envModule, { models: offline, images: services.images, seed: 0, onNote: () => undefined });
     const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) };
     try {
       return await work(env, ref, services);

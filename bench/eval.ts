@@ -1,0 +1,124 @@
+// npm run bench:eval — evaluation throughput on one machine and through Redis, in one run (ratios, because this
+// machine is noisy): the baselines (all seven programs) on LoCoMo's test split, and on one web site, with
+//   in this process   today's evaluation, no workers (also warms the embedding cache, so every row after it
+//                     pays the same embeddings: none)
+//   1 worker          one local worker process (--workers 1)
+//   2 workers         two local worker processes (--workers 2)
+//   2 redis workers   two `automemo worker --queue` processes on a local Redis (--queue redis://…)
+// Each row evaluates the seven programs twice on the same executor: the first pass includes starting the workers
+// (and opening the environment in each), the second is the throughput a search sees once they run. Scores must be
+// identical in every row and pass (deterministic offline agents). Target (issue 17): on this 2-core machine, 2 local
+// workers give at least 1.6× the throughput of 1 on LoCoMo.
+// Usage: npm run bench:eval [-- --envs locomo,web:code]
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openNamed } from '../api/environments.ts';
+import { withHost } from '../api/host.ts';
+import { createExecutor } from '../api/workers.ts';
+import { InProcessExecutor } from '../engine/jobs/in-process.ts';
+import { runEvaluations } from '../engine/jobs/run-programs.ts';
+import { resolveModels } from '../engine/llm/models.ts';
+import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
+import { repoRoot } from '../sandbox/paths.ts';
+import { startRedis } from '../test/support/redis-server.ts';
+import { table } from './stats.ts';
+
+const { values } = parseArgs({ options: { envs: { type: 'string' } } });
+const envs = (values.envs ?? 'locomo,web:code').split(',').reduce<string[]>((acc, part) => {
+  // "web:code" holds a colon of its own; a name without one continues the previous spec's options.
+  if (acc.length && !/^(locomo|web|visual|data)(:|$)/.test(part)) acc[acc.length - 1] += `,${part}`;
+  else acc.push(part);
+  return acc;
+}, []);
+const work = mkdtempSync(join(tmpdir(), 'bench-eval-'));
+const redis = await startRedis();
+
+function startWorkers(n: number): Promise<ChildProcess[]> {
+  return Promise.all(
+    Array.from({ length: n }, () => {
+      const child = spawn(process.execPath, ['--no-node-snapshot', join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      return new Promise<ChildProcess>((resolve) => {
+        let out = '';
+        child.stdout?.on('data', (d) => {
+          out += d;
+          if (out.includes('serving')) resolve(child);
+        });
+      });
+    }),
+  );
+}
+
+interface Row {
+  env: string;
+  how: string;
+  /** First pass: workers start, environment opened in each. */
+  firstSeconds: number;
+  /** Second pass on the same workers: the throughput a search sees after its first evaluations. */
+  seconds: number;
+  scores: string;
+}
+const rows: Row[] = [];
+const models = resolveModels({}, {});
+
+async function measure(spec: string, how: string, where: { workers?: number; queue?: string }): Promise<void> {
+  await withHost(models, async (services) => {
+    const { env, source } = await openNamed(spec, { models, images: services.images, seed: 0, onNote: () => undefined });
+    const jobs = await createExecutor(where, { env, source, openSeed: 0, services, onNote: () => undefined });
+    const programs = BASELINES.map((name) => ({ name, path: resolveProgram(name).path }));
+    const pass = async (k: number) => {
+      const started = performance.now();
+      const r = await runEvaluations(programs, env, 'test', services, join(work, `${spec.replace(/\W/g, '-')}-${how.replace(/\W/g, '-')}-${k}`), {
+        ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
+      });
+      if (r.failures.length) process.stderr.write(`${spec} ${how}: ${r.failures.map((f) => `${f.name}: ${f.reason}`).join('; ')}\n`);
+      return { seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' ') };
+    };
+    try {
+      const first = await pass(1);
+      const second = await pass(2);
+      rows.push({ env: spec, how, firstSeconds: first.seconds, seconds: second.seconds, scores: first.scores === second.scores ? second.scores : 'passes differ' });
+      process.stdout.write(`${spec} ${how} (${jobs.executor.where}): first pass ${first.seconds.toFixed(1)} s, second ${second.seconds.toFixed(1)} s\n`);
+    } finally {
+      await jobs.executor.close();
+      await env.close?.();
+    }
+  });
+}
+
+try {
+  for (const env of envs) {
+    await measure(env, 'in this process', { workers: 0 });
+    await measure(env, '1 worker', { workers: 1 });
+    await measure(env, '2 workers', { workers: 2 });
+    const workers = await startWorkers(2);
+    try {
+      await measure(env, '2 redis workers', { queue: redis.url });
+    } finally {
+      for (const w of workers) w.kill('SIGTERM');
+    }
+  }
+} finally {
+  await redis.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+process.stdout.write('\n');
+const out: string[][] = [];
+for (const env of envs) {
+  const of = rows.filter((r) => r.env === env);
+  const one = of.find((r) => r.how === '1 worker');
+  const same = new Set(of.map((r) => r.scores)).size === 1;
+  for (const r of of) {
+    out.push([env, r.how, r.firstSeconds.toFixed(1), r.seconds.toFixed(1), one ? (one.firstSeconds / r.firstSeconds).toFixed(2) : '—', one ? (one.seconds / r.seconds).toFixed(2) : '—', same ? 'same' : 'DIFFER']);
+  }
+}
+process.stdout.write(`${table([['env', 'evaluations', 'first pass s', 'second pass s', 'vs 1 worker (first)', 'vs 1 worker (second)', 'scores'], ...out])}\n`);
+const locomo = rows.filter((r) => r.env === 'locomo');
+if (locomo.length) {
+  const ratio = (locomo.find((r) => r.how === '1 worker')?.seconds ?? 0) / (locomo.find((r) => r.how === '2 workers')?.seconds ?? 1);
+  process.stdout.write(`\nLoCoMo: 2 local workers give ${ratio.toFixed(2)}× the throughput of 1 on started workers (target ≥ 1.6×)\n`);
+}
+process.exit(0);
