@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 const scratch = await vi.hoisted(async () => (await import('../support/esbuild-service.ts')).esbuildWrapperDir());
 
 import { baselinesText } from '../../cli/commands/baselines.ts';
-import { runEvaluations } from '../../engine/evaluate/run-programs.ts';
+import { runEvaluations } from '../../engine/jobs/run-programs.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { esbuildWrapper, killEsbuildService } from '../support/esbuild-service.ts';

@@ -39,7 +39,10 @@ function start(args: string[]): Proc {
     buf = parts.pop() ?? '';
     for (const l of parts) {
       lines.push(l);
-      for (const w of waiters.splice(0)) (w.match(l) ? w.resolve(l) : waiters.push(w));
+      for (const w of waiters.splice(0)) {
+        if (w.match(l)) w.resolve(l);
+        else waiters.push(w);
+      }
     }
   });
   child.stderr?.resume();
