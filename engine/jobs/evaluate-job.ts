@@ -34,7 +34,7 @@ export function evalJob(spec: JobSpec): EvalJob {
   };
 }
 
-export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
+export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
   const out = await executor.run(job, hints);
   if (out.result) return out.result;
   const reason = out.programFailure ?? `${out.worker} returned no result`;

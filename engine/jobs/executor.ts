@@ -1,12 +1,15 @@
 // Where evaluation jobs run: in this process, in local worker processes, or on workers behind a Redis queue. The
 // search and the evaluation commands hand each evaluation to one of these and do not care which.
-import type { EvalJob, JobOutput } from './job.ts';
+import type { ProgressEvent } from '../evaluate/evaluate.ts';
+import type { Job, JobOutput } from './job.ts';
 
 export interface RunHints {
-  /** The evaluation's evidence folder in the run folder: the output's evidence lands there. */
-  evidenceDir: string;
+  /** An evaluation's evidence folder in the run folder: the output's evidence lands there. */
+  evidenceDir?: string;
   /** Stop waiting (and, where the job runs here, stop the job). */
   signal?: AbortSignal;
+  /** Task-level progress of an evaluation, where the executor can report it (this process, local workers). */
+  onProgress?: (event: ProgressEvent) => void;
 }
 
 export interface JobExecutor {
@@ -14,7 +17,7 @@ export interface JobExecutor {
   readonly slots: number;
   /** Where jobs run, in words every output can print ("in this process", "2 local worker processes", …). */
   readonly where: string;
-  /** Runs the job; its evidence is in `hints.evidenceDir` when this resolves. Infrastructure failures throw. */
-  run(job: EvalJob, hints: RunHints): Promise<JobOutput>;
+  /** Runs the job; an evaluation's evidence is in `hints.evidenceDir` when this resolves. Infrastructure failures throw. */
+  run(job: Job, hints: RunHints): Promise<JobOutput>;
   close(): Promise<void>;
 }

@@ -5,8 +5,8 @@ import type { Environment } from '../environment/contract.ts';
 import type { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
-import type { EvalJob, JobOutput } from './job.ts';
-import { runEvalJob } from './run-job.ts';
+import type { Job, JobOutput } from './job.ts';
+import { runJob } from './run-job.ts';
 
 export class InProcessExecutor implements JobExecutor {
   readonly slots = 1;
@@ -18,9 +18,9 @@ export class InProcessExecutor implements JobExecutor {
     private readonly cache?: OutcomeCache,
   ) {}
 
-  run(job: EvalJob, hints: RunHints): Promise<JobOutput> {
+  run(job: Job, hints: RunHints): Promise<JobOutput> {
     const env = this.env;
-    return runEvalJob(
+    return runJob(
       job,
       {
         services: this.services,
@@ -28,8 +28,11 @@ export class InProcessExecutor implements JobExecutor {
         worker: `pid ${process.pid}`,
         ...(this.cache ? { outcomeCache: this.cache } : {}),
         ...(hints.signal ? { signal: hints.signal } : {}),
+        ...(hints.onProgress ? { onProgress: hints.onProgress } : {}),
       },
       hints.evidenceDir,
+      // Here the program's files are where the job says: examined in place.
+      true,
     );
   }
 

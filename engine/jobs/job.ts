@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { EnvSourceSchema } from '../environment/registry.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 
 /** A bundle bigger than this is not a memo program (compile output of real programs is far below). */
 export const MAX_BUNDLE_BYTES = 16 * 2 ** 20;
@@ -61,6 +62,35 @@ export const EvalJobSchema = z
   .strict();
 export type EvalJob = z.infer<typeof EvalJobSchema>;
 
+/** A program's file as the meta agent writes them: flat .ts names. */
+const PROGRAM_FILE = /^[A-Za-z0-9][\w.-]{0,63}\.ts$/;
+const MAX_PROGRAM_FILES = 200;
+const MAX_PROGRAM_BYTES = 4 * 2 ** 20;
+
+export const ExamJobSchema = z
+  .object({
+    kind: z.literal('quick-exam'),
+    key: z.string().min(1).max(400),
+    version: z.string().min(1).max(200),
+    /** The program's sources by file name, as written; `index.ts` is the entry. */
+    files: z
+      .record(z.string().regex(PROGRAM_FILE, 'not a program file name'), z.string())
+      .refine((f) => 'index.ts' in f, 'the program has no index.ts')
+      .refine((f) => Object.keys(f).length <= MAX_PROGRAM_FILES, `more than ${MAX_PROGRAM_FILES} files`)
+      .refine((f) => Object.values(f).reduce((n, t) => n + t.length, 0) <= MAX_PROGRAM_BYTES, `more than ${MAX_PROGRAM_BYTES} characters of source`),
+    /** Where the files are in the run folder: the report names them there, wherever the examination ran. */
+    dir: z.string().max(4096),
+    env: EnvRefSchema,
+    /** Sample episodes and tasks the environment gives (its samples(n)). */
+    tasks: z.number().int().min(1).max(100),
+    seed: z.number().int().min(0).max(2 ** 31 - 1),
+  })
+  .strict();
+export type ExamJob = z.infer<typeof ExamJobSchema>;
+
+export const JobSchema = z.discriminatedUnion('kind', [EvalJobSchema, ExamJobSchema]);
+export type Job = EvalJob | ExamJob;
+
 export const EvidenceFileSchema = z.object({ path: z.string().max(600), base64: z.string() }).strict();
 export type EvidenceFile = z.infer<typeof EvidenceFileSchema>;
 
@@ -94,6 +124,8 @@ export const JobOutputSchema = z
     evidence: z.array(EvidenceFileSchema).max(MAX_EVIDENCE_FILES).optional(),
     /** The program made the job fail twice (it killed its worker): every task scores 0 with this reason. */
     programFailure: z.string().max(4000).optional(),
+    /** A quick examination's report. */
+    report: z.looseObject({ passed: z.boolean(), checks: z.array(z.looseObject({ name: z.string(), ok: z.boolean() })).max(20), payloads: z.array(z.looseObject({ taskId: z.string(), digest: z.string() })).max(1000) }).optional(),
   })
   .strict();
 
@@ -103,6 +135,7 @@ export interface JobOutput {
   result?: EvaluationResult;
   evidence?: EvidenceFile[];
   programFailure?: string;
+  report?: QuickExamReport;
 }
 
 /** A job output read from a process or a queue, checked; the message names what was wrong. */

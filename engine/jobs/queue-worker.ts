@@ -2,11 +2,12 @@
 // environment) and runs it in this process, packing the evidence to travel back. A job this worker must not run
 // fails at once, unretried, with a reason the search shows; a job it runs and that throws fails with the error.
 import { UnrecoverableError, Worker } from 'bullmq';
-import { EvalJobSchema } from './job.ts';
+import { ToolchainError } from '../../sandbox/toolchain-error.ts';
+import { JobSchema } from './job.ts';
 import { QUEUE_NAME, REFUSED } from './queue-names.ts';
 import { reachable } from './redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
-import { type JobContext, JobRefused, runEvalJob } from './run-job.ts';
+import { type JobContext, JobRefused, runJob } from './run-job.ts';
 
 export interface ServeOptions {
   url: string;
@@ -25,19 +26,20 @@ export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<vo
   const worker = new Worker(
     QUEUE_NAME,
     async (job) => {
-      const parsed = EvalJobSchema.safeParse(job.data);
+      const parsed = JobSchema.safeParse(job.data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new UnrecoverableError(`${REFUSED}${o.context.worker}: the job is malformed (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
       }
       o.onJob?.({ key: parsed.data.key, phase: 'start' });
       try {
-        const out = await runEvalJob(parsed.data, o.context);
+        const out = await runJob(parsed.data, o.context);
         o.onJob?.({ key: parsed.data.key, phase: 'done' });
         return out;
       } catch (err) {
         o.onJob?.({ key: parsed.data.key, phase: 'failed', message: (err as Error).message });
-        if (err instanceof JobRefused) throw new UnrecoverableError(`${REFUSED}${err.message}`);
+        // Not the program's: the search stops as an infrastructure failure, saying this.
+        if (err instanceof JobRefused || err instanceof ToolchainError) throw new UnrecoverableError(`${REFUSED}${err.message}`);
         throw err;
       }
     },

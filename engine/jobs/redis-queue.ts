@@ -3,12 +3,12 @@
 // finished while it was away) finds the one job. A worker that dies mid-job is BullMQ's stall handling: the job goes
 // back to the queue once; stalled twice, it is the program's failure. A worker that refuses a job (other automemo,
 // other environment) stops the search as an infrastructure failure, naming the worker and why.
-import { Queue, QueueEvents, Job } from 'bullmq';
+import { Job as QueueJob, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { unpackEvidence } from './evidence-files.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
-import { type EvalJob, type JobOutput, parseJobOutput } from './job.ts';
+import { type Job, type JobOutput, parseJobOutput } from './job.ts';
 import { KEEP_SECONDS, QUEUE_NAME, REFUSED, STALLED_REASON } from './queue-names.ts';
 import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
 
@@ -37,10 +37,10 @@ export class RedisQueueExecutor implements JobExecutor {
     return new RedisQueueExecutor(slots ?? Math.max(16, workers), target, queue, events);
   }
 
-  async run(job: EvalJob, hints: RunHints): Promise<JobOutput> {
-    const added = await this.queue.add('evaluate', job, { jobId: job.key, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
+  async run(job: Job, hints: RunHints): Promise<JobOutput> {
+    const added = await this.queue.add(job.kind, job, { jobId: job.key, removeOnComplete: { age: KEEP_SECONDS }, removeOnFail: { age: KEEP_SECONDS } });
     // The id may name a job added before (a resume): one that failed for a reason other than its program runs again.
-    const existing = await Job.fromId(this.queue, added.id as string);
+    const existing = await QueueJob.fromId(this.queue, added.id as string);
     if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
     let value: unknown;
     try {
@@ -49,14 +49,17 @@ export class RedisQueueExecutor implements JobExecutor {
       if (hints.signal?.aborted) throw err;
       const reason = (err as Error).message;
       if (reason === STALLED_REASON) {
-        return { key: job.key, worker: this.target.shown, programFailure: 'the evaluation killed its worker twice (BullMQ: job stalled more than allowable limit)' };
+        return { key: job.key, worker: this.target.shown, programFailure: `the ${job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker twice (BullMQ: job stalled more than allowable limit)` };
       }
       if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length), { cause: err });
       throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`, { cause: err });
     }
     const out = parseJobOutput(value, `a worker behind ${this.target.shown}`);
     if (out.key !== job.key) throw new Error(`a worker returned the result of ${out.key} for ${job.key}`);
-    if (out.evidence) unpackEvidence(hints.evidenceDir, out.evidence);
+    if (out.evidence) {
+      if (!hints.evidenceDir) throw new Error(`a worker returned evidence for ${job.key}, which has no evidence folder`);
+      unpackEvidence(hints.evidenceDir, out.evidence);
+    }
     const { evidence: _landed, ...rest } = out;
     return rest;
   }

@@ -1,18 +1,20 @@
 // Runs one evaluation job in this process: the bundle checked against its hash, the environment opened by whoever
 // hosts the worker (and checked against the job's content hash), the evaluation, and its evidence — written where
 // the caller says (the run folder, when it is here) or packed to travel back.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { automemoVersion } from '../../foundation/version.ts';
 import { bundleHash, type CompiledProgram } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { Environment } from '../environment/contract.ts';
-import { evaluateProgram } from '../evaluate/evaluate.ts';
+import { evaluateProgram, type ProgressEvent } from '../evaluate/evaluate.ts';
 import { EvidenceWriter } from '../evaluate/evidence.ts';
 import type { OutcomeCache } from '../evaluate/outcome-cache.ts';
+import { writeInside } from '../../foundation/safe-path.ts';
+import { quickExam, type QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { packEvidence } from './evidence-files.ts';
-import type { EnvRef, EvalJob, JobOutput } from './job.ts';
+import type { EnvRef, EvalJob, ExamJob, Job, JobOutput } from './job.ts';
 
 /** A job this worker must not run (other automemo, other environment): not the program's failure. */
 export class JobRefused extends Error {
@@ -27,12 +29,39 @@ export interface JobContext {
   worker: string;
   outcomeCache?: OutcomeCache;
   signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
 }
 
-export function checkVersion(job: Pick<EvalJob, 'version'>, worker: string): void {
+export function checkVersion(job: Pick<Job, 'version'>, worker: string): void {
   const mine = automemoVersion();
   if (job.version !== mine) {
     throw new JobRefused(`${worker} holds automemo ${mine}, the search ${job.version}: install the same automemo (same code and dependencies) on every worker`);
+  }
+}
+
+/**
+ * Runs a job here. An evaluation writes its evidence into `evidenceDir` when given (this process reaches the run
+ * folder), else packs it; a quick examination reads the program where the job says when `inPlace`, else from
+ * files this job writes in a folder of its own.
+ */
+export function runJob(job: Job, ctx: JobContext, evidenceDir?: string, inPlace = false): Promise<JobOutput> {
+  return job.kind === 'evaluate' ? runEvalJob(job, ctx, evidenceDir) : runExamJob(job, ctx, inPlace);
+}
+
+export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false): Promise<JobOutput> {
+  checkVersion(job, ctx.worker);
+  const env = await ctx.environment(job.env);
+  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed };
+  if (inPlace) return { key: job.key, worker: ctx.worker, report: await quickExam({ entryPath: join(job.dir, 'index.ts') }, options) };
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'automemo-exam-')));
+  try {
+    for (const [name, text] of Object.entries(job.files)) writeInside(dir, name, text);
+    const report = await quickExam({ entryPath: join(dir, 'index.ts') }, options);
+    // Messages name the files where the search keeps them, as an examination there would.
+    const named = JSON.parse(JSON.stringify(report).split(dir).join(job.dir)) as QuickExamReport;
+    return { key: job.key, worker: ctx.worker, report: named };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -56,6 +85,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       ...(ctx.outcomeCache ? { outcomeCache: ctx.outcomeCache } : {}),
       ...(wanted ? { taskFilter: (id: string) => wanted.has(id) } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     });
     await evidence.summary(result);
     return { key: job.key, worker: ctx.worker, result, ...(evidenceDir ? {} : { evidence: packEvidence(dir) }) };

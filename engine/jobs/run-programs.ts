@@ -65,7 +65,7 @@ export interface RunHooks {
   seed?: number;
   /** The sample `tasks` makes (set by runEvaluations). */
   taskFilter?: (id: string) => boolean;
-  /** Evaluate as jobs on these workers, up to their slots at once (task-level progress is then not reported). */
+  /** Evaluate as jobs on these workers, up to their slots at once (task-level progress from local workers only). */
   jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
@@ -122,7 +122,13 @@ async function evaluateOne(p: EvalRun, env: Environment, split: Split, services:
   if (hooks.jobs) {
     const taskIds = hooks.taskFilter ? (await env.worlds(split)).flatMap((w) => w.tasks.map((t) => t.taskId)).filter(hooks.taskFilter) : undefined;
     const job = evalJob({ key: `${evidenceDir}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: hooks.jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
-    const result = await evaluateByJob(hooks.jobs.executor, job, { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}) }, env, services.images);
+    const result = await evaluateByJob(
+      hooks.jobs.executor,
+      job,
+      { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) },
+      env,
+      services.images,
+    );
     return { name: p.name, result, evidenceDir };
   }
   const evidence = new EvidenceWriter(evidenceDir, services.images);

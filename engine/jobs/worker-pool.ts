@@ -7,7 +7,7 @@ import { automemoVersion } from '../../foundation/version.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
-import { type EvalJob, type JobOutput, parseJobOutput } from './job.ts';
+import { type Job, type JobOutput, parseJobOutput } from './job.ts';
 
 /** How a worker process is started: node with these arguments (the CLI's `worker --ipc`). */
 export interface WorkerCommand {
@@ -22,7 +22,7 @@ const MAX_START_FAILURES = 3;
 
 interface Pending {
   id: number;
-  job: EvalJob;
+  job: Job;
   hints: RunHints;
   deaths: string[];
   /** It was in a worker that died beside other jobs: it runs alone now, so a death is its own. */
@@ -63,7 +63,7 @@ export class WorkerPool implements JobExecutor {
     for (let i = 0; i < workers; i++) this.spawnWorker();
   }
 
-  run(job: EvalJob, hints: RunHints): Promise<JobOutput> {
+  run(job: Job, hints: RunHints): Promise<JobOutput> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<JobOutput>((resolve, reject) => {
       const p: Pending = { id: this.nextId++, job, hints, deaths: [], resolve, reject };
@@ -107,6 +107,7 @@ export class WorkerPool implements JobExecutor {
     }
     const p = w.jobs.get(m.id);
     if (!p) return;
+    if (m.type === 'progress') return p.hints.onProgress?.(m.event);
     w.jobs.delete(m.id);
     if (m.type === 'done') {
       try {
@@ -137,7 +138,7 @@ export class WorkerPool implements JobExecutor {
       }
       p.deaths.push(why);
       if (p.deaths.length >= MAX_DEATHS) {
-        p.resolve({ key: p.job.key, worker: `local worker pid ${w.child.pid}`, programFailure: `the evaluation killed its worker process ${p.deaths.length} times (${p.deaths.join('; ')})` });
+        p.resolve({ key: p.job.key, worker: `local worker pid ${w.child.pid}`, programFailure: `the ${p.job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker process ${p.deaths.length} times (${p.deaths.join('; ')})` });
       } else this.queue.unshift(p);
     }
     this.spawnWorker();
@@ -155,7 +156,7 @@ export class WorkerPool implements JobExecutor {
 
   private send(w: Worker, p: Pending): void {
     w.jobs.set(p.id, p);
-    const message: ToWorker = { type: 'job', id: p.id, job: p.job, evidenceDir: p.hints.evidenceDir };
+    const message: ToWorker = { type: 'job', id: p.id, job: p.job, ...(p.hints.evidenceDir ? { evidenceDir: p.hints.evidenceDir } : {}) };
     w.child.send(message, (err) => {
       // The worker went away before it got the job: its exit puts the job back.
       if (err) w.child.kill('SIGKILL');

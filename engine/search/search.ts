@@ -14,7 +14,8 @@ import { seededRandom } from '../random.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
-import { quickExam, type QuickExamReport } from '../../sandbox/quick-exam.ts';
+import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import { examineByJob, examJob } from '../jobs/exam-job.ts';
 import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';
 import type { ClusterPool } from '../meta/clue/pool.ts';
@@ -151,6 +152,14 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     runningIndices.get(id)?.delete(k);
     if (scored) scoredIndices.set(id, (scoredIndices.get(id) ?? new Set()).add(k));
   };
+
+  /** A quick examination of the files in `dir` (the run folder's copy), wherever jobs run. */
+  const examine = (files: ProgramFiles, dir: string): Promise<QuickExamReport> =>
+    examineByJob(
+      executor,
+      examJob({ key: `${runId}/exam/${relative(folder.dir, dir)}/${sourceHash(files).slice(0, 16)}`, files, dir, env: envRef, tasks: options.quickExamTasks, seed: options.seed }),
+      deps.signal,
+    );
 
   const compileNode = async (node: TreeNode): Promise<CompiledProgram> => {
     let c = compiled.get(node.id);
@@ -364,15 +373,14 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       log({ type: 'generation-failed', step, parent: parentId, reason: err.message.slice(0, 2000), attempts: 1 });
       return 'done';
     }
-    const examine = async (p: Proposal, attempt: number) => {
+    const examineProposal = async (p: Proposal, attempt: number) => {
       const dir = deps.folder.writeProgram(attempt === 0 ? base : `${base}-try${attempt}`, p.files);
-      const samples = await deps.env.samples(options.quickExamTasks);
-      const report = await quickExam({ entryPath: join(dir, 'index.ts') }, { services: deps.services, samples, budget: deps.env.info().budget, seed: options.seed });
+      const report = await examine(p.files, dir);
       log({ type: 'quick-exam', step, dir: relative(folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
       return { report, dir };
     };
     for (let attempt = 0; proposal; attempt++) {
-      const { report, dir } = await examine(proposal, attempt);
+      const { report, dir } = await examineProposal(proposal, attempt);
       if (report.passed) {
         const files = proposal.files;
         const noop = await wouldChangeNothing(parent, files, report);
@@ -454,8 +462,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
     let known = examined.get(node.id);
     if (!known) {
       known = (async () => {
-        const samples = await deps.env.samples(options.quickExamTasks);
-        const report = await quickExam({ entryPath: join(folder.dir, node.dir, 'index.ts') }, { services: deps.services, samples, budget: deps.env.info().budget, seed: options.seed });
+        const report = await examine(readProgramFiles(join(folder.dir, node.dir)), join(folder.dir, node.dir));
         return report.passed ? digestsOf(report) : undefined;
       })().catch(() => undefined);
       examined.set(node.id, known);

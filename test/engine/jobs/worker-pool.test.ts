@@ -1,7 +1,7 @@
 // Local worker processes as a search uses them: a job's score is the score it gets in this process; a worker killed
 // under a job is replaced and the job retried, once; a job under which two workers die is the program's failure,
-// with the reason; and a dead worker's other work is not charged to anyone.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// with the reason; a quick examination reports as in this process.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ import type { EnvRef } from '../../../engine/jobs/job.ts';
 import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
 import type { EvaluationResult } from '../../../engine/evaluate/evaluate.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
+import { examineByJob, examJob } from '../../../engine/jobs/exam-job.ts';
+import { readProgramFiles } from '../../../memo-programs/files.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 
@@ -101,6 +103,29 @@ describe('local worker processes', () => {
         const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
         const next = await evaluateByJob(pool, evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'next') }, env, services.images);
         expect(next.score).toBeGreaterThan(0.5);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
+  it('quick-examine a program as this process does, naming its files where the search keeps them', async () => {
+    await withVault(async (env, ref, services) => {
+      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] });
+      try {
+        for (const [name, path] of [['good', join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts')], ['throws', join(repoRoot, 'test', 'sandbox', 'fixtures', 'throws-at-line.ts')]] as const) {
+          const dir = join(work, `programs-${name}`);
+          const files = readProgramFiles(path);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, 'index.ts'), files['index.ts'] as string);
+          const job = examJob({ key: `exam/${name}`, files, dir, env: ref, tasks: 5, seed: 0 });
+          const here = await examineByJob(new InProcessExecutor(env, services), job);
+          const there = await examineByJob(pool, job);
+          expect(there.passed).toBe(here.passed);
+          expect(there.payloads.map((p) => p.digest)).toEqual(here.payloads.map((p) => p.digest));
+          expect(there.failure?.detail).toBe(here.failure?.detail);
+          expect(JSON.stringify(there)).not.toContain('automemo-exam-');
+        }
       } finally {
         await pool.close();
       }
