@@ -24,7 +24,9 @@ Options:
                       (requirepass) and, across networks, TLS.
   --concurrency C     jobs this process runs at once (default 1)
   --lock-ms MS        a job's lock; a worker that dies loses its job to another
-                      after about this long (default 30000)`;
+                      after about this long (default 30000). Keep it well above
+                      what a busy machine can stall a process for: a worker
+                      that misses its renewal twice fails the job`;
 
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'worker takes no positional arguments'),

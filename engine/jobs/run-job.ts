@@ -3,7 +3,7 @@
 // the caller says (the run folder, when it is here) or packed to travel back.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { automemoVersion } from '../../foundation/version.ts';
 import { bundleHash, type CompiledProgram } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
@@ -57,8 +57,12 @@ export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false)
   try {
     for (const [name, text] of Object.entries(job.files)) writeInside(dir, name, text);
     const report = await quickExam({ entryPath: join(dir, 'index.ts') }, options);
-    // Messages name the files where the search keeps them, as an examination there would.
-    const named = JSON.parse(JSON.stringify(report).split(dir).join(job.dir)) as QuickExamReport;
+    // Messages name the files where the search keeps them, as an examination there would (paths relative to this
+    // process's folder first: one may hold the absolute path).
+    let text = JSON.stringify({ ...report, program: join(job.dir, 'index.ts') });
+    const rel = relative(process.cwd(), dir);
+    if (rel && rel !== dir) text = text.split(rel).join(job.dir);
+    const named = JSON.parse(text.split(dir).join(job.dir)) as QuickExamReport;
     return { key: job.key, worker: ctx.worker, report: named };
   } finally {
     rmSync(dir, { recursive: true, force: true });
