@@ -74,13 +74,20 @@ async function measure(spec: string, how: string, where: { workers?: number; que
         ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
       });
       if (r.failures.length) process.stderr.write(`${spec} ${how}: ${r.failures.map((f) => `${f.name}: ${f.reason}`).join('; ')}\n`);
-      return { seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' ') };
+      const times = r.rows.map((x) => `${x.name} ${(x.result.elapsedMs / 1000).toFixed(1)}`).join(', ');
+      return { seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' '), times, jobSeconds: r.rows.map((x) => x.result.elapsedMs / 1000) };
     };
     try {
       const first = await pass(1);
       const second = await pass(2);
       rows.push({ env: spec, how, firstSeconds: first.seconds, seconds: second.seconds, scores: first.scores === second.scores ? second.scores : 'passes differ' });
-      process.stdout.write(`${spec} ${how} (${jobs.executor.where}): first pass ${first.seconds.toFixed(1)} s, second ${second.seconds.toFixed(1)} s\n`);
+      // What two workers could do at best with these job times: the longest first, each to the worker free first.
+      const ends = [0, 0];
+      for (const t of [...second.jobSeconds].sort((a, b) => b - a)) ends[ends[0] <= ends[1] ? 0 : 1] += t;
+      process.stdout.write(
+        `${spec} ${how} (${jobs.executor.where}): first pass ${first.seconds.toFixed(1)} s, second ${second.seconds.toFixed(1)} s; ` +
+          `evaluations (s): ${second.times}; sum ${second.jobSeconds.reduce((a, b) => a + b, 0).toFixed(1)}, best split over 2 workers ${Math.max(...ends).toFixed(1)}\n`,
+      );
     } finally {
       await jobs.executor.close();
       await env.close?.();
