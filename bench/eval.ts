@@ -70,12 +70,14 @@ async function measure(spec: string, how: string, where: { workers?: number; que
     const programs = BASELINES.map((name) => ({ name, path: resolveProgram(name).path }));
     const pass = async (k: number) => {
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const r = await runEvaluations(programs, env, 'test', services, join(work, `${spec.replace(/\W/g, '-')}-${how.replace(/\W/g, '-')}-${k}`), {
         ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
       });
       if (r.failures.length) process.stderr.write(`${spec} ${how}: ${r.failures.map((f) => `${f.name}: ${f.reason}`).join('; ')}\n`);
       const times = r.rows.map((x) => `${x.name} ${(x.result.elapsedMs / 1000).toFixed(1)}`).join(', ');
-      return { seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' '), times, jobSeconds: r.rows.map((x) => x.result.elapsedMs / 1000) };
+      const used = process.cpuUsage(cpu);
+      return { hostCpu: (used.user + used.system) / 1e6, seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' '), times, jobSeconds: r.rows.map((x) => x.result.elapsedMs / 1000) };
     };
     try {
       const first = await pass(1);
@@ -86,7 +88,7 @@ async function measure(spec: string, how: string, where: { workers?: number; que
       for (const t of [...second.jobSeconds].sort((a, b) => b - a)) ends[ends[0] <= ends[1] ? 0 : 1] += t;
       process.stdout.write(
         `${spec} ${how} (${jobs.executor.where}): first pass ${first.seconds.toFixed(1)} s, second ${second.seconds.toFixed(1)} s; ` +
-          `evaluations (s): ${second.times}; sum ${second.jobSeconds.reduce((a, b) => a + b, 0).toFixed(1)}, best split over 2 workers ${Math.max(...ends).toFixed(1)}\n`,
+          `this process's CPU ${second.hostCpu.toFixed(1)} s; evaluations (s): ${second.times}; sum ${second.jobSeconds.reduce((a, b) => a + b, 0).toFixed(1)}, best split over 2 workers ${Math.max(...ends).toFixed(1)}\n`,
       );
     } finally {
       await jobs.executor.close();
