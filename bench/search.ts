@@ -3,7 +3,8 @@
 // environment and policy: the action mix (how many steps wrote a child and how many re-evaluated one), the best LCB
 // at the end, and the held-out test score of what LCB selection and max-mean selection pick (and how often they
 // pick differently). Then the parallel row: 8 model steps with --parallel 1 and 4 against a slow local model.
-// Usage: npm run bench:search [-- --envs 'locomo;visual:charts,scenes' --policies ucb,greedy --budget 20 --seeds 5 --no-parallel]
+// Usage: npm run bench:search [-- --envs 'locomo;visual:charts,scenes' --policies ucb,greedy --budget 20 --seeds 5
+//        --programs omni-simplemem,pipeline --no-parallel]   (--programs: the seed programs; the first is compared with)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { parallelRows, printParallelRows } from './search-parallel.ts';
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { budget: { type: 'string' }, seeds: { type: 'string' }, envs: { type: 'string' }, policies: { type: 'string' }, 'no-parallel': { type: 'boolean' } },
+  options: { budget: { type: 'string' }, seeds: { type: 'string' }, envs: { type: 'string' }, policies: { type: 'string' }, programs: { type: 'string' }, 'no-parallel': { type: 'boolean' } },
 });
 const BUDGET = Number(values.budget ?? 20);
 const SEEDS = Number(values.seeds ?? 5);
@@ -27,6 +28,8 @@ const ENVS = (values.envs ?? 'locomo;visual:charts,scenes').split(';').filter(Bo
 // Offline throughout, whatever the shell's AUTOMEMO_* variables say.
 const OFFLINE = resolveModels({}, {});
 const POLICIES = (values.policies ?? 'ucb,greedy,random,alma-softmax').split(',');
+// The seed programs every search starts from (the first is the one each pick is compared with).
+const PROGRAMS = (values.programs ?? 'omni-simplemem').split(',').filter(Boolean);
 
 interface Run {
   env: string;
@@ -35,6 +38,11 @@ interface Run {
   generations: number;
   reEvaluations: number;
   noOps: number;
+  /** Children that passed and were evaluated, and those that never passed quick examination. */
+  children: number;
+  failed: number;
+  /** Test score of each seed program. */
+  seedTests: Record<string, number>;
   bestLcb: number;
   lcbTest: number;
   meanTest: number;
@@ -62,12 +70,15 @@ for (const env of ENVS) {
       const work = mkdtempSync(join(tmpdir(), `bench-search-${policy}-`));
       const t0 = Date.now();
       const out = join(work, 'run');
-      const s = await search({ env, out, budget: BUDGET, seed, policy, meta: 'offline', seeds: ['omni-simplemem'], test: false, models: OFFLINE });
+      const s = await search({ env, out, budget: BUDGET, seed, policy, meta: 'offline', seeds: PROGRAMS, test: false, models: OFFLINE });
       const tree = replay(readJournal(join(out, 'journal.jsonl')).events).tree;
       const N = tree.totalEvaluations();
       const byLcb = selectFinal(tree, DEFAULT_UCB, 'lcb');
       const byMean = selectFinal(tree, DEFAULT_UCB, 'max-mean');
-      const seedNode = [...tree.nodes.values()].find((n) => n.kind === 'seed');
+      const seedNodes = [...tree.nodes.values()].filter((n) => n.kind === 'seed');
+      const seedNode = seedNodes[0];
+      const seedTests: Record<string, number> = {};
+      for (const n of seedNodes) seedTests[n.id] = await testScore(env, join(out, n.dir), n.hash, work);
       const run: Run = {
         env,
         policy,
@@ -75,6 +86,9 @@ for (const env of ENVS) {
         generations: s.generations,
         reEvaluations: s.reEvaluations,
         noOps: s.noOps,
+        children: s.validGenerations,
+        failed: s.failedGenerations,
+        seedTests,
         bestLcb: lcb(tree.q(byLcb), byLcb.scores.length, N, DEFAULT_UCB),
         lcbTest: await testScore(env, join(out, byLcb.dir), byLcb.hash, work),
         meanTest: await testScore(env, join(out, byMean.dir), byMean.hash, work),
@@ -85,7 +99,8 @@ for (const env of ENVS) {
       runs.push(run);
       process.stderr.write(
         `${env} ${policy} seed ${seed}: ${run.generations} generate (${run.noOps} no-op tries) / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
-          `${run.samePick ? ' (max-mean picks the same)' : `, of max-mean pick ${fmt(run.meanTest, 3)}`}, ${run.seconds.toFixed(0)} s\n`,
+          `${run.samePick ? ' (max-mean picks the same)' : `, of max-mean pick ${fmt(run.meanTest, 3)}`} (${byLcb.id}); seeds ${Object.entries(seedTests).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}; ` +
+          `${run.children} children evaluated, ${run.noOps} no-op, ${run.failed} failed; ${run.seconds.toFixed(0)} s\n`,
       );
       rmSync(work, { recursive: true, force: true });
     }
@@ -94,15 +109,17 @@ for (const env of ENVS) {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
 const sd = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${fmt(x, 3)}`;
 const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, a + b)).toFixed(0)}%`;
 
 process.stdout.write(`bench:search — offline, ${BUDGET} steps, ${SEEDS} seeds per policy, offline meta agent, ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
 for (const env of ENVS) {
   const here = runs.filter((r) => r.env === env);
-  process.stdout.write(`\n${env} (Omni-SimpleMem seed on test: ${fmt(mean(here.map((r) => r.seedTest)), 3)})\n`);
+  const seedIds = [...new Set(here.flatMap((r) => Object.keys(r.seedTests)))];
+  process.stdout.write(`\n${env} (seeds on test: ${seedIds.map((id) => `${id} ${fmt(mean(here.map((r) => r.seedTests[id] ?? Number.NaN)), 3)}`).join(', ')})\n`);
   process.stdout.write(
     `${table([
-      ['policy', 'generate', 'no-op tries', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
+      ['policy', 'generate', 'no-op share of children', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
       ...POLICIES.map((p) => {
         const rs = here.filter((r) => r.policy === p);
         const g = rs.reduce((n, r) => n + r.generations, 0);
@@ -110,11 +127,15 @@ for (const env of ENVS) {
         return [
           p,
           String(g),
-          String(rs.reduce((n, r) => n + r.noOps, 0)),
+          (() => {
+            const noOps = rs.reduce((n, r) => n + r.noOps, 0);
+            const children = rs.reduce((n, r) => n + r.children + r.failed, 0);
+            return `${noOps} of ${noOps + children} (${pct(noOps, children)})`;
+          })(),
           String(e),
           pct(e, g),
           fmt(mean(rs.map((r) => r.bestLcb)), 3),
-          fmt(mean(rs.map((r) => r.lcbTest)), 3),
+          `${fmt(mean(rs.map((r) => r.lcbTest)), 3)} (${signed(mean(rs.map((r) => r.lcbTest - r.seedTest)))} vs first seed)`,
           fmt(sd(rs.map((r) => r.lcbTest)), 3),
           fmt(mean(rs.map((r) => r.meanTest)), 3),
           `${rs.filter((r) => !r.samePick).length} of ${rs.length}`,
