@@ -151,9 +151,15 @@ class TaskEnvironment<T> implements Environment {
     };
   }
 
+  /**
+   * What a quick examination runs on: `count` validation tasks and up to SAMPLE_EPISODES_PER_TASK × `count` training
+   * episodes, each taken in turn from every scenario. Every kind of task is examined, and the memory holds enough
+   * that a change in how a program ranks shows in what it returns (with the first five episodes of one scenario,
+   * most edits returned the same payloads and were judged no-ops).
+   */
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
-    const episodes = [...(await this.trainingEpisodes()).values()].slice(0, count);
-    const ask = this.indicesOf((r) => r === 'validation').slice(0, count);
+    const episodes = inTurn([...(await this.trainingEpisodes()).values()], (e) => this.scenario(e.taskId), SAMPLE_EPISODES_PER_TASK * count);
+    const ask = inTurn(this.indicesOf((r) => r === 'validation'), (i) => (this.spec.tasks[i] as EnvTask<T>).scenario, count);
     return { episodes, tasks: await Promise.all(ask.map((i) => this.partial(this.spec.tasks[i] as EnvTask<T>))) };
   }
 
@@ -189,4 +195,22 @@ class TaskEnvironment<T> implements Environment {
 /** The environment a task spec describes; throws naming every problem of the spec. */
 export function taskEnvironment<T>(name: string, spec: TaskEnvironmentSpec<T>, context: TaskEnvironmentContext): Environment {
   return new TaskEnvironment<T>(name, checkTaskSpec<T>(spec, name), context);
+}
+
+const SAMPLE_EPISODES_PER_TASK = 4;
+
+/** Up to `count` items, one from each group in turn (groups in order of first appearance, items in order). */
+function inTurn<I>(items: I[], group: (item: I) => string, count: number): I[] {
+  const groups = new Map<string, I[]>();
+  for (const item of items) {
+    const key = group(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  const out: I[] = [];
+  for (let round = 0; out.length < count; round++) {
+    const before = out.length;
+    for (const g of groups.values()) if (round < g.length && out.length < count) out.push(g[round] as I);
+    if (out.length === before) break;
+  }
+  return out;
 }

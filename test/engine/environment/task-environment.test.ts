@@ -168,9 +168,12 @@ describe('the environment a task spec makes', () => {
     const model = await open({ agent: { id: 'llm', mode: 'model', run: async () => ({ steps: [] }) } });
     expect(model.env.info()).toMatchObject({ mode: 'model', deterministic: false });
     expect(env.describe?.()).toBe('Arithmetic worksheets: add, subtract, multiply.');
-    const samples = await env.samples(2);
-    expect(samples.episodes).toHaveLength(2);
-    expect(samples.tasks).toHaveLength(2);
+    // A quick examination sees every scenario, and up to four episodes per task it asks.
+    const samples = await env.samples(3);
+    expect(samples.tasks.map((t) => env.scenario(t.taskId)).sort()).toEqual(['add', 'mul', 'sub']);
+    expect(samples.episodes.length).toBeGreaterThan(3);
+    expect(samples.episodes.length).toBeLessThanOrEqual(12);
+    expect(new Set(samples.episodes.map((e) => env.scenario(e.taskId))).size).toBe(3);
     await env.close?.();
     expect(closed).toBe(1);
   });
