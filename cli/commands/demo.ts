@@ -1,5 +1,5 @@
 // automemo demo: the offline tour — a short budget-aware tree search on the shipped LoCoMo conversations, starting
-// from the no-memory root and the Omni-SimpleMem seed, with the offline meta agent; it prints each step, the final
+// from the no-memory root, the Omni-SimpleMem seed and the pipeline seed, with the offline meta agent; it prints each step, the final
 // table (validation and held-out test scores of the selected program, the root and the seed), the run folder, and
 // writes the run's HTML report into it.
 import { writeFileSync } from 'node:fs';
@@ -13,20 +13,24 @@ import { searchCommand } from './search.ts';
 export const usage = `automemo demo [--budget N] [--out DIR] [--data DIR]
 
 Offline tour: a ${12}-step tree search over memo programs on the shipped LoCoMo
-conversations (reward: evidence recall), seeded with Omni-SimpleMem, using the
-offline meta agent. Prints every step, the final table and the run folder
+conversations (reward: evidence recall), seeded with Omni-SimpleMem and a
+retrieval pipeline built from automemo/lib's stages, using the offline meta
+agent (it edits the pipeline's stages and constants). Prints every step, the final table and the run folder
 (default search-trees/runs/demo-<time>), and writes report.html there (the
 viewer's page as one file; "automemo view <run>" serves it live). Takes a few
 minutes on a laptop. --data DIR runs it on another folder of LoCoMo-format
 conversations.
 For the memory baselines side by side: automemo baselines --env locomo.`;
 
+const DEMO_SEEDS = ['omni-simplemem', 'pipeline'];
+
 const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000), data: z.string().optional() });
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' }, data: { type: 'string' } }, Args);
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
+  // Two seeds: Omni-SimpleMem, and a pipeline of automemo/lib's stages that the offline agent edits structurally.
+  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', seeds: DEMO_SEEDS.join(','), ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
   if (code !== 0) return code;
   const report = join(out, 'report.html');
   writeFileSync(report, renderReport(out).html);
