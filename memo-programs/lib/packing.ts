@@ -25,11 +25,16 @@ function dateText(time: number): string {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-/** A source's heading: its date for dialogues in compact form, else its instruction (with outcome when plain). */
+/**
+ * A source's heading: a dialogue's date (compact) or title; a past task's instruction and outcome — whether it
+ * succeeded is what makes its steps worth following or avoiding, so even the compact form keeps it (plain adds the
+ * reward).
+ */
 export function sourceHeading(source: SourceEpisode, render: Rendering): string {
   if (source.dialogue) return render === 'compact' && source.time > 0 ? `[${dateText(source.time)}]` : `[${source.instruction}]`;
   const instruction = render === 'compact' && source.instruction.length > 160 ? `${source.instruction.slice(0, 159)}…` : source.instruction;
-  return render === 'compact' ? `[${instruction}]` : `[${instruction} — ${source.success ? 'succeeded' : 'failed'} (reward ${source.reward.toFixed(2)})]`;
+  const outcome = source.success ? 'succeeded' : 'failed';
+  return render === 'compact' ? `[${instruction} — ${outcome}]` : `[${instruction} — ${outcome} (reward ${source.reward.toFixed(2)})]`;
 }
 
 /** Renders chosen units (by label) grouped as asked; episode units carry their own heading. */
