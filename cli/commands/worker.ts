@@ -24,9 +24,11 @@ Options:
                       (requirepass) and, across networks, TLS.
   --concurrency C     jobs this process runs at once (default 1)
   --lock-ms MS        a job's lock; a worker that dies loses its job to another
-                      after about this long (default 30000). Keep it well above
-                      what a busy machine can stall a process for: a worker
-                      that misses its renewal twice fails the job`;
+                      after about this long (default 30000, or 30000 per
+                      concurrent job). A program's call holds the worker's
+                      thread for up to its CPU limit (10 s) and renewals wait
+                      behind it: keep the lock well above that, or a busy
+                      worker loses its job and the job fails as its program's`;
 
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'worker takes no positional arguments'),

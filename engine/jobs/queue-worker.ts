@@ -2,6 +2,7 @@
 // environment) and runs it in this process, packing the evidence to travel back. A job this worker must not run
 // fails at once, unretried, with a reason the search shows; a job it runs and that throws fails with the error.
 import { UnrecoverableError, Worker } from 'bullmq';
+import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { JobSchema } from './job.ts';
 import { QUEUE_NAME, REFUSED } from './queue-names.ts';
@@ -13,7 +14,8 @@ export interface ServeOptions {
   url: string;
   /** Jobs this process runs at once (default 1). */
   concurrency?: number;
-  /** How long a job's lock lasts without renewal: a dead worker's job is taken back after about this long. */
+  /** How long a job's lock lasts without renewal: a dead worker's job is taken back after about this long (default
+   * 30 s, or three times the sandbox's per-call CPU limit per concurrent job when that is longer). */
   lockMs?: number;
   context: JobContext;
   onJob?: (event: { key: string; phase: 'start' | 'done' | 'failed'; message?: string }) => void;
@@ -22,7 +24,9 @@ export interface ServeOptions {
 export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<void>; shown: string }> {
   const target = parseRedisUrl(o.url);
   await reachable(target);
-  const lockDuration = o.lockMs ?? 30_000;
+  // A program's call runs synchronously on this thread for up to its CPU limit, and lock renewals wait behind it:
+  // the lock outlasts a few such calls of every job this process runs at once.
+  const lockDuration = o.lockMs ?? Math.max(30_000, 3 * DEFAULT_LIMITS.callCpuMs * (o.concurrency ?? 1));
   const worker = new Worker(
     QUEUE_NAME,
     async (job) => {

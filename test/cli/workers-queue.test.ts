@@ -14,7 +14,7 @@ import { startRedis, type TestRedis } from '../support/redis-server.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'workers-queue-'));
 const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
-// Computes for a second before its first update in each world: a kill on its job's start lands mid-job.
+// Computes for a few hundred milliseconds before its first update in each world: a kill on its job's start lands mid-job.
 const slow = join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'slow-notes.ts');
 const searchArgs = (out: string) => ['search', '--env', envModule, '--meta', 'offline', '--seeds', slow, '--budget', '2', '--seed', '3', '--out', out];
 let redis: TestRedis;

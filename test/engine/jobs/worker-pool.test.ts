@@ -62,7 +62,7 @@ describe('local worker processes', () => {
       const here = await evaluateByJob(new InProcessExecutor(env, services), job, { evidenceDir: join(work, 'here') }, env, services.images);
       const killed: number[] = [];
       const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (pid) => {
-        // The first worker dies under the job (the program computes for a second before its first update).
+        // The first worker dies under the job (the program computes for a few hundred milliseconds before its first update).
         if (killed.length === 0) {
           killed.push(pid);
           process.kill(pid, 'SIGKILL');
