@@ -30,6 +30,9 @@ Options:
                       behind it: keep the lock well above that, or a busy
                       worker loses its job and the job fails as its program's`;
 
+/** How long a stopping worker waits for its job and Redis before it leaves anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
 const Args = z.object({
   positionals: z.array(z.string()).max(0, 'worker takes no positional arguments'),
   queue: z.string().optional(),
@@ -61,7 +64,12 @@ export async function run(argv: string[]): Promise<number> {
     await new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
     });
-    await served.close();
+    // The job in flight finishes (or its lock lapses and another worker takes it); a Redis that went away must not
+    // keep the process: the close is given a while, and a second signal leaves at once.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+    process.stdout.write(`automemo worker ${context.worker}: stopping\n`);
+    const closed = await Promise.race([served.close().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CLOSE_WAIT_MS).unref())]);
+    if (!closed) process.stderr.write(`automemo worker: Redis did not answer within ${CLOSE_WAIT_MS / 1000} s; leaving without it\n`);
     return 0;
   });
 }

@@ -28,8 +28,12 @@ interface Proc {
   line(match: (l: string) => boolean): Promise<string>;
 }
 
+/** Every process a test started: stopped after the file, also when an assertion failed before a test stopped its own. */
+const started: ChildProcess[] = [];
+
 function start(args: string[]): Proc {
   const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: cliEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  started.push(child);
   const lines: string[] = [];
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   let buf = '';
@@ -82,6 +86,7 @@ beforeAll(async () => {
   reference = evaluations(join(work, 'one-process'));
 });
 afterAll(async () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await redis?.stop();
   rmSync(work, { recursive: true, force: true });
 });
