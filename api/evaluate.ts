@@ -12,7 +12,6 @@ import { repoRoot } from '../sandbox/paths.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';
-import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
@@ -91,8 +90,7 @@ async function run(
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           ...(o.tasks !== undefined ? { tasks: o.tasks, seed: o.seed ?? 0 } : {}),
-          // In this process, evaluations report task by task; on workers, program by program.
-          ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
+          jobs: { executor: jobs.executor, env: jobs.ref },
         });
         return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where };
       } finally {

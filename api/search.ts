@@ -19,8 +19,7 @@ import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
-import { createExecutor, MAX_WORKERS } from './workers.ts';
-import { InProcessExecutor } from '../engine/jobs/in-process.ts';
+import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export interface SearchOptions {
   /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
@@ -203,17 +202,15 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
         );
       }
       const release = asUsageSync(() => folder.lock());
-      const jobs = await createExecutor(
-        {
-          ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
-          ...(o.queue ? { queue: o.queue } : {}),
-        },
-        { env, source, openSeed: 0, ...(options.data ? { data: options.data } : {}), services, onNote },
-      ).catch((err) => {
-        release();
-        throw err;
-      });
+      let jobs: Executor | undefined;
       try {
+        jobs = await createExecutor(
+          {
+            ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
+            ...(o.queue ? { queue: o.queue } : {}),
+          },
+          { env, source, openSeed: 0, ...(options.data ? { data: options.data } : {}), services, onNote },
+        );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         o.onStart?.({
           runFolder: folder.dir,
@@ -233,12 +230,11 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ledger: new CostLedger(),
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
-          // A search in this process keeps its own (the outcome cache is the search's).
-          ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
+          jobs: { executor: jobs.executor, env: jobs.ref },
         });
         return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, ...summary };
       } finally {
-        await jobs.executor.close();
+        await jobs?.executor.close();
         release();
       }
     } finally {

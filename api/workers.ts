@@ -1,21 +1,20 @@
 // Where a command's evaluations run (engine/jobs): in this process, in local worker processes (--workers N), or on
 // workers behind Redis (--queue URL); and the worker side of both, which opens the environment a job names the way
 // the search did and refuses a job whose environment differs here.
-import { availableParallelism, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { BUILTIN_ENVIRONMENTS } from '../envs/index.ts';
 import type { Environment } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
-import type { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { environmentHash } from '../engine/jobs/env-hash.ts';
 import type { JobExecutor } from '../engine/jobs/executor.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
-import { RedisQueueExecutor } from '../engine/jobs/redis-queue.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
 import type { ResolvedModels } from '../engine/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
+import { MAX_WORKERS } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { reopenEnv } from './environments.ts';
@@ -30,18 +29,7 @@ export interface WorkerOptions {
   jobsPerWorker?: number;
 }
 
-export const MAX_WORKERS = 64;
-
-/** The CLI's default: AUTOMEMO_WORKERS when set, else every core but the one the search itself uses, at least one. */
-export function defaultWorkers(): number {
-  const set = process.env.AUTOMEMO_WORKERS;
-  if (set !== undefined && set !== '') {
-    const n = Number(set);
-    if (!Number.isInteger(n) || n < 0 || n > MAX_WORKERS) throw new UsageError(`AUTOMEMO_WORKERS must be a whole number from 0 to ${MAX_WORKERS}; got ${JSON.stringify(set.slice(0, 40))}`);
-    return n;
-  }
-  return Math.max(1, availableParallelism() - 1);
-}
+export { defaultWorkers, MAX_WORKERS } from './worker-count.ts';
 
 export interface ExecutorSetup {
   env: Environment;
@@ -49,7 +37,6 @@ export interface ExecutorSetup {
   openSeed: number;
   data?: string;
   services: HostServices;
-  cache?: OutcomeCache;
   onNote: (message: string) => void;
 }
 
@@ -60,7 +47,7 @@ export interface Executor {
 
 export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promise<Executor> {
   const ref: EnvRef = { source: s.source, openSeed: s.openSeed, hash: environmentHash(s.env, s.source), ...(s.data ? { data: s.data } : {}) };
-  const inProcess = () => ({ executor: new InProcessExecutor(s.env, s.services, s.cache), ref });
+  const inProcess = () => ({ executor: new InProcessExecutor(s.env, s.services), ref });
   if (o.workers !== undefined && (!Number.isInteger(o.workers) || o.workers < 0 || o.workers > MAX_WORKERS)) {
     throw new UsageError(`workers must be a whole number from 0 to ${MAX_WORKERS}; got ${o.workers}`);
   }
@@ -68,6 +55,8 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
   const loadable = s.source.kind === 'module' || BUILTIN_ENVIRONMENTS.some((d) => d.name === s.source.name);
   if (o.queue) {
     if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
+    // BullMQ and its Redis client load only for a command that uses a queue.
+    const { RedisQueueExecutor } = await import('../engine/jobs/redis-queue.ts');
     return { executor: await RedisQueueExecutor.connect(o.queue), ref };
   }
   if (!o.workers) return inProcess();

@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { asUsage, UsageError } from '../foundation/usage-error.ts';
+import { defaultWorkers, MAX_WORKERS } from '../api/worker-count.ts';
 
 export { asUsage, UsageError };
 
@@ -58,9 +59,14 @@ export const evalFields = () => ({
   tasks: intOption(1, 1_000_000),
   out: z.string().optional(),
   json: z.boolean().optional(),
-  workers: intOption(0, 64),
+  workers: intOption(0, MAX_WORKERS),
   queue: z.string().optional(),
 });
+
+/** Where a command's evaluations run: --queue when given, else --workers (default: cores - 1, or AUTOMEMO_WORKERS). */
+export function evaluationPlace(a: { workers?: number | undefined; queue?: string | undefined }): { queue: string } | { workers: number } {
+  return a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() };
+}
 
 /** Usage lines for --workers and --queue. */
 export const WORKER_USAGE = `  --workers N       local worker processes (default: cores - 1, at least 1;

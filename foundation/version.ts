@@ -28,7 +28,8 @@ function sourceFiles(dir: string): string[] {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
     if (e.isDirectory() && e.name !== 'node_modules') out.push(...sourceFiles(path));
-    else if (e.isFile() && /\.(?:ts|mts|js|mjs|json|md|txt)$/.test(e.name)) out.push(path);
+    // Code and data files; a README changes no score, so editing one does not make workers refuse.
+    else if (e.isFile() && /\.(?:ts|mts|js|mjs|json|jsonl)$/.test(e.name)) out.push(path);
   }
   return out;
 }

@@ -5,8 +5,7 @@ import { baselines } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
 import { BASELINES } from '../../memo-programs/registry.ts';
 import type { EvalRuns } from '../../engine/jobs/run-programs.ts';
-import { EVAL_OPTIONS, evalFields, parse, WORKER_USAGE } from '../args.ts';
-import { defaultWorkers } from '../../api/workers.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, WORKER_USAGE } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -43,7 +42,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),
-    ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
+    ...evaluationPlace(a),
     json: a.json ?? false,
   });
 }

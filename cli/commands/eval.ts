@@ -3,8 +3,7 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, parse, WORKER_USAGE } from '../args.ts';
-import { defaultWorkers } from '../../api/workers.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, WORKER_USAGE } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -51,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
       ...(a.out ? { out: a.out } : {}),
-      ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
+      ...evaluationPlace(a),
       onNote: noteToStderr,
       onProgress: progressPrinter(),
     });

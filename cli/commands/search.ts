@@ -7,8 +7,8 @@ import { search, type SearchResult } from '../../api/search.ts';
 import { MAX_PARALLEL, MAX_SEEDS, type RunOptions } from '../../search-trees/run-folder.ts';
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { SearchState } from '../../engine/search/search.ts';
-import { intOption, parse, UsageError } from '../args.ts';
-import { defaultWorkers, MAX_WORKERS } from '../../api/workers.ts';
+import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
+import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { POLICIES } from '../../engine/search/policies/index.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
@@ -143,7 +143,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a['min-eval-tasks'] !== undefined ? { minEvalTasks: a['min-eval-tasks'] } : {}),
       ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
       ...(a.clusters ? { clustering: a.clusters } : {}),
-      ...(a.queue ? { queue: a.queue } : { workers: a.workers ?? defaultWorkers() }),
+      ...evaluationPlace(a),
       ...(a.data ? { data: a.data } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { withHost } from '../../api/host.ts';
 import { workerContext } from '../../api/workers.ts';
 import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
-import { serveQueue } from '../../engine/jobs/queue-worker.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -51,6 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       await serveIpc(context);
       return 0;
     }
+    const { serveQueue } = await import('../../engine/jobs/queue-worker.ts');
     const served = await serveQueue({
       url: a.queue as string,
       ...(a.concurrency ? { concurrency: a.concurrency } : {}),

@@ -204,7 +204,9 @@ function inTurn<I>(items: I[], group: (item: I) => string, count: number): I[] {
   const groups = new Map<string, I[]>();
   for (const item of items) {
     const key = group(item);
-    groups.set(key, [...(groups.get(key) ?? []), item]);
+    const g = groups.get(key);
+    if (g) g.push(item);
+    else groups.set(key, [item]);
   }
   const out: I[] = [];
   for (let round = 0; out.length < count; round++) {

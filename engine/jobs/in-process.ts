@@ -1,12 +1,18 @@
 // Jobs run on this process's event loop, one evaluation's isolates beside the others': today's behaviour, and what
-// a library call without workers gets. The search's outcome cache is shared, so a deterministic agent's outcome for
-// a payload it saw before is not computed again.
+// a library call without workers gets. One outcome cache serves every job, so a deterministic agent's outcome for a
+// payload it saw before is not computed again.
 import type { Environment } from '../environment/contract.ts';
-import type { OutcomeCache } from '../evaluate/outcome-cache.ts';
+import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
-import type { Job, JobOutput } from './job.ts';
+import type { EnvRef, Job, JobOutput } from './job.ts';
 import { runJob } from './run-job.ts';
+
+/** The environment this process has open, named for the in-process executor, which never reopens it. */
+export function localEnvRef(env: Environment): EnvRef {
+  const name = env.info().name;
+  return { source: { spec: name, kind: 'builtin', name }, openSeed: 0, hash: '0'.repeat(16) };
+}
 
 export class InProcessExecutor implements JobExecutor {
   readonly slots = 1;
@@ -15,7 +21,7 @@ export class InProcessExecutor implements JobExecutor {
   constructor(
     private readonly env: Environment,
     private readonly services: HostServices,
-    private readonly cache?: OutcomeCache,
+    private readonly cache = new OutcomeCache(),
   ) {}
 
   run(job: Job, hints: RunHints): Promise<JobOutput> {
@@ -26,7 +32,7 @@ export class InProcessExecutor implements JobExecutor {
         services: this.services,
         environment: async () => env,
         worker: `pid ${process.pid}`,
-        ...(this.cache ? { outcomeCache: this.cache } : {}),
+        outcomeCache: this.cache,
         ...(hints.signal ? { signal: hints.signal } : {}),
         ...(hints.onProgress ? { onProgress: hints.onProgress } : {}),
       },

@@ -24,8 +24,8 @@ export class RedisQueueExecutor implements JobExecutor {
     this.where = `workers behind ${target.shown}`;
   }
 
-  /** Connects (failing fast, with the address, when Redis cannot be reached) and counts the workers serving. */
-  static async connect(url: string, slots?: number): Promise<RedisQueueExecutor> {
+  /** Connects, failing fast with the address when Redis cannot be reached. */
+  static async connect(url: string): Promise<RedisQueueExecutor> {
     const target = parseRedisUrl(url);
     await reachable(target);
     const connection = connectionOptions(target);
@@ -34,7 +34,7 @@ export class RedisQueueExecutor implements JobExecutor {
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
     // The queue schedules: callers may keep more jobs in flight than workers serve now (more may join).
     const workers = await queue.getWorkersCount();
-    return new RedisQueueExecutor(slots ?? Math.max(16, workers), target, queue, events);
+    return new RedisQueueExecutor(Math.max(16, workers), target, queue, events);
   }
 
   async run(job: Job, hints: RunHints): Promise<JobOutput> {

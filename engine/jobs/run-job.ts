@@ -75,7 +75,9 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
   if (bundleHash(job.program.code) !== job.program.hash) throw new JobRefused(`the job's program does not match its hash ${job.program.hash.slice(0, 12)}: it was changed on the way`);
   const env = await ctx.environment(job.env);
   const program: CompiledProgram = { ...job.program, ms: 0 };
-  const dir = evidenceDir ?? mkdtempSync(join(tmpdir(), 'automemo-job-'));
+  // Packed evidence is written first into a folder this job makes; only that folder is ever removed.
+  const made = evidenceDir === undefined ? mkdtempSync(join(tmpdir(), 'automemo-job-')) : undefined;
+  const dir = made ?? (evidenceDir as string);
   try {
     const evidence = new EvidenceWriter(dir, ctx.services.images);
     const wanted = job.taskIds ? new Set(job.taskIds) : undefined;
@@ -92,9 +94,8 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     });
     await evidence.summary(result);
-    return { key: job.key, worker: ctx.worker, result, ...(evidenceDir ? {} : { evidence: packEvidence(dir) }) };
+    return { key: job.key, worker: ctx.worker, result, ...(made ? { evidence: packEvidence(made) } : {}) };
   } finally {
-    // Only the folder this job made for itself.
-    if (!evidenceDir) rmSync(dir, { recursive: true, force: true });
+    if (made) rmSync(made, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,8 @@
-// Evaluates named programs on an environment one after another, writing evidence and results.json. One
+// Evaluates named programs on an environment, as many at once as the executor runs, writing evidence and
+// results.json. One
 // program's failure — it does not compile, the compiler stays dead through its restarts, the evaluation throws —
 // is recorded by name and the next program still runs: a command over several programs reports what finished.
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Environment, InfraError, type Split } from '../environment/contract.ts';
@@ -8,17 +10,16 @@ import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
-import { type EvaluationResult, evaluateProgram, type ProgressEvent } from '../evaluate/evaluate.ts';
-import { EvidenceWriter } from '../evaluate/evidence.ts';
+import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import { evalSample } from '../evaluate/task-sample.ts';
 import { taskHash } from '../environment/roles.ts';
-import { OutcomeCache } from '../evaluate/outcome-cache.ts';
+import { InProcessExecutor, localEnvRef } from './in-process.ts';
 import { mapLimit } from '../evaluate/limit.ts';
 import { evalJob, evaluateByJob } from './evaluate-job.ts';
 import type { JobExecutor } from './executor.ts';
 import type { EnvRef } from './job.ts';
 
-/** The sandbox's seed when an evaluation in this process names none: a job uses it too, so both score alike. */
+/** The sandbox's own default seed: what `eval` and `baselines` always evaluated with. */
 const SANDBOX_SEED = 1;
 
 export interface EvalRun {
@@ -63,16 +64,14 @@ export interface RunHooks {
   /** Only this many of the split's tasks: a sample drawn with `seed`, the same for every program. */
   tasks?: number;
   seed?: number;
-  /** The sample `tasks` makes (set by runEvaluations). */
-  taskFilter?: (id: string) => boolean;
-  /** Evaluate as jobs on these workers, up to their slots at once (task-level progress from local workers only). */
+  /** Where the evaluations run, up to the executor's slots at once (default: this process, one at a time). */
   jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
-export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, given: RunHooks = {}): Promise<EvalRuns> {
-  const hooks = { ...given, ...(given.tasks !== undefined ? await sampleOf(env, split, given.tasks, given.seed ?? 0) : {}) };
+export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, hooks: RunHooks = {}): Promise<EvalRuns> {
+  const taskIds = hooks.tasks !== undefined ? await sampleOf(env, split, hooks.tasks, hooks.seed ?? 0) : undefined;
+  const jobs = hooks.jobs ?? { executor: new InProcessExecutor(env, services), env: localEnvRef(env) };
   mkdirSync(outDir, { recursive: true });
-  const cache = new OutcomeCache();
   const out: EvalRuns = { rows: [], failures: [] };
   const entries: (Record<string, unknown> | undefined)[] = [];
   const folders = new Set<string>();
@@ -84,13 +83,12 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
     folders.add(folder);
     return { p, folder };
   });
-  const slots = hooks.jobs ? Math.max(1, hooks.jobs.executor.slots) : 1;
-  const settled = await mapLimit(named, slots, async ({ p, folder }, i) => {
+  const settled = await mapLimit(named, Math.max(1, jobs.executor.slots), async ({ p, folder }, i) => {
     hooks.signal?.throwIfAborted();
     await hooks.onProgram?.(p.name);
     let r: { row?: EvalRow; failure?: EvalFailure };
     try {
-      r = { row: await evaluateOne(p, env, split, services, join(outDir, folder), cache, hooks) };
+      r = { row: await evaluateOne(p, env, split, join(outDir, folder), jobs, services, hooks, taskIds) };
     } catch (err) {
       if (hooks.signal?.aborted) throw err;
       r = { failure: describeFailure(p.name, err) };
@@ -110,38 +108,27 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
 }
 
 /** `tasks` of the split's tasks, drawn with the seed: the same sample for every program of one call. */
-async function sampleOf(env: Environment, split: Split, tasks: number, seed: number): Promise<{ taskFilter?: (id: string) => boolean }> {
+async function sampleOf(env: Environment, split: Split, tasks: number, seed: number): Promise<string[] | undefined> {
   const ids = (await env.worlds(split)).flatMap((w) => w.tasks.map((t) => t.taskId));
   const filter = evalSample(ids, Math.floor(taskHash(seed, `${split}/sample`) * 2 ** 31), 0, tasks);
-  return filter ? { taskFilter: filter } : {};
+  return filter ? ids.filter(filter) : undefined;
 }
 
-async function evaluateOne(p: EvalRun, env: Environment, split: Split, services: HostServices, evidenceDir: string, cache: OutcomeCache, hooks: RunHooks): Promise<EvalRow> {
+async function evaluateOne(
+  p: EvalRun,
+  env: Environment,
+  split: Split,
+  evidenceDir: string,
+  jobs: { executor: JobExecutor; env: EnvRef },
+  services: HostServices,
+  hooks: RunHooks,
+  taskIds: string[] | undefined,
+): Promise<EvalRow> {
   const compiled = await compileProgram({ entryPath: p.path });
   if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
-  if (hooks.jobs) {
-    const taskIds = hooks.taskFilter ? (await env.worlds(split)).flatMap((w) => w.tasks.map((t) => t.taskId)).filter(hooks.taskFilter) : undefined;
-    const job = evalJob({ key: `${evidenceDir}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: hooks.jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
-    const result = await evaluateByJob(
-      hooks.jobs.executor,
-      job,
-      { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) },
-      env,
-      services.images,
-    );
-    return { name: p.name, result, evidenceDir };
-  }
-  const evidence = new EvidenceWriter(evidenceDir, services.images);
-  const result = await evaluateProgram(compiled.program, {
-    env,
-    split,
-    services,
-    evidence,
-    outcomeCache: cache,
-    ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}),
-    ...(hooks.signal ? { signal: hooks.signal } : {}),
-    ...(hooks.taskFilter ? { taskFilter: hooks.taskFilter } : {}),
-  });
-  await evidence.summary(result);
-  return { name: p.name, result, evidenceDir };
+  // A key of fixed shape: the folder may be long or hold characters a queue's ids refuse (":").
+  const folderId = createHash('sha256').update(evidenceDir).digest('hex').slice(0, 16);
+  const job = evalJob({ key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
+  const hints = { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) };
+  return { name: p.name, result: await evaluateByJob(jobs.executor, job, hints, env, services.images), evidenceDir };
 }

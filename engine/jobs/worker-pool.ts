@@ -65,16 +65,19 @@ export class WorkerPool implements JobExecutor {
 
   run(job: Job, hints: RunHints): Promise<JobOutput> {
     if (this.broken) return Promise.reject(this.broken);
-    return new Promise<JobOutput>((resolve, reject) => {
+    const signal = hints.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    let onAbort = () => {};
+    const settled = new Promise<JobOutput>((resolve, reject) => {
       const p: Pending = { id: this.nextId++, job, hints, deaths: [], resolve, reject };
-      const signal = hints.signal;
-      if (signal) {
-        if (signal.aborted) return reject(signal.reason);
-        signal.addEventListener('abort', () => this.abandon(p, signal.reason), { once: true });
-      }
+      onAbort = () => this.abandon(p, signal?.reason);
       this.queue.push(p);
       this.dispatch();
     });
+    if (!signal) return settled;
+    // One search signal outlives hundreds of jobs: each job's listener goes when the job does.
+    signal.addEventListener('abort', onAbort, { once: true });
+    return settled.finally(() => signal.removeEventListener('abort', onAbort));
   }
 
   async close(): Promise<void> {

@@ -26,11 +26,10 @@ import { crossoverDonors } from './crossover-donors.ts';
 import { readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
-import { InProcessExecutor } from '../jobs/in-process.ts';
+import { InProcessExecutor, localEnvRef } from '../jobs/in-process.ts';
 import { type EnvRef, jobKey } from '../jobs/job.ts';
 import { createHash } from 'node:crypto';
 import { readSmallFile } from '../../foundation/small-file.ts';
-import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
 import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
@@ -116,9 +115,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const stepActions = new Map(past.actions.map((a) => [a.step, a.kind]));
   const compiled = new Map<string, CompiledProgram>();
   const lastEval = new Map<string, EvaluationResult>();
-  const cache = new OutcomeCache();
-  const executor = deps.jobs?.executor ?? new InProcessExecutor(deps.env, deps.services, cache);
-  const envRef: EnvRef = deps.jobs?.env ?? { source: { spec: deps.env.info().name, kind: 'builtin', name: deps.env.info().name }, openSeed: 0, hash: '0'.repeat(16) };
+  const executor = deps.jobs?.executor ?? new InProcessExecutor(deps.env, deps.services);
+  const envRef: EnvRef = deps.jobs?.env ?? localEnvRef(deps.env);
   // Job keys name this run (its folder and creation time): a queue shared by several runs keeps them apart.
   const runId = createHash('sha256').update(`${folder.dir}\0${createdAt(folder)}`).digest('hex').slice(0, 12);
   // Validation evaluations that scored nothing, in a row (this session); MAX_UNSCORED_IN_A_ROW stop the search.
