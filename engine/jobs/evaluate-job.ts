@@ -1,6 +1,10 @@
 // An evaluation as a job: built from a compiled program and where it is evaluated, handed to an executor, and turned
-// back into the EvaluationResult a local evaluation returns. A job that killed its worker twice comes back as the
-// program's failure: every task of its sample scores 0 with the reason, written to the evidence as usual.
+// back into the EvaluationResult a local evaluation returns. Where the executor runs several jobs at once, the
+// evaluation goes out as one job per group of worlds (shards.ts) and comes back merged. A job that killed its worker
+// twice comes back as the program's failure: every task of its sample scores 0 with the reason, written to the
+// evidence as usual.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Environment, Split } from '../environment/contract.ts';
@@ -9,7 +13,8 @@ import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { mergeUsage, summarize } from '../evaluate/stats.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
-import type { EnvRef, EvalJob } from './job.ts';
+import type { EnvRef, EvalJob, JobOutput } from './job.ts';
+import { mergeShardEvidence, mergeShardResults, planShards, MAX_SHARDS } from './shards.ts';
 
 export interface JobSpec {
   key: string;
@@ -35,11 +40,56 @@ export function evalJob(spec: JobSpec): EvalJob {
 }
 
 export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
-  const out = await executor.run(job, hints);
-  if (out.result) return out.result;
+  const worlds = await env.worlds(job.split);
+  const plan = executor.slots > 1 ? planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined) : [];
+  if (plan.length <= 1) {
+    const out = await executor.run(job, hints);
+    return out.result ?? failed(job, env, out, hints.evidenceDir, images);
+  }
+  const started = performance.now();
+  mkdirSync(hints.evidenceDir, { recursive: true });
+  // The shards' evidence lands in a folder this call makes, and only that folder is removed.
+  const work = mkdtempSync(join(hints.evidenceDir, '.shards-'));
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(hints.signal?.reason);
+  hints.signal?.addEventListener('abort', onAbort, { once: true });
+  if (hints.signal?.aborted) onAbort();
+  let firstError: unknown;
+  try {
+    const settled = await Promise.allSettled(
+      plan.map((worldIds, i) =>
+        executor
+          .run(
+            { ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds },
+            { evidenceDir: join(work, String(i)), signal: stop.signal, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) },
+          )
+          .catch((err: unknown) => {
+            // One shard's infrastructure failure stops the others: the evaluation cannot be whole.
+            firstError ??= err;
+            stop.abort(err);
+            throw err;
+          }),
+      ),
+    );
+    if (settled.some((s) => s.status === 'rejected')) throw firstError ?? (settled.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+    const outs = settled.map((s) => (s as PromiseFulfilledResult<JobOutput>).value);
+    const broken = outs.find((o) => !o.result);
+    if (broken) return await failed(job, env, broken, hints.evidenceDir, images);
+    for (const i of plan.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
+    const result = mergeShardResults(outs.map((o) => o.result as EvaluationResult), worlds.map((w) => w.id), Math.round(performance.now() - started));
+    await new EvidenceWriter(hints.evidenceDir, images).summary(result);
+    return result;
+  } finally {
+    hints.signal?.removeEventListener('abort', onAbort);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A job that came back without a result: the whole evaluation is the program's failure, with evidence. */
+async function failed(job: EvalJob, env: Environment, out: JobOutput, evidenceDir: string, images?: ImageStore): Promise<EvaluationResult> {
   const reason = out.programFailure ?? `${out.worker} returned no result`;
   const result = await failedEvaluation(job, env, reason);
-  const evidence = new EvidenceWriter(hints.evidenceDir, images);
+  const evidence = new EvidenceWriter(evidenceDir, images);
   for (const t of result.tasks) await evidence.task(t, { text: '', images: [] }, undefined);
   await evidence.summary(result);
   return result;
@@ -48,7 +98,7 @@ export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: 
 /** Every task of the job's sample failed by the program, for the reason given. */
 export async function failedEvaluation(job: EvalJob, env: Environment, reason: string): Promise<EvaluationResult> {
   const wanted = job.taskIds ? new Set(job.taskIds) : undefined;
-  const worlds = await env.worlds(job.split);
+  const worlds = (await env.worlds(job.split)).filter((w) => !job.worldIds || job.worldIds.includes(w.id));
   const tasks: TaskRecord[] = worlds.flatMap((w) =>
     w.tasks
       .filter((t) => !wanted || wanted.has(t.taskId))

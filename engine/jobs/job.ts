@@ -56,6 +56,8 @@ export const EvalJobSchema = z
     split: z.enum(['train', 'test']),
     /** Only these tasks (the evaluation's sample); all of the split when absent. */
     taskIds: z.array(z.string().max(1000)).max(MAX_TASKS).optional(),
+    /** Only these worlds (one shard of an evaluation split over workers); all of the split's when absent. */
+    worldIds: z.array(z.string().max(1000)).max(MAX_TASKS).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1),
     limits: LimitsSchema.optional(),
   })

@@ -32,6 +32,9 @@ export class RedisQueueExecutor implements JobExecutor {
     const queue = new Queue(QUEUE_NAME, { connection });
     const events = new QueueEvents(QUEUE_NAME, { connection });
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    // Each job in flight waits with one listener on each, released when it settles; shards put hundreds in flight.
+    queue.setMaxListeners(0);
+    events.setMaxListeners(0);
     // The queue schedules: callers may keep more jobs in flight than workers serve now (more may join).
     const workers = await queue.getWorkersCount();
     return new RedisQueueExecutor(Math.max(16, workers), target, queue, events);

@@ -90,6 +90,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       ...(job.limits ? { limits: job.limits } : {}),
       ...(ctx.outcomeCache ? { outcomeCache: ctx.outcomeCache } : {}),
       ...(wanted ? { taskFilter: (id: string) => wanted.has(id) } : {}),
+      ...(job.worldIds ? { worldIds: job.worldIds } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     });

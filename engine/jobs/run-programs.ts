@@ -1,10 +1,10 @@
 // Evaluates named programs on an environment, as many at once as the executor runs, writing evidence and
-// results.json. One
-// program's failure — it does not compile, the compiler stays dead through its restarts, the evaluation throws —
+// results.json. One program's failure — it does not compile, the compiler stays dead through its restarts, the evaluation throws —
 // is recorded by name and the next program still runs: a command over several programs reports what finished.
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { type Environment, InfraError, type Split } from '../environment/contract.ts';
 import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
@@ -129,6 +129,8 @@ async function evaluateOne(
   // A key of fixed shape: the folder may be long or hold characters a queue's ids refuse (":").
   const folderId = createHash('sha256').update(evidenceDir).digest('hex').slice(0, 16);
   const job = evalJob({ key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
+  // A folder a run before this one left (the same --out): kept aside, never mixed with this evaluation's lines.
+  setAsideEvidence(evidenceDir, 'previous');
   const hints = { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) };
   return { name: p.name, result: await evaluateByJob(jobs.executor, job, hints, env, services.images), evidenceDir };
 }

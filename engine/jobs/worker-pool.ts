@@ -3,6 +3,7 @@
 // out of memory) is replaced and its job retried once; a job that kills a second worker is the program's failure,
 // with the reason, and never touches another job. Workers that die before they start stop the pool, saying why.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
@@ -133,6 +134,8 @@ export class WorkerPool implements JobExecutor {
     }
     const company = w.jobs.size > 1;
     for (const p of w.jobs.values()) {
+      // The lines the dead worker wrote stay, aside: the job runs again on a clean folder, its lines never doubled.
+      if (p.hints.evidenceDir) setAsideEvidence(p.hints.evidenceDir, 'retried');
       // Which of several killed the worker is not known: each runs again alone, its next death its own.
       if (company) {
         p.solo = true;

@@ -34,7 +34,7 @@ import { CostLedger, priceOf } from '../llm/ledger.ts';
 import type { ResolvedModels } from '../llm/models.ts';
 import { type Edit, type EditOutcome, type MetaAgent, MetaAgentError, type ParentContext, type ProgramFiles, type Proposal } from '../meta/types.ts';
 import { POLICIES } from './policies/index.ts';
-import { setAsideEvidence } from './evidence-aside.ts';
+import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { seedNodeIds } from './node-ids.ts';
 import { evidenceImages, type TaskImages } from '../meta/evidence-images.ts';
 import { inspirationsFor, type MemoryMaterial, memoryMaterial, rolesLine, triedFrom } from './meta-context.ts';
