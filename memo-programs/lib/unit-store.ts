@@ -12,6 +12,12 @@ import { stepText } from './units.ts';
 export type UnitKind = 'steps' | 'windows' | 'episodes';
 /** Which indexes a store builds. */
 export type IndexKind = 'bm25' | 'dense' | 'both';
+/**
+ * What a unit is found by: its own text (and, for windows, the steps around it), or the instruction of the task it
+ * came from — past tasks found by how alike they are to this one, as trajectory retrieval finds them (a step is
+ * found by its task's instruction and its own text).
+ */
+export type FindBy = 'content' | 'instruction';
 
 export interface StoreOptions {
   /** Default 'steps'. */
@@ -20,6 +26,8 @@ export interface StoreOptions {
   window?: number;
   /** Default 'both'. */
   index?: IndexKind;
+  /** Default 'content'. */
+  findBy?: FindBy;
   /** Longest unit kept, in characters; longer units are clipped at the end (default 4000). */
   maxUnitChars?: number;
   /** Most units kept; later ones are dropped (default 50,000). */
@@ -65,21 +73,34 @@ function stepMeta(ep: EpisodeRecorder, i: number): { id: string; speaker: string
   return { id: str(o.id) || `${ep.taskId}#${i}`, speaker: str(o.speaker) };
 }
 
-/** An episode as one readable block: task, outcome, steps, answer. */
+/** Characters of each step a past task's episode unit shows: the action and the start of what it returned. */
+export const PROCEDURE_STEP_CHARS = 240;
+
+const clipLine = (text: string, n: number) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
+};
+
+/**
+ * An episode as one readable block: task, outcome, steps, answer. A dialogue keeps every turn whole; a past task is
+ * shown as its procedure — each step's action with the start of its result (a page or a tool's whole output would
+ * leave no room for the steps after it, which are what an agent follows).
+ */
 export function episodeText(ep: EpisodeRecorder, maxChars: number): string {
   const dialogue = ep.meta?.kind === 'dialogue';
   const lines = [dialogue ? ep.instruction : `Task: ${ep.instruction} — ${ep.outcome.success ? 'succeeded' : 'failed'} (reward ${ep.outcome.reward.toFixed(2)})`];
-  for (const s of ep.steps) lines.push(dialogue ? stepText(s) : `${s.index + 1}. ${stepText(s)}`);
+  for (const s of ep.steps) lines.push(dialogue ? stepText(s) : `${s.index + 1}. ${clipLine(stepText(s), PROCEDURE_STEP_CHARS)}`);
   if (ep.answer !== undefined) lines.push(`Answer: ${ep.answer}`);
   const text = lines.join('\n');
   return text.length > maxChars ? `${text.slice(0, maxChars - 1)}…` : text;
 }
 
 /** The units of one episode as plain data: what is shown and what it is found by. */
-export function extractUnits(ep: EpisodeRecorder, kind: UnitKind, window: number, maxChars: number): { id: string; speaker: string; text: string; searchText: string }[] {
+export function extractUnits(ep: EpisodeRecorder, kind: UnitKind, window: number, maxChars: number, findBy: FindBy = 'content'): { id: string; speaker: string; text: string; searchText: string }[] {
+  const byTask = findBy === 'instruction';
   if (kind === 'episodes') {
     const text = episodeText(ep, maxChars);
-    return [{ id: ep.taskId, speaker: '', text, searchText: text }];
+    return [{ id: ep.taskId, speaker: '', text, searchText: byTask ? ep.instruction : text }];
   }
   const texts = ep.steps.map((s) => {
     const t = stepText(s);
@@ -87,7 +108,7 @@ export function extractUnits(ep: EpisodeRecorder, kind: UnitKind, window: number
   });
   return texts.map((text, i) => {
     const around = kind === 'windows' ? texts.slice(Math.max(0, i - window), i + window + 1).join(' ') : text;
-    return { ...stepMeta(ep, i), text, searchText: around };
+    return { ...stepMeta(ep, i), text, searchText: byTask ? `${ep.instruction}\n${around}` : around };
   });
 }
 
@@ -110,7 +131,7 @@ export class UnitStore {
   readonly options: Required<StoreOptions>;
 
   constructor(options: StoreOptions = {}) {
-    this.options = { units: 'steps', window: 1, index: 'both', maxUnitChars: 4000, maxUnits: 50_000, ...options };
+    this.options = { units: 'steps', window: 1, index: 'both', findBy: 'content', maxUnitChars: 4000, maxUnits: 50_000, ...options };
   }
 
   /** Adds an episode's units to the indexes; embedding failures leave the lexical index working. */
@@ -118,7 +139,7 @@ export class UnitStore {
     const o = this.options;
     const room = o.maxUnits - this.units.length;
     if (room <= 0) return;
-    const extracted = extractUnits(ep, o.units, Math.max(0, Math.min(o.window, 10)), o.maxUnitChars).slice(0, room);
+    const extracted = extractUnits(ep, o.units, Math.max(0, Math.min(o.window, 10)), o.maxUnitChars, o.findBy).slice(0, room);
     const source: SourceEpisode = {
       taskId: ep.taskId,
       instruction: ep.instruction,

@@ -37,6 +37,7 @@ export const STORE_OPTIONS: Record<string, Tunable> = {
   units: { kind: 'enum', values: ["'steps'", "'windows'", "'episodes'"] },
   window: int(1, 3),
   index: { kind: 'enum', values: ["'both'", "'bm25'", "'dense'"] },
+  findBy: { kind: 'enum', values: ["'content'", "'instruction'"] },
 };
 
 /** A stage's phase: its own, or for a route the earliest of the stages it runs; unknown calls sit mid-pipeline. */

@@ -30,6 +30,9 @@ interface Candidate {
   make: () => ProgramFiles;
 }
 
+/** What `new UnitStore({ … })` uses for an option the program does not set. */
+const STORE_DEFAULTS: Record<string, string> = { units: "'steps'", index: "'both'", findBy: "'content'" };
+
 /** Stages a failing kind of task is routed to. */
 const ROUTES: Record<Exclude<FailedKind, 'other'>, string> = {
   time: 'timeBoost({ span: 1.5, when: 1.4 })',
@@ -214,7 +217,7 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
   // (not dialogues) are procedures: a whole past episode is what an agent can follow again.
   const tasksWithOutcomes = ctx.exampleEpisode !== undefined && ctx.exampleEpisode.meta?.kind !== 'dialogue';
   for (const [key, t] of Object.entries(STORE_OPTIONS)) {
-    const current = pipeline.store[key] ?? (key === 'units' ? "'steps'" : key === 'index' ? "'both'" : '1');
+    const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
     const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [movedOption(t, current, random() < 0.6, random)].filter((v): v is string => v !== undefined);
     for (const next of values) {
       // Units found by the steps around them rank replies that never repeat the task's words, which is what a gold
@@ -232,7 +235,12 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
             ? pipeline.store.units === "'windows'"
               ? 0.3
               : 0
-            : 0.03;
+            : key === 'findBy'
+              ? // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
+                tasksWithOutcomes && next === "'instruction'"
+                ? 0.8 + 2 * share.unseen
+                : 0.05
+              : 0.03;
       if (!weight) continue;
       const why = key === 'units' && next === "'episodes'" && tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : evidence;
       out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });

@@ -29,6 +29,30 @@ describe('unit extraction', () => {
     expect(episodeText(task, 30)).toHaveLength(30);
   });
 
+  it('shows a past task as its procedure: every step, each with the start of its result, however long the pages', () => {
+    const page = `- generic "Sort by recently updated" [ref=f1e11]\n${'  - listitem: a repository\n'.repeat(400)}`;
+    const steps = [0, 1, 2].map((index) => ({ index, action: `Click [e${index}] link "step ${index}"`, result: page }));
+    const task = { ...ep, meta: {}, steps, instruction: 'find the most starred repository', outcome: { reward: 1, success: true } };
+    const [unit] = extractUnits(task as typeof ep, 'episodes', 1, 4000);
+    const lines = unit!.text.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(1).map((l) => l.slice(0, 26))).toEqual(['1. Click [e0] link "step 0', '2. Click [e1] link "step 1', '3. Click [e2] link "step 2']);
+    expect(lines.slice(1).every((l) => l.length <= 244 && l.endsWith('…'))).toBe(true);
+    // A dialogue's turns are its content: kept whole.
+    const long = dialogue('L', '2023-01-01', [['Anna', `I ${'really '.repeat(60)}liked it`]]);
+    expect(extractUnits(long, 'episodes', 1, 4000)[0]!.text).toContain('really liked it');
+  });
+
+  it('finds units by their task’s instruction when asked, showing the same text', () => {
+    const task = { ...ep, meta: {}, instruction: 'book a flight to Oslo', outcome: { reward: 1, success: true } };
+    const [whole] = extractUnits(task, 'episodes', 1, 4000, 'instruction');
+    expect(whole!.searchText).toBe('book a flight to Oslo');
+    expect(whole!.text).toBe(extractUnits(task, 'episodes', 1, 4000)[0]!.text);
+    const steps = extractUnits(task, 'steps', 1, 4000, 'instruction');
+    expect(steps[1]!.searchText).toBe('book a flight to Oslo\nBen: Yes, I went hiking near Lake Tahoe with my sister Clara.');
+    expect(steps[1]!.text).toBe('Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.');
+  });
+
   it('clips a giant step instead of storing it whole', () => {
     const huge = dialogue('H', '2023-01-01', [['Anna', 'x'.repeat(100_000)]]);
     expect(extractUnits(huge, 'steps', 1, 4000)[0]!.text.length).toBe(4000);
