@@ -1,7 +1,7 @@
 // automemo as a library: the same search, evaluation, baselines and quick examination the CLI runs (the CLI is a
 // thin layer over these), plus what a researcher writes against: defineEnvironment for a benchmark, defineMemo
 // for a memo program. Functions that start sandboxes need Node's --no-node-snapshot flag on Node 20 (see host.ts).
-export { search, type SearchOptions, type SearchResult, type SearchStart } from './search.ts';
+export { DEFAULT_SEEDS, search, type SearchOptions, type SearchResult, type SearchStart } from './search.ts';
 export { evaluate, baselines, EvaluationFailed, type EvaluateOptions, type EvaluateResult, type BaselinesOptions, type BaselinesResult } from './evaluate.ts';
 export { check, type CheckOptions } from './check.ts';
 export { exportRun, type ExportRunOptions } from './export.ts';

@@ -29,7 +29,7 @@ export interface SearchOptions {
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
   budget?: number;
-  /** Seed programs by name or path (default ["omni-simplemem"]). */
+  /** Seed programs by name or path (default DEFAULT_SEEDS: Omni-SimpleMem and the pipeline of automemo/lib's stages). */
   seeds?: string[];
   meta?: 'model' | 'offline';
   maxUsd?: number;
@@ -120,6 +120,12 @@ function checkOptions(o: SearchOptions): void {
     );
 }
 
+/**
+ * The programs a search starts from unless told: Omni-SimpleMem (the published design), and a pipeline of
+ * automemo/lib's stages, which the offline agent edits structurally (adds, removes, swaps stages; crossover).
+ */
+export const DEFAULT_SEEDS = ['omni-simplemem', 'pipeline'];
+
 /** The run's settings: a new run's from the options, a resumed run's from its run.json. */
 function settings(
   o: SearchOptions,
@@ -139,7 +145,7 @@ function settings(
     return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
   }
   if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
-  const seeds = o.seeds ?? ['omni-simplemem'];
+  const seeds = o.seeds ?? DEFAULT_SEEDS;
   for (const s of seeds) asUsageSync(() => resolveProgram(s));
   const policy = o.policy ?? 'ucb';
   if (!POLICIES[policy]) throw new UsageError(`unknown policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);

@@ -4,12 +4,13 @@
 // at the end, and the held-out test score of what LCB selection and max-mean selection pick (and how often they
 // pick differently). Then the parallel row: 8 model steps with --parallel 1 and 4 against a slow local model.
 // Usage: npm run bench:search [-- --envs 'locomo;visual:charts,scenes' --policies ucb,greedy --budget 20 --seeds 5
-//        --programs omni-simplemem,pipeline --no-parallel]   (--programs: the seed programs; the first is compared with)
+//        --programs omni-simplemem,pipeline --no-parallel]   (--programs: the seed programs, default the search's own;
+//        the first is compared with)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluate, resolveModels, search } from '../api/index.ts';
+import { DEFAULT_SEEDS, evaluate, resolveModels, search } from '../api/index.ts';
 import { selectFinal } from '../engine/search/selection.ts';
 import { DEFAULT_UCB, lcb } from '../engine/search/ucb.ts';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
@@ -29,7 +30,7 @@ const ENVS = (values.envs ?? 'locomo;visual:charts,scenes').split(';').filter(Bo
 const OFFLINE = resolveModels({}, {});
 const POLICIES = (values.policies ?? 'ucb,greedy,random,alma-softmax').split(',');
 // The seed programs every search starts from (the first is the one each pick is compared with).
-const PROGRAMS = (values.programs ?? 'omni-simplemem').split(',').filter(Boolean);
+const PROGRAMS = values.programs ? values.programs.split(',').filter(Boolean) : DEFAULT_SEEDS;
 
 interface Run {
   env: string;

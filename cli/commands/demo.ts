@@ -22,15 +22,13 @@ minutes on a laptop. --data DIR runs it on another folder of LoCoMo-format
 conversations.
 For the memory baselines side by side: automemo baselines --env locomo.`;
 
-const DEMO_SEEDS = ['omni-simplemem', 'pipeline'];
-
 const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000), data: z.string().optional() });
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' }, data: { type: 'string' } }, Args);
   const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  // Two seeds: Omni-SimpleMem, and a pipeline of automemo/lib's stages that the offline agent edits structurally.
-  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', seeds: DEMO_SEEDS.join(','), ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
+  // The default seeds: Omni-SimpleMem, and a pipeline of automemo/lib's stages that the offline agent edits structurally.
+  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
   if (code !== 0) return code;
   const report = join(out, 'report.html');
   writeFileSync(report, renderReport(out).html);

@@ -24,8 +24,9 @@ Options:
   --env ENV           the environment, one of:
 ${environments.help('                        ')}
   --budget N          steps after the seeds (default 20)
-  --seeds A,B         seed programs, by name or path (default omni-simplemem;
-                      "none" for none); a seed's node is seed-<its name>
+  --seeds A,B         seed programs, by name or path (default
+                      omni-simplemem,pipeline; "none" for none); a seed's node
+                      is seed-<its name>
   --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
                       set, else offline)
   --out DIR           run folder (default search-trees/runs/search-<time>)
