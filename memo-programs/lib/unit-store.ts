@@ -112,6 +112,13 @@ export function extractUnits(ep: EpisodeRecorder, kind: UnitKind, window: number
   });
 }
 
+/** The element-wise sum of vectors of one length (cosine search needs no division). */
+function sumOf(vectors: number[][]): number[] {
+  const out = new Array<number>(vectors[0]?.length ?? 0).fill(0);
+  for (const v of vectors) for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) + (v[i] ?? 0);
+  return out;
+}
+
 /** Capitalised words of a text (names, places), lower-cased; sentence-initial words count too. */
 export function namesIn(text: string): string[] {
   const out = new Set<string>();
@@ -175,7 +182,11 @@ export class UnitStore {
         this.names.set(n, list);
       }
     }
-    if (o.index !== 'bm25') await this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text);
+    if (o.index === 'bm25') return;
+    // A window is found densely by the sum of its steps' vectors: each step is embedded once, as a step unit is (and
+    // from the same cache), however wide the window — not the window's text again for every width.
+    if (o.units === 'windows' && o.findBy === 'content') await this.embedWindows(added, ctx, Math.max(0, Math.min(o.window, 10)));
+    else await this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text);
   }
 
   private async embed(added: StoredUnit[], ctx: MemoContext, textOf: (u: StoredUnit) => string): Promise<void> {
@@ -184,12 +195,34 @@ export class UnitStore {
         const batch = added.slice(i, i + 128);
         const vectors = await ctx.embed(batch.map((u) => textOf(u).slice(0, 2000)));
         if (vectors.length !== batch.length || !vectors[0]?.length) return;
-        this.dense ??= await ctx.vectors.create({ dim: vectors[0].length, space: 'cosine', maxElements: 4096 });
-        await this.dense.addMany(batch.map((u, j) => ({ label: u.label, vector: vectors[j] as number[] })));
+        await this.addVectors(batch.map((u, j) => ({ label: u.label, vector: vectors[j] as number[] })), ctx);
       }
     } catch (err) {
       ctx.log('dense indexing skipped:', String(err));
     }
+  }
+
+  private async embedWindows(added: StoredUnit[], ctx: MemoContext, width: number): Promise<void> {
+    try {
+      const own: number[][] = [];
+      for (let i = 0; i < added.length; i += 128) {
+        const batch = added.slice(i, i + 128);
+        const vectors = await ctx.embed(batch.map((u) => u.text.slice(0, 2000)));
+        if (vectors.length !== batch.length || !vectors[0]?.length) return;
+        own.push(...vectors);
+      }
+      const windows = added.map((u, i) => ({ label: u.label, vector: sumOf(own.slice(Math.max(0, i - width), i + width + 1)) }));
+      for (let i = 0; i < windows.length; i += 128) await this.addVectors(windows.slice(i, i + 128), ctx);
+    } catch (err) {
+      ctx.log('dense indexing skipped:', String(err));
+    }
+  }
+
+  private async addVectors(items: { label: number; vector: number[] }[], ctx: MemoContext): Promise<void> {
+    const dim = items[0]?.vector.length;
+    if (!dim) return;
+    this.dense ??= await ctx.vectors.create({ dim, space: 'cosine', maxElements: 4096 });
+    await this.dense.addMany(items);
   }
 
   /** The unit at `offset` steps from `label` inside the same source, if any. */

@@ -229,7 +229,7 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
               ? 3
               : 0.1
             : next === "'windows'"
-              ? (tasksWithOutcomes ? 0.2 : 0.5 + 1.5 * (share.cut + share.neighbour))
+              ? (tasksWithOutcomes ? 0.2 : 0.5 + 3 * (share.cut + share.neighbour))
               : 0.2
           : key === 'window'
             ? pipeline.store.units === "'windows'"

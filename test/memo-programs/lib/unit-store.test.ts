@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from '../../../memo-programs/lib/stem.ts';
-import { episodeText, extractUnits, namesIn } from '../../../memo-programs/lib/unit-store.ts';
-import { dialogue, SESSIONS, smallStore } from '../../support/pipeline-store.ts';
+import type { MemoContext } from '../../../memo-programs/contract.ts';
+import { episodeText, extractUnits, namesIn, UnitStore } from '../../../memo-programs/lib/unit-store.ts';
+import { clock, dialogue, SESSIONS, smallStore } from '../../support/pipeline-store.ts';
 
 describe('unit extraction', () => {
   const ep = dialogue('S1', '2023-05-08', SESSIONS[0]![2]);
@@ -75,6 +76,32 @@ describe('the unit store', () => {
     expect(namesIn('What did Anna say?')).toContain('what');
     expect(store.knownNames('What did Anna say?')).toEqual(['anna']);
     expect(store.speakers.has('ben')).toBe(true);
+  });
+
+  it('finds a window densely by the sum of its steps’ vectors, embedding each step’s own text once', async () => {
+    const embedded: string[] = [];
+    const added: { label: number; vector: number[] }[] = [];
+    const steps = SESSIONS[0]![2];
+    // Each step text gets its own axis, so a sum shows exactly which steps a window holds.
+    const axis = (text: string) => steps.findIndex(([who, said]) => text === `${who}: ${said}`);
+    const ctx = {
+      ...clock(),
+      embed: async (texts: string[]) => {
+        embedded.push(...texts);
+        return texts.map((t) => steps.map((_, i) => (i === axis(t) ? 1 : 0)));
+      },
+      vectors: { create: async () => ({ addMany: async (items: typeof added) => void added.push(...items) }) },
+    } as unknown as MemoContext;
+    const store = new UnitStore({ units: 'windows', window: 1, index: 'dense' });
+    await store.add(dialogue('S1', '2023-05-08', steps), ctx);
+    expect(embedded).toEqual(steps.map(([who, said]) => `${who}: ${said}`));
+    expect(added.map((a) => a.vector)).toEqual([
+      [1, 1, 0, 0, 0],
+      [1, 1, 1, 0, 0],
+      [0, 1, 1, 1, 0],
+      [0, 0, 1, 1, 1],
+      [0, 0, 0, 1, 1],
+    ]);
   });
 
   it('stops adding at its unit limit', async () => {
