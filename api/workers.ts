@@ -8,6 +8,7 @@ import type { Environment } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import { environmentHash } from '../engine/jobs/env-hash.ts';
 import type { JobExecutor } from '../engine/jobs/executor.ts';
+import { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
@@ -67,6 +68,8 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
   return { executor: new WorkerPool(o.workers, { args: [join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'] }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
 }
 
+const MAX_OUTCOME_CACHES = 4;
+
 /** What a worker process runs jobs with: its host services, and each environment a job names, opened once. */
 export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
@@ -84,9 +87,21 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     }
     return env;
   };
+  const outcomes = new Map<string, OutcomeCache>();
   return {
     services,
     worker,
+    // A worker keeps what the search process kept before workers: an agent's outcome for a payload it saw before is
+    // not computed again (per environment: two data files may share task ids and an agent).
+    outcomes: (ref) => {
+      let cache = outcomes.get(ref.hash);
+      if (!cache) {
+        // Each cache is bounded; so is how many environments keep one (the one least recently opened goes).
+        if (outcomes.size >= MAX_OUTCOME_CACHES) outcomes.delete(outcomes.keys().next().value as string);
+        outcomes.set(ref.hash, (cache = new OutcomeCache()));
+      }
+      return cache;
+    },
     environment: (ref) => {
       const key = JSON.stringify(ref);
       let env = opened.get(key);

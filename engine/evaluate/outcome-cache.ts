@@ -1,11 +1,13 @@
 // Outcomes of deterministic agents, keyed by (task, payload hash, agent configuration): the same payload for the
-// same task gives the same outcome, so candidates that retrieve the same memory do not rerun the agent.
-// Kept in memory and, when a file is given, appended to a JSONL file that later runs read back.
+// same task gives the same outcome, so candidates that retrieve the same memory do not rerun the agent (a browser
+// task is seconds of Chromium). Kept in memory, bounded: past `maxBytes` of outcomes (their JSON size), the oldest
+// go first — a worker serving searches for days must not grow without end.
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { TaskOutcome } from '../environment/contract.ts';
+
+/** Outcomes kept at most, by their JSON size. */
+export const OUTCOME_CACHE_BYTES = 256 * 2 ** 20;
 
 export function payloadHash(payload: MemoryPayload): string {
   return createHash('sha256').update(JSON.stringify([payload.text, payload.images.map((i) => i.id), payload.metadata ?? null])).digest('hex');
@@ -16,36 +18,40 @@ export function outcomeKey(taskId: string, payload: MemoryPayload, agentId: stri
 }
 
 export class OutcomeCache {
-  private readonly map = new Map<string, TaskOutcome>();
+  private readonly map = new Map<string, { outcome: TaskOutcome; bytes: number }>();
+  private bytes = 0;
   hits = 0;
   misses = 0;
 
-  constructor(private readonly file?: string) {
-    if (file && existsSync(file)) {
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        try {
-          const { key, outcome } = JSON.parse(line) as { key: string; outcome: TaskOutcome };
-          this.map.set(key, outcome);
-        } catch {
-          // A torn last line from an interrupted run: everything before it is still good.
-        }
-      }
-    }
-  }
+  constructor(private readonly maxBytes = OUTCOME_CACHE_BYTES) {}
 
   get(key: string): TaskOutcome | undefined {
     const v = this.map.get(key);
     if (v) this.hits++;
     else this.misses++;
-    return v;
+    return v?.outcome;
   }
 
   set(key: string, outcome: TaskOutcome): void {
-    this.map.set(key, outcome);
-    if (this.file) {
-      mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, `${JSON.stringify({ key, outcome })}\n`);
+    let bytes: number;
+    try {
+      bytes = key.length + JSON.stringify(outcome).length;
+    } catch {
+      return; // Not plain data: not kept.
+    }
+    if (bytes > this.maxBytes) return;
+    const old = this.map.get(key);
+    if (old) {
+      this.map.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.map.set(key, { outcome, bytes });
+    this.bytes += bytes;
+    // A Map iterates in insertion order: the first keys are the oldest.
+    for (const [k, v] of this.map) {
+      if (this.bytes <= this.maxBytes) break;
+      this.map.delete(k);
+      this.bytes -= v.bytes;
     }
   }
 

@@ -32,7 +32,7 @@ export class InProcessExecutor implements JobExecutor {
         services: this.services,
         environment: async () => env,
         worker: `pid ${process.pid}`,
-        outcomeCache: this.cache,
+        outcomes: () => this.cache,
         ...(hints.signal ? { signal: hints.signal } : {}),
         ...(hints.onProgress ? { onProgress: hints.onProgress } : {}),
       },

@@ -27,7 +27,8 @@ export interface JobContext {
   environment(ref: EnvRef): Promise<Environment>;
   /** Who runs the job, for the record ("host pid 123"). */
   worker: string;
-  outcomeCache?: OutcomeCache;
+  /** Outcomes of the environment's deterministic agent seen before, one cache per environment. */
+  outcomes?: (ref: EnvRef) => OutcomeCache;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
 }
@@ -88,7 +89,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       evidence,
       seed: job.seed,
       ...(job.limits ? { limits: job.limits } : {}),
-      ...(ctx.outcomeCache ? { outcomeCache: ctx.outcomeCache } : {}),
+      ...(ctx.outcomes ? { outcomeCache: ctx.outcomes(job.env) } : {}),
       ...(wanted ? { taskFilter: (id: string) => wanted.has(id) } : {}),
       ...(job.worldIds ? { worldIds: job.worldIds } : {}),
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -77,6 +77,11 @@ describe('local worker processes', () => {
         const lines = readFileSync(join(work, 'there', 'tasks.jsonl'), 'utf8').trim().split('\n');
         expect(lines).toHaveLength(here.tasks.length);
         expect(JSON.parse(readFileSync(join(work, 'there', 'summary.json'), 'utf8')).score).toBe(here.score);
+        // The worker keeps the agent's outcomes, as this process does: the same payloads again are not rerun.
+        const again = await evaluateByJob(pool, { ...job, key: 'pool/a-again' }, { evidenceDir: join(work, 'again') }, env, services.images);
+        expect(scores(again)).toEqual(scores(here));
+        expect(env.info().deterministic).toBe(true);
+        expect(again.tasks.every((t) => t.cached)).toBe(true);
       } finally {
         await pool.close();
       }
