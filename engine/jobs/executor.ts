@@ -8,7 +8,7 @@ export interface RunHints {
   evidenceDir?: string;
   /** Stop waiting (and, where the job runs here, stop the job). */
   signal?: AbortSignal;
-  /** Task-level progress of an evaluation, where the executor can report it (this process, local workers). */
+  /** Task-level progress of an evaluation (from a worker behind a queue: worlds as they start and end, tasks at most every 250 ms). */
   onProgress?: (event: ProgressEvent) => void;
 }
 

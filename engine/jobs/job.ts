@@ -4,7 +4,7 @@
 // or a network, so both are checked against these schemas where they arrive.
 import { z } from 'zod';
 import { EnvSourceSchema } from '../environment/registry.ts';
-import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 
 /** A bundle bigger than this is not a memo program (compile output of real programs is far below). */
@@ -148,6 +148,21 @@ export function parseJobOutput(value: unknown, from: string): JobOutput {
     throw new Error(`${from} returned a malformed job result (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
   }
   return r.data as unknown as JobOutput;
+}
+
+const Name = z.string().max(1000);
+const Count = z.number().int().min(0).max(MAX_TASKS);
+const ProgressSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('world-start'), world: Name, episodes: Count, tasks: Count }).strict(),
+  z.object({ kind: z.literal('task'), world: Name, taskId: Name, reward: z.number().min(0).max(1).nullable(), done: Count, total: Count }).strict(),
+  z.object({ kind: z.literal('world-end'), world: Name, score: z.number().min(0).max(1).nullable() }).strict(),
+  z.object({ kind: z.literal('retry'), world: Name, reason: z.string().max(4000), attempt: Count }).strict(),
+]);
+
+/** A progress event as a worker sent it, checked; undefined when it is not one (it is dropped, never shown). */
+export function parseProgress(value: unknown): ProgressEvent | undefined {
+  const r = ProgressSchema.safeParse(value);
+  return r.success ? r.data : undefined;
 }
 
 /** The idempotency key: the same evaluation of the same program in the same run is one job. */

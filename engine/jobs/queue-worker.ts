@@ -1,7 +1,8 @@
 // The serving side of the Redis queue: a BullMQ worker that takes evaluation jobs, checks each (schema, version,
 // environment) and runs it in this process, packing the evidence to travel back. A job this worker must not run
 // fails at once, unretried, with a reason the search shows; a job it runs and that throws fails with the error.
-import { UnrecoverableError, Worker } from 'bullmq';
+import { type Job as QueueJob, UnrecoverableError, Worker } from 'bullmq';
+import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { JobSchema } from './job.ts';
@@ -9,6 +10,9 @@ import { QUEUE_NAME, REFUSED } from './queue-names.ts';
 import { reachable } from './redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { type JobContext, JobRefused, runJob } from './run-job.ts';
+
+/** Task progress goes through Redis at most this often per job (each update is a round trip and a published event). */
+const PROGRESS_MS = 250;
 
 export interface ServeOptions {
   url: string;
@@ -19,6 +23,25 @@ export interface ServeOptions {
   lockMs?: number;
   context: JobContext;
   onJob?: (event: { key: string; phase: 'start' | 'done' | 'failed'; message?: string }) => void;
+}
+
+/**
+ * Sends a job's progress through Redis: world events as they come, task events at most every PROGRESS_MS per job.
+ * `flush` waits for the updates sent, so every one is in Redis before the job's completion.
+ */
+function progressTo(job: QueueJob): { send: (event: ProgressEvent) => void; flush: () => Promise<unknown> } {
+  let last = 0;
+  let sent: Promise<unknown> = Promise.resolve();
+  return {
+    send: (event) => {
+      const now = Date.now();
+      if (event.kind === 'task' && event.done < event.total && now - last < PROGRESS_MS) return;
+      if (event.kind === 'task') last = now;
+      // Progress is for display: a lost update is not worth failing the job for.
+      sent = Promise.all([sent, job.updateProgress(event).catch(() => undefined)]);
+    },
+    flush: () => sent,
+  };
 }
 
 export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<void>; shown: string }> {
@@ -37,7 +60,9 @@ export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<vo
       }
       o.onJob?.({ key: parsed.data.key, phase: 'start' });
       try {
-        const out = await runJob(parsed.data, o.context);
+        const progress = progressTo(job);
+        const out = await runJob(parsed.data, { ...o.context, onProgress: progress.send });
+        await progress.flush();
         o.onJob?.({ key: parsed.data.key, phase: 'done' });
         return out;
       } catch (err) {

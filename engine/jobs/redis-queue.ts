@@ -8,12 +8,15 @@ import { Redis } from 'ioredis';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { unpackEvidence } from './evidence-files.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
-import { type Job, type JobOutput, parseJobOutput } from './job.ts';
+import type { ProgressEvent } from '../evaluate/evaluate.ts';
+import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
 import { KEEP_SECONDS, QUEUE_NAME, REFUSED, STALLED_REASON } from './queue-names.ts';
 import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
 
 export class RedisQueueExecutor implements JobExecutor {
   readonly where: string;
+  /** Where each job in flight reports its progress, by job id. */
+  private readonly listeners = new Map<string, (event: ProgressEvent) => void>();
 
   private constructor(
     readonly slots: number,
@@ -22,6 +25,11 @@ export class RedisQueueExecutor implements JobExecutor {
     private readonly events: QueueEvents,
   ) {
     this.where = `workers behind ${target.shown}`;
+    events.on('progress', ({ jobId, data }) => {
+      const listener = this.listeners.get(jobId);
+      const event = listener && parseProgress(data);
+      if (event) listener(event);
+    });
   }
 
   /** Connects, failing fast with the address when Redis cannot be reached. */
@@ -46,6 +54,8 @@ export class RedisQueueExecutor implements JobExecutor {
     const existing = await QueueJob.fromId(this.queue, added.id as string);
     if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
     let value: unknown;
+    const id = added.id as string;
+    if (hints.onProgress) this.listeners.set(id, hints.onProgress);
     try {
       value = await abortable(added.waitUntilFinished(this.events), hints.signal);
     } catch (err) {
@@ -56,6 +66,8 @@ export class RedisQueueExecutor implements JobExecutor {
       }
       if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length), { cause: err });
       throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`, { cause: err });
+    } finally {
+      this.listeners.delete(id);
     }
     const out = parseJobOutput(value, `a worker behind ${this.target.shown}`);
     if (out.key !== job.key) throw new Error(`a worker returned the result of ${out.key} for ${job.key}`);

@@ -8,7 +8,7 @@ import { automemoVersion } from '../../foundation/version.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
-import { type Job, type JobOutput, parseJobOutput } from './job.ts';
+import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
 
 /** How a worker process is started: node with these arguments (the CLI's `worker --ipc`). */
 export interface WorkerCommand {
@@ -111,7 +111,10 @@ export class WorkerPool implements JobExecutor {
     }
     const p = w.jobs.get(m.id);
     if (!p) return;
-    if (m.type === 'progress') return p.hints.onProgress?.(m.event);
+    if (m.type === 'progress') {
+      const event = parseProgress(m.event);
+      return event && p.hints.onProgress?.(event);
+    }
     w.jobs.delete(m.id);
     if (m.type === 'done') {
       try {
