@@ -10,6 +10,7 @@ import { environmentHash } from '../engine/jobs/env-hash.ts';
 import type { JobExecutor } from '../engine/jobs/executor.ts';
 import { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
+import { mapEnvRef, type PathMapping } from '../engine/jobs/path-map.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
@@ -70,11 +71,15 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
 
 const MAX_OUTCOME_CACHES = 4;
 
-/** What a worker process runs jobs with: its host services, and each environment a job names, opened once. */
-export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void): JobContext {
+/**
+ * What a worker process runs jobs with: its host services, and each environment a job names, opened once (paths
+ * the search had are read where `pathMap` says they are on this machine).
+ */
+export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, pathMap: PathMapping[] = []): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
   const opened = new Map<string, Promise<Environment>>();
-  const open = async (ref: EnvRef): Promise<Environment> => {
+  const open = async (asked: EnvRef): Promise<Environment> => {
+    const ref = mapEnvRef(asked, pathMap);
     let env: Environment;
     try {
       ({ env } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { withHost } from '../../api/host.ts';
 import { workerContext } from '../../api/workers.ts';
 import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
+import { parsePathMapping } from '../../engine/jobs/path-map.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -13,15 +14,20 @@ export const usage = `automemo worker --queue redis://[:password@]host:port [opt
 
 Serves evaluation jobs that searches (and eval, baselines) started with the same
 --queue put on Redis. Run one per core on each machine; every worker needs the
-same automemo (code and dependencies), the same environment modules and data at
-the same paths, and the same AUTOMEMO_* model settings as the search: a worker
-that differs refuses the job, and the search stops saying which and why.
+same automemo (code and dependencies), the same environment modules and data
+(at the same paths, or mapped with --path-map), and the same AUTOMEMO_* model
+settings as the search: a worker that differs refuses the job, and the search
+stops saying which and why.
 
 Options:
   --queue URL         redis://host:port, redis://:password@host:port/db, or
                       rediss://… for TLS. Never expose Redis without a password
                       (requirepass) and, across networks, TLS.
   --concurrency C     jobs this process runs at once (default 1)
+  --path-map FROM=TO  the search's environment modules and data under the
+                      absolute folder FROM are under TO on this machine
+                      (repeatable; the environment is still checked against the
+                      search's content hash)
   --lock-ms MS        a job's lock; a worker that dies loses its job to another
                       after about this long (default 30000, or 30000 per
                       concurrent job). A program's call holds the worker's
@@ -38,14 +44,22 @@ const Args = z.object({
   ipc: z.boolean().optional(),
   concurrency: intOption(1, 64),
   'lock-ms': intOption(1000, 3_600_000),
+  'path-map': z.array(z.string().max(8192)).max(32, 'at most 32 --path-map options').optional(),
 });
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { queue: { type: 'string' }, ipc: { type: 'boolean' }, concurrency: { type: 'string' }, 'lock-ms': { type: 'string' } }, Args);
+  const a = parse(argv, { queue: { type: 'string' }, ipc: { type: 'boolean' }, concurrency: { type: 'string' }, 'lock-ms': { type: 'string' }, 'path-map': { type: 'string', multiple: true } }, Args);
   if (!a.queue && !a.ipc) throw new UsageError('give --queue redis://host:port');
+  const pathMap = (a['path-map'] ?? []).map((m) => {
+    try {
+      return parsePathMapping(m);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  });
   const models = resolveModels();
   return withHost(models, async (services) => {
-    const context = workerContext(models, services, noteToStderr);
+    const context = workerContext(models, services, noteToStderr, pathMap);
     if (a.ipc) {
       await serveIpc(context);
       return 0;
