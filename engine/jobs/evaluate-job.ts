@@ -40,12 +40,26 @@ export function evalJob(spec: JobSpec): EvalJob {
 }
 
 export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
-  const worlds = await env.worlds(job.split);
-  const plan = executor.slots > 1 ? planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined) : [];
+  // One slot: the evaluation goes whole (and the split's worlds are not even listed here).
+  const worlds = executor.slots > 1 ? await env.worlds(job.split) : [];
+  const plan = planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined);
   if (plan.length <= 1) {
     const out = await executor.run(job, hints);
     return out.result ?? failed(job, env, out, hints.evidenceDir, images);
   }
+  return evaluateSharded(executor, job, plan, worlds.map((w) => w.id), hints, env, images);
+}
+
+/** The evaluation as one job per group of worlds, merged back; one shard's infrastructure failure stops the rest. */
+async function evaluateSharded(
+  executor: JobExecutor,
+  job: EvalJob,
+  plan: string[][],
+  worldOrder: string[],
+  hints: RunHints & { evidenceDir: string },
+  env: Environment,
+  images?: ImageStore,
+): Promise<EvaluationResult> {
   const started = performance.now();
   mkdirSync(hints.evidenceDir, { recursive: true });
   // The shards' evidence lands in a folder this call makes, and only that folder is removed.
@@ -64,7 +78,6 @@ export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: 
             { evidenceDir: join(work, String(i)), signal: stop.signal, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) },
           )
           .catch((err: unknown) => {
-            // One shard's infrastructure failure stops the others: the evaluation cannot be whole.
             firstError ??= err;
             stop.abort(err);
             throw err;
@@ -76,7 +89,7 @@ export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: 
     const broken = outs.find((o) => !o.result);
     if (broken) return await failed(job, env, broken, hints.evidenceDir, images);
     for (const i of plan.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
-    const result = mergeShardResults(outs.map((o) => o.result as EvaluationResult), worlds.map((w) => w.id), Math.round(performance.now() - started));
+    const result = mergeShardResults(outs.map((o) => o.result as EvaluationResult), worldOrder, Math.round(performance.now() - started));
     await new EvidenceWriter(hints.evidenceDir, images).summary(result);
     return result;
   } finally {
