@@ -226,7 +226,8 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
         key === 'units'
           ? next === "'episodes'"
             ? tasksWithOutcomes
-              ? 3
+              ? // The agents of task environments replay a past success's steps: a whole procedure is what they use.
+                8
               : 0.1
             : next === "'windows'"
               ? (tasksWithOutcomes ? 0.2 : 0.5 + 3 * (share.cut + share.neighbour))
@@ -259,8 +260,10 @@ export function structuralEdit(ctx: ParentContext, random: () => number, scenari
   const tried = new Set((ctx.tried ?? []).map((t) => t.change));
   let pool = candidates(ctx, pipeline, report.failed ? report : overall, random).map((c) => ({ ...c, weight: c.weight * historyFactor(learned.get(c.key)) }));
   pool = pool.filter((c) => ![...tried].some((t) => t.includes(c.what)));
+  // A program's first structural child takes the edit the evidence weighs most; later ones sample by weight.
+  const first = tried.size === 0;
   while (pool.length) {
-    const c = pickWeighted(pool, random);
+    const c = first ? pool.reduce((best, x) => (x.weight > best.weight ? x : best)) : pickWeighted(pool, random);
     if (!c) return undefined;
     pool = pool.filter((x) => x !== c);
     let files: ProgramFiles;

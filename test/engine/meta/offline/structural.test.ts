@@ -77,10 +77,22 @@ describe('structural edits', () => {
     expect(weightOf(list, 'crossover:graphExpand')).toBeGreaterThan(weightOf(list, 'stages+graphExpand'));
   });
 
+  it("take the edit the evidence weighs most for a program's first child, and sample after that", () => {
+    const task = { taskId: 't', env: 'e', instruction: 'do it', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: {} };
+    const firsts = new Set(Array.from({ length: 10 }, (_, i) => structuralEdit(context({ exampleEpisode: task }), seededRandom('f', i))!.edits[0]!.path));
+    // Update episodes that are tasks with outcomes: whole episodes, the procedures the agents follow.
+    expect([...firsts]).toEqual(["store.units='episodes'"]);
+    const tried = [{ node: 'n1', change: 'an earlier child', failed: 'changed nothing' }];
+    const later = new Set(Array.from({ length: 10 }, (_, i) => structuralEdit(context({ exampleEpisode: task, tried }), seededRandom('f', i))!.edits[0]!.path));
+    expect(later.size).toBeGreaterThan(1);
+  });
+
   it('leave alone an edit that changed nothing before, and try again one that helped', () => {
     const inert: EditOutcome[] = [1, 2, 3].map((i) => ({ node: `n${i}`, parent: 'x', edits: [{ path: "store.units='windows'", from: "'steps'", to: "'windows'" }], delta: 0 }));
+    // Past the first child, picks are sampled by weight (an earlier child exists).
+    const tried = [{ node: 'n0', change: 'an earlier child', failed: 'changed nothing' }];
     const picks = (history: EditOutcome[]) =>
-      Array.from({ length: 40 }, (_, i) => structuralEdit(context({ history, payloadMetadata: new Map() }), seededRandom('t', i))!.edits[0]!.path);
+      Array.from({ length: 40 }, (_, i) => structuralEdit(context({ history, payloadMetadata: new Map(), tried }), seededRandom('t', i))!.edits[0]!.path);
     const without = picks([]).filter((p) => p === "store.units='windows'").length;
     const withInert = picks(inert).filter((p) => p === "store.units='windows'").length;
     const helped = picks([{ node: 'n1', parent: 'x', edits: [{ path: 'stages+timeBoost', from: '', to: 'timeBoost()' }], delta: 0.05 }]).filter((p) => p === 'stages+timeBoost').length;
