@@ -183,10 +183,11 @@ export class UnitStore {
       }
     }
     if (o.index === 'bm25') return;
-    // A window is found densely by the sum of its steps' vectors: each step is embedded once, as a step unit is (and
-    // from the same cache), however wide the window — not the window's text again for every width.
-    if (o.units === 'windows' && o.findBy === 'content') await this.embedWindows(added, ctx, Math.max(0, Math.min(o.window, 10)));
-    else await this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text);
+    if (o.units === 'episodes') return this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text);
+    // A step or window is found densely by the sum of its steps' vectors (and its task's instruction's, when found
+    // by it): each step and instruction is embedded once, from the same cache whatever the options — not the window
+    // or instruction-prefixed text again for every width.
+    await this.embedSummed(added, ctx, o.units === 'windows' ? Math.max(0, Math.min(o.window, 10)) : 0, o.findBy === 'instruction' ? ep.instruction : undefined);
   }
 
   private async embed(added: StoredUnit[], ctx: MemoContext, textOf: (u: StoredUnit) => string): Promise<void> {
@@ -202,17 +203,21 @@ export class UnitStore {
     }
   }
 
-  private async embedWindows(added: StoredUnit[], ctx: MemoContext, width: number): Promise<void> {
+  private async embedSummed(added: StoredUnit[], ctx: MemoContext, width: number, instruction: string | undefined): Promise<void> {
+    if (!added.length) return;
     try {
+      const texts = added.map((u) => u.text.slice(0, 2000));
+      if (instruction !== undefined) texts.push(instruction.slice(0, 2000));
       const own: number[][] = [];
-      for (let i = 0; i < added.length; i += 128) {
-        const batch = added.slice(i, i + 128);
-        const vectors = await ctx.embed(batch.map((u) => u.text.slice(0, 2000)));
+      for (let i = 0; i < texts.length; i += 128) {
+        const batch = texts.slice(i, i + 128);
+        const vectors = await ctx.embed(batch);
         if (vectors.length !== batch.length || !vectors[0]?.length) return;
         own.push(...vectors);
       }
-      const windows = added.map((u, i) => ({ label: u.label, vector: sumOf(own.slice(Math.max(0, i - width), i + width + 1)) }));
-      for (let i = 0; i < windows.length; i += 128) await this.addVectors(windows.slice(i, i + 128), ctx);
+      const task = instruction !== undefined ? own.pop() : undefined;
+      const items = added.map((u, i) => ({ label: u.label, vector: sumOf([...own.slice(Math.max(0, i - width), i + width + 1), ...(task ? [task] : [])]) }));
+      for (let i = 0; i < items.length; i += 128) await this.addVectors(items.slice(i, i + 128), ctx);
     } catch (err) {
       ctx.log('dense indexing skipped:', String(err));
     }

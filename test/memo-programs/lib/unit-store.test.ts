@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from '../../../memo-programs/lib/stem.ts';
 import type { MemoContext } from '../../../memo-programs/contract.ts';
-import { episodeText, extractUnits, namesIn, UnitStore } from '../../../memo-programs/lib/unit-store.ts';
+import { episodeText, extractUnits, namesIn, type StoreOptions, UnitStore } from '../../../memo-programs/lib/unit-store.ts';
 import { clock, dialogue, SESSIONS, smallStore } from '../../support/pipeline-store.ts';
 
 describe('unit extraction', () => {
@@ -78,30 +78,36 @@ describe('the unit store', () => {
     expect(store.speakers.has('ben')).toBe(true);
   });
 
-  it('finds a window densely by the sum of its steps’ vectors, embedding each step’s own text once', async () => {
-    const embedded: string[] = [];
-    const added: { label: number; vector: number[] }[] = [];
+  it('finds a window densely by the sum of its steps’ vectors (and its task’s, when found by it), embedding each text once', async () => {
     const steps = SESSIONS[0]![2];
-    // Each step text gets its own axis, so a sum shows exactly which steps a window holds.
-    const axis = (text: string) => steps.findIndex(([who, said]) => text === `${who}: ${said}`);
-    const ctx = {
-      ...clock(),
-      embed: async (texts: string[]) => {
-        embedded.push(...texts);
-        return texts.map((t) => steps.map((_, i) => (i === axis(t) ? 1 : 0)));
-      },
-      vectors: { create: async () => ({ addMany: async (items: typeof added) => void added.push(...items) }) },
-    } as unknown as MemoContext;
-    const store = new UnitStore({ units: 'windows', window: 1, index: 'dense' });
-    await store.add(dialogue('S1', '2023-05-08', steps), ctx);
-    expect(embedded).toEqual(steps.map(([who, said]) => `${who}: ${said}`));
-    expect(added.map((a) => a.vector)).toEqual([
-      [1, 1, 0, 0, 0],
-      [1, 1, 1, 0, 0],
-      [0, 1, 1, 1, 0],
-      [0, 0, 1, 1, 1],
-      [0, 0, 0, 1, 1],
+    const texts = [...steps.map(([who, said]) => `${who}: ${said}`), 'Conversation, 2023-05-08'];
+    // Each text gets its own axis, so a sum shows exactly which steps (and the instruction) a unit is found by.
+    const vectorsOf = async (options: StoreOptions) => {
+      const embedded: string[] = [];
+      const added: { label: number; vector: number[] }[] = [];
+      const ctx = {
+        ...clock(),
+        embed: async (batch: string[]) => {
+          embedded.push(...batch);
+          return batch.map((t) => texts.map((x) => (x === t ? 1 : 0)));
+        },
+        vectors: { create: async () => ({ addMany: async (items: typeof added) => void added.push(...items) }) },
+      } as unknown as MemoContext;
+      await new UnitStore({ index: 'dense', ...options }).add(dialogue('S1', '2023-05-08', steps), ctx);
+      return { embedded, vectors: added.map((a) => a.vector) };
+    };
+    const windows = await vectorsOf({ units: 'windows', window: 1 });
+    expect(windows.embedded).toEqual(texts.slice(0, 5));
+    expect(windows.vectors).toEqual([
+      [1, 1, 0, 0, 0, 0],
+      [1, 1, 1, 0, 0, 0],
+      [0, 1, 1, 1, 0, 0],
+      [0, 0, 1, 1, 1, 0],
+      [0, 0, 0, 1, 1, 0],
     ]);
+    const byTask = await vectorsOf({ units: 'steps', findBy: 'instruction' });
+    expect(byTask.embedded).toEqual(texts);
+    expect(byTask.vectors[2]).toEqual([0, 0, 1, 0, 0, 1]);
   });
 
   it('stops adding at its unit limit', async () => {
