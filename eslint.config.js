@@ -3,7 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'search-trees/runs/', 'test/sandbox/hostile/', '.scratch/', 'dist/'] },
+  // types/ is the declaration output of `npm pack` (prepack), not source.
+  { ignores: ['node_modules/', 'search-trees/runs/', 'test/sandbox/hostile/', '.scratch/', 'dist/', 'types/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
