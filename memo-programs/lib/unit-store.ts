@@ -146,7 +146,8 @@ export class UnitStore {
     const o = this.options;
     const room = o.maxUnits - this.units.length;
     if (room <= 0) return;
-    const extracted = extractUnits(ep, o.units, Math.max(0, Math.min(o.window, 10)), o.maxUnitChars, o.findBy).slice(0, room);
+    const width = Math.max(0, Math.min(o.window, 10));
+    const extracted = extractUnits(ep, o.units, width, o.maxUnitChars, o.findBy).slice(0, room);
     const source: SourceEpisode = {
       taskId: ep.taskId,
       instruction: ep.instruction,
@@ -183,31 +184,19 @@ export class UnitStore {
       }
     }
     if (o.index === 'bm25') return;
-    if (o.units === 'episodes') return this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text);
-    // A step or window is found densely by the sum of its steps' vectors (and its task's instruction's, when found
-    // by it): each step and instruction is embedded once, from the same cache whatever the options — not the window
-    // or instruction-prefixed text again for every width.
-    await this.embedSummed(added, ctx, o.units === 'windows' ? Math.max(0, Math.min(o.window, 10)) : 0, o.findBy === 'instruction' ? ep.instruction : undefined);
+    // An episode unit is found by its own text (or its instruction). A step or window is found by the sum of its
+    // steps' vectors (and its task's instruction's, when found by it): each step and instruction is embedded once,
+    // from the same cache whatever the options — not the window or instruction-prefixed text again for every width.
+    if (o.units === 'episodes') await this.embed(added, ctx, (u) => extracted[u.pos]?.searchText ?? u.text, 0);
+    else await this.embed(added, ctx, (u) => u.text, o.units === 'windows' ? width : 0, o.findBy === 'instruction' ? ep.instruction : undefined);
   }
 
-  private async embed(added: StoredUnit[], ctx: MemoContext, textOf: (u: StoredUnit) => string): Promise<void> {
-    try {
-      for (let i = 0; i < added.length; i += 128) {
-        const batch = added.slice(i, i + 128);
-        const vectors = await ctx.embed(batch.map((u) => textOf(u).slice(0, 2000)));
-        if (vectors.length !== batch.length || !vectors[0]?.length) return;
-        await this.addVectors(batch.map((u, j) => ({ label: u.label, vector: vectors[j] as number[] })), ctx);
-      }
-    } catch (err) {
-      ctx.log('dense indexing skipped:', String(err));
-    }
-  }
-
-  private async embedSummed(added: StoredUnit[], ctx: MemoContext, width: number, instruction: string | undefined): Promise<void> {
+  /** Each unit's text embedded; a unit's vector is the sum of its own and `width` neighbours' either side, plus `also`'s. */
+  private async embed(added: StoredUnit[], ctx: MemoContext, textOf: (u: StoredUnit) => string, width: number, also?: string): Promise<void> {
     if (!added.length) return;
     try {
-      const texts = added.map((u) => u.text.slice(0, 2000));
-      if (instruction !== undefined) texts.push(instruction.slice(0, 2000));
+      const texts = added.map((u) => textOf(u).slice(0, 2000));
+      if (also !== undefined) texts.push(also.slice(0, 2000));
       const own: number[][] = [];
       for (let i = 0; i < texts.length; i += 128) {
         const batch = texts.slice(i, i + 128);
@@ -215,8 +204,8 @@ export class UnitStore {
         if (vectors.length !== batch.length || !vectors[0]?.length) return;
         own.push(...vectors);
       }
-      const task = instruction !== undefined ? own.pop() : undefined;
-      const items = added.map((u, i) => ({ label: u.label, vector: sumOf([...own.slice(Math.max(0, i - width), i + width + 1), ...(task ? [task] : [])]) }));
+      const extra = also !== undefined ? own.pop() : undefined;
+      const items = added.map((u, i) => ({ label: u.label, vector: sumOf([...own.slice(Math.max(0, i - width), i + width + 1), ...(extra ? [extra] : [])]) }));
       for (let i = 0; i < items.length; i += 128) await this.addVectors(items.slice(i, i + 128), ctx);
     } catch (err) {
       ctx.log('dense indexing skipped:', String(err));
