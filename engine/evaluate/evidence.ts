@@ -23,7 +23,7 @@ export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileB
 export const SUMMARY_MAX_BYTES = 64 * 2 ** 20;
 
 // Appends and writes never follow a link planted where an evidence file goes.
-const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
+export const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
 const REPLACE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /** The JSON of a line, or undefined when it cannot be one within the cap (too big, or not serialisable at all). */

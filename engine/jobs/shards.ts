@@ -3,11 +3,12 @@
 // independent (each starts a fresh sandbox with the same seed), so the merged result equals the unsplit one: tasks
 // and world records in the split's world order, statistics recomputed from them. Tasks of one world are never split:
 // a program may keep state across its retrieves, and a world's tasks must see it as one evaluation would.
-import { constants, createReadStream, lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { createReadStream, lstatSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import { APPEND } from '../evaluate/evidence.ts';
 import { mergeUsage, summarize } from '../evaluate/stats.ts';
 
 /** Shards per evaluation at most: more buys no balance and costs a sandbox start each. */
@@ -45,8 +46,6 @@ export function mergeShardResults(parts: EvaluationResult[], worldOrder: string[
 }
 
 const LINE_FILES = ['tasks.jsonl', 'worlds.jsonl'];
-// Appends never follow a link planted where an evidence file goes (as the evidence writer's own).
-const APPEND = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW;
 
 /**
  * Moves a shard's evidence into the evaluation's folder: its line files appended to the folder's, its images moved
@@ -56,6 +55,7 @@ export async function mergeShardEvidence(shardDir: string, into: string): Promis
   for (const name of LINE_FILES) {
     const from = join(shardDir, name);
     if (!isFile(from)) continue;
+    // Appends never follow a link planted where an evidence file goes, as the evidence writer's own.
     const target = await open(join(into, name), APPEND);
     await pipeline(createReadStream(from), target.createWriteStream());
   }
@@ -68,12 +68,5 @@ export async function mergeShardEvidence(shardDir: string, into: string): Promis
   }
 }
 
-const isFile = (p: string) => lstatOrUndefined(p)?.isFile() === true;
-const isDir = (p: string) => lstatOrUndefined(p)?.isDirectory() === true;
-function lstatOrUndefined(p: string) {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
+const isFile = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isFile() === true;
+const isDir = (p: string) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
