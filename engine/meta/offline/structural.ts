@@ -107,6 +107,22 @@ function missLine(report: MissReport): string {
   return report.traced ? `of ${report.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found` : `${report.failed} failed tasks, no unit ids to trace`;
 }
 
+/** How much a change of one UnitStore option is worth trying, given what the episodes are and what the misses were. */
+function storeWeight(key: string, next: string, o: { tasksWithOutcomes: boolean; windows: boolean; share: ReturnType<typeof shares> }): number {
+  if (key === 'units') {
+    // The agents of task environments replay a past success's steps: a whole procedure is what they use.
+    if (next === "'episodes'") return o.tasksWithOutcomes ? 8 : 0.1;
+    // Units found by the steps around them rank replies that never repeat the task's words, which is what a gold
+    // unit ranked below the cut or found only beside a shown one lacked.
+    if (next === "'windows'") return o.tasksWithOutcomes ? 0.2 : 0.5 + 3 * (o.share.cut + o.share.neighbour);
+    return 0.2;
+  }
+  if (key === 'window') return o.windows ? 0.3 : 0;
+  // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
+  if (key === 'findBy') return o.tasksWithOutcomes && next === "'instruction'" ? 0.8 + 2 * o.share.unseen : 0.05;
+  return 0.03;
+}
+
 /** Every structural edit of the pipeline worth trying, weighted. */
 export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissReport, random: () => number): Candidate[] {
   const stages = pipeline.stages;
@@ -220,28 +236,7 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
     const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
     const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [movedOption(t, current, random() < 0.6, random)].filter((v): v is string => v !== undefined);
     for (const next of values) {
-      // Units found by the steps around them rank replies that never repeat the task's words, which is what a gold
-      // unit ranked below the cut or found only beside a shown one lacked.
-      const weight =
-        key === 'units'
-          ? next === "'episodes'"
-            ? tasksWithOutcomes
-              ? // The agents of task environments replay a past success's steps: a whole procedure is what they use.
-                8
-              : 0.1
-            : next === "'windows'"
-              ? (tasksWithOutcomes ? 0.2 : 0.5 + 3 * (share.cut + share.neighbour))
-              : 0.2
-          : key === 'window'
-            ? pipeline.store.units === "'windows'"
-              ? 0.3
-              : 0
-            : key === 'findBy'
-              ? // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
-                tasksWithOutcomes && next === "'instruction'"
-                ? 0.8 + 2 * share.unseen
-                : 0.05
-              : 0.03;
+      const weight = storeWeight(key, next, { tasksWithOutcomes, windows: pipeline.store.units === "'windows'", share });
       if (!weight) continue;
       const why = key === 'units' && next === "'episodes'" && tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : evidence;
       out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
