@@ -16,7 +16,7 @@ import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
 import type { ResolvedModels } from '../engine/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
-import { MAX_WORKERS } from './worker-count.ts';
+import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { reopenEnv } from './environments.ts';
@@ -66,7 +66,8 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
     s.onNote(`the environment "${s.source.name}" was passed as a definition, which worker processes cannot load: evaluating in this process`);
     return inProcess();
   }
-  return { executor: new WorkerPool(o.workers, { args: [join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'] }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
+  const args = [...workerNodeFlags(o.workers), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'];
+  return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
 }
 
 const MAX_OUTCOME_CACHES = 4;

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openNamed } from '../api/environments.ts';
 import { withHost } from '../api/host.ts';
+import { workerNodeFlags } from '../api/worker-count.ts';
 import { createExecutor } from '../api/workers.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { runEvaluations } from '../engine/jobs/run-programs.ts';
@@ -39,7 +40,8 @@ const redis = await startRedis();
 function startWorkers(n: number): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: n }, () => {
-      const child = spawn(process.execPath, ['--no-node-snapshot', join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // Started as a pool of as many local workers would be (the same Node flags).
+      const child = spawn(process.execPath, ['--no-node-snapshot', ...workerNodeFlags(n), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url], { stdio: ['ignore', 'pipe', 'inherit'] });
       return new Promise<ChildProcess>((resolve) => {
         let out = '';
         child.stdout?.on('data', (d) => {
@@ -61,6 +63,8 @@ interface Row {
   scores: string;
 }
 const rows: Row[] = [];
+/** The Node flags a row's worker processes run with (none in this process). */
+const flags = (where: { workers?: number; queue?: string }) => (where.queue ? workerNodeFlags(2) : where.workers ? workerNodeFlags(where.workers) : []).join(' ');
 const models = resolveModels({}, {});
 
 async function measure(spec: string, how: string, where: { workers?: number; queue?: string }): Promise<void> {
@@ -87,7 +91,7 @@ async function measure(spec: string, how: string, where: { workers?: number; que
       const ends = [0, 0];
       for (const t of [...second.jobSeconds].sort((a, b) => b - a)) ends[ends[0] <= ends[1] ? 0 : 1] += t;
       process.stdout.write(
-        `${spec} ${how} (${jobs.executor.where}): warm-up (train) ${first.seconds.toFixed(1)} s, test ${second.seconds.toFixed(1)} s; ` +
+        `${spec} ${how} (${jobs.executor.where}${flags(where) ? `, workers run with ${flags(where)}` : ''}): warm-up (train) ${first.seconds.toFixed(1)} s, test ${second.seconds.toFixed(1)} s; ` +
           `this process's CPU ${second.hostCpu.toFixed(1)} s; evaluations (s): ${second.times}; sum ${second.jobSeconds.reduce((a, b) => a + b, 0).toFixed(1)}, best split over 2 workers ${Math.max(...ends).toFixed(1)}\n`,
       );
     } finally {

@@ -5,7 +5,11 @@ import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { JobSchema } from './job.ts';
+import { throttleTasks } from './progress-throttle.ts';
 import { type JobContext, JobRefused, runJob } from './run-job.ts';
+
+/** Task progress crosses the IPC channel at most this often per job: each message is serialized, sent and checked. */
+const PROGRESS_MS = 100;
 
 export function serveIpc(context: JobContext): Promise<void> {
   const send = (m: FromWorker) => process.send?.(m);
@@ -19,7 +23,7 @@ export function serveIpc(context: JobContext): Promise<void> {
           return send({ type: 'failed', id, message: 'a malformed job reached the worker', refused: true });
         }
         try {
-          const onProgress = (event: ProgressEvent) => send({ type: 'progress', id, event });
+          const onProgress = throttleTasks((event: ProgressEvent) => send({ type: 'progress', id, event }), PROGRESS_MS);
           send({ type: 'done', id, output: await runJob(parsed.data, { ...context, onProgress }, raw.evidenceDir) });
         } catch (err) {
           send({ type: 'failed', id, message: (err as Error).message, refused: err instanceof JobRefused || err instanceof ToolchainError });

@@ -6,6 +6,7 @@ import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { JobSchema } from './job.ts';
+import { throttleTasks } from './progress-throttle.ts';
 import { QUEUE_NAME, REFUSED } from './queue-names.ts';
 import { reachable } from './redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
@@ -26,20 +27,14 @@ export interface ServeOptions {
 }
 
 /**
- * Sends a job's progress through Redis: world events as they come, task events at most every PROGRESS_MS per job.
- * `flush` waits for the updates sent, so every one is in Redis before the job's completion.
+ * Sends a job's progress through Redis (task events throttled). `flush` waits for the updates sent, so every one is
+ * in Redis before the job's completion.
  */
 function progressTo(job: QueueJob): { send: (event: ProgressEvent) => void; flush: () => Promise<unknown> } {
-  let last = 0;
   let sent: Promise<unknown> = Promise.resolve();
   return {
-    send: (event) => {
-      const now = Date.now();
-      if (event.kind === 'task' && event.done < event.total && now - last < PROGRESS_MS) return;
-      if (event.kind === 'task') last = now;
-      // Progress is for display: a lost update is not worth failing the job for.
-      sent = Promise.all([sent, job.updateProgress(event).catch(() => undefined)]);
-    },
+    // Progress is for display: a lost update is not worth failing the job for.
+    send: throttleTasks((event) => (sent = Promise.all([sent, job.updateProgress(event).catch(() => undefined)])), PROGRESS_MS),
     flush: () => sent,
   };
 }

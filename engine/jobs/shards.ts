@@ -48,15 +48,22 @@ export function mergeShardResults(parts: EvaluationResult[], worldOrder: string[
 const LINE_FILES = ['tasks.jsonl', 'worlds.jsonl'];
 
 /**
- * Moves a shard's evidence into the evaluation's folder: its line files appended to the folder's, its images moved
- * in (an image already there is the same image). Only regular files are read; the shard's summary is not kept.
+ * Moves a shard's evidence into the evaluation's folder: its line files appended to the folder's (moved there whole
+ * when the folder has none yet), its images moved in (an image already there is the same image). Only regular files
+ * are read; the shard's summary is not kept.
  */
 export async function mergeShardEvidence(shardDir: string, into: string): Promise<void> {
   for (const name of LINE_FILES) {
     const from = join(shardDir, name);
     if (!isFile(from)) continue;
+    const to = join(into, name);
+    // Nothing there, not even a link: the first shard's lines need no copy.
+    if (!lstatSync(to, { throwIfNoEntry: false })) {
+      renameSync(from, to);
+      continue;
+    }
     // Appends never follow a link planted where an evidence file goes, as the evidence writer's own.
-    const target = await open(join(into, name), APPEND);
+    const target = await open(to, APPEND);
     await pipeline(createReadStream(from), target.createWriteStream());
   }
   const images = join(shardDir, 'images');

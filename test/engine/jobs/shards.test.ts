@@ -15,6 +15,7 @@ import { evalJob, evaluateByJob } from '../../../engine/jobs/evaluate-job.ts';
 import { InProcessExecutor } from '../../../engine/jobs/in-process.ts';
 import type { EnvRef } from '../../../engine/jobs/job.ts';
 import { planShards } from '../../../engine/jobs/shards.ts';
+import { workerNodeFlags } from '../../../api/worker-count.ts';
 import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
@@ -73,7 +74,8 @@ describe('an evaluation split by world over workers', () => {
       const job = evalJob({ key: 'shards/a', program, env: ref, split: 'test', seed: 1, taskIds });
       const here = await evaluateByJob(new InProcessExecutor(env, services), job, { evidenceDir: join(work, 'here') }, env, services.images);
       const sent: string[] = [];
-      const pool = new WorkerPool(2, { args: [bin, 'worker', '--ipc'] }, 1, (_pid, key) => sent.push(key));
+      // As the CLI starts two workers on a two-core machine: with the Node flags of workers that fill the cores.
+      const pool = new WorkerPool(2, { args: [...workerNodeFlags(2, 2), bin, 'worker', '--ipc'] }, 1, (_pid, key) => sent.push(key));
       try {
         const dir = join(work, 'there');
         const there = await evaluateByJob(pool, job, { evidenceDir: dir }, env, services.images);
