@@ -14,7 +14,7 @@ import { mergeUsage, summarize } from '../evaluate/stats.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { EnvRef, EvalJob, JobOutput } from './job.ts';
-import { mergeShardEvidence, mergeShardResults, planShards, MAX_SHARDS } from './shards.ts';
+import { mergeShardEvidence, mergeShardResults, planShards, MAX_SHARDS, type Shard } from './shards.ts';
 
 export interface JobSpec {
   key: string;
@@ -54,7 +54,7 @@ export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: 
 async function evaluateSharded(
   executor: JobExecutor,
   job: EvalJob,
-  plan: string[][],
+  plan: Shard[],
   worldOrder: string[],
   hints: RunHints & { evidenceDir: string },
   env: Environment,
@@ -71,11 +71,11 @@ async function evaluateSharded(
   let firstError: unknown;
   try {
     const settled = await Promise.allSettled(
-      plan.map((worldIds, i) =>
+      plan.map(({ worldIds, tasks }, i) =>
         executor
           .run(
             { ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds },
-            { evidenceDir: join(work, String(i)), signal: stop.signal, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) },
+            { evidenceDir: join(work, String(i)), signal: stop.signal, tasks, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) },
           )
           .catch((err: unknown) => {
             firstError ??= err;

@@ -19,6 +19,9 @@ import { evalJob, evaluateByJob } from './evaluate-job.ts';
 import type { JobExecutor } from './executor.ts';
 import type { EnvRef } from './job.ts';
 
+/** Evaluations in flight per slot of an executor that runs several jobs at once. */
+const IN_FLIGHT_PER_SLOT = 4;
+
 /** The sandbox's own default seed: what `eval` and `baselines` always evaluated with. */
 const SANDBOX_SEED = 1;
 
@@ -83,7 +86,10 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
     folders.add(folder);
     return { p, folder };
   });
-  const settled = await mapLimit(named, Math.max(1, jobs.executor.slots), async ({ p, folder }, i) => {
+  // Where several jobs run at once, more evaluations than slots are in flight: their jobs (largest first) keep every
+  // worker busy until the end, instead of one worker waiting while the other runs the last evaluation's last job.
+  const slots = Math.max(1, jobs.executor.slots);
+  const settled = await mapLimit(named, slots > 1 ? IN_FLIGHT_PER_SLOT * slots : 1, async ({ p, folder }, i) => {
     hooks.signal?.throwIfAborted();
     await hooks.onProgram?.(p.name);
     let r: { row?: EvalRow; failure?: EvalFailure };

@@ -14,11 +14,17 @@ import { mergeUsage, summarize } from '../evaluate/stats.ts';
 /** Shards per evaluation at most: more buys no balance and costs a sandbox start each. */
 export const MAX_SHARDS = 16;
 
+/** One job's part of an evaluation: its worlds, in the split's order, and how many tasks they hold. */
+export interface Shard {
+  worldIds: string[];
+  tasks: number;
+}
+
 /**
- * World ids in at most `shards` groups of about equal task counts (largest world first, each to the lightest
- * group), each group in the split's order. Worlds without a wanted task are left out; one group means no split.
+ * Worlds in at most `shards` groups of about equal task counts (largest world first, each to the lightest group),
+ * each group in the split's order. Worlds without a wanted task are left out; one group means no split.
  */
-export function planShards(worlds: { id: string; tasks: { taskId: string }[] }[], shards: number, wanted?: ReadonlySet<string>): string[][] {
+export function planShards(worlds: { id: string; tasks: { taskId: string }[] }[], shards: number, wanted?: ReadonlySet<string>): Shard[] {
   const sized = worlds
     .map((w, order) => ({ id: w.id, order, tasks: wanted ? w.tasks.filter((t) => wanted.has(t.taskId)).length : w.tasks.length }))
     .filter((w) => w.tasks > 0);
@@ -29,7 +35,7 @@ export function planShards(worlds: { id: string; tasks: { taskId: string }[] }[]
     lightest.tasks += w.tasks;
     lightest.worlds.push(w);
   }
-  return groups.filter((g) => g.worlds.length > 0).map((g) => g.worlds.sort((a, b) => a.order - b.order).map((w) => w.id));
+  return groups.filter((g) => g.worlds.length > 0).map((g) => ({ worldIds: g.worlds.sort((a, b) => a.order - b.order).map((w) => w.id), tasks: g.tasks }));
 }
 
 /** The shards' results as one evaluation: what evaluating every world in one job returns, but the wall time. */

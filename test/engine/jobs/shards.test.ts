@@ -14,7 +14,7 @@ import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { evalJob, evaluateByJob } from '../../../engine/jobs/evaluate-job.ts';
 import { InProcessExecutor } from '../../../engine/jobs/in-process.ts';
 import type { EnvRef } from '../../../engine/jobs/job.ts';
-import { planShards } from '../../../engine/jobs/shards.ts';
+import { planShards, type Shard } from '../../../engine/jobs/shards.ts';
 import { workerNodeFlags } from '../../../api/worker-count.ts';
 import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
@@ -29,17 +29,22 @@ let program: CompiledProgram;
 
 const world = (id: string, tasks: number) => ({ id, tasks: Array.from({ length: tasks }, (_, i) => ({ taskId: `${id}-${i}` })) });
 
+const ids = (plan: Shard[]) => plan.map((s) => s.worldIds);
+
 describe('planShards', () => {
   it('groups worlds by task count, largest first to the lightest group, each group in the split order', () => {
     const worlds = [world('a', 158), world('b', 82), world('c', 162), world('d', 10)];
-    expect(planShards(worlds, 2)).toEqual([['c', 'd'], ['a', 'b']]);
-    expect(planShards(worlds, 16)).toEqual([['c'], ['a'], ['b'], ['d']]);
-    expect(planShards(worlds, 1)).toEqual([['a', 'b', 'c', 'd']]);
+    expect(ids(planShards(worlds, 2))).toEqual([['c', 'd'], ['a', 'b']]);
+    expect(ids(planShards(worlds, 16))).toEqual([['c'], ['a'], ['b'], ['d']]);
+    expect(ids(planShards(worlds, 1))).toEqual([['a', 'b', 'c', 'd']]);
   });
 
   it('leaves out worlds without a wanted task, and never makes more groups than worlds', () => {
     const worlds = [world('a', 5), world('b', 5), world('c', 5)];
-    expect(planShards(worlds, 8, new Set(['a-1', 'c-0', 'c-2']))).toEqual([['c'], ['a']]);
+    expect(planShards(worlds, 8, new Set(['a-1', 'c-0', 'c-2']))).toEqual([
+      { worldIds: ['c'], tasks: 2 },
+      { worldIds: ['a'], tasks: 1 },
+    ]);
     expect(planShards(worlds, 8, new Set(['nothing']))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Local worker processes as a search uses them: a job's score is the score it gets in this process; a worker killed
 // under a job is replaced and the job retried, once; a job under which two workers die is the program's failure,
-// with the reason; a quick examination reports as in this process.
+// with the reason; the largest queued job starts first; a quick examination reports as in this process.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,6 +108,27 @@ describe('local worker processes', () => {
         const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
         const next = await evaluateByJob(pool, evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'next') }, env, services.images);
         expect(next.score).toBeGreaterThan(0.5);
+      } finally {
+        await pool.close();
+      }
+    });
+  });
+
+  it('starts the largest queued job first, jobs of one size in the order given', async () => {
+    await withVault(async (_env, ref) => {
+      const started: string[] = [];
+      const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
+      // Every job is queued in the tick the pool starts, before its worker can say it is ready: the order the worker
+      // takes them in is the pool's choice alone.
+      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (_pid, key) => started.push(key));
+      try {
+        const sizes = [['small', 2], ['large', 9], ['unsized', undefined], ['middle', 5], ['large-later', 9]] as const;
+        await Promise.all(
+          sizes.map(([key, tasks]) =>
+            pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, `sized-${key}`), ...(tasks ? { tasks } : {}) }),
+          ),
+        );
+        expect(started).toEqual(['large', 'large-later', 'middle', 'small', 'unsized']);
       } finally {
         await pool.close();
       }
