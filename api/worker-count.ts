@@ -19,10 +19,11 @@ export function defaultWorkers(): number {
 /**
  * Node flags for worker processes that fill this machine's cores. Each world runs in a fresh isolate, so V8
  * optimizes the program's hot functions again in every world, on background threads: with one worker those threads
- * use a spare core, but with a worker per core they take a quarter of the CPU (perf, two workers on LoCoMo) from the
- * evaluations. Tiering up after about 4× the default interrupt budget halves that compile work; it costs about 3% of
- * one worker's speed when a core is spare, so it applies only when there is none. Measured by `npm run bench:eval`.
+ * use a spare core, but with a worker per core they took a quarter of the CPU (perf, two workers on LoCoMo) from the
+ * evaluations, mostly compiling code of isolates that end within a second. Tiering up after about 15× V8's default
+ * interrupt budget cuts that compile work to a third for a few percent of interpreter time; it costs one worker
+ * about 3% when a core is spare, so it applies only when there is none. Measured by `npm run bench:eval`.
  */
 export function workerNodeFlags(processes: number, cores = availableParallelism()): string[] {
-  return processes >= cores ? ['--interrupt-budget=300000'] : [];
+  return processes >= cores ? ['--interrupt-budget=1000000'] : [];
 }
