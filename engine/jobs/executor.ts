@@ -10,7 +10,8 @@ export interface RunHints {
   signal?: AbortSignal;
   /** Task-level progress of an evaluation (from a worker behind a queue: worlds as they start and end, tasks at most every 250 ms). */
   onProgress?: (event: ProgressEvent) => void;
-  /** The job's work in tasks: an executor with a queue starts the largest first, so small jobs fill the end. */
+  /** The job's work in tasks: an executor with a queue starts the largest first, so small jobs fill the end (jobs
+   * without it, quick examinations, before any). */
   tasks?: number;
 }
 

@@ -72,9 +72,9 @@ export class WorkerPool implements JobExecutor {
     const settled = new Promise<JobOutput>((resolve, reject) => {
       const p: Pending = { id: this.nextId++, job, hints, deaths: [], resolve, reject };
       onAbort = () => this.abandon(p, signal?.reason);
-      // Largest first (jobs of one size in the order given): the last jobs to run are short, so no worker waits
-      // long at the end for another's.
-      const after = this.queue.findIndex((q) => (q.hints.tasks ?? 0) < (hints.tasks ?? 0));
+      // Jobs without a task count first (quick examinations: a search waits on them), then the largest (jobs of one
+      // size in the order given): the last jobs to run are short, so no worker waits long at the end for another's.
+      const after = this.queue.findIndex((q) => (q.hints.tasks ?? Infinity) < (hints.tasks ?? Infinity));
       this.queue.splice(after < 0 ? this.queue.length : after, 0, p);
       this.dispatch();
     });

@@ -1,6 +1,6 @@
 // Local worker processes as a search uses them: a job's score is the score it gets in this process; a worker killed
 // under a job is replaced and the job retried, once; a job under which two workers die is the program's failure,
-// with the reason; the largest queued job starts first; a quick examination reports as in this process.
+// with the reason; queued jobs start largest first; a quick examination reports as in this process.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ describe('local worker processes', () => {
     });
   });
 
-  it('starts the largest queued job first, jobs of one size in the order given', async () => {
+  it('starts queued jobs without a size first, then the largest, jobs of one size in the order given', async () => {
     await withVault(async (_env, ref) => {
       const started: string[] = [];
       const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
@@ -128,7 +128,7 @@ describe('local worker processes', () => {
             pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, `sized-${key}`), ...(tasks ? { tasks } : {}) }),
           ),
         );
-        expect(started).toEqual(['large', 'large-later', 'middle', 'small', 'unsized']);
+        expect(started).toEqual(['unsized', 'large', 'large-later', 'middle', 'small']);
       } finally {
         await pool.close();
       }
