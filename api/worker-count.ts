@@ -17,13 +17,15 @@ export function defaultWorkers(): number {
 }
 
 /**
- * Node flags for worker processes that fill this machine's cores. Each world runs in a fresh isolate, so V8
- * optimizes the program's hot functions again in every world, on background threads: with one worker those threads
- * use a spare core, but with a worker per core they took a quarter of the CPU (perf, two workers on LoCoMo) from the
- * evaluations, mostly compiling code of isolates that end within a second. Tiering up after about 15× V8's default
- * interrupt budget cuts that compile work to a third for a few percent of interpreter time; it costs one worker
- * about 3% when a core is spare, so it applies only when there is none. Measured by `npm run bench:eval`.
+ * Node flags for worker processes that fill this machine's cores, when V8's helper threads have no spare core and
+ * only take time from another worker (perf, two workers on LoCoMo; `npm run bench:eval`):
+ * - each world runs in a fresh isolate, so V8 optimizes the program's hot functions again in every world, on
+ *   background threads that took a quarter of the CPU, mostly for isolates that end within a second; tiering up
+ *   after about 15× V8's default interrupt budget cuts that compile work to a third;
+ * - garbage collection on the worker's own thread, without parallel helpers (2 workers: 3.40 s against 3.64 s a
+ *   pass, median of 5, and less CPU in all).
+ * Both cost one worker a few percent when a core is spare, so they apply only when there is none.
  */
 export function workerNodeFlags(processes: number, cores = availableParallelism()): string[] {
-  return processes >= cores ? ['--interrupt-budget=1000000'] : [];
+  return processes >= cores ? ['--interrupt-budget=1000000', '--single-threaded-gc'] : [];
 }
