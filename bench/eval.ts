@@ -40,6 +40,8 @@ const envs = (values.envs ?? 'locomo,web:code').split(',').reduce<string[]>((acc
 }, []);
 const work = mkdtempSync(join(tmpdir(), 'bench-eval-'));
 const redis = await startRedis();
+/** `automemo worker --queue` processes of the Redis row. */
+const REDIS_WORKERS = 2;
 
 function startWorkers(n: number): Promise<ChildProcess[]> {
   return Promise.all(
@@ -70,7 +72,7 @@ interface Row {
 }
 const rows: Row[] = [];
 /** The Node flags a row's worker processes run with (none in this process). */
-const flags = (where: { workers?: number; queue?: string }) => (where.queue ? workerNodeFlags(2) : where.workers ? workerNodeFlags(where.workers) : []).join(' ');
+const flags = (where: { workers?: number; queue?: string }) => (where.queue ? workerNodeFlags(REDIS_WORKERS) : where.workers ? workerNodeFlags(where.workers) : []).join(' ');
 const models = resolveModels({}, {});
 
 async function measure(spec: string, how: string, where: { workers?: number; queue?: string }, rep = 1): Promise<void> {
@@ -110,7 +112,7 @@ try {
     await measure(env, 'in this process', { workers: 0 });
     await measure(env, '1 worker', { workers: 1 });
     await measure(env, '2 workers', { workers: 2 });
-    const workers = await startWorkers(2);
+    const workers = await startWorkers(REDIS_WORKERS);
     try {
       await measure(env, '2 redis workers', { queue: redis.url });
     } finally {

@@ -8,11 +8,21 @@ export interface RunHints {
   evidenceDir?: string;
   /** Stop waiting (and, where the job runs here, stop the job). */
   signal?: AbortSignal;
-  /** Task-level progress of an evaluation (from a worker behind a queue: worlds as they start and end, tasks at most every 250 ms). */
+  /** Task-level progress of an evaluation (from a worker: worlds as they start and end, tasks throttled; progress-throttle.ts). */
   onProgress?: (event: ProgressEvent) => void;
-  /** The job's work in tasks: an executor with a queue starts the largest first, so small jobs fill the end (jobs
-   * without it, quick examinations, before any). */
+  /** The job's work in tasks: an executor with a queue takes jobs in `queuePriority` order. */
   tasks?: number;
+}
+
+/** The lowest priority a job gets (BullMQ's range, which every executor with a queue keeps). */
+export const LOWEST_PRIORITY = 2 ** 21 - 1;
+
+/**
+ * The order queued jobs start in, lowest first: jobs without a task count first (quick examinations: a search waits
+ * on them), then the largest, so the last jobs of a batch are short and no worker waits long at the end for another's.
+ */
+export function queuePriority(hints: Pick<RunHints, 'tasks'>): number {
+  return hints.tasks === undefined ? 0 : Math.min(LOWEST_PRIORITY, Math.max(1, LOWEST_PRIORITY - Math.floor(hints.tasks)));
 }
 
 export interface JobExecutor {

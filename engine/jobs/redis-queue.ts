@@ -3,11 +3,11 @@
 // finished while it was away) finds the one job. A worker that dies mid-job is BullMQ's stall handling: the job goes
 // back to the queue once; stalled twice, it is the program's failure. A worker that refuses a job (other automemo,
 // other environment) stops the search as an infrastructure failure, naming the worker and why.
-import { Job as QueueJob, PRIORITY_LIMIT, Queue, QueueEvents } from 'bullmq';
+import { Job as QueueJob, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { unpackEvidence } from './evidence-files.ts';
-import type { JobExecutor, RunHints } from './executor.ts';
+import { type JobExecutor, queuePriority, type RunHints } from './executor.ts';
 import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
 import { KEEP_SECONDS, QUEUE_NAME, REFUSED, STALLED_REASON } from './queue-names.ts';
@@ -53,7 +53,8 @@ export class RedisQueueExecutor implements JobExecutor {
       jobId: job.key,
       removeOnComplete: { age: KEEP_SECONDS },
       removeOnFail: { age: KEEP_SECONDS },
-      ...(hints.tasks !== undefined ? { priority: priorityOf(hints.tasks) } : {}),
+      // BullMQ serves priority 0 (none) first, then 1, 2, …: the local pool's order.
+      priority: queuePriority(hints),
     });
     // The id may name a job added before (a resume): one that failed for a reason other than its program runs again.
     const existing = await QueueJob.fromId(this.queue, added.id as string);
@@ -87,14 +88,6 @@ export class RedisQueueExecutor implements JobExecutor {
   async close(): Promise<void> {
     await Promise.allSettled([this.events.close(), this.queue.close()]);
   }
-}
-
-/**
- * BullMQ's priority for a job of `tasks` tasks: the largest first, as the local pool does (1 is served first,
- * PRIORITY_LIMIT last; jobs without one, quick examinations, before all).
- */
-export function priorityOf(tasks: number): number {
-  return Math.min(PRIORITY_LIMIT, Math.max(1, PRIORITY_LIMIT - Math.floor(tasks)));
 }
 
 /** Fails fast, naming the address, when Redis cannot be reached (ioredis alone would retry for ever). */

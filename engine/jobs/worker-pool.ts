@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
-import type { JobExecutor, RunHints } from './executor.ts';
+import { type JobExecutor, queuePriority, type RunHints } from './executor.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
 import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
 
@@ -72,9 +72,8 @@ export class WorkerPool implements JobExecutor {
     const settled = new Promise<JobOutput>((resolve, reject) => {
       const p: Pending = { id: this.nextId++, job, hints, deaths: [], resolve, reject };
       onAbort = () => this.abandon(p, signal?.reason);
-      // Jobs without a task count first (quick examinations: a search waits on them), then the largest (jobs of one
-      // size in the order given): the last jobs to run are short, so no worker waits long at the end for another's.
-      const after = this.queue.findIndex((q) => (q.hints.tasks ?? Infinity) < (hints.tasks ?? Infinity));
+      // In priority order; jobs of one priority in the order given.
+      const after = this.queue.findIndex((q) => queuePriority(q.hints) > queuePriority(hints));
       this.queue.splice(after < 0 ? this.queue.length : after, 0, p);
       this.dispatch();
     });
