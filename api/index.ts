@@ -10,7 +10,8 @@ export { defineEnvironment, type EnvironmentDefinition, type LoadContext } from 
 export type { EnvTask, TaskAgent, AgentRun, AgentStep, TaskImage, TaskRole, Verdict, TaskEnvironmentSpec } from '../engine/environment/task-spec.ts';
 export { InfraError, type Environment, type EnvironmentInfo, type World, type TaskOutcome, type Trajectory, type Split } from '../engine/environment/contract.ts';
 export type { EnvSource } from '../engine/environment/registry.ts';
-export type { SearchSummary, SearchState } from '../engine/search/search.ts';
+export type { SearchState } from '../engine/search/search.ts';
+export type { SearchSummary } from '../engine/search/summary.ts';
 export type { EvaluationResult, ProgressEvent, TaskRecord } from '../engine/evaluate/evaluate.ts';
 export type { JournalEvent } from '../search-trees/journal.ts';
 export type { QuickExamReport } from '../sandbox/quick-exam.ts';

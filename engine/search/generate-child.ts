@@ -1,0 +1,108 @@
+// A generate action: the meta agent proposes a child of the parent, the child is quick-examined and repaired (at
+// most `repairAttempts` times), and one that passes is either a no-op (it would change nothing: said so, and the
+// step may try again) or a new node, evaluated at once. A child that never passes spends the step but no evaluation.
+import { relative } from 'node:path';
+import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import { MetaAgentError, type Proposal } from '../meta/types.ts';
+import { evaluateNode } from './evaluate-node.ts';
+import type { NoOpCheck } from './no-op-check.ts';
+import type { ParentContexts } from './parent-context.ts';
+import type { SearchRun } from './search-run.ts';
+import type { TreeNode } from './tree.ts';
+
+/** Children that changed nothing one step may write before it ends as a no-op. */
+export const MAX_NO_OP_TRIES = 3;
+
+export interface Generator {
+  run: SearchRun;
+  contexts: ParentContexts;
+  noOps: NoOpCheck;
+}
+
+/** One generate step: up to MAX_NO_OP_TRIES children, until one is not a no-op. */
+export async function generateStep(g: Generator, parentId: string, step: number): Promise<void> {
+  for (let again = 0; again < MAX_NO_OP_TRIES; again++) if ((await generateChild(g, parentId, step, again)) !== 'no-op') return;
+}
+
+/** One child of the parent: a node, a failed generation, or a no-op (then said so, for another try). */
+async function generateChild(g: Generator, parentId: string, step: number, again: number): Promise<'done' | 'no-op'> {
+  const { run } = g;
+  const parent = run.tree.get(parentId);
+  const ctx = await g.contexts.of(parent, step);
+  const childId = `n${step}`;
+  // A try after a no-op writes beside it, so the journal's no-op keeps its own files.
+  const base = again ? `${childId}-again${again}` : childId;
+  let proposal: Proposal | null;
+  try {
+    proposal = await run.deps.meta.propose(ctx);
+  } catch (err) {
+    return failed(run, err, parentId, step, 1);
+  }
+  for (let attempt = 0; proposal; attempt++) {
+    const dir = run.folder.writeProgram(attempt === 0 ? base : `${base}-try${attempt}`, proposal.files);
+    const report = await run.examine(proposal.files, dir);
+    run.log({ type: 'quick-exam', step, dir: relative(run.folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
+    if (report.passed) return accept(g, { parent, proposal, report, dir, childId, step, attempt, again });
+    if (attempt >= run.options.repairAttempts) {
+      run.tree.failed.push({ parent: parentId, step, reason: report.failure?.detail ?? 'quick examination failed', attempts: attempt + 1 });
+      run.log({ type: 'generation-failed', step, parent: parentId, reason: `${report.failure?.check}: ${report.failure?.detail ?? ''}`.slice(0, 2000), attempts: attempt + 1, dir: relative(run.folder.dir, dir) });
+      return 'done';
+    }
+    try {
+      proposal = await run.deps.meta.repair(proposal, report, ctx, attempt + 1);
+    } catch (err) {
+      return failed(run, err, parentId, step, attempt + 1);
+    }
+  }
+  run.tree.failed.push({ parent: parentId, step, reason: 'the meta agent gave up', attempts: 1 });
+  run.log({ type: 'generation-failed', step, parent: parentId, reason: 'the meta agent gave up', attempts: 1 });
+  return 'done';
+}
+
+interface Passed {
+  parent: TreeNode;
+  proposal: Proposal;
+  report: QuickExamReport;
+  dir: string;
+  childId: string;
+  step: number;
+  attempt: number;
+  again: number;
+}
+
+/** A child that passed quick examination: a no-op, or a node of the tree with its first evaluation. */
+async function accept(g: Generator, p: Passed): Promise<'done' | 'no-op'> {
+  const { run } = g;
+  const { parent, proposal, report, step } = p;
+  const noop = await g.noOps.check(parent, proposal.files, report);
+  if (noop) {
+    run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
+    run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, p.dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
+    return 'no-op';
+  }
+  g.noOps.remember(p.childId, report);
+  if (p.attempt > 0 || p.again > 0) run.folder.writeProgram(p.childId, proposal.files);
+  const child = await run.programNode(p.childId, proposal.files, parent.id, 'child', step, proposal.description, proposal.edits);
+  // Written before the node line, so a viewer that sees the node finds its meta.json.
+  run.folder.writeMeta(p.childId, {
+    node: p.childId,
+    parent: parent.id,
+    step,
+    agent: run.deps.meta.mode,
+    description: proposal.description,
+    ...(proposal.edits?.length ? { edits: proposal.edits } : {}),
+    attempts: p.attempt + 1,
+    ...(proposal.feedback ? { feedback: proposal.feedback } : {}),
+  });
+  run.addNode(child, step);
+  await evaluateNode(run, child, 'train', step);
+  return 'done';
+}
+
+/** The meta agent failed to propose or repair: a failed generation (any other error is a bug and is thrown). */
+function failed(run: SearchRun, err: unknown, parent: string, step: number, attempts: number): 'done' {
+  if (!(err instanceof MetaAgentError)) throw err;
+  run.tree.failed.push({ parent, step, reason: err.message, attempts });
+  run.log({ type: 'generation-failed', step, parent, reason: err.message.slice(0, 2000), attempts });
+  return 'done';
+}

@@ -1,0 +1,55 @@
+// What a search reports when it ends: the action mix, the generation outcomes, the selected program beside the
+// root and the seeds, and why it stopped early if it did. It is what `automemo search --json` prints.
+import { lcb } from './ucb.ts';
+import type { SearchRun } from './search-run.ts';
+import type { TreeNode } from './tree.ts';
+
+export interface SearchSummary {
+  steps: number;
+  generations: number;
+  reEvaluations: number;
+  validGenerations: number;
+  failedGenerations: number;
+  /** Children not evaluated because they would have changed nothing (same program, or the parent's payloads). */
+  noOps: number;
+  fullEvaluations: number;
+  winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
+  root: { validation: number; test?: number };
+  seeds: { id: string; validation: number; test?: number }[];
+  stopped?: string;
+  /** The infrastructure failure that stopped the search (a resume carries on once it is fixed). */
+  failure?: string;
+  /** Stopped by its AbortSignal (Ctrl-C on the CLI): the final choice and test were not made; a resume carries on. */
+  interrupted?: boolean;
+  /** Evaluations that scored nothing (infrastructure failed every task); they count in no score. */
+  unscored: number;
+  usd: number;
+  tokens: number;
+}
+
+export function summarize(run: SearchRun, winner: TreeNode): SearchSummary {
+  const tree = run.tree;
+  const actions = [...run.stepActions.values()];
+  const nodes = [...tree.nodes.values()];
+  const N = tree.totalEvaluations();
+  const tested = (n: TreeNode) => (n.testScore !== undefined ? { test: n.testScore } : {});
+  const summary: SearchSummary = {
+    steps: actions.length,
+    generations: actions.filter((kind) => kind === 'generate').length,
+    reEvaluations: actions.filter((kind) => kind === 'evaluate').length,
+    validGenerations: nodes.filter((n) => n.kind === 'child').length,
+    failedGenerations: tree.failed.length,
+    noOps: tree.noops.length,
+    fullEvaluations: N,
+    winner: { id: winner.id, validation: tree.q(winner), evaluations: winner.scores.length, lcb: lcb(tree.q(winner), winner.scores.length, N, run.options.ucb), ...tested(winner) },
+    root: { validation: tree.q(tree.root), ...tested(tree.root) },
+    seeds: nodes.filter((n) => n.kind === 'seed').map((s) => ({ id: s.id, validation: tree.q(s), ...tested(s) })),
+    unscored: nodes.reduce((n, node) => n + (node.unscored?.length ?? 0), 0),
+    usd: run.deps.ledger.usd,
+    tokens: run.deps.ledger.tokens,
+  };
+  if (run.stopped) summary.stopped = run.stopped;
+  if (run.failure) summary.failure = run.failure;
+  if (run.interrupted) summary.interrupted = true;
+  return summary;
+}
