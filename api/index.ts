@@ -1,7 +1,7 @@
 // automemo as a library: the same search, evaluation, baselines and quick examination the CLI runs (the CLI is a
 // thin layer over these), plus what a researcher writes against: defineEnvironment for a benchmark, defineMemo
 // for a memo program. Functions that start sandboxes need Node's --no-node-snapshot flag on Node 20 (see host.ts).
-export { DEFAULT_SEEDS, search, type SearchOptions, type SearchResult, type SearchStart } from './search.ts';
+export { DEFAULT_SEEDS, SCREEN_KEEP, search, type SearchOptions, type SearchResult, type SearchStart } from './search.ts';
 export { evaluate, baselines, EvaluationFailed, type EvaluateOptions, type EvaluateResult, type BaselinesOptions, type BaselinesResult } from './evaluate.ts';
 export { check, type CheckOptions } from './check.ts';
 export { exportRun, type ExportRunOptions } from './export.ts';
@@ -12,6 +12,8 @@ export { InfraError, type Environment, type EnvironmentInfo, type World, type Ta
 export type { EnvSource } from '../engine/environment/registry.ts';
 export type { SearchState } from '../engine/search/search.ts';
 export type { SearchSummary } from '../engine/search/summary.ts';
+export type { ValidationPlan } from '../engine/search/validation-sampler.ts';
+export type { SplitSpec } from '../engine/environment/roles.ts';
 export type { EvaluationResult, ProgressEvent, TaskRecord } from '../engine/evaluate/evaluate.ts';
 export type { JournalEvent } from '../search-trees/journal.ts';
 export type { QuickExamReport } from '../sandbox/quick-exam.ts';

@@ -13,8 +13,9 @@ import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
+import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
 import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
-import { resolveProgram } from '../memo-programs/registry.ts';
+import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
@@ -30,8 +31,11 @@ export interface SearchOptions {
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
   budget?: number;
-  /** Seed programs by name or path (default DEFAULT_SEEDS: Omni-SimpleMem and the pipeline of automemo/lib's stages). */
-  seeds?: string[];
+  /**
+   * Seed programs by name or path, or 'auto' (the default): step 0 screens the standard designs (the baselines and the
+   * pipeline seed) on the first validation sample and seeds the tree with the best SCREEN_KEEP of them.
+   */
+  seeds?: string[] | 'auto';
   meta?: 'model' | 'offline';
   maxUsd?: number;
   seed?: number;
@@ -70,11 +74,14 @@ export interface SearchStart {
   meta: string;
   /** Where evaluations run ("in this process", "2 local worker processes", "workers behind redis://…"). */
   evaluation: string;
+  /** What the validation can tell apart: its tasks, the tasks per evaluation, the smallest difference it resolves; a warning when it is small. */
+  validation: ValidationPlan;
 }
 
 export interface SearchResult extends SearchSummary {
   runFolder: string;
   env: SearchStart['env'];
+  validation: ValidationPlan;
   /** Where evaluations ran. */
   evaluation: string;
 }
@@ -86,8 +93,12 @@ const OptionsSchema = z
     resume: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000).optional(),
     seeds: z
-      .array(z.string().min(1, 'a seed name is empty').max(4096))
-      .max(MAX_SEEDS, `at most ${MAX_SEEDS} seeds`)
+      .union([
+        z.literal('auto'),
+        z
+          .array(z.string().min(1, 'a seed name is empty').max(4096))
+          .max(MAX_SEEDS, `at most ${MAX_SEEDS} seeds`),
+      ])
       .optional(),
     meta: z.enum(['model', 'offline']).optional(),
     maxUsd: z.number().positive().optional(),
@@ -122,10 +133,12 @@ function checkOptions(o: SearchOptions): void {
 }
 
 /**
- * The programs a search starts from unless told: Omni-SimpleMem (the published design), and a pipeline of
- * automemo/lib's stages, which the offline agent edits structurally (adds, removes, swaps stages; crossover).
+ * What a search starts from unless told: the best few of the standard designs (STANDARD_DESIGNS: the baselines and a
+ * pipeline of automemo/lib's stages, which the offline agent edits structurally), screened at step 0 on validation.
  */
-export const DEFAULT_SEEDS = ['omni-simplemem', 'pipeline'];
+export const DEFAULT_SEEDS = 'auto';
+/** Standard designs an automatic screen keeps as seeds. */
+export const SCREEN_KEEP = 3;
 
 /** The run's settings: a new run's from the options, a resumed run's from its run.json. */
 function settings(
@@ -146,7 +159,8 @@ function settings(
     return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
   }
   if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
-  const seeds = o.seeds ?? DEFAULT_SEEDS;
+  const auto = (o.seeds ?? DEFAULT_SEEDS) === 'auto';
+  const seeds = auto ? [] : (o.seeds as string[]);
   for (const s of seeds) asUsageSync(() => resolveProgram(s));
   const policy = o.policy ?? 'ucb';
   if (!POLICIES[policy]) throw new UsageError(`unknown policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);
@@ -158,6 +172,7 @@ function settings(
     ...(o.data ? { data: o.data } : {}),
     budget: o.budget ?? 20,
     seeds,
+    ...(auto ? { screen: { designs: STANDARD_DESIGNS, keep: SCREEN_KEEP } } : {}),
     meta,
     seed: o.seed ?? 0,
     ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
@@ -165,6 +180,7 @@ function settings(
     selection: o.select ?? 'lcb',
     evalFraction: o.evalFraction ?? 0.5,
     minEvalTasks: o.minEvalTasks ?? DEFAULT_MIN_EVAL_TASKS,
+    sampling: 'disjoint',
     ucb: DEFAULT_UCB,
     repairAttempts: 3,
     quickExamTasks: 5,
@@ -219,6 +235,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           { env, source, openSeed: 0, ...(options.data ? { data: options.data } : {}), services, onNote },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
+        const validation = (await validationOf(env, options)).plan;
         o.onStart?.({
           runFolder: folder.dir,
           resumed: o.resume ?? false,
@@ -226,6 +243,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           env: envFacts,
           meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
           evaluation: jobs.executor.where,
+          validation,
         });
         const summary = await runSearch({
           env,
@@ -239,7 +257,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ...(o.signal ? { signal: o.signal } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, ...summary };
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, ...summary };
       } finally {
         await jobs?.executor.close();
         release();

@@ -17,17 +17,33 @@ export function isTrain(id: string, options: SplitOptions): boolean {
   return taskHash(options.seed, id) < (options.trainShare ?? 0.2);
 }
 
-/** Train and test counts per stratum. */
+/**
+ * The train questions of a history benchmark: those whose seeded hash is under the train share. When the benchmark
+ * states no share and the default one leaves validation under 30 questions, the lowest hashes are taken up to 30 (at
+ * most half of the questions), so a benchmark of 90 questions or more has 30 to validate on; a question of a large
+ * benchmark keeps its side when data is added.
+ */
+export function trainIds(ids: readonly string[], options: SplitOptions & { stated: boolean }): Set<string> {
+  const train = new Set(ids.filter((id) => isTrain(id, options)));
+  const want = Math.min(DEFAULT_MIN_EVAL_TASKS, Math.floor(ids.length / 2));
+  if (options.stated || train.size >= want) return train;
+  const ranked = [...new Set(ids)].map((id) => ({ id, h: taskHash(options.seed, id) })).sort((a, b) => a.h - b.h || (a.id < b.id ? -1 : 1));
+  for (const { id } of ranked.slice(0, want)) train.add(id);
+  return train;
+}
+
+/** Train and test counts per stratum (`train`: which ids are train; default the seeded share). */
 export function splitReport<T>(
   items: T[],
   idOf: (t: T) => string,
   stratumOf: (t: T) => string,
   options: SplitOptions,
+  train: (id: string) => boolean = (id) => isTrain(id, options),
 ): Record<string, { train: number; test: number }> {
   const out: Record<string, { train: number; test: number }> = {};
   for (const item of items) {
     const s = (out[stratumOf(item)] ??= { train: 0, test: 0 });
-    if (isTrain(idOf(item), options)) s.train++;
+    if (train(idOf(item))) s.train++;
     else s.test++;
   }
   return out;

@@ -25,6 +25,9 @@ export const PROGRAMS: NamedProgram[] = [
 
 export const BASELINES = ['no-memory', 'bm25', 'dense', 'trajectory-retrieval', 'reasoning-bank', 'g-memory', 'omni-simplemem'];
 
+/** The standard designs a search screens at step 0 with `--seeds auto`: the baselines with memory and the pipeline seed. */
+export const STANDARD_DESIGNS = [...BASELINES.filter((b) => b !== 'no-memory'), 'pipeline'];
+
 /** A program name or a path to a program file or folder; unknown names are an error listing the known ones. */
 export function resolveProgram(nameOrPath: string): { name: string; path: string } {
   const named = PROGRAMS.find((p) => p.name === nameOrPath);

@@ -84,10 +84,34 @@ export const EventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
+  // Step 0's screen of standard designs (--seeds auto): each design's score on the first validation sample, and the
+  // ones kept as seeds (their nodes and evaluations follow as usual).
+  z.object({
+    type: z.literal('screen'),
+    t: z.number(),
+    step: z.number().int(),
+    keep: z.number().int(),
+    results: z
+      .array(z.object({ design: z.string().max(4096), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath, unscored: z.string().max(2000).optional(), kept: z.boolean() }))
+      .max(64),
+  }),
+  // What the search's validation can tell apart (engine/search/validation-sampler.ts), said when a session starts.
+  z.object({
+    type: z.literal('validation'),
+    t: z.number(),
+    tasks: z.number().int(),
+    perEvaluation: z.number().int(),
+    samples: z.number().int(),
+    deterministic: z.boolean(),
+    resolvable: z.number(),
+    oneTask: z.number(),
+    warning: z.string().max(2000).optional(),
+  }),
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
   // Ctrl-C). Either way a resume carries on instead of staying stopped.
   z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional(), interrupted: z.boolean().optional() }),
-  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number() }),
+  // `tied`: the programs the winner cannot be told apart from on validation (engine/search/ties.ts), with why.
+  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number(), tied: z.array(NodeId).max(50).optional(), tieNote: z.string().max(2000).optional() }),
 ]);
 
 export type JournalEvent = z.infer<typeof EventSchema>;

@@ -23,6 +23,8 @@ export interface Replayed {
   noops: Extract<JournalEvent, { type: 'no-op' }>[];
   /** CluE's clustering of each completed step (for the viewer). */
   clusterings: Extract<JournalEvent, { type: 'clusters' }>[];
+  /** Step 0's screen of standard designs, when the run had one. */
+  screen?: Extract<JournalEvent, { type: 'screen' }>;
   /** CluE's pool as the last completed model clustering left it (what a resumed search carries on from). */
   cluePool: ClusterPool;
   stopped?: string;
@@ -88,6 +90,9 @@ export function replay(events: JournalEvent[]): Replayed {
               assignment: { ...Object.fromEntries(Object.entries(pool.assignment).filter(([, c]) => e.clusters.some((x) => x.id === c))), ...e.assignment },
             };
           }
+          break;
+        case 'screen':
+          out.screen = e;
           break;
         case 'no-op':
           out.noops.push(e);

@@ -34,6 +34,11 @@ export const RunOptionsSchema = z
     data: z.string().optional(),
     budget: z.number().int().min(0).max(10_000),
     seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
+    /**
+     * `--seeds auto`: step 0 screens these designs (named programs) on the first validation sample and seeds the tree
+     * with the `keep` best (engine/search/screen.ts), after any explicit seeds.
+     */
+    screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
     meta: z.enum(['model', 'offline']),
     seed: z.number().int(),
     maxUsd: z.number().positive().optional(),
@@ -42,6 +47,8 @@ export const RunOptionsSchema = z
     evalFraction: z.number().gt(0).max(1),
     /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
+    /** Validation samples are disjoint (engine/search/validation-sampler.ts); absent in runs before them (then seeded, overlapping samples). */
+    sampling: z.enum(['disjoint']).optional(),
     ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
     repairAttempts: z.number().int().min(0).max(10),
     quickExamTasks: z.number().int().min(1),

@@ -11,22 +11,25 @@ import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { POLICIES } from '../../engine/search/policies/index.ts';
+import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
 
 Budget-aware UCB tree search over memo programs. Step 0 evaluates the no-memory
-root and the seeds; each step then re-evaluates a program or has the meta agent
-write a child (quick-examined, repaired up to 3 times, evaluated). The program
-with the best lower confidence bound is evaluated on the held-out test split.
+root and the seeds (by default the best 3 standard designs, screened on
+validation); each step then re-evaluates a program or has the meta agent write
+a child (quick-examined, repaired up to 3 times, evaluated). The program with
+the best lower confidence bound is evaluated on the held-out test split.
 
 Options:
   --env ENV           the environment, one of:
 ${environments.help('                        ')}
   --budget N          steps after the seeds (default 20)
-  --seeds A,B         seed programs, by name or path (default
-                      omni-simplemem,pipeline; "none" for none); a seed's node
-                      is seed-<its name>
+  --seeds A,B         seed programs, by name or path; "auto" (default) screens
+                      the standard designs (the baselines and pipeline) on
+                      validation and keeps the best 3; "none" for none; a
+                      seed's node is seed-<its name>
   --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
                       set, else offline)
   --out DIR           run folder (default search-trees/runs/search-<time>)
@@ -106,12 +109,12 @@ export async function run(argv: string[]): Promise<number> {
 
 export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo search'): Promise<number> {
   if (!a.resume && !a.env) throw new UsageError('give --env');
-  const seeds = a.seeds === undefined ? undefined : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
+  const seeds = a.seeds === undefined || a.seeds === 'auto' ? undefined : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
   // Counted before any is looked at; each becomes a node with a safe id (engine/search/node-ids.ts), never a path.
   if (seeds && seeds.length > MAX_SEEDS)
     throw new UsageError(`--seeds takes at most ${MAX_SEEDS} programs; got ${seeds.length}`);
   if (seeds?.some((s) => s === ''))
-    throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, or "none"');
+    throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, "auto" or "none"');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
   // Named by their flags here; the API checks them again in its own words.
   if (a.policy && !POLICIES[a.policy]) throw new UsageError(`unknown --policy ${a.policy}; known: ${Object.keys(POLICIES).join(', ')}`);
@@ -158,8 +161,10 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
-            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; evaluations of ${Math.round(o.evalFraction * 100)}% of the validation tasks${o.minEvalTasks ? `, at least ${o.minEvalTasks}` : ''}; seeds ${o.seeds.join(', ') || 'none'}; policy ${o.policy}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n`,
+            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
+            `${validationLine(s.validation)}\n`,
         );
+        if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
       },
       onEvent: (e, s) => onEvent?.(e, s),
     });
@@ -177,17 +182,34 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   }
 }
 
-const fmt = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(3));
+const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
+
+function seedsLine(o: RunOptions): string {
+  const screen = o.screen ? `the best ${o.screen.keep} of ${o.screen.designs.length} standard designs, screened on validation` : '';
+  return [o.seeds.join(', '), screen].filter(Boolean).join(' + ') || 'none';
+}
+
+/** What the validation can tell apart, in a line. */
+export function validationLine(v: ValidationPlan): string {
+  const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
+  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
+}
 const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
 
 /** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
 function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
   let line = '';
+  /** Designs the screen scored: their nodes' evaluation lines are the screen's, already printed. */
+  const screened = new Set<string>();
   return (e, s) => {
     const ledger = s.ledger;
     if (e.type === 'action')
       line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
-    if (e.type === 'node' && e.step === 0) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
+    if (e.type === 'node' && e.step === 0 && !screened.has(e.id)) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
+    if (e.type === 'screen') {
+      for (const r of e.results) screened.add(r.node);
+      process.stdout.write(`  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`);
+    }
     if (e.type === 'quick-exam' && !e.passed)
       process.stdout.write(
         dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`),
@@ -200,7 +222,8 @@ function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => voi
     if (e.type === 'evaluation' && e.score !== null) {
       const tree = s.tree;
       const node = tree.nodes.get(e.node);
-      if (e.step === 0) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
+      if (e.step === 0 && !screened.has(e.node)) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
+      if (e.step === -1 && e.split === 'train') process.stdout.write(`  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${s.tree.nodes.get(e.node) ? s.tree.q(s.tree.get(e.node)).toFixed(3) : '?'}\n`);
       if (e.split === 'test')
         process.stdout.write(`  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
       if (e.step > 0 && e.split === 'train' && node) {
@@ -241,8 +264,12 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
       `selected (${options.selection})`,
       `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
     ],
+    ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
+    ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
+    ['validation', validationLine(s.validation)],
+    ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
   if (s.unscored)

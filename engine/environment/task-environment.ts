@@ -35,6 +35,8 @@ const MAX_EXPLAIN_CHARS = 4000;
 class TaskEnvironment<T> implements Environment {
   private readonly roles: TaskRole[];
   private readonly byId = new Map<string, number>();
+  /** Task indices by the world they name (undefined: the one world of tasks that name none), in order of appearance. */
+  private readonly byWorld = new Map<string | undefined, number[]>();
   private readonly hashes: string[];
   private readonly catalogHash: string;
   private readonly partials = new Map<string, Promise<PartialRecorder>>();
@@ -47,7 +49,12 @@ class TaskEnvironment<T> implements Environment {
   ) {
     this.roles = assignRoles(spec.tasks, context.seed, spec.split);
     throwProblems(name, roleProblems(this.roles));
-    spec.tasks.forEach((t, i) => this.byId.set(t.id, i));
+    spec.tasks.forEach((t, i) => {
+      this.byId.set(t.id, i);
+      const w = this.byWorld.get(t.world);
+      if (w) w.push(i);
+      else this.byWorld.set(t.world, [i]);
+    });
     this.hashes = spec.tasks.map((t, i) => hashTask(t, this.roles[i] as TaskRole));
     this.catalogHash = hashCatalog(this.hashes);
   }
@@ -75,7 +82,12 @@ class TaskEnvironment<T> implements Environment {
       budget: this.spec.budget ?? DEFAULT_BUDGET,
       agentId: this.spec.agent.id,
       deterministic: this.spec.agent.deterministic ?? this.mode === 'offline',
-      data: { ...(this.spec.data ?? {}), split: { update: count('update'), validation: count('validation'), test: count('test') }, catalogHash: this.catalogHash },
+      data: {
+        ...(this.spec.data ?? {}),
+        split: { update: count('update'), validation: count('validation'), test: count('test') },
+        ...(this.byWorld.size > 1 || !this.byWorld.has(undefined) ? { worlds: this.byWorld.size } : {}),
+        catalogHash: this.catalogHash,
+      },
     };
   }
 
@@ -124,18 +136,26 @@ class TaskEnvironment<T> implements Environment {
     });
   }
 
+  /**
+   * One world per world the tasks name (one for all when they name none): on train its memory learns from its update
+   * tasks and is asked its validation tasks; on test it learns from its update and validation tasks and is asked its
+   * test tasks. A world with nothing to ask on a split is left out of it.
+   */
   async worlds(split: Split): Promise<World[]> {
     const episodes = await this.trainingEpisodes();
-    const learn = this.indicesOf((r) => (split === 'test' ? r !== 'test' : r === 'update'));
-    const ask = this.indicesOf((r) => (split === 'test' ? r === 'test' : r === 'validation'));
     const tasks = this.spec.tasks;
-    return [
-      {
-        id: `${this.name}-${split}`,
+    const out: World[] = [];
+    for (const [world, indices] of this.byWorld) {
+      const learn = indices.filter((i) => (split === 'test' ? this.roles[i] !== 'test' : this.roles[i] === 'update'));
+      const ask = indices.filter((i) => this.roles[i] === (split === 'test' ? 'test' : 'validation'));
+      if (!ask.length) continue;
+      out.push({
+        id: world === undefined ? `${this.name}-${split}` : world,
         episodes: learn.map((i) => episodes.get((tasks[i] as EnvTask<T>).id)).filter((x): x is EpisodeRecorder => x !== undefined),
         tasks: await Promise.all(ask.map((i) => this.partial(tasks[i] as EnvTask<T>))),
-      },
-    ];
+      });
+    }
+    return out;
   }
 
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
@@ -152,15 +172,27 @@ class TaskEnvironment<T> implements Environment {
   }
 
   /**
-   * What a quick examination runs on: `count` validation tasks and up to SAMPLE_EPISODES_PER_TASK × `count` training
-   * episodes, each taken in turn from every scenario. Every kind of task is examined, and the memory holds enough
+   * What a quick examination runs on: validation tasks taken in turn from every world and scenario (at least `count`,
+   * and one of each scenario up to SAMPLE_MAX_TASKS), and the update episodes of their worlds, taken in turn from every
+   * scenario, up to SAMPLE_EPISODES_PER_TASK per task. Every kind of task is examined, and the memory holds enough
    * that a change in how a program ranks shows in what it returns (with the first five episodes of one scenario,
    * most edits returned the same payloads and were judged no-ops).
    */
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
-    const episodes = inTurn([...(await this.trainingEpisodes()).values()], (e) => this.scenario(e.taskId), SAMPLE_EPISODES_PER_TASK * count);
-    const ask = inTurn(this.indicesOf((r) => r === 'validation'), (i) => (this.spec.tasks[i] as EnvTask<T>).scenario, count);
-    return { episodes, tasks: await Promise.all(ask.map((i) => this.partial(this.spec.tasks[i] as EnvTask<T>))) };
+    const tasks = this.spec.tasks;
+    const validation = this.indicesOf((r) => r === 'validation');
+    const scenarios = new Set(validation.map((i) => (tasks[i] as EnvTask<T>).scenario)).size;
+    const want = Math.min(SAMPLE_MAX_TASKS, Math.max(count, scenarios));
+    // Every scenario in turn, and within each the worlds in turn.
+    const acrossWorlds = inTurn(validation, (i) => (tasks[i] as EnvTask<T>).world ?? '', validation.length);
+    const ask = inTurn(acrossWorlds, (i) => (tasks[i] as EnvTask<T>).scenario, want);
+    const worlds = new Set(ask.map((i) => (tasks[i] as EnvTask<T>).world));
+    const learnFrom = this.indicesOf((r) => r === 'update').filter((i) => worlds.has((tasks[i] as EnvTask<T>).world));
+    const all = await this.trainingEpisodes();
+    const episodes = inTurn(learnFrom, (i) => (tasks[i] as EnvTask<T>).scenario, SAMPLE_EPISODES_PER_TASK * ask.length)
+      .map((i) => all.get((tasks[i] as EnvTask<T>).id))
+      .filter((e): e is EpisodeRecorder => e !== undefined);
+    return { episodes, tasks: await Promise.all(ask.map((i) => this.partial(tasks[i] as EnvTask<T>))) };
   }
 
   scenario(taskId: string): string {
@@ -198,6 +230,8 @@ export function taskEnvironment<T>(name: string, spec: TaskEnvironmentSpec<T>, c
 }
 
 const SAMPLE_EPISODES_PER_TASK = 4;
+/** A quick examination asks at most this many tasks, whatever the number of scenarios. */
+const SAMPLE_MAX_TASKS = 16;
 
 /** Up to `count` items, one from each group in turn (groups in order of first appearance, items in order). */
 function inTurn<I>(items: I[], group: (item: I) => string, count: number): I[] {

@@ -31,7 +31,8 @@ export async function partialRecord(envName: string, task: EnvTask<unknown>, sto
     domain: task.domain ?? task.scenario,
     instruction: task.instruction,
     initial: { ...(task.context !== undefined ? { text: task.context } : {}), images },
-    meta: task.meta ?? {},
+    // A task's world is shown as meta.world (each world's memory is built apart all the same).
+    meta: task.world !== undefined ? { ...(task.meta ?? {}), world: task.world } : (task.meta ?? {}),
   };
 }
 

@@ -32,6 +32,7 @@ const TaskSchema = z.object(
     scenario: name('scenario', 500),
     instruction: name('instruction', 1_000_000),
     domain: name('domain', 500).optional(),
+    world: name('world', 500).optional(),
     role: z.enum(['update', 'validation', 'test'], { error: 'role must be update, validation or test' }).optional(),
     context: z.string({ error: 'context must be a string' }).max(2_000_000, 'context is over 2,000,000 characters').optional(),
     images: z.array(ImageSchema, { error: 'images must be an array' }).max(MAX_IMAGES_PER_TASK, `at most ${MAX_IMAGES_PER_TASK} images a task`).optional(),
@@ -63,9 +64,18 @@ const SpecSchema = z.object({
     .strict()
     .optional(),
   split: z
-    .object({
-      trainShare: z.number().gt(0, 'split.trainShare must be above 0').max(1, 'split.trainShare must be at most 1').optional(),
-      validationShare: z.number().gt(0, 'split.validationShare must be above 0').lt(1, 'split.validationShare must be below 1').optional(),
+    .object(
+      {
+        trainShare: z.number().gt(0, 'split.trainShare must be above 0').max(1, 'split.trainShare must be at most 1').optional(),
+        validationShare: z.number().gt(0, 'split.validationShare must be above 0').lt(1, 'split.validationShare must be below 1').optional(),
+        update: z.number().int('split.update must be a whole number').min(1, 'split.update must be at least 1').max(MAX_TASKS).optional(),
+        validation: z.number().int('split.validation must be a whole number').min(1, 'split.validation must be at least 1').max(MAX_TASKS).optional(),
+      },
+      { error: 'split must be { trainShare?, validationShare? } (shares per scenario) or { update?, validation? } (counts in all)' },
+    )
+    .strict()
+    .refine((s) => !((s.trainShare !== undefined || s.validationShare !== undefined) && (s.update !== undefined || s.validation !== undefined)), {
+      message: 'split takes shares (trainShare, validationShare) or counts (update, validation), not both',
     })
     .optional(),
   budget: z.object({ maxChars: z.number().int().positive(), maxImages: z.number().int().nonnegative() }, { error: 'budget must be { maxChars, maxImages }' }).optional(),
@@ -126,7 +136,7 @@ export function specProblems(value: unknown): string[] {
 export function roleProblems(roles: readonly TaskRole[]): string[] {
   const count = (r: TaskRole) => roles.filter((x) => x === r).length;
   const out: string[] = [];
-  const hint = 'give some tasks that role, or leave roles out and let the engine assign them per scenario (split.trainShare, split.validationShare)';
+  const hint = 'give some tasks that role, or leave roles out and let the engine assign them (split: { update, validation } counts, or trainShare / validationShare)';
   if (!count('update')) out.push(`no task has the role update (the episodes a memory learns from): ${hint}`);
   if (!count('validation')) out.push(`no task has the role validation (what the search asks about): ${hint}`);
   if (!count('test')) out.push(`no task has the role test (asked once at the end): ${hint}`);

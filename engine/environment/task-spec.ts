@@ -4,6 +4,7 @@
 import type { Json, MemoryPayload } from '../../memo-programs/contract.ts';
 import type { EnvironmentGuide } from './contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
+import type { SplitSpec } from './roles.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 
 /** Which batch a task belongs to: update (its episode is learned from), validation (asked during the search), test (asked once at the end). */
@@ -21,6 +22,12 @@ export interface EnvTask<Truth = unknown> {
   id: string;
   /** The template, site, family or category it belongs to: groups evidence and stratifies the split (never shown to programs). */
   scenario: string;
+  /**
+   * The world the task belongs to: tasks of one world share one memory (its update tasks are what the memory learns
+   * from; its validation and test tasks are asked of it), and tasks of other worlds never reach it. Default: one
+   * world for every task. Shown to programs as `meta.world`.
+   */
+  world?: string;
   /** The domain programs see (the record's `domain`); default the scenario. Set it when the scenario names what programs must not see, such as a template. */
   domain?: string;
   instruction: string;
@@ -91,8 +98,12 @@ export interface TaskEnvironmentSpec<Truth = unknown> {
    * a payload. Unset parts are filled from the tasks and the agent (task-guide.ts); the meta fields are always listed.
    */
   guide?: Partial<Omit<EnvironmentGuide, 'agentAnswers'>>;
-  /** Role assignment for tasks without one: share of each scenario that is train (default 0.2), and of train that is validation (default 0.5). */
-  split?: { trainShare?: number; validationShare?: number };
+  /**
+   * Role assignment for tasks without one (engine/environment/roles.ts): shares per scenario (`trainShare`, the share
+   * that trains; `validationShare`, the share of those that validate) or counts in all (`update`, `validation`). Unsaid:
+   * a sixth update, and validation a quarter of the rest but at least 30 (at most half).
+   */
+  split?: SplitSpec;
   budget?: PayloadBudget;
   /** Ground truth of a task in one line, for the meta agent's evidence (never shown to programs). */
   explain?(task: EnvTask<Truth>): string | undefined;

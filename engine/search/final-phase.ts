@@ -1,29 +1,75 @@
-// After the budget: the selected program (best lower confidence bound by default) and, unless told not to, its
-// score on the held-out test split beside the root's and the seeds'. Its lines carry step -1, so they can never be
-// mistaken for a step of the budget (which a resume may raise).
+// After the budget: which program the search hands over, and its score on the held-out test split beside the root's
+// and the seeds'. Where the environment is deterministic, the leading candidates (the best by the selection rule and
+// the best seed) are first scored on validation samples they have not seen (within an allowance), so they are
+// compared on more of the same validation. The pick is the best by the selection rule among programs at least as good on validation as the
+// best seed (a search never ends below where it started), and the programs it cannot be told apart from are named.
+// Its lines carry step -1, so they can never be mistaken for a step of the budget (which a resume may raise).
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import { evaluateNode } from './evaluate-node.ts';
 import type { SearchRun } from './search-run.ts';
-import { selectFinal, selectionScore } from './selection.ts';
-import type { TreeNode } from './tree.ts';
+import { pick, selectionScore } from './selection.ts';
+import { type Tie, tiesOf } from './ties.ts';
+import type { SearchTree, TreeNode } from './tree.ts';
 
 export const FINAL_STEP = -1;
 
-export async function finalPhase(run: SearchRun): Promise<TreeNode> {
+/** Candidates scored on the rest of validation before the pick: the best few by the selection rule. */
+const CONFIRMED = 3;
+
+export interface FinalChoice {
+  winner: TreeNode;
+  tie?: Tie;
+}
+
+export async function finalPhase(run: SearchRun): Promise<FinalChoice> {
   const { tree, options } = run;
   if (tree.evaluated().length === 0) throw new Error(`no program has a score yet${run.stopped ? `: ${run.stopped}` : ''}`);
-  const winner = selectFinal(tree, options.ucb, options.selection);
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
   // A search stopped by infrastructure, or by the user, has not finished: its resume does the final phase.
-  if (run.failure || run.interrupted || (run.ranSteps === 0 && finalDone(run.pastEvents))) return winner;
-  run.log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner) });
-  const tested = await run.runStep(FINAL_STEP, async () => {
+  if (run.failure || run.interrupted || (run.ranSteps === 0 && finalDone(run.pastEvents))) return choose(run);
+  let choice: FinalChoice | undefined;
+  const finished = await run.runStep(FINAL_STEP, async () => {
+    if (!run.stopped) await confirm(run);
+    choice = choose(run);
+    const { winner, tie } = choice;
+    run.log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner), ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}) });
     if (!options.testWinner || run.stopped) return;
-    const toTest = [winner, tree.root, ...[...tree.nodes.values()].filter((n) => n.kind === 'seed')];
+    const toTest = [winner, tree.root, ...[...tree.nodes.values()].filter((n) => n.kind === 'seed'), ...(tie?.nodes ?? []).map((id) => tree.get(id))];
     for (const node of new Set(toTest)) if (node.testScore === undefined) await evaluateNode(run, node, 'test', FINAL_STEP);
   });
-  if (tested) run.log({ type: 'step-done', step: FINAL_STEP });
-  return winner;
+  if (finished) run.log({ type: 'step-done', step: FINAL_STEP });
+  return choice ?? choose(run);
+}
+
+/** The pick and its ties, from the tree as it stands. */
+function choose(run: SearchRun): FinalChoice {
+  const { tree, options } = run;
+  const winner = pick(tree, options.ucb, options.selection);
+  const tie = tiesOf(run, winner);
+  return { winner, ...(tie ? { tie } : {}) };
+}
+
+/**
+ * Scores the candidates on validation samples they have not seen, the one with the fewest evaluations first (so they
+ * are compared on as much of the same validation as the allowance gives): at most a quarter of the budget, and two.
+ */
+async function confirm(run: SearchRun): Promise<void> {
+  const { tree } = run;
+  const candidates = confirmationSet(tree, run);
+  for (let left = Math.max(2, Math.ceil(run.options.budget / 4)); left > 0; left--) {
+    const next = candidates.filter((n) => tree.canEvaluate(n)).sort((a, b) => a.scores.length - b.scores.length)[0];
+    if (!next) return;
+    await evaluateNode(run, next, 'train', FINAL_STEP);
+  }
+}
+
+/** The best few by the selection rule and the best seed, when a sample may still be scored (deterministic environments). */
+function confirmationSet(tree: SearchTree, run: SearchRun): TreeNode[] {
+  if (!Number.isFinite(tree.evaluationLimit)) return [];
+  const { ucb, selection } = run.options;
+  const byRule = tree.evaluated().sort((a, b) => selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id));
+  const seeds = tree.evaluated().filter((n) => n.kind !== 'child').sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
+  return [...new Set([...byRule.slice(0, CONFIRMED), ...seeds.slice(0, 1)])].filter((n) => tree.canEvaluate(n));
 }
 
 function finalDone(events: JournalEvent[]): boolean {

@@ -47,6 +47,7 @@ export class SearchRun {
   /** Steps this session ran. */
   ranSteps = 0;
   private stopRecorded = false;
+  private screened: Extract<JournalEvent, { type: 'screen' }> | undefined;
   private readonly journal: Journal;
   private readonly compiled = new Map<string, CompiledProgram>();
   /** Validation evaluations that scored nothing, in a row (this session); MAX_UNSCORED_IN_A_ROW stop the search. */
@@ -70,6 +71,11 @@ export class SearchRun {
     this.sampler = new ValidationSampler(deps.env, deps.options, this.past.evaluations);
   }
 
+  /** Step 0's screen of standard designs, as journaled (this session's or the replayed one). */
+  get screen(): Extract<JournalEvent, { type: 'screen' }> | undefined {
+    return this.screened ?? this.past.screen;
+  }
+
   get tree() {
     return this.state.tree;
   }
@@ -84,6 +90,7 @@ export class SearchRun {
 
   log(event: NewEvent): JournalEvent {
     const full = this.journal.append(event);
+    if (full.type === 'screen') this.screened = full;
     this.deps.onEvent?.(full, this.state);
     return full;
   }

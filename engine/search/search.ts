@@ -63,6 +63,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const run = new SearchRun(deps);
   try {
     run.log({ type: 'start', resumed: run.pastEvents.length > 0, pid: process.pid });
+    run.log({ type: 'validation', ...(await run.sampler.plan()) });
+    run.tree.evaluationLimit = await run.sampler.evaluationLimit();
     if (!run.past.initDone && (await run.runStep(0, () => initStep(run)))) {
       run.log({ type: 'step-done', step: 0 });
       run.stopOnUnscoredStreak(0);
@@ -78,8 +80,7 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       ...(deps.beforeStep ? { beforeStep: deps.beforeStep } : {}),
       run: (step) => policyStep(generator, policy, step),
     });
-    const winner = await finalPhase(run);
-    return summarize(run, winner);
+    return summarize(run, await finalPhase(run));
   } finally {
     run.close();
   }

@@ -10,11 +10,15 @@ export function selectionScore(tree: SearchTree, node: TreeNode, p: UcbParams, h
   return how === 'lcb' ? lcb(q, node.scores.length, tree.totalEvaluations(), p) : q;
 }
 
-/** argmax over evaluated nodes, the root included; ties to the earlier node. */
-export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb'): TreeNode {
+/**
+ * argmax over evaluated nodes, the root included; ties to the earlier node. With `floor`, only nodes whose mean
+ * validation score reaches it are eligible (the search's pick is never below the best program it started from).
+ */
+export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb', floor = -Infinity): TreeNode {
   let best: TreeNode | undefined;
   let bestScore = -Infinity;
   for (const node of tree.evaluated()) {
+    if (tree.q(node) < floor - 1e-12) continue;
     const s = selectionScore(tree, node, p, how);
     if (s > bestScore + 1e-12) {
       best = node;
@@ -23,4 +27,14 @@ export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lc
   }
   if (!best) throw new Error('no evaluated node to select');
   return best;
+}
+
+/** The best mean validation score of the programs the search started from (root and seeds). */
+export function startingBest(tree: SearchTree): number {
+  return Math.max(-Infinity, ...tree.evaluated().filter((n) => n.kind !== 'child').map((n) => tree.q(n)));
+}
+
+/** The search's pick: the best by the selection rule among programs at least as good on validation as where it started. */
+export function pick(tree: SearchTree, p: UcbParams, how: Selection = 'lcb'): TreeNode {
+  return selectFinal(tree, p, how, startingBest(tree));
 }

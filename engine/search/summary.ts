@@ -1,8 +1,9 @@
 // What a search reports when it ends: the action mix, the generation outcomes, the selected program beside the
 // root and the seeds, and why it stopped early if it did. It is what `automemo search --json` prints.
-import { lcb } from './ucb.ts';
+import type { FinalChoice } from './final-phase.ts';
 import type { SearchRun } from './search-run.ts';
 import type { TreeNode } from './tree.ts';
+import { lcb } from './ucb.ts';
 
 export interface SearchSummary {
   steps: number;
@@ -14,6 +15,10 @@ export interface SearchSummary {
   noOps: number;
   fullEvaluations: number;
   winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
+  /** Programs the winner cannot be told apart from on validation, and why: the pick is one of them, not better. */
+  tie?: { nodes: { id: string; validation: number; test?: number }[]; note: string };
+  /** Step 0's screen of standard designs (--seeds auto): each design's validation score, and whether it was kept. */
+  screen?: { design: string; node: string; validation: number | null; kept: boolean }[];
   root: { validation: number; test?: number };
   seeds: { id: string; validation: number; test?: number }[];
   stopped?: string;
@@ -27,7 +32,7 @@ export interface SearchSummary {
   tokens: number;
 }
 
-export function summarize(run: SearchRun, winner: TreeNode): SearchSummary {
+export function summarize(run: SearchRun, { winner, tie }: FinalChoice): SearchSummary {
   const tree = run.tree;
   const actions = [...run.stepActions.values()];
   const nodes = [...tree.nodes.values()];
@@ -48,6 +53,9 @@ export function summarize(run: SearchRun, winner: TreeNode): SearchSummary {
     usd: run.deps.ledger.usd,
     tokens: run.deps.ledger.tokens,
   };
+  if (tie) summary.tie = { nodes: tie.nodes.map((id) => tree.get(id)).map((n) => ({ id: n.id, validation: tree.q(n), ...tested(n) })), note: tie.note };
+  const screen = run.screen;
+  if (screen) summary.screen = screen.results.map((r) => ({ design: r.design, node: r.node, validation: r.score, kept: r.kept }));
   if (run.stopped) summary.stopped = run.stopped;
   if (run.failure) summary.failure = run.failure;
   if (run.interrupted) summary.interrupted = true;

@@ -76,6 +76,11 @@ export class SearchTree {
    * count them as visits already made (virtual loss), so concurrent picks spread out; they are never journaled.
    */
   private readonly pendingEvaluations = new Map<string, number>();
+  /**
+   * Evaluations a node may have: where the environment is deterministic, one per disjoint validation sample (another
+   * would score tasks it was already scored on and change no estimate); Infinity elsewhere.
+   */
+  evaluationLimit = Infinity;
   private readonly pendingChildren = new Map<string, number>();
 
   /** Marks an action as in flight; the returned function marks it done. */
@@ -90,6 +95,11 @@ export class SearchTree {
       if (left > 0) map.set(id, left);
       else map.delete(id);
     };
+  }
+
+  /** May the node be evaluated again: its evaluations, in flight counted, are below the limit. */
+  canEvaluate(node: TreeNode): boolean {
+    return this.visits(node) < this.evaluationLimit;
   }
 
   /** n(v) with the evaluations of v in flight counted. */

@@ -1,7 +1,14 @@
-// Which validation tasks each evaluation of a node scores. Evaluation k of every node uses task sample k (paired:
-// a child's first score compares with its parent's first on identical tasks). Indices are claimed when an
-// evaluation starts, so two evaluations of one node in flight (parallel search) never share one; an unscored one
-// frees its index again.
+// Which validation tasks each evaluation of a node scores, and what the validation can tell apart.
+//
+// The validation tasks are dealt, in a seeded order, into disjoint samples of (about) the same size: each at least
+// `minEvalTasks` tasks (or all of them) and `evalFraction` of them. Evaluation k of every node scores sample k (paired:
+// a child's first score compares with its parent's first on identical tasks), so a node's evaluations together cover
+// more and more of the validation. Where the environment is deterministic (same program, same tasks, same outcome),
+// scoring a sample twice tells nothing: a node has as many evaluations as there are samples, and no more (the policy
+// does not offer another). Elsewhere, evaluation k scores sample k modulo their number.
+// Indices are claimed when an evaluation starts, so two evaluations of one node in flight (parallel search) never
+// share one; an unscored one frees its index again.
+// Runs written before disjoint samples (`options.sampling` absent) keep the rule they were written with.
 import type { Environment } from '../environment/contract.ts';
 import { taskHash } from '../environment/roles.ts';
 import type { JournalEvent } from '../../search-trees/journal.ts';
@@ -9,16 +16,66 @@ import type { RunOptions } from '../../search-trees/run-folder.ts';
 import { evalSample } from '../evaluate/task-sample.ts';
 
 export interface TaskSample {
-  /** The sample's task ids, or undefined for every validation task. */
+  /** The sample's task ids, or undefined for every task of the split. */
   taskIds?: string[];
   /** The seed the sample was drawn with (journaled with the evaluation). */
   sampleSeed: number;
 }
 
+/** What a search's validation can tell apart, stated before step 0 and in its report. */
+export interface ValidationPlan {
+  /** Validation tasks in all. */
+  tasks: number;
+  /** Tasks each evaluation scores. */
+  perEvaluation: number;
+  /** Disjoint samples of them (evaluations a node can have that each add tasks). */
+  samples: number;
+  /** Same program, same tasks, same outcome: a sample is never scored twice. */
+  deterministic: boolean;
+  /** A score on one sample is known to ± this (95%, rewards of 0 or 1 at worst): smaller differences are not resolved. */
+  resolvable: number;
+  /** What one task moves a score on one sample by. */
+  oneTask: number;
+  /** Set when validation is too small to tell programs apart. */
+  warning?: string;
+}
+
+/** Below this many validation tasks a search warns (engine/evaluate/task-sample.ts's minimum). */
+export const MIN_VALIDATION_TASKS = 30;
+
+/** The ± of a mean of n rewards in [0, 1] at 95%, at its widest (rewards of 0 or 1, half of them 1). */
+export const resolvableAt = (n: number) => (n > 0 ? 1.96 * 0.5 / Math.sqrt(n) : 1);
+
+export function validationPlan(ids: number, options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>, deterministic: boolean): ValidationPlan {
+  const per = sampleSize(ids, options);
+  const samples = ids > 0 ? Math.max(1, Math.floor(ids / Math.max(1, per))) : 0;
+  const plan: ValidationPlan = { tasks: ids, perEvaluation: per, samples, deterministic, resolvable: round3(resolvableAt(per)), oneTask: round3(per > 0 ? 1 / per : 1) };
+  if (ids < MIN_VALIDATION_TASKS) {
+    plan.warning =
+      ids === 0
+        ? 'validation has no task: the search cannot score any program'
+        : `validation has only ${ids} task${ids === 1 ? '' : 's'}: a score is known to ±${plan.resolvable.toFixed(2)}, and programs closer than that cannot be told apart; give the benchmark more tasks, or state its split (at least ${MIN_VALIDATION_TASKS} validation tasks)`;
+  }
+  return plan;
+}
+
+/** An environment's validation task ids and what they can tell apart under a run's options. */
+export async function validationOf(env: Environment, options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>): Promise<{ ids: string[]; plan: ValidationPlan }> {
+  const ids = (await env.worlds('train')).flatMap((w) => w.tasks.map((t) => t.taskId));
+  return { ids, plan: validationPlan(ids.length, options, env.info().deterministic) };
+}
+
+function sampleSize(ids: number, o: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>): number {
+  if (o.evalFraction >= 1) return ids;
+  return Math.min(ids, Math.max(o.minEvalTasks ?? 0, Math.round(o.evalFraction * ids)));
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
 export class ValidationSampler {
   private readonly scored = new Map<string, Set<number>>();
   private readonly running = new Map<string, Set<number>>();
-  private validationIds: Promise<string[]> | undefined;
+  private prepared: Promise<{ ids: string[]; plan: ValidationPlan }> | undefined;
 
   constructor(
     private readonly env: Environment,
@@ -26,6 +83,17 @@ export class ValidationSampler {
     past: readonly Extract<JournalEvent, { type: 'evaluation' }>[],
   ) {
     for (const e of past) if (e.split === 'train' && e.score !== null) this.add(this.scored, e.node, e.index);
+  }
+
+  /** The validation tasks and what they can tell apart (read once). */
+  plan(): Promise<ValidationPlan> {
+    return this.prepare().then((p) => p.plan);
+  }
+
+  /** How many evaluations a node may have (Infinity where scoring a sample again can change an estimate). */
+  async evaluationLimit(): Promise<number> {
+    const { plan } = await this.prepare();
+    return this.disjoint && plan.deterministic ? plan.samples : Infinity;
   }
 
   /** The lowest sample index this node has neither scored nor in flight; it is in flight from now on. */
@@ -44,20 +112,36 @@ export class ValidationSampler {
     if (scored) this.add(this.scored, node, k);
   }
 
+  /** The sample indices a node has scored. */
+  scoredIndices(node: string): number[] {
+    return [...(this.scored.get(node) ?? [])].sort((a, b) => a - b);
+  }
+
   /** The tasks of sample `index` of a split (the test split is always scored whole). */
   async sample(split: 'train' | 'test', index: number): Promise<TaskSample> {
     const { options } = this;
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
-    const fraction = split === 'train' ? options.evalFraction : 1;
-    if (fraction >= 1) return { sampleSeed };
-    const ids = await this.ids();
-    const filter = evalSample(ids, sampleSeed, fraction, options.minEvalTasks);
-    return filter ? { taskIds: ids.filter(filter), sampleSeed } : { sampleSeed };
+    if (split === 'test' || options.evalFraction >= 1) return { sampleSeed };
+    const { ids, plan } = await this.prepare();
+    if (!this.disjoint) {
+      const filter = evalSample(ids, sampleSeed, options.evalFraction, options.minEvalTasks);
+      return filter ? { taskIds: ids.filter(filter), sampleSeed } : { sampleSeed };
+    }
+    if (plan.samples <= 1) return { sampleSeed };
+    const k = index % plan.samples;
+    // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task.
+    const order = [...new Set(ids)].map((id) => ({ id, h: taskHash(options.seed, `validation-order\u0000${id}`) })).sort((a, b) => a.h - b.h || (a.id < b.id ? -1 : 1));
+    const keep = new Set(order.filter((_, j) => j % plan.samples === k).map((x) => x.id));
+    return { taskIds: ids.filter((id) => keep.has(id)), sampleSeed };
   }
 
-  private ids(): Promise<string[]> {
-    this.validationIds ??= this.env.worlds('train').then((ws) => ws.flatMap((w) => w.tasks.map((t) => t.taskId)));
-    return this.validationIds;
+  private get disjoint(): boolean {
+    return this.options.sampling === 'disjoint';
+  }
+
+  private prepare(): Promise<{ ids: string[]; plan: ValidationPlan }> {
+    this.prepared ??= validationOf(this.env, this.options);
+    return this.prepared;
   }
 
   private add(map: Map<string, Set<number>>, node: string, k: number): void {

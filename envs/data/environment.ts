@@ -8,12 +8,13 @@ import { resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import { isTrain, splitReport } from '../split.ts';
+import { splitReport, trainIds } from '../split.ts';
 import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
 import { createScorer, needs, readsAnswer, type Scorer } from './scoring.ts';
 import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
+import { historySample } from '../history-samples.ts';
 
 const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
 
@@ -32,6 +33,8 @@ export class DataEnvironment implements Environment {
   private readonly scorer: Scorer;
   private readonly seed: number;
   private readonly trainShare: number;
+  /** Questions of the train split (validation): the seeded share, at least 30 when the dataset states none. */
+  private readonly train: Set<string>;
   private readonly budget: PayloadBudget;
   private episodes: Promise<Map<string, EpisodeRecorder[]>> | undefined;
 
@@ -47,7 +50,9 @@ export class DataEnvironment implements Environment {
       for (const q of world.questions) this.questions.set(q.id, { world, q });
       this.turns.set(world.id, new Map(world.sessions.flatMap((s, session) => s.turns.map((t) => [t.id, { t, session }] as const))));
     }
-    const unscorable = [...this.questions.values()].filter(({ q }) => !this.scorer.scorable(q)).length;
+    const scorable = [...this.questions.values()].filter(({ q }) => this.scorer.scorable(q)).map(({ q }) => q.id);
+    this.train = trainIds(scorable, { seed: this.seed, trainShare: this.trainShare, stated: data.header.trainShare !== undefined });
+    const unscorable = this.questions.size - scorable.length;
     if (unscorable === this.questions.size) throw new Error(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
     if (unscorable) data.warnings.push(`${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`);
   }
@@ -79,7 +84,7 @@ export class DataEnvironment implements Environment {
         worlds: this.data.worlds.length,
         questions: this.questions.size,
         scored: scored.length,
-        split: { seed: this.seed, trainShare: this.trainShare, byScenario: splitReport(scored, (q) => q.id, (q) => q.scenario ?? 'all', { seed: this.seed, trainShare: this.trainShare }) },
+        split: { seed: this.seed, trainShare: this.trainShare, byScenario: splitReport(scored, (q) => q.id, (q) => q.scenario ?? 'all', { seed: this.seed, trainShare: this.trainShare }, (id) => this.train.has(id)) },
         warnings: this.data.warnings,
       },
     };
@@ -123,7 +128,7 @@ export class DataEnvironment implements Environment {
       episodes: episodes.get(world.id) ?? [],
       episodeTimes: world.times,
       tasks: world.questions
-        .filter((q) => this.scorer.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare }) === (split === 'train'))
+        .filter((q) => this.scorer.scorable(q) && this.train.has(q.id) === (split === 'train'))
         .map((q) => questionTask(this.data.header.name, world, q)),
       retrieveTime: (world.times[world.times.length - 1] as number) + 86_400_000,
     }));
@@ -149,14 +154,33 @@ export class DataEnvironment implements Environment {
     };
   }
 
+  /** A quick examination's sample (history-samples.ts): validation questions of several worlds, late sessions first. */
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
-    const world = this.data.worlds[0] as LoadedWorld;
-    const episodes = ((await this.allEpisodes()).get(world.id) ?? []).slice(0, count);
-    const tasks = world.questions
-      .filter((q) => this.scorer.scorable(q))
-      .slice(0, count)
-      .map((q) => questionTask(this.data.header.name, world, q));
-    return { episodes, tasks };
+    const asked = (q: QuestionRecord) => this.train.has(q.id);
+    const sample = historySample(
+      this.data.worlds.map((w) => ({
+        id: w.id,
+        sessionTurns: w.sessions.map((x) => x.turns.length),
+        questions: w.questions.filter(asked).map((q) => ({ id: q.id, scenario: q.scenario ?? 'all', evidenceSessions: this.evidenceSessions(w, q) })),
+      })),
+      count,
+    );
+    const all = await this.allEpisodes();
+    const byId = new Map(this.data.worlds.map((w) => [w.id, w]));
+    const episodes: EpisodeRecorder[] = [];
+    const tasks: PartialRecorder[] = [];
+    for (const pick of sample.worlds) {
+      const world = byId.get(pick.id) as LoadedWorld;
+      for (const i of pick.sessions) episodes.push((all.get(world.id) ?? [])[i] as EpisodeRecorder);
+      for (const id of pick.questions) tasks.push(questionTask(this.data.header.name, world, (this.questions.get(id) as { q: QuestionRecord }).q));
+    }
+    return { episodes: episodes.filter((e) => e !== undefined), tasks };
+  }
+
+  /** The sessions a question's evidence turns are in. */
+  private evidenceSessions(world: LoadedWorld, q: QuestionRecord): number[] {
+    const turns = this.turns.get(world.id);
+    return [...new Set((q.evidence ?? []).map((id) => turns?.get(id)?.session).filter((s): s is number => s !== undefined))];
   }
 
   scenario(taskId: string): string {

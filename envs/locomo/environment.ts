@@ -13,6 +13,7 @@ import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
 import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
+import { historySample } from '../history-samples.ts';
 import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
 
 /** --data, else AUTOMEMO_LOCOMO_DIR, else ../shared/data/locomo when present, else the copy bundled here. */
@@ -184,14 +185,26 @@ export class LocomoEnvironment implements Environment {
     return { reward, success: reward >= 0.5, metrics, trajectory, note };
   }
 
+  /** A quick examination's sample (history-samples.ts): validation questions of several conversations, late sessions first. */
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
-    const conv = this.data.conversations[0] as Conversation;
-    const episodes = conv.sessions.slice(0, count).map((s) => sessionEpisode(conv, s));
-    const inSessions = new Set(conv.sessions.slice(0, count).map((s) => s.index));
-    const tasks = conv.questions
-      .filter((q) => q.evidence.some((e) => inSessions.has(conv.turns.get(e)?.session ?? -1)))
-      .slice(0, count)
-      .map((q) => questionTask(conv, q));
+    const asked = (q: Question) => this.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare });
+    const sessionOf = (conv: Conversation, id: string) => conv.sessions.findIndex((s) => s.index === conv.turns.get(id)?.session);
+    const sample = historySample(
+      this.data.conversations.map((c) => ({
+        id: c.id,
+        sessionTurns: c.sessions.map((s) => s.turns.length),
+        questions: c.questions.filter(asked).map((q) => ({ id: q.id, scenario: CATEGORY_NAMES[q.category] ?? String(q.category), evidenceSessions: [...new Set(q.evidence.map((e) => sessionOf(c, e)).filter((i) => i >= 0))] })),
+      })),
+      count,
+    );
+    const byId = new Map(this.data.conversations.map((c) => [c.id, c]));
+    const episodes: EpisodeRecorder[] = [];
+    const tasks: PartialRecorder[] = [];
+    for (const pick of sample.worlds) {
+      const conv = byId.get(pick.id) as Conversation;
+      for (const i of pick.sessions) episodes.push(sessionEpisode(conv, conv.sessions[i] as Session));
+      for (const id of pick.questions) tasks.push(questionTask(conv, (this.questions.get(id) as { q: Question }).q));
+    }
     return { episodes, tasks };
   }
 

@@ -4,7 +4,8 @@
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { selectFinal } from '../../engine/search/selection.ts';
+import { pick } from '../../engine/search/selection.ts';
+import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import type { SearchTree } from '../../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../../engine/search/ucb.ts';
 import { insideRoot } from '../../foundation/safe-path.ts';
@@ -111,7 +112,11 @@ export interface RunView {
   steps: StepPoint[];
   /** The action of a step that has started and not finished. */
   inFlight?: { step: number; kind: string; node: string; since: number };
-  final?: { selection: string; winner: string; lcb: number; validation: number };
+  final?: { selection: string; winner: string; lcb: number; validation: number; tied?: string[]; tieNote?: string };
+  /** What the validation can tell apart, as the run said when it last started. */
+  validation?: ValidationPlan;
+  /** Step 0's screen of standard designs (--seeds auto). */
+  screen?: { design: string; node: string; score: number | null; tasks: number; kept: boolean }[];
   /** The node the run's selection rule picks from the tree as it stands. */
   winner: string | null;
   spend: { calls: number; tokens: number; cachedTokens: number; usd: number | null };
@@ -189,7 +194,7 @@ export function readRun(dir: string): RunView {
     failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
-    winner: tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null,
+    winner: tree.evaluated().length ? pick(tree, p, info.options.selection).id : null,
     spend: spendOf(past.metaCalls),
     journalBytes,
   };
@@ -197,7 +202,15 @@ export function readRun(dir: string): RunView {
   if (read.tornLine) out.torn = read.tornLine;
   const flying = inFlight(read.events);
   if (flying) out.inFlight = flying;
-  if (finalEvent?.type === 'final') out.final = { selection: finalEvent.selection, winner: finalEvent.winner, lcb: finalEvent.lcb, validation: finalEvent.validation };
+  if (finalEvent?.type === 'final') {
+    out.final = { selection: finalEvent.selection, winner: finalEvent.winner, lcb: finalEvent.lcb, validation: finalEvent.validation, ...(finalEvent.tied ? { tied: finalEvent.tied } : {}), ...(finalEvent.tieNote ? { tieNote: finalEvent.tieNote } : {}) };
+  }
+  const plan = [...read.events].reverse().find((e) => e.type === 'validation');
+  if (plan?.type === 'validation') {
+    const { type: _type, t: _t, ...v } = plan;
+    out.validation = v;
+  }
+  if (past.screen) out.screen = past.screen.results.map((r) => ({ design: r.design, node: r.node, score: r.score, tasks: r.tasks, kept: r.kept }));
   return out;
 }
 

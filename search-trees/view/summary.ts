@@ -21,6 +21,12 @@ export function textSummary(run: RunView): string {
     `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations, ${run.noops.length} that changed nothing (not evaluated)`,
     `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.cachedTokens ? ` (${run.spend.cachedTokens} prompt tokens from the endpoint's cache)` : ''}${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
   ];
+  if (run.validation) {
+    const v = run.validation;
+    lines.push(`validation  ${v.tasks} tasks, ${v.perEvaluation} per evaluation (${v.samples} sample${v.samples === 1 ? '' : 's'}); a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)}`);
+    if (v.warning) lines.push(`warning     ${v.warning}`);
+  }
+  if (run.screen) lines.push(`screened    ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept)' : ''}`).join(', ')}`);
   if (run.torn) lines.push(`journal     line ${run.torn.line} is torn (cut off mid-write) and was not counted`);
   const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), fmt(n.testScore), n.id === run.winner ? '← selected' : ''])];
   lines.push('', table(rows), '');
@@ -33,5 +39,6 @@ export function textSummary(run: RunView): string {
     lines.push(`selected (${o.selection}): ${winner.id} — validation ${fmt(winner.q)} (n=${winner.n}, LCB ${fmt(winner.lcb)}), test ${fmt(winner.testScore)}`);
   } else lines.push('selected: none yet (no node has been evaluated)');
   if (run.final && run.final.winner !== run.winner) lines.push(`(the run's last final phase selected ${run.final.winner}; the tree has changed since)`);
+  if (run.final?.tieNote) lines.push(`tie: ${run.final.tieNote}`);
   return lines.join('\n');
 }

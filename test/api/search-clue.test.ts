@@ -51,10 +51,11 @@ describe('a model search with CluE', () => {
     const r = replay(events);
     const generating = r.actions.filter((a) => a.kind === 'generate').map((a) => a.step);
     expect(generating.length).toBeGreaterThanOrEqual(1);
-    expect(r.clusterings.map((c) => c.step)).toEqual(generating);
+    // Every generating step clustered (a step whose child changed nothing tries again, and clusters again).
+    expect([...new Set(r.clusterings.map((c) => c.step))]).toEqual(generating);
     // The second generating step (after the resume) saw the pool the first one made.
     const managed = server.chatRequests().map((b) => String(b.messages.at(-1).content)).filter((p) => p.includes('cluster manager'));
-    expect(managed).toHaveLength(generating.length);
+    expect(managed).toHaveLength(r.clusterings.length);
     expect(managed.slice(1).every((p) => p.includes('- warm [') && !p.includes('(empty: this is the first step)'))).toBe(true);
     expect(r.clusterings[0]).toMatchObject({ source: 'model' });
     expect(r.cluePool.clusters.map((c) => c.label).sort()).toEqual(['cold vaults', 'warm vaults']);

@@ -13,6 +13,7 @@ export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
     policy: 'ucb',
     selection: 'lcb',
     evalFraction: 1,
+    sampling: 'disjoint',
     ucb: DEFAULT_UCB,
     repairAttempts: 1,
     quickExamTasks: 2,

@@ -1,5 +1,6 @@
-// The budget-aware UCB policy: evaluate actions on every evaluated node, generate actions on expandable ones
-// (the prior scaled by the tree's spread, see ucb.ts).
+// The budget-aware UCB policy: evaluate actions on every evaluated node that may be evaluated again (one that has
+// scored every validation sample of a deterministic environment may not), generate actions on expandable ones (the
+// prior scaled by the tree's spread, see ucb.ts).
 import { argmaxAction, type Choice, type ScoredAction, type SearchPolicy } from '../policy.ts';
 import type { SearchTree } from '../tree.ts';
 import { evalScore, genScore, potential, prior, type UcbParams } from '../ucb.ts';
@@ -13,7 +14,7 @@ export function ucbCandidates(tree: SearchTree, p: UcbParams): ScoredAction[] {
   const out: ScoredAction[] = [];
   for (const node of evaluated) {
     const q = tree.q(node);
-    out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, tree.visits(node), N, p) });
+    if (tree.canEvaluate(node)) out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, tree.visits(node), N, p) });
     if (tree.expandable(node, p.minWidth, p.seedsExpandable)) {
       const m = tree.width(node.id);
       const g = potential(tree.sumImprovement(node.id), m, prior(q, qRoot, qBest, p), p);

@@ -106,6 +106,13 @@
   function drawBanners() {
     const box = A.clear($('banners'));
     if (state.problem) box.append(el('p', { class: 'banner error' }, state.problem));
+    if (run.validation) {
+      const v = run.validation;
+      const line = `Validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation (${v.samples} sample${v.samples === 1 ? '' : 's'}); a score on ${v.perEvaluation} tasks is known to ±${fmt(v.resolvable)}, so closer programs are not told apart.`;
+      box.append(el('p', { class: `banner ${v.warning ? 'warn' : 'info'}`, id: 'validation' }, v.warning ? `${line} Warning: ${v.warning}.` : line));
+    }
+    if (run.final && run.final.tieNote) box.append(el('p', { class: 'banner warn', id: 'tie' }, `Tie: ${run.final.tieNote}.`));
+    if (run.screen) box.append(el('p', { class: 'banner info', id: 'screen' }, `Step 0 screened ${run.screen.length} standard designs on validation: ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept as a seed)' : ''}`).join(', ')}.`));
     if (run.torn) box.append(el('p', { class: 'banner warn', id: 'torn' }, `The journal's last line (line ${run.torn.line}) is cut off — a process was killed mid-write, or a write is in progress. It is not counted.`));
     if (run.inFlight) {
       const f = run.inFlight;

@@ -74,11 +74,37 @@ describe('roles of tasks that come without one', () => {
     for (const scenario of ['add', 'sub', 'mul']) {
       const mine = tasks.flatMap((t, i) => (t.scenario === scenario ? [roles[i]] : []));
       const count = (r: TaskRole) => mine.filter((x) => x === r).length;
-      expect({ update: count('update'), validation: count('validation') }).toEqual(scenarioCounts(12));
-      expect(count('update')).toBeGreaterThanOrEqual(1);
-      expect(count('validation')).toBeGreaterThanOrEqual(1);
+      // 36 tasks: 6 update and 15 validation in all, shared evenly among three scenarios of 12.
+      expect({ update: count('update'), validation: count('validation') }).toEqual({ update: 2, validation: 5 });
     }
     expect(assignRoles(tasks, 8)).not.toEqual(roles);
+  });
+
+  it('give validation at least 30 tasks from 90 tasks on, whatever the scenarios and worlds', () => {
+    const tasks = (n: number, scenarios: number, worlds = 1) => Array.from({ length: n }, (_, i) => ({ id: `t${i}`, scenario: `s${i % scenarios}`, world: `w${Math.floor((i / n) * worlds)}` }));
+    const count = (roles: TaskRole[], r: TaskRole) => roles.filter((x) => x === r).length;
+    for (const [n, scenarios, worlds] of [[90, 1, 1], [90, 9, 1], [120, 24, 4], [400, 7, 20], [72, 6, 6]] as const) {
+      const roles = assignRoles(tasks(n, scenarios, worlds), 0);
+      expect(count(roles, 'validation')).toBeGreaterThanOrEqual(30);
+      expect(count(roles, 'test')).toBeGreaterThanOrEqual(count(roles, 'validation'));
+      expect(count(roles, 'update')).toBeGreaterThanOrEqual(Math.min(scenarios * worlds, Math.round(n / 6)));
+    }
+    // Small scenarios are learned from and asked about beside a large one.
+    const lopsided = [...tasks(60, 1), ...['a', 'b', 'c'].flatMap((s) => [0, 1, 2].map((i) => ({ id: `${s}${i}`, scenario: s })))];
+    const roles = assignRoles(lopsided, 3);
+    for (const s of ['a', 'b', 'c']) {
+      const mine = lopsided.flatMap((t, i) => (t.scenario === s ? [roles[i]] : []));
+      expect(mine.sort()).toEqual(['test', 'update', 'validation']);
+    }
+  });
+
+  it('follow the counts or the shares a benchmark states', () => {
+    const tasks = Array.from({ length: 72 }, (_, i) => ({ id: `t${i}`, scenario: `s${i % 6}` }));
+    const count = (roles: TaskRole[], r: TaskRole) => roles.filter((x) => x === r).length;
+    const counted = assignRoles(tasks, 0, { update: 6, validation: 40 });
+    expect([count(counted, 'update'), count(counted, 'validation'), count(counted, 'test')]).toEqual([6, 40, 26]);
+    const shared = assignRoles(tasks, 0, { trainShare: 0.5, validationShare: 0.5 });
+    expect([count(shared, 'update'), count(shared, 'validation')]).toEqual([18, 18]);
   });
 
   it('give every scenario that trains one task to learn from and one to ask about, and keep roles that were given', () => {
@@ -96,10 +122,12 @@ describe('the environment a task spec makes', () => {
     const { env, images } = await open({ tasks: (await arithmeticTasks()).map((t) => (t.scenario === 'mul' ? { ...t, domain: 'times' } : t)) });
     const [train] = await env.worlds('train');
     const [test] = await env.worlds('test');
-    expect(train?.tasks).toHaveLength(3);
-    expect(train?.episodes).toHaveLength(3);
-    expect(test?.tasks).toHaveLength(24);
-    expect(test?.episodes).toHaveLength(6);
+    // The default split of 30 tasks: a sixth update (5), validation a quarter of the rest but at least 30, at most
+    // half (12); the test memory learns from update and validation.
+    expect(train?.tasks).toHaveLength(12);
+    expect(train?.episodes).toHaveLength(5);
+    expect(test?.tasks).toHaveLength(13);
+    expect(test?.episodes).toHaveLength(17);
     expect(new Set(test?.tasks.map((t) => t.taskId))).not.toContain(train?.tasks[0]?.taskId);
     const t = test?.tasks.find((x) => x.taskId.startsWith('add-') && x.initial.images?.length);
     const i = Number(t?.taskId.split('-')[1]);
@@ -110,6 +138,27 @@ describe('the environment a task spec makes', () => {
     expect(env.scenario('mul-4')).toBe('mul');
     expect(env.scenario('nope')).toBe('unknown');
     expect(env.explain?.(t?.taskId as string)).toBe(`answer ${3 * i + 4}`);
+  });
+
+  it('keeps worlds apart: one memory per world, learned from its own update tasks, and a quick examination of several', async () => {
+    const tasks = (await arithmeticTasks(12)).map((t, i) => ({ ...t, world: `shop-${i % 3}` }));
+    const { env } = await open({ tasks });
+    const byWorld = new Map(tasks.map((t) => [t.id, t.world]));
+    for (const split of ['train', 'test'] as const) {
+      const worlds = await env.worlds(split);
+      expect(worlds.map((w) => w.id).sort()).toEqual(['shop-0', 'shop-1', 'shop-2']);
+      for (const w of worlds) {
+        for (const e of w.episodes) expect(byWorld.get(e.taskId)).toBe(w.id);
+        for (const t of w.tasks) expect(t.meta.world).toBe(w.id);
+      }
+    }
+    const { episodes, tasks: asked } = await env.samples(5);
+    expect(new Set(asked.map((t) => t.meta.world)).size).toBeGreaterThanOrEqual(2);
+    expect(new Set(asked.map((t) => env.scenario(t.taskId))).size).toBe(3);
+    // The examination learns only what the asked tasks' worlds learn from (their update tasks).
+    const worldsAsked = new Set(asked.map((t) => t.meta.world));
+    for (const e of episodes) expect(worldsAsked.has(byWorld.get(e.taskId) as string)).toBe(true);
+    expect(env.info().data).toMatchObject({ worlds: 3 });
   });
 
   it('runs a task through the agent and the checker into an outcome with its trajectory', async () => {
@@ -162,7 +211,7 @@ describe('the environment a task spec makes', () => {
     const { env } = await open({ close: async () => void closed++ });
     const info = env.info();
     expect(info).toMatchObject({ name: 'arith', mode: 'offline', reward: 'exact number', budget: { maxChars: 50_000, maxImages: 2 }, agentId: 'arith-agent-v1', deterministic: true });
-    expect(info.data).toMatchObject({ generator: 'arithmetic-v1', split: { update: 3, validation: 3, test: 24 }, catalogHash: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(info.data).toMatchObject({ generator: 'arithmetic-v1', split: { update: 5, validation: 12, test: 13 }, catalogHash: expect.stringMatching(/^[0-9a-f]{16}$/) });
     const changed = await open({ tasks: (await arithmeticTasks()).map((t) => (t.id === 'sub-9' ? { ...t, instruction: 'What is 12 - 20?' } : t)) });
     expect((changed.env.info().data as { catalogHash: string }).catalogHash).not.toBe((info.data as { catalogHash: string }).catalogHash);
     const model = await open({ agent: { id: 'llm', mode: 'model', run: async () => ({ steps: [] }) } });

@@ -42,7 +42,8 @@ function scriptedModel(latencyMs: number) {
       'const lines: string[] = [];',
       'export default defineMemo({',
       '  update(episode) { for (const s of episode.steps) lines.push(s.action); },',
-      '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
+      // Each program's payloads differ (its variant is in them), so no child is a no-op of another.
+      '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: `variant ${config.variant}\\n${lines.filter((l) => l.includes(`${door} `)).join("\\n")}`.slice(0, config.maxChars), images: [] }; },',
       '});',
     ].join('\n');
     return { content: `\`\`\`ts\n${program}\n\`\`\``, delayMs: latencyMs };

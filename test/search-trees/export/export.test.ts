@@ -32,11 +32,11 @@ function sh(cmd: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   let t = Date.now();
-  // Root plus the omni-simplemem seed on a fifth of the validation tasks of one conversation (26, Caroline and
-  // Melanie's); its final winner stores memory.
+  // Root plus the omni-simplemem seed on the validation tasks of one conversation (26, Caroline and Melanie's), in
+  // one evaluation each; its final winner stores memory.
   mkdirSync(join(work, 'locomo'));
   cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(work, 'locomo', '26.json'));
-  const searched = automemo('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--seeds', 'omni-simplemem', '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '3', '--out', run);
+  const searched = automemo('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--seeds', 'omni-simplemem', '--budget', '0', '--no-test', '--eval-fraction', '1', '--seed', '3', '--out', run);
   if (searched.code !== 0) throw new Error(`search failed: ${searched.err}`);
   timings.search = Date.now() - t;
   t = Date.now();

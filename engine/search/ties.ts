@@ -1,0 +1,87 @@
+// Whether the selected program is told apart from its closest rivals on validation: their rewards compared task by
+// task on the tasks both were scored on (paired), the winner's mean advantage against its 95% half-width. Programs it
+// is not resolvably better than are named as tied with it, not presented as beaten.
+import { join } from 'node:path';
+import { readEvidenceLines, TaskEvidenceSchema } from '../evaluate/evidence.ts';
+import type { SearchRun } from './search-run.ts';
+import type { TreeNode } from './tree.ts';
+
+export interface Tie {
+  /** The programs the winner cannot be told apart from (the winner not among them). */
+  nodes: string[];
+  note: string;
+}
+
+/** Rivals looked at, at most: the best by mean validation score. */
+const MAX_RIVALS = 5;
+
+/** A node's validation reward per task, from every scored evaluation's evidence (a task scored twice: its mean). */
+export function taskRewards(run: SearchRun, node: TreeNode): Map<string, number> {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const k of run.sampler.scoredIndices(node.id)) {
+    try {
+      const lines = readEvidenceLines(join(run.folder.evidenceDir(node.id, 'train', k), 'tasks.jsonl'), TaskEvidenceSchema).records;
+      for (const l of lines) {
+        if (typeof l.reward !== 'number') continue;
+        const s = sums.get(l.taskId) ?? { sum: 0, n: 0 };
+        s.sum += l.reward;
+        s.n++;
+        sums.set(l.taskId, s);
+      }
+    } catch {
+      // Evidence removed: that evaluation cannot be compared task by task.
+    }
+  }
+  return new Map([...sums].map(([id, s]) => [id, s.sum / s.n]));
+}
+
+export interface PairedDifference {
+  /** Tasks both were scored on. */
+  tasks: number;
+  /** Mean of a − b over them. */
+  mean: number;
+  /** 95% half-width of that mean (0 when every task gives the same difference). */
+  halfWidth: number;
+  /** Tasks on which they differ. */
+  differing: number;
+}
+
+export function pairedDifference(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): PairedDifference {
+  const d: number[] = [];
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (y !== undefined) d.push(x - y);
+  }
+  const n = d.length;
+  if (n === 0) return { tasks: 0, mean: 0, halfWidth: Infinity, differing: 0 };
+  const mean = d.reduce((s, x) => s + x, 0) / n;
+  const variance = n > 1 ? d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : 0;
+  return { tasks: n, mean, halfWidth: 1.96 * Math.sqrt(variance / n), differing: d.filter((x) => Math.abs(x) > 1e-9).length };
+}
+
+/** The winner's closest rivals it is not resolvably better than, or undefined when it stands apart. */
+export function tiesOf(run: SearchRun, winner: TreeNode): Tie | undefined {
+  const { tree } = run;
+  const rivals = tree
+    .evaluated()
+    .filter((n) => n.id !== winner.id && n.kind !== 'root')
+    .sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id))
+    .slice(0, MAX_RIVALS);
+  if (!rivals.length) return undefined;
+  const mine = taskRewards(run, winner);
+  const tied: { id: string; d: PairedDifference }[] = [];
+  for (const r of rivals) {
+    const d = pairedDifference(mine, taskRewards(run, r));
+    if (d.tasks > 0 && d.mean <= d.halfWidth + 1e-9) tied.push({ id: r.id, d });
+  }
+  if (!tied.length) return undefined;
+  const parts = tied.map(({ id, d }) =>
+    d.differing === 0
+      ? `${id} (the same reward on all ${d.tasks} common tasks)`
+      : `${id} (${d.mean >= 0 ? '+' : ''}${d.mean.toFixed(3)} ± ${d.halfWidth.toFixed(3)} over ${d.tasks} common tasks, ${d.differing} differing)`,
+  );
+  return {
+    nodes: tied.map((t) => t.id),
+    note: `${winner.id} cannot be told apart on validation from ${parts.join(', ')}: it is one of ${tied.length + 1} programs equally good as far as validation shows`,
+  };
+}
