@@ -1,156 +1,167 @@
-// npm run bench:search — the tree search offline, per environment: UCB against greedy (always expand the best mean),
-// uniform-random parent and ALMA-style softmax with a visit penalty, same step budget, several seeds. Per
-// environment and policy: the action mix (how many steps wrote a child and how many re-evaluated one), the best LCB
-// at the end, and the held-out test score of what LCB selection and max-mean selection pick (and how often they
-// pick differently). Then the parallel row: 8 model steps with --parallel 1 and 4 against a slow local model.
-// Usage: npm run bench:search [-- --envs 'locomo;visual:charts,scenes' --policies ucb,greedy --budget 20 --seeds 5
-//        --programs omni-simplemem,pipeline --no-parallel]   (--programs: the seed programs, default the search's own;
-//        the first is compared with)
-import { mkdtempSync, rmSync } from 'node:fs';
+// npm run bench:search — the offline search on benchmarks of different shapes (bench/benchmarks: LoCoMo, a procedural
+// module with worlds, a data-file QA set, a multiple-choice set; none used to tune the offline agent). Per benchmark:
+// every standard design and the root on the held-out test split; a search with the defaults (seeds screened
+// automatically, offline meta agent); what it picked and how that scores on test against the best baseline and the
+// best seed; how its steps went (no-op share of children, re-evaluations, whether a re-evaluation ever scored a sample
+// twice); and what its validation could resolve. Then the criteria of issue 27, and the parallel row (model steps
+// against a slow local model).
+// Usage: npm run bench:search [-- --envs locomo,workshops --budget 12 --seeds 1 --policies ucb,greedy --dev --no-parallel]
+//   --dev runs the development benchmarks (bench/benchmarks/dev, vault-env) instead: the ones the agent was tuned on.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_SEEDS, evaluate, resolveModels, search } from '../api/index.ts';
-import { selectFinal } from '../engine/search/selection.ts';
-import { DEFAULT_UCB, lcb } from '../engine/search/ucb.ts';
+import { evaluate, resolveModels, search, type SearchResult } from '../api/index.ts';
+import { BASELINES, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { readJournal } from '../search-trees/journal.ts';
-import { replay } from '../search-trees/replay.ts';
+import { BENCHMARKS, type BenchBenchmark, DEV_BENCHMARKS } from './benchmarks/index.ts';
 import { parallelRows, printParallelRows } from './search-parallel.ts';
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { budget: { type: 'string' }, seeds: { type: 'string' }, envs: { type: 'string' }, policies: { type: 'string' }, programs: { type: 'string' }, 'no-parallel': { type: 'boolean' } },
+  options: { budget: { type: 'string' }, seeds: { type: 'string' }, envs: { type: 'string' }, policies: { type: 'string' }, dev: { type: 'boolean' }, 'no-parallel': { type: 'boolean' } },
 });
-const BUDGET = Number(values.budget ?? 20);
-const SEEDS = Number(values.seeds ?? 5);
-// Environments are separated by ";" (a name may hold commas: visual:charts,scenes).
-const ENVS = (values.envs ?? 'locomo;visual:charts,scenes').split(';').filter(Boolean);
+const BUDGET = Number(values.budget ?? 12);
+const SEEDS = Number(values.seeds ?? 1);
+const POLICIES = (values.policies ?? 'ucb').split(',').filter(Boolean);
+const CATALOGUE = values.dev ? DEV_BENCHMARKS : BENCHMARKS;
+const CHOSEN = values.envs ? CATALOGUE.filter((b) => values.envs?.split(',').includes(b.name)) : CATALOGUE;
 // Offline throughout, whatever the shell's AUTOMEMO_* variables say.
 const OFFLINE = resolveModels({}, {});
-const POLICIES = (values.policies ?? 'ucb,greedy,random,alma-softmax').split(',');
-// The seed programs every search starts from (the first is the one each pick is compared with).
-const PROGRAMS = values.programs ? values.programs.split(',').filter(Boolean) : DEFAULT_SEEDS;
 
 interface Run {
-  env: string;
+  bench: string;
   policy: string;
   seed: number;
-  generations: number;
-  reEvaluations: number;
-  noOps: number;
-  /** Children that passed and were evaluated, and those that never passed quick examination. */
-  children: number;
-  failed: number;
-  /** Test score of each seed program. */
+  summary: SearchResult;
+  /** Test scores of the pick, the seeds and the tied. */
+  pickTest: number;
   seedTests: Record<string, number>;
-  bestLcb: number;
-  lcbTest: number;
-  meanTest: number;
-  samePick: boolean;
-  seedTest: number;
+  /** Children (valid, failed, no-op) and of them no-ops; re-evaluation steps; samples scored twice by one program. */
+  children: number;
+  noOps: number;
+  reEvaluations: number;
+  repeatedSamples: number;
   seconds: number;
 }
 
-/** Held-out test scores by environment and program hash: the same program is tested once. */
-const tested = new Map<string, number>();
-async function testScore(env: string, dir: string, hash: string, work: string): Promise<number> {
-  const key = `${env}|${hash}`;
-  const known = tested.get(key);
-  if (known !== undefined) return known;
-  const r = await evaluate({ env, program: dir, split: 'test', models: OFFLINE, out: join(work, `test-${hash.slice(0, 12)}`) });
-  tested.set(key, r.score ?? 0);
-  return r.score ?? 0;
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+/** The test score of every standard design and the root (the baselines). */
+async function baselineTests(env: string, work: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const program of [...new Set([...BASELINES, ...STANDARD_DESIGNS])]) {
+    const r = await evaluate({ env, program, split: 'test', models: OFFLINE, out: join(work, `baseline-${program}`), workers: 0 });
+    out[program] = r.score ?? 0;
+  }
+  return out;
+}
+
+/** Validation samples a program was scored on more than once (a deterministic environment must have none). */
+function repeatedSamples(runFolder: string): number {
+  const seen = new Map<string, Set<string>>();
+  let repeated = 0;
+  for (const e of readJournal(join(runFolder, 'journal.jsonl')).events) {
+    if (e.type !== 'evaluation' || e.split !== 'train' || e.score === null) continue;
+    const ids = readFileSync(join(runFolder, e.evidence, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { taskId: string }).taskId);
+    const mine = seen.get(e.node) ?? new Set<string>();
+    if (ids.some((id) => mine.has(id))) repeated++;
+    for (const id of ids) mine.add(id);
+    seen.set(e.node, mine);
+  }
+  return repeated;
+}
+
+async function searchOnce(b: BenchBenchmark, env: string, policy: string, seed: number, work: string): Promise<Run> {
+  const t0 = Date.now();
+  const out = join(work, `run-${policy}-${seed}`);
+  const s = await search({ env, out, budget: BUDGET, seed, policy, meta: 'offline', models: OFFLINE, workers: 0 });
+  const seedTests = Object.fromEntries(s.seeds.map((x) => [x.id, x.test ?? Number.NaN]));
+  return {
+    bench: b.name,
+    policy,
+    seed,
+    summary: s,
+    pickTest: s.winner.test ?? Number.NaN,
+    seedTests,
+    children: s.validGenerations + s.failedGenerations + s.noOps,
+    noOps: s.noOps,
+    reEvaluations: s.reEvaluations,
+    repeatedSamples: repeatedSamples(out),
+    seconds: (Date.now() - t0) / 1000,
+  };
 }
 
 const runs: Run[] = [];
+const baselines = new Map<string, Record<string, number>>();
 const started = Date.now();
-for (const env of ENVS) {
-  for (const policy of POLICIES) {
-    for (let seed = 1; seed <= SEEDS; seed++) {
-      const work = mkdtempSync(join(tmpdir(), `bench-search-${policy}-`));
-      const t0 = Date.now();
-      const out = join(work, 'run');
-      const s = await search({ env, out, budget: BUDGET, seed, policy, meta: 'offline', seeds: PROGRAMS, test: false, models: OFFLINE });
-      const tree = replay(readJournal(join(out, 'journal.jsonl')).events).tree;
-      const N = tree.totalEvaluations();
-      const byLcb = selectFinal(tree, DEFAULT_UCB, 'lcb');
-      const byMean = selectFinal(tree, DEFAULT_UCB, 'max-mean');
-      const seedNodes = [...tree.nodes.values()].filter((n) => n.kind === 'seed');
-      const seedNode = seedNodes[0];
-      const seedTests: Record<string, number> = {};
-      for (const n of seedNodes) seedTests[n.id] = await testScore(env, join(out, n.dir), n.hash, work);
-      const run: Run = {
-        env,
-        policy,
-        seed,
-        generations: s.generations,
-        reEvaluations: s.reEvaluations,
-        noOps: s.noOps,
-        children: s.validGenerations,
-        failed: s.failedGenerations,
-        seedTests,
-        bestLcb: lcb(tree.q(byLcb), byLcb.scores.length, N, DEFAULT_UCB),
-        lcbTest: await testScore(env, join(out, byLcb.dir), byLcb.hash, work),
-        meanTest: await testScore(env, join(out, byMean.dir), byMean.hash, work),
-        samePick: byLcb.id === byMean.id,
-        seedTest: seedNode ? await testScore(env, join(out, seedNode.dir), seedNode.hash, work) : Number.NaN,
-        seconds: (Date.now() - t0) / 1000,
-      };
-      runs.push(run);
-      process.stderr.write(
-        `${env} ${policy} seed ${seed}: ${run.generations} generate (${run.noOps} no-op tries) / ${run.reEvaluations} re-evaluate, best LCB ${fmt(run.bestLcb, 3)}, test of LCB pick ${fmt(run.lcbTest, 3)}` +
-          `${run.samePick ? ' (max-mean picks the same)' : `, of max-mean pick ${fmt(run.meanTest, 3)}`} (${byLcb.id}); seeds ${Object.entries(seedTests).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}; ` +
-          `${run.children} children evaluated, ${run.noOps} no-op, ${run.failed} failed; ${run.seconds.toFixed(0)} s\n`,
-      );
-      rmSync(work, { recursive: true, force: true });
+for (const b of CHOSEN) {
+  const work = mkdtempSync(join(tmpdir(), `bench-search-${b.name}-`));
+  try {
+    const env = b.prepare(work);
+    const base = await baselineTests(env, work);
+    baselines.set(b.name, base);
+    process.stderr.write(`${b.name}: baselines on test ${Object.entries(base).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}\n`);
+    for (const policy of POLICIES) {
+      for (let seed = 1; seed <= SEEDS; seed++) {
+        const run = await searchOnce(b, env, policy, seed, work);
+        runs.push(run);
+        const s = run.summary;
+        process.stderr.write(
+          `${b.name} ${policy} seed ${seed}: pick ${s.winner.id} test ${fmt(run.pickTest, 3)} (validation ${fmt(s.winner.validation, 3)})${s.tie ? `, tied with ${s.tie.nodes.map((n) => n.id).join(', ')}` : ''}; ` +
+            `seeds ${Object.entries(run.seedTests).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}; ${s.generations} generate / ${s.reEvaluations} re-evaluate steps, ` +
+            `${s.validGenerations} children evaluated, ${s.noOps} no-op, ${s.failedGenerations} failed; ${run.seconds.toFixed(0)} s\n`,
+        );
+      }
     }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
-const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
-const sd = (xs: number[]) => Math.sqrt(mean(xs.map((x) => (x - mean(xs)) ** 2)));
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${fmt(x, 3)}`;
-const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, a + b)).toFixed(0)}%`;
-
-process.stdout.write(`bench:search — offline, ${BUDGET} steps, ${SEEDS} seeds per policy, offline meta agent, ${((Date.now() - started) / 60000).toFixed(1)} min\n`);
-for (const env of ENVS) {
-  const here = runs.filter((r) => r.env === env);
-  const seedIds = [...new Set(here.flatMap((r) => Object.keys(r.seedTests)))];
-  process.stdout.write(`\n${env} (seeds on test: ${seedIds.map((id) => `${id} ${fmt(mean(here.map((r) => r.seedTests[id] ?? Number.NaN)), 3)}`).join(', ')})\n`);
+process.stdout.write(`bench:search — offline, ${BUDGET} steps, ${SEEDS} seed(s), policies ${POLICIES.join(', ')}, ${values.dev ? 'development' : 'bench'} benchmarks, ${((Date.now() - started) / 60000).toFixed(1)} min\n\n`);
+const rows: (string | number)[][] = [['benchmark', 'shape', 'policy', 'best baseline (test)', 'best seed (test)', 'pick (test)', 'pick − best seed', 'steps', 'no-op share', 're-evaluations', 'samples scored twice', 'validation', 'resolvable ±']];
+const verdicts: { bench: string; withinBaselines: boolean; beatsSeed: boolean }[] = [];
+for (const b of CHOSEN) {
+  const base = baselines.get(b.name) ?? {};
+  const bestBaseline = Object.entries(base).sort((x, y) => y[1] - x[1])[0] ?? ['—', Number.NaN];
+  for (const policy of POLICIES) {
+    const rs = runs.filter((r) => r.bench === b.name && r.policy === policy);
+    if (!rs.length) continue;
+    const bestSeed = mean(rs.map((r) => Math.max(...Object.values(r.seedTests))));
+    const pick = mean(rs.map((r) => r.pickTest));
+    const noOps = rs.reduce((n, r) => n + r.noOps, 0);
+    const children = rs.reduce((n, r) => n + r.children, 0);
+    const v = rs[0]?.summary.validation;
+    rows.push([
+      b.name,
+      b.shape,
+      policy,
+      `${fmt(bestBaseline[1], 3)} (${bestBaseline[0]})`,
+      fmt(bestSeed, 3),
+      fmt(pick, 3),
+      `${pick - bestSeed >= 0 ? '+' : ''}${fmt(pick - bestSeed, 3)}`,
+      rs.reduce((n, r) => n + r.summary.steps, 0) / rs.length,
+      `${noOps} of ${children} (${children ? ((100 * noOps) / children).toFixed(0) : 0}%)`,
+      rs.reduce((n, r) => n + r.reEvaluations, 0),
+      rs.reduce((n, r) => n + r.repeatedSamples, 0),
+      v ? `${v.tasks} (${v.perEvaluation}/evaluation, ${v.samples} samples)` : '—',
+      v ? fmt(v.resolvable, 3) : '—',
+    ]);
+    if (policy === 'ucb') verdicts.push({ bench: b.name, withinBaselines: pick >= Math.max(bestBaseline[1], bestSeed) - 0.01, beatsSeed: pick - bestSeed >= 0.02 });
+  }
+}
+process.stdout.write(`${table(rows)}\n\n`);
+if (verdicts.length) {
+  const beats = verdicts.filter((v) => v.beatsSeed).length;
   process.stdout.write(
-    `${table([
-      ['policy', 'generate', 'no-op share of children', 're-evaluate', 're-evaluate share', 'mean best LCB', 'mean test (LCB pick)', 'sd', 'mean test (max-mean pick)', 'LCB ≠ max-mean', 'mean s/run'],
-      ...POLICIES.map((p) => {
-        const rs = here.filter((r) => r.policy === p);
-        const g = rs.reduce((n, r) => n + r.generations, 0);
-        const e = rs.reduce((n, r) => n + r.reEvaluations, 0);
-        return [
-          p,
-          String(g),
-          (() => {
-            const noOps = rs.reduce((n, r) => n + r.noOps, 0);
-            const children = rs.reduce((n, r) => n + r.children + r.failed, 0);
-            return `${noOps} of ${noOps + children} (${pct(noOps, children)})`;
-          })(),
-          String(e),
-          pct(e, g),
-          fmt(mean(rs.map((r) => r.bestLcb)), 3),
-          `${fmt(mean(rs.map((r) => r.lcbTest)), 3)} (${signed(mean(rs.map((r) => r.lcbTest - r.seedTest)))} vs first seed)`,
-          fmt(sd(rs.map((r) => r.lcbTest)), 3),
-          fmt(mean(rs.map((r) => r.meanTest)), 3),
-          `${rs.filter((r) => !r.samePick).length} of ${rs.length}`,
-          fmt(mean(rs.map((r) => r.seconds)), 0),
-        ];
-      }),
-    ])}\n`,
+    `pick ≥ best of baselines and seeds − 0.01 on every benchmark: ${verdicts.every((v) => v.withinBaselines) ? 'yes' : `no (${verdicts.filter((v) => !v.withinBaselines).map((v) => v.bench).join(', ')})`}\n` +
+      `pick beats the best seed by ≥ 0.02 on ${beats} of ${verdicts.length} benchmarks (${verdicts.filter((v) => v.beatsSeed).map((v) => v.bench).join(', ') || 'none'}): ${beats * 2 >= verdicts.length ? 'at least half' : 'fewer than half'}\n`,
   );
-  const differ = here.filter((r) => !r.samePick);
-  process.stdout.write(
-    differ.length
-      ? `where the picks differ (${differ.length} runs): LCB pick better on test in ${differ.filter((r) => r.lcbTest > r.meanTest + 1e-9).length}, max-mean pick better in ${differ.filter((r) => r.meanTest > r.lcbTest + 1e-9).length}; mean test ${fmt(mean(differ.map((r) => r.lcbTest)), 3)} (LCB) vs ${fmt(mean(differ.map((r) => r.meanTest)), 3)} (max-mean)\n`
-      : 'LCB and max-mean picked the same program in every run\n',
-  );
+  const noOps = runs.reduce((n, r) => n + r.noOps, 0);
+  const children = runs.reduce((n, r) => n + r.children, 0);
+  process.stdout.write(`no-op children: ${noOps} of ${children} (${children ? ((100 * noOps) / children).toFixed(0) : 0}%); samples a program was scored on twice: ${runs.reduce((n, r) => n + r.repeatedSamples, 0)}\n`);
 }
 
 if (!values['no-parallel']) {

@@ -25,6 +25,12 @@ export interface ParentContext {
   payloadMetadata?: Map<string, unknown>;
   /** The best other programs of the tree with their files, for crossover. */
   donors?: Donor[];
+  /** The standard design (a named program: bm25, pipeline, …) the parent descends from, when it descends from one. */
+  design?: string;
+  /** The validation tasks' instructions (what the memory is asked), up to a few hundred, each clipped. */
+  instructions?: string[];
+  /** Whether a program with exactly these files is a node of the tree already. */
+  inTree?: (files: ProgramFiles) => boolean;
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
   trajectories?: Map<string, string>;
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
@@ -76,6 +82,10 @@ export interface Donor {
   node: string;
   q: number;
   files: ProgramFiles;
+  /** The standard design it descends from, when it does. */
+  design?: string;
+  /** Its mean validation score per scenario, when known. */
+  byScenario?: Record<string, number>;
 }
 
 /** A good program elsewhere in the tree, summarised for the generation prompt. */

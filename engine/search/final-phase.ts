@@ -1,14 +1,14 @@
 // After the budget: which program the search hands over, and its score on the held-out test split beside the root's
 // and the seeds'. Where the environment is deterministic, the leading candidates (the best by the selection rule and
 // the best seed) are first scored on validation samples they have not seen (within an allowance), so they are
-// compared on more of the same validation. The pick is the best by the selection rule among programs at least as good on validation as the
-// best seed (a search never ends below where it started), and the programs it cannot be told apart from are named.
+// compared on more of the same validation. The pick never ends below where the search started, takes a written child
+// only when validation resolves it as better (choose), and the programs it cannot be told apart from are named.
 // Its lines carry step -1, so they can never be mistaken for a step of the budget (which a resume may raise).
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import { evaluateNode } from './evaluate-node.ts';
 import type { SearchRun } from './search-run.ts';
-import { pick, selectionScore } from './selection.ts';
-import { type Tie, tiesOf } from './ties.ts';
+import { selectFinal, selectionScore } from './selection.ts';
+import { pairedDifference, type Tie, taskRewards, tiesOf } from './ties.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
 
 export const FINAL_STEP = -1;
@@ -41,10 +41,27 @@ export async function finalPhase(run: SearchRun): Promise<FinalChoice> {
   return choice ?? choose(run);
 }
 
-/** The pick and its ties, from the tree as it stands. */
+/**
+ * The pick and its ties, from the tree as it stands: the best by the selection rule among programs at least as good on
+ * validation as the best starting program — and a written child only when its advantage over that program, task by
+ * task on the tasks both were scored on, is more than one standard error (the best of many children on one validation
+ * set is lucky as often as good; an edge smaller than the noise is not taken for one). Ties are named at 95% (ties.ts),
+ * so a pick can be better by a standard error and still be named as not told apart.
+ */
 function choose(run: SearchRun): FinalChoice {
   const { tree, options } = run;
-  const winner = pick(tree, options.ucb, options.selection);
+  const start = selectFinal(tree, options.ucb, options.selection, -Infinity, (n) => n.kind !== 'child');
+  const startRewards = taskRewards(run, start);
+  const ranked = tree
+    .evaluated()
+    .filter((n) => tree.q(n) >= tree.q(start) - 1e-12)
+    .sort((a, b) => selectionScore(tree, b, options.ucb, options.selection) - selectionScore(tree, a, options.ucb, options.selection));
+  const winner =
+    ranked.find((n) => {
+      if (n.kind !== 'child') return n === start;
+      const d = pairedDifference(taskRewards(run, n), startRewards);
+      return d.tasks > 0 && d.mean > d.halfWidth / 1.96 + 1e-9;
+    }) ?? start;
   const tie = tiesOf(run, winner);
   return { winner, ...(tie ? { tie } : {}) };
 }

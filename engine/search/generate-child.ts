@@ -1,11 +1,13 @@
 // A generate action: the meta agent proposes a child of the parent, the child is quick-examined and repaired (at
 // most `repairAttempts` times), and one that passes is either a no-op (it would change nothing: said so, and the
 // step may try again) or a new node, evaluated at once. A child that never passes spends the step but no evaluation.
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { MetaAgentError, type Proposal } from '../meta/types.ts';
-import { evaluateNode } from './evaluate-node.ts';
-import type { NoOpCheck } from './no-op-check.ts';
+import { evaluateNode, recordNodeEvaluation, scoreProgram } from './evaluate-node.ts';
+import type { NoOp, NoOpCheck } from './no-op-check.ts';
 import type { ParentContexts } from './parent-context.ts';
 import type { SearchRun } from './search-run.ts';
 import type { TreeNode } from './tree.ts';
@@ -73,14 +75,34 @@ interface Passed {
 /** A child that passed quick examination: a no-op, or a node of the tree with its first evaluation. */
 async function accept(g: Generator, p: Passed): Promise<'done' | 'no-op'> {
   const { run } = g;
-  const { parent, proposal, report, step } = p;
-  const noop = await g.noOps.check(parent, proposal.files, report);
-  if (noop) {
-    run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
-    run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, p.dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
-    return 'no-op';
+  const twin = g.noOps.twin(p.proposal.files);
+  if (twin) return noOp(run, p, twin);
+  // Deterministic: the child's first evaluation is the test (every payload of its first sample against the parent's).
+  if (Number.isFinite(run.tree.evaluationLimit)) {
+    const compiled = await compileProgram({ entryPath: join(p.dir, 'index.ts') });
+    if (!compiled.ok) throw new Error(`child ${p.childId} passed its examination but does not compile: ${compiled.issues.map(formatIssue).join('; ')}`);
+    const scored = await scoreProgram(run, p.childId, compiled.program, 'train', 0, p.step);
+    const same = scored.event.score === null ? undefined : g.noOps.sameFirstSample(p.parent, join(run.folder.dir, scored.event.evidence));
+    if (same) {
+      run.lastEval.delete(p.childId);
+      setAsideEvidence(join(run.folder.dir, scored.event.evidence), 'no-op');
+      return noOp(run, p, same);
+    }
+    const child = await addChild(g, p);
+    recordNodeEvaluation(run, child, scored.event);
+    return 'done';
   }
-  g.noOps.remember(p.childId, report);
+  const same = await g.noOps.sameExam(p.parent, p.report);
+  if (same) return noOp(run, p, same);
+  g.noOps.remember(p.childId, p.report);
+  await evaluateNode(run, await addChild(g, p), 'train', p.step);
+  return 'done';
+}
+
+/** Makes the child a node of the tree, with what the meta agent said about it. */
+async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
+  const { run } = g;
+  const { parent, proposal, step } = p;
   if (p.attempt > 0 || p.again > 0) run.folder.writeProgram(p.childId, proposal.files);
   const child = await run.programNode(p.childId, proposal.files, parent.id, 'child', step, proposal.description, proposal.edits);
   // Written before the node line, so a viewer that sees the node finds its meta.json.
@@ -95,8 +117,15 @@ async function accept(g: Generator, p: Passed): Promise<'done' | 'no-op'> {
     ...(proposal.feedback ? { feedback: proposal.feedback } : {}),
   });
   run.addNode(child, step);
-  await evaluateNode(run, child, 'train', step);
-  return 'done';
+  return child;
+}
+
+/** A child that would change nothing: recorded for the agent (it tries again), never a node. */
+function noOp(run: SearchRun, p: Passed, noop: NoOp): 'no-op' {
+  const { parent, proposal, step } = p;
+  run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
+  run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, p.dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
+  return 'no-op';
 }
 
 /** The meta agent failed to propose or repair: a failed generation (any other error is a bug and is thrown). */

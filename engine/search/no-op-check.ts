@@ -1,9 +1,14 @@
-// Why a child that passed quick examination would change nothing, if it would: it is the same program as a node of
-// the tree, or its payloads on every quick-examination task are exactly its parent's. Such a child spends its step
-// but no evaluation, and the agent hears of it.
+// Whether a child that passed quick examination would change nothing: it is the same program as a node of the tree;
+// or, where the environment is deterministic, its payloads on every task of its first validation sample are exactly
+// its parent's (so its score there would be too, whatever the agent does); elsewhere, its payloads on every
+// quick-examination task are exactly its parent's. Such a child spends its step but no evaluation of the tree, and the
+// agent hears of it. The first-sample rule looks at every task a score is made of, so a child that changes what the
+// benchmark scores is never judged a no-op on a few tasks it happens not to touch.
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readProgramFiles, sourceHash } from '../../memo-programs/files.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import { readEvidenceLines, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import type { ProgramFiles } from '../meta/types.ts';
 import type { SearchRun } from './search-run.ts';
 import type { TreeNode } from './tree.ts';
@@ -22,10 +27,24 @@ export class NoOpCheck {
 
   constructor(private readonly run: SearchRun) {}
 
-  async check(parent: TreeNode, files: ProgramFiles, report: QuickExamReport): Promise<NoOp | undefined> {
-    const mineHash = sourceHash(files);
-    const twin = [...this.run.tree.nodes.values()].find((n) => this.sourceOf(n) === mineHash);
-    if (twin) return { reason: `the same program as ${twin.id}`, same: twin.id };
+  /** The node of the tree with exactly these files, if any. */
+  twin(files: ProgramFiles): NoOp | undefined {
+    const mine = sourceHash(files);
+    const twin = [...this.run.tree.nodes.values()].find((n) => this.sourceOf(n) === mine);
+    return twin ? { reason: `the same program as ${twin.id}`, same: twin.id } : undefined;
+  }
+
+  /** The payloads of the child's first sample (evidence in `childEvidence`) against the parent's on the same sample. */
+  sameFirstSample(parent: TreeNode, childEvidence: string): NoOp | undefined {
+    const theirs = payloadDigests(this.run.folder.evidenceDir(parent.id, 'train', 0));
+    const mine = payloadDigests(childEvidence);
+    if (!theirs || !mine || mine.size === 0 || theirs.size !== mine.size) return undefined;
+    for (const [task, d] of mine) if (theirs.get(task) !== d) return undefined;
+    return { reason: `its payloads on all ${mine.size} tasks of its first validation sample are exactly its parent's`, same: parent.id };
+  }
+
+  /** The quick examination's payloads against the parent's (environments that are not deterministic). */
+  async sameExam(parent: TreeNode, report: QuickExamReport): Promise<NoOp | undefined> {
     const mine = digestsOf(report);
     const theirs = await this.digests(parent);
     if (mine.length > 0 && theirs !== undefined && theirs.length === mine.length && theirs.every((d, i) => d === mine[i])) {
@@ -70,4 +89,20 @@ export class NoOpCheck {
 
 function digestsOf(report: QuickExamReport): string[] {
   return report.payloads.map((p) => `${p.taskId}:${p.digest}`);
+}
+
+/** Each scored task's payload (text and images) as a digest, from an evaluation's evidence; undefined when unreadable. */
+function payloadDigests(dir: string): Map<string, string> | undefined {
+  try {
+    const read = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema);
+    if (read.unreadable) return undefined;
+    const out = new Map<string, string>();
+    for (const l of read.records) {
+      if (!l.payload) return undefined;
+      out.set(l.taskId, createHash('sha256').update(l.payload.text).update('\0').update((l.payload.images ?? []).join('\0')).digest('hex'));
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
 }

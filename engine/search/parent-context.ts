@@ -13,8 +13,12 @@ import type { Clustering, EditOutcome, ParentContext } from '../meta/types.ts';
 import { checkBudget } from './budget.ts';
 import { crossoverDonors } from './crossover-donors.ts';
 import { inspirationsFor, type MemoryMaterial, memoryMaterial, rolesLine, triedFrom } from './meta-context.ts';
+import type { NoOpCheck } from './no-op-check.ts';
 import type { SearchRun } from './search-run.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
+
+const MAX_INSTRUCTIONS = 500;
+const MAX_INSTRUCTION_CHARS = 300;
 
 /** What a node's latest validation evidence shows, per task. */
 interface ReadEvidence {
@@ -28,8 +32,13 @@ interface ReadEvidence {
 export class ParentContexts {
   /** What the memory is built from: read once per search, for every meta prompt. */
   private material: Promise<MemoryMaterial> | undefined;
+  /** What the validation tasks ask, read once per search. */
+  private asked: Promise<string[]> | undefined;
 
-  constructor(private readonly run: SearchRun) {}
+  constructor(
+    private readonly run: SearchRun,
+    private readonly noOps: NoOpCheck,
+  ) {}
 
   async of(parent: TreeNode, step: number): Promise<ParentContext> {
     const { run } = this;
@@ -38,6 +47,11 @@ export class ParentContexts {
     const info = deps.env.info();
     this.material ??= memoryMaterial(deps.env).catch(() => ({ counts: [] }));
     const { example, counts } = await this.material;
+    this.asked ??= deps.env
+      .worlds('train')
+      .then((ws) => ws.flatMap((w) => w.tasks.map((t) => (t.instruction ?? '').slice(0, MAX_INSTRUCTION_CHARS))).slice(0, MAX_INSTRUCTIONS))
+      .catch(() => []);
+    const instructions = await this.asked;
     return {
       node: parent.id,
       files: readProgramFiles(join(folder.dir, parent.dir)),
@@ -46,12 +60,15 @@ export class ParentContexts {
       evaluation: read.evaluation,
       payloads: read.payloads,
       payloadMetadata: read.payloadMetadata,
-      donors: crossoverDonors(state.tree, parent.id, folder.dir),
+      donors: crossoverDonors(run, parent.id),
       trajectories: read.trajectories,
       images: read.images,
       env: info,
       explain: (id) => deps.env.explain?.(id),
       envDescription: deps.env.describe?.() ?? info.name,
+      ...(run.designOf(parent.id) ? { design: run.designOf(parent.id) } : {}),
+      instructions,
+      inTree: (files) => this.noOps.twin(files) !== undefined,
       step,
       seed: options.seed,
       history: editHistory(state.tree),

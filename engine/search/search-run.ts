@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { sourceHash } from '../../memo-programs/files.ts';
+import { PROGRAMS } from '../../memo-programs/registry.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
@@ -21,6 +22,7 @@ import { BudgetExceeded } from './budget.ts';
 import type { ActionKind } from './policy.ts';
 import type { SearchDeps, SearchState } from './search.ts';
 import type { TreeNode } from './tree.ts';
+import { seedNodeIds } from './node-ids.ts';
 import { MAX_UNSCORED_IN_A_ROW, unscoredStopReason } from './unscored.ts';
 import { ValidationSampler } from './validation-sampler.ts';
 
@@ -152,6 +154,21 @@ export class SearchRun {
       this.compiled.set(node.id, c);
     }
     return c;
+  }
+
+  /**
+   * The standard design (a named program) a node descends from: its seed's, found by walking up the tree; seeds are
+   * the named programs the run was given or the screen kept. Undefined for the root and for seeds given as paths.
+   */
+  designOf(id: string): string | undefined {
+    const seeds = new Map<string, string>();
+    this.options.seeds.forEach((name, i) => seeds.set(seedNodeIds(this.options.seeds)[i] as string, name));
+    for (const r of this.screen?.results ?? []) seeds.set(r.node, r.design);
+    for (let node = this.tree.nodes.get(id); node; node = node.parent ? this.tree.nodes.get(node.parent) : undefined) {
+      const name = seeds.get(node.id);
+      if (name !== undefined) return PROGRAMS.some((p) => p.name === name) ? name : undefined;
+    }
+    return undefined;
   }
 
   /** A quick examination of the files in `dir` (the run folder's copy), wherever jobs run. */

@@ -69,7 +69,8 @@ export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
       run.log({ type: 'step-done', step: 0 });
       run.stopOnUnscoredStreak(0);
     }
-    const generator: Generator = { run, contexts: new ParentContexts(run), noOps: new NoOpCheck(run) };
+    const noOps = new NoOpCheck(run);
+    const generator: Generator = { run, contexts: new ParentContexts(run, noOps), noOps };
     // Steps 1..budget: every step without a `step-done` line (after a kill with several in flight, the gaps too), up
     // to `parallel` at once.
     const todo = Array.from({ length: Math.max(0, deps.options.budget) }, (_, i) => i + 1).filter((s) => !run.past.doneSteps.includes(s));

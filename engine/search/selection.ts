@@ -14,11 +14,11 @@ export function selectionScore(tree: SearchTree, node: TreeNode, p: UcbParams, h
  * argmax over evaluated nodes, the root included; ties to the earlier node. With `floor`, only nodes whose mean
  * validation score reaches it are eligible (the search's pick is never below the best program it started from).
  */
-export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb', floor = -Infinity): TreeNode {
+export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb', floor = -Infinity, eligible: (n: TreeNode) => boolean = () => true): TreeNode {
   let best: TreeNode | undefined;
   let bestScore = -Infinity;
   for (const node of tree.evaluated()) {
-    if (tree.q(node) < floor - 1e-12) continue;
+    if (tree.q(node) < floor - 1e-12 || !eligible(node)) continue;
     const s = selectionScore(tree, node, p, how);
     if (s > bestScore + 1e-12) {
       best = node;

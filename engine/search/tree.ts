@@ -107,9 +107,12 @@ export class SearchTree {
     return node.scores.length + (this.pendingEvaluations.get(node.id) ?? 0);
   }
 
-  /** m(v) with the children being written from v counted. */
+  /**
+   * m(v) with the children being written from v counted, and the children of v that changed nothing: each was an
+   * expansion that gained nothing (Δ = 0), so a parent whose edits keep changing nothing is expanded less.
+   */
   width(id: string): number {
-    return this.evaluatedChildren(id).length + (this.pendingChildren.get(id) ?? 0);
+    return this.evaluatedChildren(id).length + this.noops.filter((x) => x.parent === id).length + (this.pendingChildren.get(id) ?? 0);
   }
 
   /** N with every action in flight counted (each ends in one evaluation, or none for a failed child). */

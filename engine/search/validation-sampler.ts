@@ -47,8 +47,9 @@ export const MIN_VALIDATION_TASKS = 30;
 export const resolvableAt = (n: number) => (n > 0 ? 1.96 * 0.5 / Math.sqrt(n) : 1);
 
 export function validationPlan(ids: number, options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>, deterministic: boolean): ValidationPlan {
-  const per = sampleSize(ids, options);
-  const samples = ids > 0 ? Math.max(1, Math.floor(ids / Math.max(1, per))) : 0;
+  const samples = ids > 0 ? Math.max(1, Math.floor(ids / Math.max(1, sampleSize(ids, options)))) : 0;
+  // Tasks are dealt into the samples in turn: each holds ids / samples of them (the first few one more).
+  const per = samples ? Math.floor(ids / samples) : 0;
   const plan: ValidationPlan = { tasks: ids, perEvaluation: per, samples, deterministic, resolvable: round3(resolvableAt(per)), oneTask: round3(per > 0 ? 1 / per : 1) };
   if (ids < MIN_VALIDATION_TASKS) {
     plan.warning =

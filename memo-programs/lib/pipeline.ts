@@ -13,7 +13,7 @@ export { rrfFuse, weightedFuse, maxFuse } from './fusion.ts';
 export { prfQuery, entityQueries } from './query-rewrite.ts';
 export { neighbourExpand, graphExpand } from './expansion.ts';
 export { mmrStage, capPerSource } from './diversity.ts';
-export { timeBoost } from './time-focus.ts';
+export { recencyBoost, timeBoost } from './time-focus.ts';
 export { routeByKind, taskKind, type TaskKind } from './routing.ts';
 export { packWhole, type PackOptions, type Rendering, type Grouping } from './packing.ts';
 

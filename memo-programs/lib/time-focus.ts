@@ -56,3 +56,31 @@ export function timeBoost(options: { span?: number; when?: number; spillDays?: n
     );
   });
 }
+
+/** Whether a task asks about the current or latest state of something ("now", "currently", "most recently", "still"). */
+export function asksLatest(text: string): boolean {
+  return /\b(now|currently|current|these days|latest|most recent(ly)?|last time|still|anymore|any more|at the moment|nowadays)\b/i.test(text);
+}
+
+/**
+ * Stage: for tasks that ask about the current or latest state (`when: 'asked'`, the default) or for every task
+ * (`when: 'always'`), hits from later episodes are scaled up: by 1 + `weight` × the episode's place in time among the
+ * memory's episodes (0 for the first, 1 for the last; default weight 0.5). A fact that changed is then found in its
+ * latest form first.
+ */
+export function recencyBoost(options: { weight?: number; when?: 'asked' | 'always' } = {}): Stage {
+  const weight = Math.max(0, Math.min(options.weight ?? 0.5, 10));
+  return named('recencyBoost', (state) => {
+    if ((options.when ?? 'asked') === 'asked' && !asksLatest(state.queries[0]?.text ?? '')) return;
+    const times = state.store.sources.map((s) => s.time);
+    const order = [...new Set(times)].sort((a, b) => a - b);
+    const place = new Map(order.map((t, i) => [t, order.length > 1 ? i / (order.length - 1) : 1]));
+    state.hits = sortHits(
+      ensureHits(state).map((h) => {
+        const unit = state.store.units[h.label];
+        const time = unit ? (state.store.sources[unit.source]?.time ?? 0) : 0;
+        return { ...h, score: h.score * (1 + weight * (place.get(time) ?? 0)) };
+      }),
+    );
+  });
+}

@@ -194,7 +194,8 @@ export function readRun(dir: string): RunView {
     failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
-    winner: tree.evaluated().length ? pick(tree, p, info.options.selection).id : null,
+    // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
+    winner: finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? pick(tree, p, info.options.selection).id : null,
     spend: spendOf(past.metaCalls),
     journalBytes,
   };

@@ -13,6 +13,8 @@ import type { EvaluationResult } from '../../evaluate/evaluate.ts';
 import { type EditOutcome, type FeedbackCluster, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
 import { type ConfigLeaf, configLeaves, editConfig, materializeConfig } from './config-edit.ts';
 import { diagnose, type Direction, type Finding } from './diagnose.ts';
+import { formOf, pipelineIn } from './designs.ts';
+import { type Reading, readEvidence } from './reading.ts';
 import { readPipeline } from './stage-edit.ts';
 import { structuralEdit } from './structural.ts';
 
@@ -101,9 +103,11 @@ function assess(leaf: ConfigLeaf, h: LeafHistory | undefined): { weight: number;
   return { weight: weight * 0.2 };
 }
 
-function editsFor(leaves: ConfigLeaf[], direction: Direction, count: number, random: () => number, history: Map<string, LeafHistory>): Record<string, number | boolean | string> {
+function editsFor(leaves: ConfigLeaf[], direction: Direction, count: number, random: () => number, history: Map<string, LeafHistory>, tried: Set<string> = new Set()): Record<string, number | boolean | string> {
   const values: Record<string, number | boolean | string> = {};
-  const pool = leaves.filter((l) => direction === 'explore' || (l.kind === 'number' && effectOf(l.path) !== 'neutral'));
+  // Settings this parent's children moved already are left for other parents: the next child moves another.
+  const fresh = leaves.filter((l) => !tried.has(l.path));
+  const pool = (fresh.length ? fresh : leaves).filter((l) => direction === 'explore' || (l.kind === 'number' && effectOf(l.path) !== 'neutral'));
   const assessed = pool.map((l) => ({ leaf: l, ...assess(l, history.get(l.path)) }));
   for (let tries = 0; Object.keys(values).length < count && tries < 30 && assessed.length; tries++) {
     const { leaf, prefer } = pick(assessed, assessed.map((x) => x.weight), random);
@@ -131,22 +135,28 @@ export class OfflineMetaAgent implements MetaAgent {
   private make(ctx: ParentContext, attempt: number): Proposal {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt);
     const base = materializeConfig(ctx.files);
-    const leaves = configLeaves(base);
+    const leaves = configLeaves(base).filter((l) => usableLeaf(l.path, ctx));
     const pipeline = readPipeline(ctx.files) !== undefined;
-    if (leaves.length === 0 && !pipeline) return this.initialize(random);
+    if (leaves.length === 0 && !pipeline) return this.initialize(ctx, random);
     const findings = diagnose(ctx.evaluation, ctx.env.budget.maxChars);
-    const finding = pick<Finding>(findings, findings.map((f) => f.weight), random);
+    const reading = readEvidence(ctx);
+    // A design that is not a pipeline is crossed into one first: the pipeline's stages, that design's way of finding.
+    if (!pipeline) {
+      const translated = this.translate(ctx, reading, attempt, findings);
+      if (translated) return translated;
+    }
     // A pipeline is edited in its structure; its exported config, if it has one, now and then.
     if (pipeline && (leaves.length === 0 || random() < STRUCTURAL_SHARE)) {
-      const proposal = this.restructure(ctx, attempt, finding, findings);
+      const proposal = this.restructure(ctx, reading, attempt, findings);
       if (proposal) return proposal;
       if (leaves.length === 0) throw new MetaAgentError(`no structural edit of ${ctx.node}'s pipeline is left to try`);
     }
+    const finding = pick<Finding>(findings, findings.map((f) => f.weight), random);
     const count = random() < 0.3 ? 2 : 1;
     const learned = learn(ctx.history ?? []);
-    const values = editsFor(leaves, finding.direction, count, random, learned);
+    const values = editsFor(leaves, finding.direction, count, random, learned, triedPaths(ctx));
     if (Object.keys(values).length === 0) {
-      const fallback = editsFor(leaves, 'explore', 1, random, learned);
+      const fallback = editsFor(leaves, 'explore', 1, random, learned, triedPaths(ctx));
       if (Object.keys(fallback).length === 0) throw new MetaAgentError(`no setting of ${ctx.node}'s config could be moved`);
       Object.assign(values, fallback);
     }
@@ -158,25 +168,73 @@ export class OfflineMetaAgent implements MetaAgent {
     return { files: editConfig(base, values), description, edits, feedback };
   }
 
-  /** A structural edit of a pipeline program, aimed at the weak cluster when the diagnosis picked one. */
-  private restructure(ctx: ParentContext, attempt: number, finding: Finding, findings: Finding[]): Proposal | undefined {
+  /**
+   * The parent's design as a pipeline (designs.ts); where the tree has that pipeline already (translated from an
+   * ancestor or a sibling), that pipeline with one structural edit, chosen by this parent's evidence.
+   */
+  private translate(ctx: ParentContext, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
+    const form = formOf(ctx.design);
+    if (!form) return undefined;
+    const files = pipelineIn(form);
+    const base = `crossover into a pipeline: ${ctx.design}'s way of finding units (${form.keeps}) with automemo/lib's stages`;
+    const feedback = (description: string) => ({ agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: 'crossover into a pipeline' });
+    const tried = (description: string) => (ctx.tried ?? []).some((t) => t.change === description);
+    if (!ctx.inTree?.(files) && !tried(base)) return { files, description: base, edits: [{ path: `design:${ctx.design}`, from: ctx.design ?? '', to: 'pipeline' }], feedback: feedback(base) };
+    const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'translated', ctx.tried?.length ?? 0);
+    const tries = (ctx.tried ?? []).filter((t) => t.change.startsWith(`${base}, then `)).map((t) => ({ ...t, change: t.change.slice(base.length + 7) }));
+    const edit = structuralEdit({ ...ctx, files, tried: tries }, reading, random);
+    if (!edit) return undefined;
+    const description = `${base}, then ${edit.kind}: ${edit.what} (${edit.why})`;
+    return { files: edit.files, description, edits: edit.edits, feedback: feedback(description) };
+  }
+
+  /** A structural edit of a pipeline, chosen by what the benchmark's evidence shows. */
+  private restructure(ctx: ParentContext, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
     // Tries after a no-op (the tried list grew) draw differently, so the step does not write the same child again.
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'structure', ctx.tried?.length ?? 0);
-    const scenario = finding.rule === 'weak-cluster' ? /^cluster "(.*)" scores/.exec(finding.detail)?.[1] : undefined;
-    const edit = structuralEdit(ctx, random, scenario);
+    const edit = structuralEdit(ctx, reading, random);
     if (!edit) return undefined;
     const description = `${edit.kind}: ${edit.what} (${edit.why})`;
     const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: `structural ${edit.kind}` };
     return { files: edit.files, description, edits: edit.edits, feedback };
   }
 
-  /** A child of a program without settings (the no-memory root): one of the known designs, in a seeded order. */
-  private initialize(random: () => number): Proposal {
-    const designs = PROGRAMS.filter((p) => p.name !== 'no-memory');
-    const design = designs[Math.floor(random() * designs.length)] as (typeof designs)[number];
-    const description = `initial design: ${design.name} (${design.description})`;
-    return { files: readProgramFiles(design.path), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
+  /**
+   * A child of a program without settings (the no-memory root): one of the known designs not in the tree yet (the
+   * donors are what it has, the screened designs included), else the pipeline form of the best donor's design.
+   */
+  private initialize(ctx: ParentContext, random: () => number): Proposal {
+    const present = new Set((ctx.donors ?? []).map((d) => d.design).filter(Boolean));
+    const tried = new Set((ctx.tried ?? []).map((t) => t.change));
+    const fresh = PROGRAMS.filter((p) => p.name !== 'no-memory' && !present.has(p.name));
+    const untried = fresh.filter((p) => ![...tried].some((t) => t.startsWith(`initial design: ${p.name} `)));
+    if (untried.length || !ctx.donors?.length) {
+      const pool = untried.length ? untried : PROGRAMS.filter((p) => p.name !== 'no-memory');
+      const design = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
+      const description = `initial design: ${design.name} (${design.description})`;
+      return { files: readProgramFiles(design.path), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
+    }
+    const best = ctx.donors.find((d) => formOf(d.design) && !readPipeline(d.files));
+    const form = formOf(best?.design);
+    if (!best || !form) throw new MetaAgentError('every standard design is in the tree already, and none has a pipeline form left to try');
+    const description = `initial design: ${best.design} as a pipeline (${form.keeps})`;
+    if (tried.has(description)) throw new MetaAgentError(`${description} was tried from the root already`);
+    return { files: pipelineIn(form), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
   }
+}
+
+/** Settings about images do nothing where no episode or task shows one: they are left alone there. */
+function usableLeaf(path: string, ctx: ParentContext): boolean {
+  if (!/image|phash|visual|caption|thumbnail/i.test(path)) return true;
+  const ep = ctx.exampleEpisode;
+  return !!ep && ((ep.initial.images?.length ?? 0) > 0 || ep.steps.some((s) => (s.observation?.images?.length ?? 0) > 0));
+}
+
+/** Config paths already moved by a child of this parent (its description names them). */
+function triedPaths(ctx: ParentContext): Set<string> {
+  const out = new Set<string>();
+  for (const t of ctx.tried ?? []) for (const m of t.change.matchAll(/([\w.]+) [^\s;]+ → /g)) out.add(m[1] as string);
+  return out;
 }
 
 /** The parent's clusters (scenarios) as the diagnosis saw them: each one's score, and the finding about it if any. */

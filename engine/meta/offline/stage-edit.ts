@@ -158,6 +158,7 @@ export const PIPELINE_STAGE_NAMES = [
   'mmrStage',
   'capPerSource',
   'timeBoost',
+  'recencyBoost',
   'routeByKind',
   'packWhole',
 ];

@@ -1,13 +1,19 @@
-// Structural edits of a pipeline program: the offline agent adds, removes, swaps and tunes stages, routes a kind of
-// task that keeps failing to a stage of its own, changes how units are cut, or takes a stage from another good
-// program of the tree (crossover). Each candidate edit is weighted by what the parent's failed tasks missed (gold
-// units ranked but cut, found only next to shown units, or never found), by the kinds of tasks that failed, and by
-// what the same edit did before anywhere in the tree (inert edits are left alone, helpful ones tried again).
-import type { Edit, EditOutcome, ParentContext } from '../types.ts';
-import { analyseMisses, type FailedKind, type MissReport } from './miss-analysis.ts';
-import { insertionIndex, phaseOf, STAGES, STORE_OPTIONS, type Tunable } from './stage-catalogue.ts';
-import { type Pipeline, readPipeline, type StageCall, withOption, writeStages, writeStoreOption } from './stage-edit.ts';
+// Structural edits of a pipeline program: the offline agent adds, removes, swaps and tunes stages, changes how
+// units are cut, found and packed, routes a kind of task to a stage of its own, or takes a part from a better program
+// of the tree (crossover: a stage of a pipeline, or the way another design finds its units). Every edit is weighted by
+// what the benchmark in front of it shows (reading.ts): failed tasks whose payload held the answer call for less and
+// sharper payloads, failed tasks whose payload missed it for more recall, gold units ranked but cut for packing; edits
+// that assume dialogue turns are offered only on dialogue data, whole past episodes only where episodes are tasks with
+// outcomes. History scales each edit (inert everywhere → almost never, helped somewhere → more). A parent's children
+// take the untried edits in order of weight, so the typed space is searched systematically rather than one tweak
+// repeated.
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
+import type { Edit, EditOutcome, ParentContext } from '../types.ts';
+import { formOf } from './designs.ts';
+import type { FailedKind } from './miss-analysis.ts';
+import type { Reading } from './reading.ts';
+import { insertionIndex, phaseOf, STAGES, type StageInfo, STORE_OPTIONS, type Tunable } from './stage-catalogue.ts';
+import { type Pipeline, readPipeline, type StageCall, withOption, writeStages, writeStoreOption } from './stage-edit.ts';
 
 export interface StructuralEdit {
   /** What kind of edit, e.g. "insert", "crossover". */
@@ -20,7 +26,7 @@ export interface StructuralEdit {
   files: ProgramFiles;
 }
 
-interface Candidate {
+export interface Candidate {
   kind: string;
   key: string;
   weight: number;
@@ -31,9 +37,9 @@ interface Candidate {
 }
 
 /** What `new UnitStore({ … })` uses for an option the program does not set. */
-const STORE_DEFAULTS: Record<string, string> = { units: "'steps'", index: "'both'", findBy: "'content'" };
+const STORE_DEFAULTS: Record<string, string> = { units: "'steps'", index: "'both'", findBy: "'content'", window: '1' };
 
-/** Stages a failing kind of task is routed to. */
+/** Stages a failing kind of dialogue question is routed to. */
 const ROUTES: Record<Exclude<FailedKind, 'other'>, string> = {
   time: 'timeBoost({ span: 1.5, when: 1.4 })',
   entities: 'entityQueries({ weight: 0.6 })',
@@ -41,9 +47,10 @@ const ROUTES: Record<Exclude<FailedKind, 'other'>, string> = {
   reason: 'neighbourExpand({ before: 2, after: 1, seeds: 10, decay: 0.8 })',
 };
 
+const FUSES = ['rrfFuse', 'weightedFuse', 'maxFuse'];
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** A new value of an option, moved `up` or down within its range; undefined when it cannot move. */
+/** A new value of an option, moved `up` or down within its range by a factor; undefined when it cannot move. */
 export function movedOption(t: Tunable, current: string, up: boolean, random: () => number): string | undefined {
   if (t.kind === 'enum') {
     const others = t.values.filter((v) => v.replace(/"/g, "'") !== current.replace(/"/g, "'"));
@@ -51,9 +58,11 @@ export function movedOption(t: Tunable, current: string, up: boolean, random: ()
   }
   const v = Number(current);
   if (!Number.isFinite(v)) return undefined;
-  let next: number;
-  if (t.kind === 'int') next = Math.min(t.max, Math.max(t.min, up ? v + Math.max(1, Math.round(v * (0.25 + 0.5 * random()))) : v - Math.max(1, Math.round(v * (0.2 + 0.3 * random())))));
-  else next = round2(Math.min(t.max, Math.max(t.min, v * (up ? 1 + 0.15 + 0.3 * random() : 1 - 0.15 - 0.25 * random()))));
+  const factor = 1.4 + 0.4 * random();
+  let next = up ? v * factor : v / factor;
+  if (t.kind === 'int') next = up ? Math.max(v + 1, Math.round(next)) : Math.min(v - 1, Math.round(next));
+  else next = round2(next);
+  next = Math.min(t.max, Math.max(t.min, next));
   return next === v ? undefined : String(next);
 }
 
@@ -85,109 +94,129 @@ function historyFactor(h: KeyHistory | undefined): number {
   return 0.3;
 }
 
-function pickWeighted<T extends { weight: number }>(items: T[], random: () => number): T | undefined {
-  const total = items.reduce((a, b) => a + b.weight, 0);
-  if (!(total > 0)) return undefined;
-  let r = random() * total;
-  for (const it of items) {
-    r -= it.weight;
-    if (r <= 0) return it;
+/** The evidence as shares: recall (the answer was missing), precision (it was there, among too much), cut, beside. */
+export interface Pressure {
+  recall: number;
+  precision: number;
+  cut: number;
+  neighbour: number;
+  line: string;
+}
+
+export function pressure(r: Reading): Pressure {
+  const m = r.misses.misses;
+  const units = m.cut + m.neighbour + m.unseen;
+  const cut = units ? m.cut / units : 0;
+  const neighbour = units ? m.neighbour / units : 0;
+  if (r.traced >= 3) {
+    const found = r.found / r.traced;
+    return { recall: 1 - found, precision: found, cut, neighbour, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${units ? ` (gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found)` : ''}` };
   }
-  return items[items.length - 1];
+  if (units) return { recall: m.unseen / units, precision: 0.2, cut, neighbour, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found` };
+  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting` };
 }
 
-function shares(report: MissReport): { cut: number; neighbour: number; unseen: number } {
-  const total = report.misses.cut + report.misses.neighbour + report.misses.unseen;
-  if (!total) return { cut: 1 / 3, neighbour: 1 / 3, unseen: 1 / 3 };
-  return { cut: report.misses.cut / total, neighbour: report.misses.neighbour / total, unseen: report.misses.unseen / total };
+/** Does the data have what a stage needs? */
+const usable = (info: StageInfo | undefined, r: Reading) => !info?.needs || (info.needs === 'dialogue' && r.dialogue);
+
+/** Every structural edit of the pipeline worth trying, weighted by the evidence. */
+export function candidates(ctx: ParentContext, pipeline: Pipeline, r: Reading, random: () => number): Candidate[] {
+  const p = pressure(r);
+  return [...inserts(ctx, pipeline, r, p), ...removals(ctx, pipeline, p), ...swaps(ctx, pipeline), ...tunes(ctx, pipeline, r, p, random), ...routes(ctx, pipeline, r), ...crossovers(ctx, pipeline, r), ...storeEdits(ctx, pipeline, r, p)];
 }
 
-function missLine(report: MissReport): string {
-  const m = report.misses;
-  return report.traced ? `of ${report.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found` : `${report.failed} failed tasks, no unit ids to trace`;
+const withStages = (ctx: ParentContext, next: string[]) => () => writeStages(ctx.files, next);
+
+function insertAt(pipeline: Pipeline, call: StageCall, text: string): string[] {
+  const next = pipeline.stages.map((s) => s.text);
+  next.splice(insertionIndex(pipeline.stages, phaseOf(call)), 0, text);
+  return next;
 }
 
-/** How much a change of one UnitStore option is worth trying, given what the episodes are and what the misses were. */
-function storeWeight(key: string, next: string, o: { tasksWithOutcomes: boolean; windows: boolean; share: ReturnType<typeof shares> }): number {
-  if (key === 'units') {
-    // The agents of task environments replay a past success's steps: a whole procedure is what they use.
-    if (next === "'episodes'") return o.tasksWithOutcomes ? 8 : 0.1;
-    // Units found by the steps around them rank replies that never repeat the task's words, which is what a gold
-    // unit ranked below the cut or found only beside a shown one lacked.
-    if (next === "'windows'") return o.tasksWithOutcomes ? 0.2 : 0.5 + 3 * (o.share.cut + o.share.neighbour);
-    return 0.2;
-  }
-  if (key === 'window') return o.windows ? 0.3 : 0;
-  // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
-  if (key === 'findBy') return o.tasksWithOutcomes && next === "'instruction'" ? 0.8 + 2 * o.share.unseen : 0.05;
-  return 0.03;
-}
-
-/** Every structural edit of the pipeline worth trying, weighted. */
-export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissReport, random: () => number): Candidate[] {
-  const stages = pipeline.stages;
-  const texts = stages.map((s) => s.text);
-  const has = (name: string) => stages.some((s) => s.name === name);
-  const share = shares(report);
-  const evidence = missLine(report);
-  const out: Candidate[] = [];
-  const withStages = (next: string[]) => () => writeStages(ctx.files, next);
-  const insertAt = (call: StageCall, text: string) => {
-    const next = texts.slice();
-    next.splice(insertionIndex(stages, phaseOf(call)), 0, text);
-    return next;
-  };
-
-  // Insert a stage the pipeline lacks, where its phase puts it.
-  const insertWeight: Record<string, number> = {
-    prfQuery: 0.3 + 1.5 * share.unseen,
-    entityQueries: 0.3 + 1.5 * share.unseen * (report.kinds.entities / Math.max(1, report.failed) + 0.3),
-    bm25Stage: 1 + 2 * share.unseen,
-    denseStage: 1 + 2 * share.unseen,
-    neighbourExpand: 0.4 + 3 * share.neighbour,
-    graphExpand: 0.2 + share.unseen,
-    mmrStage: 0.3 + share.cut,
-    capPerSource: 0.2 + share.cut,
-    timeBoost: 0.3 + 2 * (report.kinds.time / Math.max(1, report.failed)),
+/** Insert a stage the pipeline lacks, where its phase puts it. */
+function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
+  const has = (name: string) => pipeline.stages.some((s) => s.name === name);
+  const weight: Record<string, number> = {
+    prfQuery: 0.3 + 1.5 * p.recall,
+    bm25Stage: 0.6 + 2 * p.recall,
+    denseStage: 0.6 + 2 * p.recall,
+    neighbourExpand: 0.3 + 3 * p.neighbour,
+    graphExpand: 0.2 + p.recall,
+    mmrStage: 0.3 + p.cut + p.precision,
+    capPerSource: 0.2 + p.cut + p.precision,
+    timeBoost: r.asks.time ? 0.3 + 2 * r.asks.time : 0,
+    recencyBoost: r.asks.latest ? 0.3 + 3 * r.asks.latest * (0.5 + p.precision) : 0,
+    entityQueries: r.asks.names ? 0.3 + p.recall * (0.5 + r.asks.names) : 0,
     packWhole: 3,
   };
-  const fuses = ['rrfFuse', 'weightedFuse', 'maxFuse'];
+  const out: Candidate[] = [];
   for (const [name, info] of Object.entries(STAGES)) {
-    if (has(name) || fuses.includes(name)) continue;
+    // A stage whose trigger no validation task has (no task asks about the latest state, say) would change nothing.
+    if (has(name) || FUSES.includes(name) || !usable(info, r) || weight[name] === 0) continue;
     const call: StageCall = { name, text: info.call, options: {} };
-    out.push({ kind: 'insert', key: `stages+${name}`, weight: insertWeight[name] ?? 0.3, why: evidence, what: `insert ${info.call}`, edits: [{ path: `stages+${name}`, from: '', to: info.call }], make: withStages(insertAt(call, info.call)) });
+    out.push({ kind: 'insert', key: `stages+${name}`, weight: weight[name] ?? 0.3, why: p.line, what: `insert ${info.call}`, edits: [{ path: `stages+${name}`, from: '', to: info.call }], make: withStages(ctx, insertAt(pipeline, call, info.call)) });
   }
+  return out;
+}
 
-  // Remove a stage (never the packing stage or the last search).
-  const searches = stages.filter((s) => STAGES[s.name]?.role === 'search').length;
-  stages.forEach((s, i) => {
+/** Remove a stage (never the packing stage or the last search). */
+function removals(ctx: ParentContext, pipeline: Pipeline, p: Pressure): Candidate[] {
+  const texts = pipeline.stages.map((s) => s.text);
+  const searches = pipeline.stages.filter((s) => STAGES[s.name]?.role === 'search').length;
+  const out: Candidate[] = [];
+  pipeline.stages.forEach((s, i) => {
     const role = STAGES[s.name]?.role;
     if (role === 'pack' || (role === 'search' && searches <= 1)) return;
-    // Expansion and diversity stages fill the budget with units ranked below the gold ones that were cut.
-    const weight = role === 'search' ? 0.1 : role === 'expand' ? 0.2 + 0.6 * share.cut : role === 'diversity' ? 0.2 + 0.6 * share.cut : 0.3;
-    out.push({ kind: 'remove', key: `stages-${s.name}`, weight, why: evidence, what: `remove ${s.text}`, edits: [{ path: `stages-${s.name}`, from: s.text, to: '' }], make: withStages(texts.filter((_, j) => j !== i)) });
+    // Expansion and diversity stages fill the budget around what was found: less of that is sharper.
+    const weight = role === 'search' ? 0.15 : role === 'expand' || role === 'diversity' ? 0.2 + 0.6 * (p.cut + p.precision) : 0.3;
+    out.push({ kind: 'remove', key: `stages-${s.name}`, weight, why: p.line, what: `remove ${s.text}`, edits: [{ path: `stages-${s.name}`, from: s.text, to: '' }], make: withStages(ctx, texts.filter((_, j) => j !== i)) });
   });
+  return out;
+}
 
-  // Change how the lists are combined: swap the fusion for another kind.
-  stages.forEach((s, i) => {
-    if (!fuses.includes(s.name)) return;
-    for (const other of fuses.filter((f) => f !== s.name)) {
-      const call = (STAGES[other] as (typeof STAGES)[string]).call;
-      out.push({ kind: 'swap', key: `fuse:${other}`, weight: 0.25, why: 'how the ranked lists are combined', what: `replace ${s.text} with ${call}`, edits: [{ path: `fuse:${other}`, from: s.name, to: other }], make: withStages(texts.map((t, j) => (j === i ? call : t))) });
+/** Change how the lists are combined: swap the fusion for another kind. */
+function swaps(ctx: ParentContext, pipeline: Pipeline): Candidate[] {
+  const texts = pipeline.stages.map((s) => s.text);
+  const out: Candidate[] = [];
+  pipeline.stages.forEach((s, i) => {
+    if (!FUSES.includes(s.name)) return;
+    for (const other of FUSES.filter((f) => f !== s.name)) {
+      const call = (STAGES[other] as StageInfo).call;
+      out.push({ kind: 'swap', key: `fuse:${other}`, weight: 0.25, why: 'how the ranked lists are combined', what: `replace ${s.text} with ${call}`, edits: [{ path: `fuse:${other}`, from: s.name, to: other }], make: withStages(ctx, texts.map((t, j) => (j === i ? call : t))) });
     }
   });
+  return out;
+}
 
-  // Tune one option of a stage (config edits of the pipeline).
-  stages.forEach((s, i) => {
+/** Which way the evidence says an option should move, and how much that move is worth trying. */
+function tuneDirection(info: StageInfo, key: string, t: Tunable, r: Reading, p: Pressure, random: () => number): { up: boolean; weight: number } {
+  if (info.role === 'pack') {
+    if (key === 'maxUnits') return { up: false, weight: 0.3 + 2 * p.precision };
+    if (t.kind === 'enum') return { up: true, weight: key === 'render' ? 0.4 + 1.5 * p.precision : 0.3 + p.precision };
+  }
+  if (info.role === 'search' && key === 'k') return p.precision > p.recall ? { up: false, weight: 0.2 + p.precision } : { up: true, weight: 0.2 + p.recall };
+  if (info.role === 'expand') return { up: p.neighbour > 0.3, weight: 0.15 + p.neighbour };
+  if (info.role === 'diversity' && key === 'max') return { up: false, weight: 0.15 + p.precision };
+  if (info.role === 'rescore') return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) };
+  return { up: random() < 0.5, weight: 0.12 };
+}
+
+/** Tune one option of a stage, or set one it lacks. */
+function tunes(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure, random: () => number): Candidate[] {
+  const texts = pipeline.stages.map((s) => s.text);
+  const out: Candidate[] = [];
+  pipeline.stages.forEach((s, i) => {
     const info = STAGES[s.name];
     if (!info) return;
     for (const [key, t] of Object.entries(info.options)) {
-      const current = s.options[key];
-      if (current === undefined) continue;
-      let up = random() < 0.5;
-      if (info.role === 'expand' && share.neighbour > 0.3) up = true;
-      if (info.role === 'search' && share.unseen > 0.5) up = true;
-      if ((info.role === 'diversity' && key === 'max') || (info.role === 'expand' && share.cut > 0.5)) up = false;
+      let current = s.options[key];
+      if (current === undefined) {
+        const start = info.optional?.[key];
+        if (start === undefined) continue;
+        // An absent option is set: for the units a payload shows, from what the parent shows now.
+        current = key === 'maxUnits' && r.shownUnits ? String(Math.max(2, r.shownUnits)) : start;
+      }
+      const { up, weight } = tuneDirection(info, key, t, r, p, random);
       const next = movedOption(t, current, up, random);
       if (next === undefined) continue;
       const from = Number(current);
@@ -195,72 +224,113 @@ export function candidates(ctx: ParentContext, pipeline: Pipeline, report: MissR
       out.push({
         kind: 'tune',
         key: `${s.name}.${key}`,
-        weight: 0.15,
-        why: evidence,
-        what: `${s.name} ${key} ${current} → ${next}`,
+        weight,
+        why: p.line,
+        what: `${s.name} ${key} ${s.options[key] ?? '(unset)'} → ${next}`,
         edits: [{ path: `${s.name}.${key}`, from: Number.isFinite(from) ? from : current, to: Number.isFinite(to) ? to : next }],
-        make: withStages(texts.map((x, j) => (j === i ? withOption(s, key, next) : x))),
+        make: withStages(ctx, texts.map((x, j) => (j === i ? withOption(s, key, next) : x))),
       });
     }
   });
+  return out;
+}
 
-  // Route the kind of task that fails most to a stage of its own.
-  const failing = (Object.entries(report.kinds) as [FailedKind, number][]).filter(([k]) => k !== 'other').sort((a, b) => b[1] - a[1])[0];
-  if (failing && failing[1] > 0) {
-    const [kind, count] = failing as [Exclude<FailedKind, 'other'>, number];
-    const routed = ROUTES[kind];
-    const text = `routeByKind({ ${kind}: [${routed}] })`;
-    if (!texts.includes(text)) {
-      const call: StageCall = { name: 'routeByKind', text, options: {} };
-      out.push({ kind: 'route', key: `route.${kind}`, weight: 0.5 + 2 * (count / Math.max(1, report.failed)), why: `${count} of ${report.failed} failed tasks ask ${kind === 'time' ? 'when' : kind === 'entities' ? 'about several people' : kind === 'count' ? 'how many' : 'why'}`, what: `route ${kind} tasks to ${routed}`, edits: [{ path: `route.${kind}`, from: '', to: routed }], make: withStages(insertAt(call, text)) });
-    }
-  }
+/** Route the kind of dialogue question that fails most to a stage of its own. */
+function routes(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+  if (!r.dialogue) return [];
+  const kinds = r.misses.kinds;
+  const failing = (Object.entries(kinds) as [FailedKind, number][]).filter(([k]) => k !== 'other').sort((a, b) => b[1] - a[1])[0];
+  if (!failing || failing[1] === 0) return [];
+  const [kind, count] = failing as [Exclude<FailedKind, 'other'>, number];
+  const routed = ROUTES[kind];
+  const text = `routeByKind({ ${kind}: [${routed}] })`;
+  if (pipeline.stages.some((s) => s.text === text)) return [];
+  const call: StageCall = { name: 'routeByKind', text, options: {} };
+  const asks = kind === 'time' ? 'when' : kind === 'entities' ? 'about several people' : kind === 'count' ? 'how many' : 'why';
+  return [{ kind: 'route', key: `route.${kind}`, weight: 0.5 + 2 * (count / Math.max(1, r.misses.failed)), why: `${count} of ${r.misses.failed} failed tasks ask ${asks}`, what: `route ${kind} tasks to ${routed}`, edits: [{ path: `route.${kind}`, from: '', to: routed }], make: withStages(ctx, insertAt(pipeline, call, text)) }];
+}
 
-  // Crossover: a stage of another good program that this one lacks or configures differently.
+/** Crossover: a stage of a better pipeline, or the way a better design of another kind cuts and finds its units. */
+function crossovers(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+  const texts = pipeline.stages.map((s) => s.text);
+  const out: Candidate[] = [];
   for (const donor of ctx.donors ?? []) {
+    const better = Math.max(0, donor.q - ctx.q);
     const theirs = readPipeline(donor.files);
-    if (!theirs) continue;
-    const differing = theirs.stages.filter((s) => !texts.includes(s.text));
-    for (const s of differing) {
-      const same = stages.findIndex((x) => x.name === s.name && s.name !== 'routeByKind');
-      const next = same >= 0 ? texts.map((t, j) => (j === same ? s.text : t)) : insertAt(s, s.text);
-      const better = Math.max(0, donor.q - ctx.q);
-      out.push({ kind: 'crossover', key: `crossover:${s.name}`, weight: (0.3 + 5 * better) / Math.max(1, differing.length / 2), why: `${donor.node} scores ${donor.q.toFixed(3)}`, what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`, edits: [{ path: `crossover:${s.name}`, from: same >= 0 ? (texts[same] as string) : '', to: s.text }], make: withStages(next) });
+    if (theirs) {
+      const differing = theirs.stages.filter((s) => !texts.includes(s.text) && usable(STAGES[s.name], r));
+      for (const s of differing) {
+        const same = pipeline.stages.findIndex((x) => x.name === s.name && s.name !== 'routeByKind');
+        const next = same >= 0 ? texts.map((t, j) => (j === same ? s.text : t)) : insertAt(pipeline, s, s.text);
+        out.push({ kind: 'crossover', key: `crossover:${s.name}`, weight: (0.5 + 8 * better) / Math.max(1, differing.length / 2), why: `${donor.node} scores ${donor.q.toFixed(3)}`, what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`, edits: [{ path: `crossover:${s.name}`, from: same >= 0 ? (texts[same] as string) : '', to: s.text }], make: withStages(ctx, next) });
+      }
+      continue;
     }
+    // A design of another kind: its way of cutting, indexing and finding units, in this pipeline.
+    const form = formOf(donor.design);
+    if (!form || better <= 0) continue;
+    const changed = Object.entries(form.store).filter(([k, v]) => (pipeline.store[k] ?? STORE_DEFAULTS[k]) !== v);
+    if (!changed.length) continue;
+    const what = `units as ${donor.design} finds them (${changed.map(([k, v]) => `${k} ${v}`).join(', ')})`;
+    out.push({
+      kind: 'crossover',
+      key: `crossover:design:${donor.design}`,
+      weight: 0.5 + 8 * better,
+      why: `${donor.node} (${donor.design}: ${form.keeps}) scores ${donor.q.toFixed(3)} against ${ctx.q.toFixed(3)}`,
+      what,
+      edits: changed.map(([k, v]) => ({ path: `store.${k}=${v}`, from: pipeline.store[k] ?? STORE_DEFAULTS[k] ?? '', to: v })),
+      make: () => changed.reduce((files, [k, v]) => writeStoreOption(files, k, v), ctx.files),
+    });
   }
+  return out;
+}
 
-  // How units are cut and indexed: one candidate per other value. Update episodes that are tasks with outcomes
-  // (not dialogues) are procedures: a whole past episode is what an agent can follow again.
-  const tasksWithOutcomes = ctx.exampleEpisode !== undefined && ctx.exampleEpisode.meta?.kind !== 'dialogue';
+/** How much a change of one UnitStore option is worth trying, given what the episodes are and what was missed. */
+function storeWeight(key: string, next: string, r: Reading, p: Pressure, windows: boolean): number {
+  if (key === 'units') {
+    // Agents of task environments replay a past task's steps: a whole procedure is what they use.
+    if (next === "'episodes'") return r.tasksWithOutcomes ? 2 + 2 * p.precision : 0.05;
+    // Units found by the steps around them rank replies that never repeat the question's words.
+    if (next === "'windows'") return r.dialogue ? 0.4 + 3 * (p.cut + p.neighbour) : 0.15;
+    return 0.2;
+  }
+  if (key === 'window') return windows ? 0.3 : 0;
+  // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
+  if (key === 'findBy') return r.tasksWithOutcomes && next === "'instruction'" ? 0.8 + 2 * p.recall : 0.05;
+  if (key === 'index') return 0.3 + 0.5 * p.recall;
+  return 0.03;
+}
+
+/** How units are cut, indexed and found: one candidate per other value. */
+function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
+  const out: Candidate[] = [];
   for (const [key, t] of Object.entries(STORE_OPTIONS)) {
     const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
-    const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [movedOption(t, current, random() < 0.6, random)].filter((v): v is string => v !== undefined);
+    const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [String(Number(current) + 1), String(Number(current) - 1)].filter((v) => Number(v) >= t.min && Number(v) <= t.max);
     for (const next of values) {
-      const weight = storeWeight(key, next, { tasksWithOutcomes, windows: pipeline.store.units === "'windows'", share });
+      const weight = storeWeight(key, next, r, p, pipeline.store.units === "'windows'");
       if (!weight) continue;
-      const why = key === 'units' && next === "'episodes'" && tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : evidence;
+      const why = key === 'units' && next === "'episodes'" && r.tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : p.line;
       out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
     }
   }
   return out;
 }
 
-/** One structural edit of the parent, chosen by the evidence and the tree's history; undefined when none applies. */
-export function structuralEdit(ctx: ParentContext, random: () => number, scenario?: string): StructuralEdit | undefined {
+/**
+ * The parent's next structural edit: the weightiest candidate not tried from it yet (ties in a seeded order), scaled
+ * by history; undefined when none applies.
+ */
+export function structuralEdit(ctx: ParentContext, reading: Reading, random: () => number): StructuralEdit | undefined {
   const pipeline = readPipeline(ctx.files);
   if (!pipeline) return undefined;
-  const overall = analyseMisses(ctx);
-  const report = scenario ? analyseMisses(ctx, scenario) : overall;
   const learned = learnKeys(ctx.history ?? []);
-  const tried = new Set((ctx.tried ?? []).map((t) => t.change));
-  let pool = candidates(ctx, pipeline, report.failed ? report : overall, random).map((c) => ({ ...c, weight: c.weight * historyFactor(learned.get(c.key)) }));
-  pool = pool.filter((c) => ![...tried].some((t) => t.includes(c.what)));
-  // A program's first structural child takes the edit the evidence weighs most; later ones sample by weight.
-  const first = tried.size === 0;
-  while (pool.length) {
-    const c = first ? pool.reduce((best, x) => (x.weight > best.weight ? x : best)) : pickWeighted(pool, random);
-    if (!c) return undefined;
-    pool = pool.filter((x) => x !== c);
+  const tried = (ctx.tried ?? []).map((t) => t.change);
+  const pool = candidates(ctx, pipeline, reading, random)
+    .filter((c) => !tried.some((t) => t.includes(c.what)))
+    .map((c) => ({ c, w: c.weight * historyFactor(learned.get(c.key)) * (0.9 + 0.2 * random()) }))
+    .sort((a, b) => b.w - a.w);
+  for (const { c } of pool) {
     let files: ProgramFiles;
     try {
       files = c.make();
@@ -268,7 +338,7 @@ export function structuralEdit(ctx: ParentContext, random: () => number, scenari
       continue;
     }
     if (Object.keys(files).every((f) => files[f] === ctx.files[f])) continue;
-    return { kind: c.kind, why: scenario ? `cluster "${scenario}": ${c.why}` : c.why, what: c.what, edits: c.edits, files };
+    return { kind: c.kind, why: c.why, what: c.what, edits: c.edits, files };
   }
   return undefined;
 }
