@@ -1,0 +1,136 @@
+// npm run bench:embed — the offline embedder (USE-lite), today's path beside the new ones, in one run (ratios:
+// this machine is shared and noisy):
+//   1. texts/s of each backend — tfjs (TF.js WebAssembly, the path every vector came from before), onnx (ONNX
+//      Runtime, fp32) and onnx-int8 — with 1 worker thread and with one per core, on the same generated dialogue
+//      turns, no cache; with the pool's utilisation (worker-time busy / threads × wall time) and model load time;
+//   2. how close each backend's vectors are to TF.js's (cosine over the same texts);
+//   3. a cold `automemo baselines --env data:<file>` on a generated 10,000-turn dialogue benchmark (written into a
+//      temporary folder this bench creates and removes): its wall clock with an empty cache, and again with only
+//      the embedding cache kept — the share spent embedding is 1 − warm/cold. Scores must be equal in both runs.
+// Targets (issue 31): the default backend at ≥ 10× tfjs's texts/s; the cold 10,000-turn run within 5 minutes.
+// Usage: npm run bench:embed [-- --texts 320] [--turns 10000] [--backends tfjs,onnx,onnx-int8] [--no-baselines]
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { repoRoot } from '../sandbox/paths.ts';
+import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from '../sandbox/primitives/embed-backend.ts';
+import { dialogueDataJsonl, dialogueTexts } from './dialogue-data.ts';
+import { embedRate, type RateRow } from './embed-rate.ts';
+import { fmt, table } from './stats.ts';
+
+const { values } = parseArgs({
+  options: { texts: { type: 'string' }, turns: { type: 'string' }, backends: { type: 'string' }, 'no-baselines': { type: 'boolean' } },
+});
+const Args = z.object({
+  texts: z.coerce.number().int().min(16).max(20_000).default(320),
+  turns: z.coerce.number().int().min(500).max(100_000).default(10_000),
+  backends: z
+    .string()
+    .default('tfjs,onnx,onnx-int8')
+    .transform((s) => s.split(','))
+    .pipe(z.array(z.enum(['tfjs', 'onnx', 'onnx-int8'])).min(1)),
+});
+const args = Args.parse({ texts: values.texts, turns: values.turns, backends: values.backends });
+const defaultBackend = embedBackendFromEnv();
+const cores = availableParallelism();
+
+// ── 1 and 2: texts/s and closeness ──────────────────────────────────────────────────────────────────────────
+const sampleTexts = dialogueTexts(dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 10, turnsPerSession: 20, questionsPerWorld: 5, seed: 7 })).slice(0, args.texts);
+console.log(`bench:embed — ${sampleTexts.length} generated dialogue turns (mean ${fmt(sampleTexts.reduce((n, t) => n + t.length, 0) / sampleTexts.length, 0)} characters), ${cores} cores; default backend here: ${defaultBackend}\n`);
+
+const rows: RateRow[] = [];
+for (const threads of [...new Set([1, cores])]) {
+  for (const backend of args.backends) rows.push(await embedRate(backend, threads, sampleTexts));
+}
+const rate = (backend: EmbedBackend, threads: number) => rows.find((r) => r.backend === backend && r.threads === threads)?.textsPerSecond;
+const reference = rows.find((r) => r.backend === 'tfjs');
+const cosines = (r: RateRow) => (reference ? r.vectors.map((v, i) => dot(v, reference.vectors[i] as Float32Array)) : []);
+console.log(
+  table([
+    ['backend', 'threads', 'texts/s', '× tfjs', 'pool busy', 'load s', 'cos vs tfjs: mean', 'min'],
+    ...rows.map((r) => {
+      const base = rate('tfjs', r.threads);
+      const cos = cosines(r);
+      return [
+        `${r.backend} (${EMBED_BACKENDS[r.backend].label})`,
+        r.threads,
+        fmt(r.textsPerSecond, 1),
+        base ? `${fmt(r.textsPerSecond / base, 1)}×` : '-',
+        `${fmt(100 * r.utilisation, 0)}%`,
+        fmt(r.loadSeconds),
+        cos.length ? fmt(cos.reduce((a, b) => a + b, 0) / cos.length, 6) : '-',
+        cos.length ? fmt(Math.min(...cos), 6) : '-',
+      ];
+    }),
+  ]),
+);
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+// ── 3: a cold `baselines` on a generated 10,000-turn benchmark ─────────────────────────────────────────────
+if (!values['no-baselines']) {
+  const work = mkdtempSync(join(tmpdir(), 'bench-embed-'));
+  try {
+    const turnsPerSession = 20;
+    const sessionsPerWorld = 25;
+    const worlds = Math.max(1, Math.round(args.turns / (turnsPerSession * sessionsPerWorld)));
+    const file = join(work, 'generated-dialogue.jsonl');
+    writeFileSync(file, dialogueDataJsonl({ worlds, sessionsPerWorld, turnsPerSession, questionsPerWorld: 20 }));
+    const turns = worlds * sessionsPerWorld * turnsPerSession;
+    console.log(`\nbaselines on a generated ${turns.toLocaleString('en')}-turn benchmark (${worlds * 20} questions), embedding backend ${defaultBackend}:`);
+    const cold = await baselines(file, join(work, 'cache-cold'), join(work, 'run-cold'));
+    // The same run with only the embedding cache kept: what is left is everything but embedding.
+    const warmCache = join(work, 'cache-warm');
+    if (existsSync(join(work, 'cache-cold', 'embeddings'))) cpSync(join(work, 'cache-cold', 'embeddings'), join(warmCache, 'embeddings'), { recursive: true });
+    const warm = await baselines(file, warmCache, join(work, 'run-warm'));
+    console.log(cold.table);
+    console.log(
+      table([
+        ['run', 'wall s', 'minutes'],
+        ['cold (empty cache)', fmt(cold.seconds, 1), fmt(cold.seconds / 60)],
+        ['embeddings cached', fmt(warm.seconds, 1), fmt(warm.seconds / 60)],
+      ]),
+    );
+    console.log(`share of the cold run spent embedding: ${fmt(100 * (1 - warm.seconds / cold.seconds), 0)}%`);
+    console.log(`scores equal in both runs: ${cold.scores === warm.scores ? 'yes' : `NO\n${cold.scores}\n${warm.scores}`}`);
+    console.log(`target ≤ 5 minutes cold: ${cold.seconds <= 300 ? 'met' : 'NOT met'}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const best = rate(defaultBackend, cores);
+const base = rate('tfjs', cores);
+if (best && base) console.log(`\n${defaultBackend} at ${cores} threads: ${fmt(best / base, 1)}× tfjs's texts/s (target ≥ 10×: ${best / base >= 10 ? 'met' : 'NOT met'})`);
+
+/** Runs the CLI's `baselines` on the data file with its own cache folder; its wall clock and score lines. */
+function baselines(file: string, cacheDir: string, outDir: string): Promise<{ seconds: number; table: string; scores: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--no-node-snapshot', join(repoRoot, 'bin', 'automemo.js'), 'baselines', '--env', `data:${file}`, '--out', outDir], {
+    env: { ...process.env, AUTOMEMO_CACHE_DIR: cacheDir, AUTOMEMO_EMBED_BACKEND: defaultBackend },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`automemo baselines exited with ${code}:\n${out}`));
+      const tableText = out.slice(0, out.indexOf('\nby scenario') >= 0 ? out.indexOf('\nby scenario') : undefined).trim();
+      // The score column of each program row (timings differ between runs, scores must not).
+      const scores = tableText
+        .split('\n')
+        .filter((l) => /^\S+\s+\d\.\d{3}\s/.test(l))
+        .map((l) => l.split(/\s+/).slice(0, 2).join(' '))
+        .join('; ');
+      resolve({ seconds: (performance.now() - started) / 1000, table: tableText, scores });
+    });
+  });
+}
