@@ -6,7 +6,9 @@
 //   2. how close each backend's vectors are to TF.js's (cosine over the same texts);
 //   3. a cold `automemo baselines --env data:<file>` on a generated 10,000-turn dialogue benchmark (written into a
 //      temporary folder this bench creates and removes): its wall clock with an empty cache, and again with only
-//      the embedding cache kept — the share spent embedding is 1 − warm/cold. Scores must be equal in both runs.
+//      the embedding cache kept — the share spent embedding is 1 − warm/cold. Scores must be equal in both runs;
+//   4. the pool while sandboxes wait: three embedding programs evaluated in this process on a generated
+//      2,000-turn benchmark, cold; how busy the pool's workers were while any program had embedding work waiting.
 // Targets (issue 31): the default backend at ≥ 10× tfjs's texts/s; the cold 10,000-turn run within 5 minutes.
 // Usage: npm run bench:embed [-- --texts 320] [--turns 10000] [--backends tfjs,onnx,onnx-int8] [--no-baselines]
 import { spawn } from 'node:child_process';
@@ -15,8 +17,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { openNamed } from '../api/environments.ts';
+import { withHost } from '../api/host.ts';
+import { runEvaluations } from '../engine/jobs/run-programs.ts';
+import { resolveModels } from '../engine/llm/models.ts';
+import { resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from '../sandbox/primitives/embed-backend.ts';
+import { embedPool } from '../sandbox/primitives/embed-pool.ts';
 import { dialogueDataJsonl, dialogueTexts } from './dialogue-data.ts';
 import { embedRate, type RateRow } from './embed-rate.ts';
 import { fmt, table } from './stats.ts';
@@ -101,6 +109,7 @@ if (!values['no-baselines']) {
     console.log(`share of the cold run spent embedding: ${fmt(100 * (1 - warm.seconds / cold.seconds), 0)}%`);
     console.log(`scores equal in both runs: ${cold.scores === warm.scores ? 'yes' : `NO\n${cold.scores}\n${warm.scores}`}`);
     console.log(`target ≤ 5 minutes cold: ${cold.seconds <= 300 ? 'met' : 'NOT met'}`);
+    await poolWhileEvaluating(work);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -132,5 +141,31 @@ function baselines(file: string, cacheDir: string, outDir: string): Promise<{ se
         .join('; ');
       resolve({ seconds: (performance.now() - started) / 1000, table: tableText, scores });
     });
+  });
+}
+
+/** Part 4: dense, g-memory and omni-simplemem evaluated here, one after another, on a cold 2,000-turn benchmark. */
+async function poolWhileEvaluating(work: string): Promise<void> {
+  const file = join(work, 'generated-2000.jsonl');
+  writeFileSync(file, dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 25, turnsPerSession: 20, questionsPerWorld: 20, seed: 3 }));
+  process.env.AUTOMEMO_CACHE_DIR = join(work, 'cache-in-process');
+  const models = resolveModels({}, {});
+  await withHost(models, async (services) => {
+    const { env } = await openNamed(`data:${file}`, { models, images: services.images, seed: 0, onNote: () => undefined });
+    const pool = embedPool(defaultBackend);
+    const before = pool.stats();
+    const started = performance.now();
+    const programs = ['dense', 'g-memory', 'omni-simplemem'].map((name) => ({ name, path: resolveProgram(name).path }));
+    const r = await runEvaluations(programs, env, 'test', services, join(work, 'in-process'));
+    const wall = performance.now() - started;
+    const after = pool.stats();
+    await env.close?.();
+    const demand = after.demandMs - before.demandMs;
+    console.log(
+      `\nthe pool while sandboxes wait (${programs.map((p) => p.name).join(', ')} evaluated in this process on 2,000 cold turns, ${after.size} workers): ` +
+        `evaluation ${fmt(wall / 1000, 1)} s, embedding work waiting or running ${fmt(demand / 1000, 1)} s of it (${fmt((100 * demand) / wall, 0)}%), ` +
+        `workers busy ${fmt((100 * (after.busyMs - before.busyMs)) / (after.size * demand), 0)}% of that time; ${after.texts - before.texts} texts in ${after.jobs - before.jobs} jobs` +
+        (r.failures.length ? `; failures: ${r.failures.map((f) => f.name).join(', ')}` : ''),
+    );
   });
 }

@@ -43,11 +43,16 @@ interface WorkerMessage {
   error?: string;
 }
 
-/** What a pool has done since it started: its utilisation over a stretch is busyMs / (size × elapsed). */
+/**
+ * What a pool has done since it started. Its utilisation while programs wait on it is busyMs / (size × demandMs):
+ * how much of the pool worked while any job was queued or running.
+ */
 export interface EmbedPoolStats {
   size: number;
   /** Worker-milliseconds spent on jobs (finished, dropped or crashed), plus the jobs in hand so far. */
   busyMs: number;
+  /** Milliseconds during which some job was queued or running. */
+  demandMs: number;
   jobs: number;
   texts: number;
 }
@@ -83,6 +88,9 @@ export class EmbedPool {
   /** The engine the workers said they run ('onnx-int8', 'tfjs-wasm'), once one has loaded. */
   running: string | undefined;
   private busyMs = 0;
+  private demandMs = 0;
+  /** Since when some job has been queued or running (undefined: none is). */
+  private demandSince: number | undefined;
   private jobsDone = 0;
   private textsDone = 0;
 
@@ -97,7 +105,8 @@ export class EmbedPool {
   stats(now = performance.now()): EmbedPoolStats {
     let inHand = 0;
     for (const s of this.slots) if (s?.job && s.sentAt !== undefined) inHand += now - s.sentAt;
-    return { size: this.size, busyMs: this.busyMs + inHand, jobs: this.jobsDone, texts: this.textsDone };
+    const demand = this.demandMs + (this.demandSince === undefined ? 0 : now - this.demandSince);
+    return { size: this.size, busyMs: this.busyMs + inHand, demandMs: demand, jobs: this.jobsDone, texts: this.textsDone };
   }
 
   /** Embeds one batch for `owner`; rejects with EmbedCancelledError if the owner ends first. */
@@ -140,7 +149,19 @@ export class EmbedPool {
       if (!job) break;
       this.send(slot, job);
     }
-    this.book(performance.now());
+    const now = performance.now();
+    this.book(now);
+    this.noteDemand(now);
+  }
+
+  /** Opens or closes a stretch of demand (some job queued or running). */
+  private noteDemand(now: number): void {
+    const demand = this.queued > 0 || this.slots.some((s) => s?.job);
+    if (demand && this.demandSince === undefined) this.demandSince = now;
+    else if (!demand && this.demandSince !== undefined) {
+      this.demandMs += now - this.demandSince;
+      this.demandSince = undefined;
+    }
   }
 
   /** Round robin: the first owner in turn gives one job and goes to the back of the line. */

@@ -97,6 +97,24 @@ describe('embedding worker pool', () => {
       expect(busy.jobs.done).toBe(12);
     });
 
+    it('counts its busy time against the time work was waiting or running (its utilisation)', async () => {
+      await pool.run(new EmbedOwner(), ['warm up']);
+      const before = pool.stats();
+      const owner = new EmbedOwner();
+      await Promise.all(Array.from({ length: 4 }, (_, i) => pool.run(owner, texts(`busy ${i}`, 8))));
+      const after = pool.stats();
+      expect(after.jobs - before.jobs).toBe(4);
+      expect(after.texts - before.texts).toBe(32);
+      const busy = after.busyMs - before.busyMs;
+      const demand = after.demandMs - before.demandMs;
+      expect(busy).toBeGreaterThan(0);
+      // One worker, always handed the next job at once: busy for (nearly) all the time work was waiting.
+      expect(busy).toBeLessThanOrEqual(demand + 1);
+      expect(busy / demand).toBeGreaterThan(0.8);
+      // Idle now: demand no longer grows.
+      expect(pool.stats().demandMs).toBe(after.demandMs);
+    });
+
     it('stops a worker still busy with an ended owner\'s job, so the next owner does not wait for it', async () => {
       await pool.run(new EmbedOwner(), ['warm up']);
       const spawned = pool.spawned;
