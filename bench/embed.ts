@@ -2,7 +2,9 @@
 // this machine is shared and noisy):
 //   1. texts/s of each backend — tfjs (TF.js WebAssembly, the path every vector came from before), onnx (ONNX
 //      Runtime, fp32) and onnx-int8 — with 1 worker thread and with one per core, on the same generated dialogue
-//      turns, no cache; with the pool's utilisation (worker-time busy / threads × wall time) and model load time;
+//      turns, no cache; with the pool's utilisation (worker-time busy / threads × wall time) and model load time.
+//      Rows run --repeat times (default 3), alternating, and each ratio is the median of each repetition's (other
+//      jobs on this machine swing single rows by ±40%);
 //   2. how close each backend's vectors are to TF.js's (cosine over the same texts);
 //   3. a cold `automemo baselines --env data:<file>` on a generated 10,000-turn dialogue benchmark (written into a
 //      temporary folder this bench creates and removes): its wall clock with an empty cache, and again with only
@@ -10,7 +12,7 @@
 //   4. the pool while sandboxes wait: three embedding programs evaluated in this process on a generated
 //      2,000-turn benchmark, cold; how busy the pool's workers were while any program had embedding work waiting.
 // Targets (issue 31): the default backend at ≥ 10× tfjs's texts/s; the cold 10,000-turn run within 5 minutes.
-// Usage: npm run bench:embed [-- --texts 320] [--turns 10000] [--backends tfjs,onnx,onnx-int8] [--no-baselines]
+// Usage: npm run bench:embed [-- --texts 320] [--repeat 3] [--turns 10000] [--backends tfjs,onnx,onnx-int8] [--no-baselines]
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -27,13 +29,14 @@ import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from '../sandb
 import { embedPool } from '../sandbox/primitives/embed-pool.ts';
 import { dialogueDataJsonl, dialogueTexts } from './dialogue-data.ts';
 import { embedRate, type RateRow } from './embed-rate.ts';
-import { fmt, table } from './stats.ts';
+import { fmt, median, table } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { texts: { type: 'string' }, turns: { type: 'string' }, backends: { type: 'string' }, 'no-baselines': { type: 'boolean' } },
+  options: { texts: { type: 'string' }, repeat: { type: 'string' }, turns: { type: 'string' }, backends: { type: 'string' }, 'no-baselines': { type: 'boolean' } },
 });
 const Args = z.object({
   texts: z.coerce.number().int().min(16).max(20_000).default(320),
+  repeat: z.coerce.number().int().min(1).max(20).default(3),
   turns: z.coerce.number().int().min(500).max(100_000).default(10_000),
   backends: z
     .string()
@@ -41,7 +44,7 @@ const Args = z.object({
     .transform((s) => s.split(','))
     .pipe(z.array(z.enum(['tfjs', 'onnx', 'onnx-int8'])).min(1)),
 });
-const args = Args.parse({ texts: values.texts, turns: values.turns, backends: values.backends });
+const args = Args.parse({ texts: values.texts, repeat: values.repeat, turns: values.turns, backends: values.backends });
 const defaultBackend = embedBackendFromEnv();
 const cores = availableParallelism();
 
@@ -49,30 +52,45 @@ const cores = availableParallelism();
 const sampleTexts = dialogueTexts(dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 10, turnsPerSession: 20, questionsPerWorld: 5, seed: 7 })).slice(0, args.texts);
 console.log(`bench:embed — ${sampleTexts.length} generated dialogue turns (mean ${fmt(sampleTexts.reduce((n, t) => n + t.length, 0) / sampleTexts.length, 0)} characters), ${cores} cores; default backend here: ${defaultBackend}\n`);
 
-const rows: RateRow[] = [];
-for (const threads of [...new Set([1, cores])]) {
-  for (const backend of args.backends) rows.push(await embedRate(backend, threads, sampleTexts));
+const rows: (RateRow & { rep: number })[] = [];
+const threadCounts = [...new Set([1, cores])];
+for (let rep = 1; rep <= args.repeat; rep++) {
+  for (const threads of threadCounts) {
+    for (const backend of args.backends) rows.push({ ...(await embedRate(backend, threads, sampleTexts)), rep });
+  }
 }
-const rate = (backend: EmbedBackend, threads: number) => rows.find((r) => r.backend === backend && r.threads === threads)?.textsPerSecond;
+const of = (backend: EmbedBackend, threads: number) => rows.filter((r) => r.backend === backend && r.threads === threads);
+/** Each repetition's texts/s against tfjs's in the same repetition, median over repetitions. */
+const ratio = (backend: EmbedBackend, threads: number) => {
+  const per = of(backend, threads).flatMap((r) => {
+    const base = rows.find((b) => b.backend === 'tfjs' && b.threads === threads && b.rep === r.rep);
+    return base ? [r.textsPerSecond / base.textsPerSecond] : [];
+  });
+  return per.length ? median(per) : undefined;
+};
 const reference = rows.find((r) => r.backend === 'tfjs');
 const cosines = (r: RateRow) => (reference ? r.vectors.map((v, i) => dot(v, reference.vectors[i] as Float32Array)) : []);
 console.log(
   table([
-    ['backend', 'threads', 'texts/s', '× tfjs', 'pool busy', 'load s', 'cos vs tfjs: mean', 'min'],
-    ...rows.map((r) => {
-      const base = rate('tfjs', r.threads);
-      const cos = cosines(r);
-      return [
-        `${r.backend} (${EMBED_BACKENDS[r.backend].label})`,
-        r.threads,
-        fmt(r.textsPerSecond, 1),
-        base ? `${fmt(r.textsPerSecond / base, 1)}×` : '-',
-        `${fmt(100 * r.utilisation, 0)}%`,
-        fmt(r.loadSeconds),
-        cos.length ? fmt(cos.reduce((a, b) => a + b, 0) / cos.length, 6) : '-',
-        cos.length ? fmt(Math.min(...cos), 6) : '-',
-      ];
-    }),
+    ['backend', 'threads', 'texts/s (median)', 'each repetition', '× tfjs (median)', 'pool busy', 'load s', 'cos vs tfjs: mean', 'min'],
+    ...threadCounts.flatMap((threads) =>
+      args.backends.map((backend) => {
+        const rs = of(backend, threads);
+        const x = ratio(backend, threads);
+        const cos = cosines(rs[0] as RateRow);
+        return [
+          `${backend} (${EMBED_BACKENDS[backend].label})`,
+          threads,
+          fmt(median(rs.map((r) => r.textsPerSecond)), 1),
+          rs.map((r) => fmt(r.textsPerSecond, 0)).join(' '),
+          x === undefined ? '-' : `${fmt(x, 1)}×`,
+          `${fmt(100 * median(rs.map((r) => r.utilisation)), 0)}%`,
+          fmt(median(rs.map((r) => r.loadSeconds))),
+          cos.length ? fmt(cos.reduce((a, b) => a + b, 0) / cos.length, 6) : '-',
+          cos.length ? fmt(Math.min(...cos), 6) : '-',
+        ];
+      }),
+    ),
   ]),
 );
 
@@ -115,9 +133,13 @@ if (!values['no-baselines']) {
   }
 }
 
-const best = rate(defaultBackend, cores);
-const base = rate('tfjs', cores);
-if (best && base) console.log(`\n${defaultBackend} at ${cores} threads: ${fmt(best / base, 1)}× tfjs's texts/s (target ≥ 10×: ${best / base >= 10 ? 'met' : 'NOT met'})`);
+console.log('');
+for (const backend of args.backends.filter((b) => b !== 'tfjs')) {
+  for (const threads of threadCounts) {
+    const x = ratio(backend, threads);
+    if (x !== undefined) console.log(`${backend}${backend === defaultBackend ? ' (the default)' : ''} at ${threads} thread${threads > 1 ? 's' : ''}: ${fmt(x, 1)}× tfjs's texts/s (target ≥ 10×: ${x >= 10 ? 'met' : 'NOT met'})`);
+  }
+}
 
 /** Runs the CLI's `baselines` on the data file with its own cache folder; its wall clock and score lines. */
 function baselines(file: string, cacheDir: string, outDir: string): Promise<{ seconds: number; table: string; scores: string }> {
