@@ -85,7 +85,7 @@ export class EmbedPool {
   private closed = false;
   /** Workers started over the pool's life (the first ones included). */
   spawned = 0;
-  /** The engine the workers said they run ('onnx-int8', 'tfjs-wasm'), once one has loaded. */
+  /** The engine the workers said they run ('onnx-fp32', 'onnx-int8', 'tfjs-wasm'), once one has loaded. */
   running: string | undefined;
   private busyMs = 0;
   private demandMs = 0;
