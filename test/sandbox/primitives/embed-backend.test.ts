@@ -64,7 +64,10 @@ describe.skipIf(!onnxRuntimeAvailable())('ONNX Runtime backends', () => {
       for (const i of [0, 17, 90, 93]) {
         const [alone] = await pools[backend].run(owner, [texts[i] as string]);
         const diff = Math.max(...(alone as Float32Array).map((x, j) => Math.abs(x - ((inBatch[i] as Float32Array)[j] as number))));
-        expect(diff).toBeLessThan(1e-6);
+        // Float rounding in attention differs with the batch's padded length (~1e-7 seen here); in int8, a row
+        // scaled per row, an activation on a rounding boundary could still round the other way (never seen over
+        // 200 texts), which moves a vector by far less than 1e-4. A per-batch scale moved them by 7e-3.
+        expect(diff).toBeLessThan(backend === 'onnx' ? 1e-6 : 1e-4);
       }
     }
   });
