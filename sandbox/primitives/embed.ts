@@ -1,5 +1,6 @@
 // Text embedders for ctx.embed. Offline default: Universal Sentence Encoder lite (512-d) from the
-// @energetic-ai packages, weights shipped in node_modules, run by a pool of worker threads (embed-pool.ts). With an
+// @energetic-ai packages, weights shipped in node_modules, run by a pool of worker threads (embed-pool.ts) on
+// ONNX Runtime or TF.js (embed-backend.ts). With an
 // `embedding` role configured: any OpenAI-compatible /embeddings endpoint. Both sit behind a cache
 // (embed-cache.ts), kept on disk in a bounded store (embed-store.ts) unless AUTOMEMO_NO_DISK_CACHE=1.
 // Work is filed under the owner that asked (embed-owner.ts), so it ends with the program instance that asked.
@@ -7,9 +8,10 @@ import { join } from 'node:path';
 import { clientFor } from '../../engine/llm/client.ts';
 import type { RoleModel } from '../../engine/llm/models.ts';
 import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
+import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from './embed-backend.ts';
 import { CachingEmbedder } from './embed-cache.ts';
 import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';
-import { embedPool, stopEmbedPool, unit } from './embed-pool.ts';
+import { type EmbedPool, embedPool, stopEmbedPool, unit } from './embed-pool.ts';
 import { flushEmbeddingStores, sharedEmbeddingStore } from './embed-store.ts';
 
 export { CachingEmbedder } from './embed-cache.ts';
@@ -60,12 +62,21 @@ export function planBatches(texts: string[], workers: number): number[][] {
 }
 
 export class UseLiteEmbedder implements TextEmbedder {
-  readonly id = 'use-lite-512';
+  /** Model and backend: vectors of one backend are never served for the other. */
+  readonly id: string;
   readonly offline = true;
+
+  /** `pool`: the workers to use (default: the process's pool for the backend). */
+  constructor(
+    readonly backend: EmbedBackend = embedBackendFromEnv(),
+    private readonly pool?: EmbedPool,
+  ) {
+    this.id = EMBED_BACKENDS[backend].id;
+  }
 
   async embed(texts: string[], owner: EmbedOwner = HOST_OWNER): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const pool = embedPool();
+    const pool = this.pool ?? embedPool(this.backend);
     const out = new Array<Float32Array>(texts.length);
     await Promise.all(
       planBatches(texts, pool.size).map(async (idx) => {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { describeModel, type ResolvedModels } from '../../engine/llm/models.ts';
 import { type ChatService, createChatService } from './chat.ts';
 import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.ts';
+import { EMBED_BACKENDS, embedBackendFromEnv } from './embed-backend.ts';
 import { EmbedInfraError, EmbedOwner } from './embed-owner.ts';
 import { caption, closeOcr, ImageStore, ocr, perceptualHash, pixelEmbedding, thumbnail } from './images.ts';
 import { KvStore } from './kv.ts';
@@ -29,7 +30,7 @@ export function createHostServices(models: Pick<ResolvedModels, 'memo' | 'embedd
     chat: createChatService(models.memo),
     images,
     modes: {
-      embed: models.embedding ? `model ${describeModel(models.embedding)}` : 'offline (USE-lite 512-d)',
+      embed: models.embedding ? `model ${describeModel(models.embedding)}` : `offline (USE-lite 512-d, ${EMBED_BACKENDS[embedBackendFromEnv()].label})`,
       memo: models.memo ? `model ${describeModel(models.memo)}` : 'offline (extractive fallback)',
     },
   };

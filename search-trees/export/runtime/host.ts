@@ -4,6 +4,7 @@ import type { RoleModel } from '../../../engine/llm/models.ts';
 import { describeModel } from '../../../engine/llm/models.ts';
 import { createChatService } from '../../../sandbox/primitives/chat.ts';
 import { CachingEmbedder, OpenAIEmbedder, type TextEmbedder, UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
+import { EMBED_BACKENDS, embedBackendFromEnv } from '../../../sandbox/primitives/embed-backend.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 import type { ModelOption } from './inputs.ts';
@@ -36,7 +37,7 @@ export function createMemoryHost(models: MemoryModels, inner?: TextEmbedder, ima
       chat: createChatService(models.memo),
       images,
       modes: {
-        embed: models.embedding ? `model ${describeModel(models.embedding)}` : 'offline (USE-lite 512-d)',
+        embed: models.embedding ? `model ${describeModel(models.embedding)}` : `offline (USE-lite 512-d, ${EMBED_BACKENDS[embedBackendFromEnv()].label})`,
         memo: models.memo ? `model ${describeModel(models.memo)}` : 'offline (extractive fallback)',
       },
     },

@@ -15,13 +15,16 @@ import { builtinSamples } from '../../../sandbox/samples.ts';
 
 // These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).
 process.env.AUTOMEMO_NO_DISK_CACHE = '1';
+// They need jobs that hold a worker for seconds: TF.js's tokenizer takes seconds on a text of ~30k characters
+// (the ONNX backend's takes milliseconds). What they test, the pool's scheduling, is the same for every backend.
+process.env.AUTOMEMO_EMBED_BACKEND = 'tfjs';
 
 afterAll(() => closeHostServices());
 
 /** Fresh services: an empty in-memory cache, so every text goes to the shared workers. */
 const freshServices = () => createHostServices(resolveModels({}, {}));
 const texts = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} sentence number ${i} about the weather`);
-/** A text long enough to keep a worker busy for seconds (the model's time grows steeply past ~16k characters). */
+/** A text long enough to keep a TF.js worker busy for seconds (its tokenizer's time grows steeply past ~16k characters). */
 const longText = (tag: string) => `${tag} ${'word salad about many things '.repeat(1100)}`;
 
 async function start(file: string, services: HostServices, limits?: Partial<SandboxLimits>) {
@@ -76,7 +79,7 @@ describe('embedding worker pool', () => {
   });
 
   describe('with one worker', () => {
-    const pool = new EmbedPool(1);
+    const pool = new EmbedPool(1, 'tfjs');
     afterAll(() => pool.close());
 
     it('serves owners in turns: a backlog delays another owner by one job, not by the backlog', async () => {
@@ -92,6 +95,24 @@ describe('embedding worker pool', () => {
       expect(busy.jobs.done).toBe(2);
       await Promise.all(backlog);
       expect(busy.jobs.done).toBe(12);
+    });
+
+    it('counts its busy time against the time work was waiting or running (its utilisation)', async () => {
+      await pool.run(new EmbedOwner(), ['warm up']);
+      const before = pool.stats();
+      const owner = new EmbedOwner();
+      await Promise.all(Array.from({ length: 4 }, (_, i) => pool.run(owner, texts(`busy ${i}`, 8))));
+      const after = pool.stats();
+      expect(after.jobs - before.jobs).toBe(4);
+      expect(after.texts - before.texts).toBe(32);
+      const busy = after.busyMs - before.busyMs;
+      const demand = after.demandMs - before.demandMs;
+      expect(busy).toBeGreaterThan(0);
+      // One worker, always handed the next job at once: busy for (nearly) all the time work was waiting.
+      expect(busy).toBeLessThanOrEqual(demand + 1);
+      expect(busy / demand).toBeGreaterThan(0.8);
+      // Idle now: demand no longer grows.
+      expect(pool.stats().demandMs).toBe(after.demandMs);
     });
 
     it('stops a worker still busy with an ended owner\'s job, so the next owner does not wait for it', async () => {

@@ -24,7 +24,9 @@ const timings: Record<string, number> = {};
 
 function sh(cmd: string, args: string[], cwd: string): string {
   const t = Date.now();
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...cliEnv, npm_config_update_notifier: 'false' }, timeout: 300_000 });
+  // ONNXRUNTIME_NODE_INSTALL=skip, as the package's README says: onnxruntime-node's install script would otherwise
+  // fetch GPU libraries from outside the npm registry.
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...cliEnv, npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip' }, timeout: 300_000 });
   timings[`${cmd} ${args[0]}`] = Date.now() - t;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
@@ -68,6 +70,7 @@ describe('automemo export', () => {
     expect(pkg.automemo.scores.validation).toBeCloseTo(final?.type === 'final' ? final.validation : NaN, 12);
     expect(pkg.automemo.scores.lcb).toBeCloseTo(final?.type === 'final' ? final.lcb : NaN, 12);
     expect(pkg.dependencies).toMatchObject({ 'isolated-vm': '5.0.4', 'hnswlib-node': '3.0.0', openai: '6.49.0', '@energetic-ai/embeddings': '0.2.0', '@modelcontextprotocol/sdk': '1.32.2' });
+    expect(pkg.optionalDependencies).toEqual({ 'onnxruntime-node': '1.30.0' });
     expect(pkg.bundleDependencies).toContain('isolated-vm');
     expect(pkg.bin).toEqual({ [`${NAME}-mcp`]: 'dist/mcp.js' });
     expect(readFileSync(join(scratch, 'node_modules', NAME, 'README.md'), 'utf8')).toContain(`import { createMemory } from '${NAME}'`);
