@@ -2,6 +2,7 @@
 // units' word sets, and a soft cap on hits per source episode.
 import { ensureHits } from './fusion.ts';
 import { jaccard } from './jaccard.ts';
+import { stemmedTokens } from './stem.ts';
 import { type Hit, named, type Stage, sortHits } from './retrieval-state.ts';
 import type { UnitStore } from './unit-store.ts';
 
@@ -57,5 +58,31 @@ export function capPerSource(options: { max?: number; decay?: number } = {}): St
   const max = Math.max(1, Math.min(options.max ?? 4, 1000));
   return named('capPerSource', (state) => {
     state.hits = capSources(ensureHits(state), state.store, max, options.decay ?? 0.75);
+  });
+}
+
+/** Hits dedupe compares; those below pass untouched (a payload never reaches that far down the list). */
+const DEDUPE_DEPTH = 500;
+
+/**
+ * Stage: drops hits that repeat a better-ranked hit — the same words (stemmed content words, without a leading
+ * "Speaker: ") with a Jaccard similarity of at least `similarity` (default 0.9; 1 drops exact repeats only). Chat logs
+ * and agent traces say the same thing many times, often in other mouths; a payload that shows it once has room for
+ * something else.
+ */
+export function dedupe(options: { similarity?: number } = {}): Stage {
+  const threshold = Math.max(0.5, Math.min(options.similarity ?? 0.9, 1));
+  return named('dedupe', (state) => {
+    const hits = ensureHits(state);
+    const kept: Hit[] = [];
+    const sets: Set<string>[] = [];
+    for (const h of hits.slice(0, DEDUPE_DEPTH)) {
+      const text = (state.store.units[h.label]?.text ?? '').replace(/^[^:\n]{1,40}: /, '');
+      const set = new Set(stemmedTokens(text));
+      if (set.size && sets.some((s) => jaccard(s, set) >= threshold)) continue;
+      kept.push(h);
+      sets.push(set);
+    }
+    state.hits = [...kept, ...hits.slice(DEDUPE_DEPTH)];
   });
 }

@@ -12,7 +12,7 @@ export { bm25Stage, denseStage } from './search-stages.ts';
 export { rrfFuse, weightedFuse, maxFuse } from './fusion.ts';
 export { prfQuery, entityQueries } from './query-rewrite.ts';
 export { neighbourExpand, graphExpand } from './expansion.ts';
-export { mmrStage, capPerSource } from './diversity.ts';
+export { mmrStage, capPerSource, dedupe } from './diversity.ts';
 export { recencyBoost, timeBoost } from './time-focus.ts';
 export { routeByKind, taskKind, type TaskKind } from './routing.ts';
 export { packWhole, type PackOptions, type Rendering, type Grouping } from './packing.ts';
