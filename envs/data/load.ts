@@ -64,9 +64,14 @@ function dataFiles(path: string, limits: Limits): string[] {
   return names.map((n) => join(path, n));
 }
 
-function parseTime(t: string | number): number | undefined {
+/** Session times programs and reports can use: the years 1 to 9999 (a retrieve a day after the last stays a date). */
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
+function parseTime(t: string | number): number | 'not a date' | 'out of range' {
   const ms = typeof t === 'number' ? t : Date.parse(t);
-  return Number.isFinite(ms) ? ms : undefined;
+  if (!Number.isFinite(ms)) return 'not a date';
+  return ms < EARLIEST_TIME || ms > LATEST_TIME ? 'out of range' : ms;
 }
 
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
@@ -111,7 +116,9 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
     const times: number[] = [];
     for (const [i, s] of w.sessions.entries()) {
       const t = parseTime(s.time);
-      if (t === undefined) return warn(`${where}: world "${w.id}", session ${i + 1}: time "${String(s.time).slice(0, 50)}" is not a date`);
+      const shown = JSON.stringify(typeof s.time === 'string' ? s.time.slice(0, 50) : s.time);
+      if (t === 'not a date') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is not a date`);
+      if (t === 'out of range') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is outside the years 1 to 9999; the world is left out`);
       times.push(t);
     }
     const turnIds = new Set<string>();
