@@ -10,6 +10,7 @@ import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPa
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
 import { EnvSourceSchema } from '../engine/environment/registry.ts';
 import type { MetaFile } from './meta-file.ts';
+import { redactCredentials } from '../foundation/redact.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
 
@@ -106,7 +107,7 @@ export class RunFolder {
     mkdirSync(this.dir, { recursive: true });
     mkdirInside(this.dir, 'programs');
     mkdirInside(this.dir, 'evidence');
-    writeInside(this.dir, 'run.json', `${JSON.stringify(info, null, 2)}\n`);
+    writeInside(this.dir, 'run.json', `${redactCredentials(JSON.stringify(info, null, 2))}\n`);
   }
 
   read(): RunInfo {

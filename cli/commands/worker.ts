@@ -9,6 +9,7 @@ import { resolveModels } from '../../engine/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import { noteToStderr } from '../style.ts';
+import { redactCredentials } from '../../foundation/redact.ts';
 
 export const usage = `automemo worker --queue redis://[:password@]host:port [options]
 
@@ -70,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.concurrency ? { concurrency: a.concurrency } : {}),
       ...(a['lock-ms'] ? { lockMs: a['lock-ms'] } : {}),
       context,
-      onJob: (e) => process.stdout.write(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`),
+      onJob: (e) => process.stdout.write(redactCredentials(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`)),
     }).catch((err: Error) => {
       throw new UsageError(err.message);
     });
