@@ -174,6 +174,8 @@ function settings(
   const folder = new RunFolder(
     o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
   );
+  // Said before the environment is opened; checked again under the folder's lock when the run is created.
+  asUsageSync(() => folder.checkNew());
   return { folder, options };
 }
 
@@ -194,20 +196,20 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     const { env, source } = opened;
     try {
       const info = env.info();
-      if (!o.resume) {
-        asUsageSync(() =>
-          folder.create({
-            format: RUN_FORMAT,
-            createdAt: new Date().toISOString(),
-            options,
-            env: info as unknown as Record<string, unknown>,
-            envSource: source,
-            models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
-            versions: versions(),
-          }),
-        );
-      }
-      const release = asUsageSync(() => folder.lock());
+      // A new run's folder is locked before run.json is written into it; a resumed run's when it is taken up.
+      const release = o.resume
+        ? asUsageSync(() => folder.lock())
+        : asUsageSync(() =>
+            folder.create({
+              format: RUN_FORMAT,
+              createdAt: new Date().toISOString(),
+              options,
+              env: info as unknown as Record<string, unknown>,
+              envSource: source,
+              models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+              versions: versions(),
+            }),
+          );
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
