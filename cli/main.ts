@@ -61,7 +61,7 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n\n${command.usage}\n`);
+      process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `\n${command.usage}\n` : ''}`);
       return 2;
     }
     process.stderr.write(redactCredentials(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`));
