@@ -46,6 +46,11 @@ export interface EnvironmentDefinition {
   summary: string;
   /** How the part after the colon reads, for help, e.g. "<family,...>". */
   options?: string;
+  /**
+   * The part after the colon names a file or folder (data:<file>): a worker serving a queue opens it only under the
+   * folders it was started for, and a search and a worker that find it at different paths agree on its content.
+   */
+  argIsPath?: boolean;
   /** Builds the environment: a full Environment, or tasks + agent + checker that the engine turns into one. */
   load(context: LoadContext): LoadResult;
   /** Time limits of calls into this environment's code (defaults in DEFAULT_ENVIRONMENT_LIMITS). */

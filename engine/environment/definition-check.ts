@@ -21,6 +21,7 @@ const DefinitionSchema = z.object({
   name: z.string({ error: 'name is missing (a lower-case name: letters, digits, dashes)' }).regex(ENV_NAME, 'name must be lower-case letters, digits and dashes, starting with a letter (at most 64)'),
   summary: z.string({ error: 'summary is missing (one line for help)' }).min(1, 'summary is empty').max(300, 'summary is over 300 characters'),
   options: z.string().max(200).optional(),
+  argIsPath: z.boolean({ error: 'argIsPath must be true or false' }).optional(),
   load: fn('load'),
   limits: z
     .object({ loadMs: limitMs('loadMs'), agentMs: limitMs('agentMs'), checkMs: limitMs('checkMs') }, { error: 'limits must be { loadMs?, agentMs?, checkMs? }' })

@@ -73,8 +73,8 @@ export class DataEnvironment implements Environment {
       budget: this.budget,
       agentId: this.scorer.id,
       deterministic: this.scorer.deterministic,
+      // Where the files sit is left out (a worker may hold them elsewhere): their names and content hashes say it.
       data: {
-        path: this.options.path,
         files: this.data.files,
         worlds: this.data.worlds.length,
         questions: this.questions.size,
