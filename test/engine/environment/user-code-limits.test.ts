@@ -10,6 +10,7 @@ import { evaluate } from '../../../api/evaluate.ts';
 import { defineEnvironment, type EnvironmentDefinition } from '../../../engine/environment/define.ts';
 import type { EnvTask } from '../../../engine/environment/task-spec.ts';
 import { automemoAsync } from '../../support/cli.ts';
+import { ToyEnvironment } from '../../support/toy-env.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'user-code-limits-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -56,6 +57,18 @@ describe('a call into environment code that never answers', () => {
       expect(result.stats.infraFailed).toBe(4);
     });
   }
+
+  it('a full Environment\'s run(): the task ends at the agent\'s limit, unscored, naming run() and the task', async () => {
+    class Hanging extends ToyEnvironment {
+      override run(): Promise<never> {
+        return never();
+      }
+    }
+    const definition = defineEnvironment({ name: 'hanging-run', summary: 'run never answers', limits: { agentMs: 300 }, load: () => new Hanging() });
+    const result = await evaluate({ env: definition, program: 'bm25', workers: 0, out: join(work, 'run') });
+    expect(result.tasks.length).toBeGreaterThan(0);
+    for (const t of result.tasks) expect(t.infraError).toContain(`environment "hanging-run": run() of task "${t.taskId}" did not finish within 0.3 s`);
+  });
 
   it('load(): the open fails at the limit, naming the environment and load()', async () => {
     const definition = defineEnvironment({ name: 'never-loads', summary: 'load never answers', limits: { loadMs: 300 }, load: never });
