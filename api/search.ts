@@ -174,8 +174,6 @@ function settings(
   const folder = new RunFolder(
     o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
   );
-  // Said before the environment is opened; checked again under the folder's lock when the run is created.
-  asUsageSync(() => folder.checkNew());
   return { folder, options };
 }
 
@@ -186,6 +184,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   const onNote = o.onNote ?? (() => undefined);
   const { folder, options, recorded } = settings(o, models);
   return withHost(models, async (services) => {
+    // Said before the environment is opened; checked again under the folder's lock when the run is created.
+    if (!o.resume) asUsageSync(() => folder.checkNew());
     // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
     const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
     let opened: OpenedEnvironment;

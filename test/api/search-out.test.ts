@@ -17,7 +17,8 @@ const dir = mkdtempSync(join(tmpdir(), 'search-out-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const toy = defineEnvironment({ name: 'toy-doors', summary: 'door codes', load: () => new ToyEnvironment() });
-const base = { env: toy, budget: 1, seeds: ['bm25'], meta: 'offline' as const };
+// No test-split evaluation at the end: what these tests look at is the folder.
+const base = { env: toy, budget: 1, seeds: ['bm25'], meta: 'offline' as const, test: false };
 
 /** Every file and folder under `root`, relative, sorted. */
 function listing(root: string): string[] {
@@ -57,7 +58,7 @@ describe('a folder that is not a run folder', () => {
   it('an empty folder is taken', async () => {
     const empty = join(dir, 'empty');
     mkdirSync(empty);
-    const r = await search({ ...base, budget: 0, out: empty, test: false });
+    const r = await search({ ...base, budget: 0, out: empty });
     expect(r.runFolder).toBe(empty);
     expect(existsSync(join(empty, 'run.json'))).toBe(true);
   });
@@ -80,7 +81,7 @@ describe('two searches on one folder at once', () => {
 
   it('resumes: one continues, the other is refused, and the journal is one search\'s', async () => {
     const out = join(dir, 'twice-resume');
-    await search({ ...base, budget: 0, out, test: false });
+    await search({ ...base, budget: 0, out });
     const settled = await Promise.allSettled([search({ out, resume: true, budget: 2 }), search({ out, resume: true, budget: 2 })]);
     expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(1);
     const refused = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
