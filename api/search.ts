@@ -201,6 +201,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   const onNote = o.onNote ?? (() => undefined);
   const { folder, options, recorded } = settings(o, models);
   return withHost(models, async (services) => {
+    // Said before the environment is opened; checked again under the folder's lock when the run is created.
+    if (!o.resume) asUsageSync(() => folder.checkNew());
     // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
     const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
     let opened: OpenedEnvironment;
@@ -211,20 +213,20 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     const { env, source } = opened;
     try {
       const info = env.info();
-      if (!o.resume) {
-        asUsageSync(() =>
-          folder.create({
-            format: RUN_FORMAT,
-            createdAt: new Date().toISOString(),
-            options,
-            env: info as unknown as Record<string, unknown>,
-            envSource: source,
-            models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
-            versions: versions(),
-          }),
-        );
-      }
-      const release = asUsageSync(() => folder.lock());
+      // A new run's folder is locked before run.json is written into it; a resumed run's when it is taken up.
+      const release = o.resume
+        ? asUsageSync(() => folder.lock())
+        : asUsageSync(() =>
+            folder.create({
+              format: RUN_FORMAT,
+              createdAt: new Date().toISOString(),
+              options,
+              env: info as unknown as Record<string, unknown>,
+              envSource: source,
+              models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+              versions: versions(),
+            }),
+          );
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(

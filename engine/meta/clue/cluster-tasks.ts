@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
 import { applyOperations, type ClusterPool, clusterId, MAX_CLUSTERS, MIN_TASKS, type PoolOperation } from './pool.ts';
+import { keyedObject } from '../../../foundation/keyed-object.ts';
 
 /** One evaluated task as the clustering sees it. */
 export interface ClueTask {
@@ -55,13 +56,13 @@ const ManagerReply = z.object({
 
 const metadata = (pool: ClusterPool, tasks: ClueTask[], why: string): ClueOutcome => ({
   pool,
-  groupOf: Object.fromEntries(tasks.map((t) => [t.taskId, t.scenario])),
+  groupOf: keyedObject(tasks.map((t) => [t.taskId, t.scenario])),
   source: 'metadata',
   notes: [why],
 });
 
 async function summarise(tasks: ClueTask[], ask: AskJson): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
+  const out = keyedObject<string>();
   for (let i = 0; i < tasks.length; i += SUMMARY_BATCH) {
     const batch = tasks.slice(i, i + SUMMARY_BATCH);
     const blocks = batch.map((t) => `taskId: ${t.taskId}\n${t.text.slice(0, TEXT_CHARS) || '(no text)'}`).join('\n\n');
@@ -84,10 +85,10 @@ export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: As
   if (tasks.length < MIN_EVIDENCE_TASKS) return metadata(pool, tasks, `${tasks.length} scored task(s): too few to cluster, metadata groups kept`);
   try {
     const fresh = await summarise(
-      tasks.filter((t) => pool.summaries[t.taskId] === undefined),
+      tasks.filter((t) => !Object.hasOwn(pool.summaries, t.taskId)),
       ask,
     );
-    const summaries = { ...pool.summaries, ...fresh };
+    const summaries = keyedObject([...Object.entries(pool.summaries), ...Object.entries(fresh)]);
     const notes: string[] = [];
     const unsummarised = tasks.filter((t) => summaries[t.taskId] === undefined);
     if (unsummarised.length) notes.push(`${unsummarised.length} task(s) had no summary in the reply: their metadata group stands in`);
@@ -104,7 +105,7 @@ export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: As
     // Groups are shown by label; two clusters the model labelled alike stay apart by their ids.
     const labels = applied.pool.clusters.map((c) => c.label || c.id);
     const label = new Map(applied.pool.clusters.map((c, i) => [c.id, labels.indexOf(labels[i] as string) === labels.lastIndexOf(labels[i] as string) ? (labels[i] as string) : `${labels[i]} (${c.id})`]));
-    const groupOf = Object.fromEntries(ids.map((id) => [id, label.get(applied.pool.assignment[id] ?? '') ?? clusterId(id)]));
+    const groupOf = keyedObject(ids.map((id) => [id, label.get(applied.pool.assignment[id] ?? '') ?? clusterId(id)]));
     return { pool: applied.pool, groupOf, source: 'model', notes: [...notes, ...applied.notes] };
   } catch (err) {
     return metadata(pool, tasks, `clustering failed, metadata groups kept: ${(err as Error).message.slice(0, 300)}`);

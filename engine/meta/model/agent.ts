@@ -74,7 +74,7 @@ export class ModelMetaAgent implements MetaAgent {
         : undefined;
     const groupOf = outcome?.groupOf ?? {};
     if (outcome) {
-      const fresh = Object.fromEntries(Object.entries(outcome.pool.summaries).filter(([id]) => pool.summaries[id] === undefined));
+      const fresh = Object.fromEntries(Object.entries(outcome.pool.summaries).filter(([id]) => !Object.hasOwn(pool.summaries, id)));
       const assignment = outcome.source === 'model' ? Object.fromEntries(scored.map((t) => [t.taskId, outcome.pool.assignment[t.taskId] ?? ''])) : outcome.groupOf;
       ctx.onClusters?.({ source: outcome.source, pool: outcome.pool, assignment, summaries: fresh, notes: outcome.notes });
     }
