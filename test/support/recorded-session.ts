@@ -9,7 +9,7 @@ import type { ScriptedReply } from './openai-server.ts';
 
 export const sessionDir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session');
 
-export type Purpose = 'analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
+export type Purpose = 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
 
 const Call = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
@@ -26,7 +26,8 @@ export function purposeOf(body: { messages?: { content?: unknown }[] }): Purpose
   if (text.includes('cluster manager')) return 'clusters';
   if (text.includes('Write the next version')) return 'generation';
   if (text.includes('Write a first memory program')) return 'initialization';
-  // The synthesis quotes the analyses, so it is told apart first.
+  // One analysis of every cluster with the proposal (the default), then the synthesis, which quotes the analyses.
+  if (text.includes('{"clusters": [{"cluster"')) return 'program-analysis';
   if (text.includes('"changes"')) return 'synthesis';
   if (text.includes('"relevance"')) return 'analysis';
   return undefined;
