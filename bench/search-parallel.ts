@@ -1,7 +1,8 @@
 // The model row of npm run bench:search: the same model search (8 steps that each write a child through the meta
 // agent) with --parallel 1 and --parallel 4, against the local OpenAI-compatible server answering every chat call
 // after 3 s, as a remote model would. Prints both wall clocks, their ratio, the valid children of each, and what a
-// valid child cost: model calls (as the server received them) and tokens (prompt + completion, as it reported them).
+// valid child cost: model calls (as the server received them) and tokens (prompt + completion, as it reported them),
+// against what they cost before issue 32.
 // Run alone: node --no-node-snapshot --import tsx bench/search-parallel.ts [--latency-ms 3000 --steps 8]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,12 @@ export async function parallelRows(latencyMs = 3000, steps = 8): Promise<Paralle
 
 const perChild = (n: number, r: ParallelRow) => (r.validChildren ? n / r.validChildren : Number.NaN);
 
+/**
+ * Calls and tokens per valid child before issue 32 (one analysis per cluster and a synthesis, every identical
+ * request asked again): this bench at e3a8f66, 8 steps, 3 s latency, --parallel 1 and 4.
+ */
+const BEFORE = { calls: 4.0, tokens: { 1: 32_161, 4: 33_323 } as Record<number, number> };
+
 export function printParallelRows(rows: ParallelRow[], latencyMs: number): void {
   const [one, four] = rows as [ParallelRow, ParallelRow];
   process.stdout.write(`\nParallel search: ${one.generations} model steps on the toy environment, every chat call answered after ${latencyMs / 1000} s\n`);
@@ -99,6 +106,11 @@ export function printParallelRows(rows: ParallelRow[], latencyMs: number): void 
       ['--parallel', 'wall s', 'model calls', 'generations', 'valid children', 'calls per valid child', 'tokens per valid child', 'wall vs 1'],
       ...rows.map((r) => [String(r.parallel), r.seconds.toFixed(1), String(r.modelCalls), String(r.generations), String(r.validChildren), perChild(r.modelCalls, r).toFixed(2), perChild(r.tokens, r).toFixed(0), (r.seconds / one.seconds).toFixed(2)]),
     ])}\n`,
+  );
+  const cost = rows.map((r) => ({ calls: perChild(r.modelCalls, r) / BEFORE.calls, tokens: perChild(r.tokens, r) / (BEFORE.tokens[r.parallel] ?? Number.NaN) }));
+  const cheap = cost.every((c) => c.calls <= 0.6 && c.tokens <= 0.6);
+  process.stdout.write(
+    `target: calls and tokens per valid child at most 0.60× e3a8f66's (${BEFORE.calls.toFixed(2)} calls; ${BEFORE.tokens[1]} and ${BEFORE.tokens[4]} tokens at --parallel 1 and 4) — ${cheap ? 'met' : 'NOT met'} (${cost.map((c, i) => `--parallel ${rows[i]?.parallel}: ${c.calls.toFixed(2)}× calls, ${c.tokens.toFixed(2)}× tokens`).join('; ')})\n`,
   );
   const ok = four.seconds <= 0.4 * one.seconds && four.validChildren === one.validChildren;
   process.stdout.write(`target: --parallel 4 at most 0.40× the wall clock of --parallel 1 with the same valid children — ${ok ? 'met' : 'NOT met'} (${(four.seconds / one.seconds).toFixed(2)}×, ${four.validChildren} vs ${one.validChildren})\n`);

@@ -2,7 +2,8 @@
 // uniform-random parent and ALMA-style softmax with a visit penalty, same step budget, several seeds. Per
 // environment and policy: the action mix (how many steps wrote a child and how many re-evaluated one), the best LCB
 // at the end, and the held-out test score of what LCB selection and max-mean selection pick (and how often they
-// pick differently). Then the parallel row: 8 model steps with --parallel 1 and 4 against a slow local model.
+// pick differently). Then the model rows: 8 model steps with --parallel 1 and 4 against a slow local model (calls and
+// tokens per valid child), and a real model's recorded session replayed (bench/search-recorded.ts).
 // Usage: npm run bench:search [-- --envs 'locomo;visual:charts,scenes' --policies ucb,greedy --budget 20 --seeds 5
 //        --programs omni-simplemem,pipeline --no-parallel]   (--programs: the seed programs, default the search's own;
 //        the first is compared with)
@@ -17,6 +18,7 @@ import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { readJournal } from '../search-trees/journal.ts';
 import { replay } from '../search-trees/replay.ts';
 import { parallelRows, printParallelRows } from './search-parallel.ts';
+import { printRecordedRows, recordedRows } from './search-recorded.ts';
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
@@ -156,5 +158,6 @@ for (const env of ENVS) {
 if (!values['no-parallel']) {
   const latency = 3000;
   printParallelRows(await parallelRows(latency, 8), latency);
+  printRecordedRows(await recordedRows());
 }
 await closeHostServices();

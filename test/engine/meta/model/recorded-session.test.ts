@@ -32,7 +32,7 @@ describe('the recorded replies of a real model', () => {
     cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'recorded-frontier-model' });
     const out = join(work, 'run');
-    const result = await search({ env: 'locomo', data, out, models, meta: 'model', clustering: 'metadata', seeds: ['omni-simplemem'], budget: 1, seed: 7 });
+    const result = await search({ env: 'locomo', data, out, models, meta: 'model', clustering: 'metadata', analysis: 'cluster', seeds: ['omni-simplemem'], budget: 1, seed: 7 });
 
     // The step asked what the real run asked, in that order: an analysis per cluster (one per LoCoMo category in
     // the seed's evaluation), one synthesis, one program, its repair.
