@@ -1,12 +1,12 @@
 // The model meta agent with CluE, against the local server: the step's evidence is analysed per cluster the model
 // formed (not per dataset label), the clustering is reported for the journal, and `metadata` keeps the labels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../../../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import { emptyPool } from '../../../../engine/meta/clue/pool.ts';
 import type { Clustering, ParentContext } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
+import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 
 let server: OpenAITestServer;
 beforeAll(async () => {
@@ -25,21 +25,8 @@ const QUESTIONS: Record<string, string> = {
 const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
 
 function context(reported: Clustering[], step = 1): ParentContext {
-  const tasks = Object.keys(QUESTIONS).map((taskId, i) => ({ taskId, world: 'w', scenario: i % 2 ? 'single-hop' : 'temporal', reward: i < 3 ? 1 : 0, success: i < 3, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false }) as TaskRecord);
-  return {
-    node: 'seed-a',
-    files: { 'index.ts': "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n" },
-    q: 0.5,
-    evaluations: 1,
-    evaluation: { score: 0.5, tasks } as unknown as EvaluationResult,
-    payloads: new Map(),
-    env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `Question: ${QUESTIONS[id]}`,
-    envDescription: 'questions about two friends',
-    step,
-    seed: 0,
-    onClusters: (c) => reported.push(c),
-  };
+  const tasks = Object.keys(QUESTIONS).map((taskId, i) => scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0));
+  return parentContext(tasks, { explain: (id) => `Question: ${QUESTIONS[id]}`, envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
 }
 
 function scripted() {

@@ -3,11 +3,11 @@
 // writing from is told that sibling's direction, so their prompts and children differ; a reply cut at max_tokens is
 // asked again with twice the limit, and per-purpose limits are options.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../../../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
+import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 import { purposeOf } from '../../../support/recorded-session.ts';
 
 let server: OpenAITestServer;
@@ -19,21 +19,8 @@ afterAll(() => server.close());
 const program = (n: number) => `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'v${n}', images: [] }; } });\n\`\`\``;
 
 function context(step: number, calls: ModelCall[]): ParentContext {
-  const tasks = ['a', 'b', 'c', 'd'].map((id, i) => ({ taskId: id, world: 'w', scenario: i % 2 ? 'dates' : 'names', reward: i < 2 ? 1 : 0, success: i < 2, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false }) as TaskRecord);
-  return {
-    node: 'seed-a',
-    files: { 'index.ts': "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n" },
-    q: 0.5,
-    evaluations: 1,
-    evaluation: { score: 0.5, tasks } as unknown as EvaluationResult,
-    payloads: new Map(),
-    env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `question ${id}`,
-    envDescription: 'questions',
-    step,
-    seed: 0,
-    onModelCall: (c) => calls.push(c),
-  };
+  const tasks = ['a', 'b', 'c', 'd'].map((id, i) => scoredTask(id, i % 2 ? 'dates' : 'names', i < 2 ? 1 : 0));
+  return parentContext(tasks, { step, onModelCall: (c) => calls.push(c) });
 }
 
 const models = () => resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never;
