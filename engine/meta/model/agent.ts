@@ -17,7 +17,7 @@ import type { MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } f
 import { type AnalysisMode, jsonReply, readPerCluster, readPerProgram } from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
 import { extractFiles } from './extract.ts';
-import { context, evidence, program, prompt } from './prompt-parts.ts';
+import { context, contract, evidence, program, prompt } from './prompt-parts.ts';
 import { renderInspirations, renderTried } from './render.ts';
 import { Siblings } from './siblings.ts';
 
@@ -110,7 +110,7 @@ export class ModelMetaAgent implements MetaAgent {
 
   private async initialize(ctx: ParentContext, tried: () => string): Promise<Proposal> {
     let design: string | undefined;
-    const files = await this.caller.ask(ctx, 'initialization', `${context(ctx)}\n\n${fillPrompt(prompt('init'), { tried: tried() })}`, (reply) => {
+    const files = await this.caller.ask(ctx, 'initialization', `${context(ctx)}\n\n${contract()}\n${fillPrompt(prompt('init'), { tried: tried() })}`, (reply) => {
       const parsed = programReply({})(reply);
       design = designOf(reply);
       return parsed;
@@ -129,7 +129,7 @@ export class ModelMetaAgent implements MetaAgent {
     const description = wholeSentences(reading.summary, DESCRIPTION_CHARS);
     settle(description);
     const generation = fillPrompt(prompt('generation'), { proposal: reading.proposal, tried: tried(), inspirations: renderInspirations(ctx.inspirations ?? []) });
-    const files = await this.caller.ask(ctx, 'generation', `${head}\n\n${generation}`, programReply(ctx.files));
+    const files = await this.caller.ask(ctx, 'generation', `${head}\n\n${contract()}\n${generation}`, programReply(ctx.files));
     const feedback: MetaFeedback = { agent: 'model', clusters: reading.found, proposal: reading.proposal, ...(reading.synthesis ? { synthesis: reading.synthesis } : {}) };
     return { files, description, feedback };
   }
@@ -138,7 +138,7 @@ export class ModelMetaAgent implements MetaAgent {
     const failure = report.failure ? `${report.failure.check}${report.failure.case ? ` (case ${report.failure.case})` : ''}: ${report.failure.detail}${report.failure.stack ? `\n${report.failure.stack}` : ''}` : 'unknown';
     const reportText = report.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`).join('\n');
     const task = fillPrompt(prompt('repair'), { failure, report: reportText });
-    const files = await this.caller.ask(ctx, 'repair', `${context(ctx)}\n\n${program(`a new child of ${ctx.node}, not evaluated yet`, child.files)}\n\n${task}`, programReply(child.files));
+    const files = await this.caller.ask(ctx, 'repair', `${context(ctx)}\n\n${program(`a new child of ${ctx.node}, not evaluated yet`, child.files)}\n\n${contract()}\n${task}`, programReply(child.files));
     return { files, description: `${child.description} (repaired, attempt ${attempt})`, ...(child.feedback ? { feedback: child.feedback } : {}) };
   }
 }

@@ -1,7 +1,8 @@
 // The parts every meta prompt of a step starts with, in one order, so an endpoint that caches prompt prefixes
-// serves them once: the environment (its reward rule, data, reader, roles, budget), the sandbox, the contract and the
-// helpers; then the program; then, for the analyses, the evidence of every cluster. The part that differs (which
-// cluster to analyse, the analyses to combine, the proposal to carry out) comes last.
+// serves them once: the environment (its reward rule, data, reader, roles, budget), the sandbox and the helpers; then
+// the program; then, for the analyses, the evidence of every cluster. The part that differs (which cluster to
+// analyse, the analyses to combine, the proposal to carry out) comes last. The contract goes only to the calls that
+// write a program: the analyses of two recorded real-model sessions never named one of its types.
 import { readFileSync } from 'node:fs';
 import { libReference } from '../../../memo-programs/lib-reference.ts';
 import { contractPath } from '../../../sandbox/paths.ts';
@@ -30,11 +31,15 @@ export function context(ctx: ParentContext): string {
     roles: ctx.roles ?? 'not stated',
     budget: `${ctx.env.budget.maxChars} characters and ${ctx.env.budget.maxImages} images per retrieve`,
     sandbox: prompt('sandbox'),
-    contract: readFileSync(contractPath, 'utf8'),
     helpers: libReference(),
     episode: ctx.exampleEpisode ? renderEpisode(ctx.exampleEpisode) : '(none available)',
     episodes: renderUpdateEpisodes(ctx.updateEpisodes ?? []),
   });
+}
+
+/** The contract, for the calls that write a program (generation, repair, initialization). */
+export function contract(): string {
+  return fillPrompt(prompt('contract'), { contract: readFileSync(contractPath, 'utf8') });
 }
 
 export function program(about: string, files: ProgramFiles): string {

@@ -1,5 +1,5 @@
 // What the model meta agent tells a model, read off the requests the local server receives: the reward rule, the
-// data schema, the helpers' signatures and the sandbox's semantics; one analysis call per program covering every
+// data schema, the helpers' signatures and the sandbox's semantics (the contract where a program is written); one analysis call per program covering every
 // cluster (the default), or one per cluster sharing all but their last lines; "what to protect" for a cluster
 // without failures; per-cluster numbers in the synthesis; what was tried from the parent, and which sibling may be
 // built on; images as image parts; cached tokens priced apart.
@@ -96,8 +96,9 @@ describe('the model meta agent\'s prompts', () => {
     const n = server.chatRequests().length;
     await perProgram().propose(context());
     const prompts = since(n).map(userText);
-    // One analysis of the whole program, one generation.
+    // One analysis of the whole program, one generation; only the call that writes a program carries the contract.
     expect(since(n).map(purposeOf)).toEqual(['program-analysis', 'generation']);
+    expect(prompts.map((p) => p.includes('The memo-program contract') && p.includes('export function defineMemo'))).toEqual([false, true]);
     for (const p of prompts) {
       expect(p).toContain('RULE: a turn is covered');
       expect(p).toContain('SCHEMA: meta.turns has ids');
