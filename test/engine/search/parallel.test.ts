@@ -61,7 +61,11 @@ async function searchWith(parallel: number, extra: { maxUsd?: number; budget?: n
 describe('parallel search', () => {
   it('keeps several steps in flight: their model calls overlap, each step is journaled once, and no child is lost', async () => {
     scriptedModel(1500);
+    const before = server.chatRequests().length;
     const { summary, events } = await searchWith(4);
+    // No request was sent twice, however the steps in flight overlapped.
+    const sent = server.chatRequests().slice(before).map((b) => JSON.stringify(b));
+    expect(new Set(sent).size).toBe(sent.length);
     const r = replay(events);
     expect(r.doneSteps).toEqual([1, 2, 3, 4]);
     expect(events.filter((e) => e.type === 'action').map((e) => e.step).sort()).toEqual([1, 2, 3, 4]);
