@@ -14,15 +14,18 @@ import { prompt } from './prompt-parts.ts';
 /** One call per program covering its clusters, or one per cluster and a synthesis. */
 export type AnalysisMode = 'program' | 'cluster';
 
+// Model output is bounded where it is read: far above what a reply within its token limit holds.
+const Text = z.string().max(20_000);
 const Label = z.enum(['helpful', 'missing', 'irrelevant', 'redundant', 'misleading']);
-const Relevance = z.array(z.object({ taskId: z.string(), label: Label, why: z.string().optional() })).default([]);
-const Suggestions = z.array(z.object({ priority: z.number(), change: z.string() }));
-const Analysis = z.object({ relevance: Relevance, weaknesses: z.array(z.string()).default([]), suggestions: Suggestions.min(1) });
-const Changes = z.array(z.object({ change: z.string(), why: z.string().optional(), clusters: z.array(z.string()).optional() })).min(1);
-const Synthesis = z.object({ summary: z.string(), changes: Changes });
+const Relevance = z.array(z.object({ taskId: z.string().max(500), label: Label, why: Text.optional() })).max(200).default([]);
+const Weaknesses = z.array(Text).max(100).default([]);
+const Suggestions = z.array(z.object({ priority: z.number(), change: Text })).max(100);
+const Analysis = z.object({ relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.min(1) });
+const Changes = z.array(z.object({ change: Text, why: Text.optional(), clusters: z.array(z.string().max(500)).max(50).optional() })).min(1).max(50);
+const Synthesis = z.object({ summary: Text, changes: Changes });
 const ProgramAnalysis = z.object({
-  clusters: z.array(z.object({ cluster: z.string(), relevance: Relevance, weaknesses: z.array(z.string()).default([]), suggestions: Suggestions.default([]) })).default([]),
-  summary: z.string(),
+  clusters: z.array(z.object({ cluster: z.string().max(500), relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.default([]) })).max(50).default([]),
+  summary: Text,
   changes: Changes,
 });
 type ClusterAnalysis = z.infer<typeof Analysis>;
