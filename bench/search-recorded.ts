@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { OpenAITestServer } from '../test/support/openai-server.ts';
-import { purposeOf, requestText, session2Dir, subjectOf } from '../test/support/recorded-session.ts';
+import { libReference } from '../memo-programs/lib-reference.ts';
+import { contractPath } from '../sandbox/paths.ts';
+import { purposeOf, recordedCalls, requestText, session2Dir, sessionDir, subjectOf } from '../test/support/recorded-session.ts';
 import { replaySecondSession, tokensOf } from '../test/support/second-session.ts';
 import { table } from './stats.ts';
 
@@ -115,11 +117,34 @@ export async function recordedRows(): Promise<RecordedRow[] | undefined> {
 
 const per = (n: number, r: RecordedRow) => (r.validChildren ? n / r.validChildren : Number.NaN);
 
+/**
+ * What the recorded replies use of the text every call repeats: how many of the contract's exported types and of
+ * automemo/lib's declarations the analyses and syntheses name, and how many the programs name (why the contract goes
+ * only to the calls that write a program).
+ */
+export function partsNamed(): string[] {
+  const contract = readFileSync(contractPath, 'utf8');
+  const types = [...new Set([...contract.matchAll(/^export (?:declare )?(?:function|class|const|type|interface)\s+(\w+)/gm)].map((m) => m[1] as string))];
+  const helpers = [...new Set([...libReference().matchAll(/^(?:function|class|const|type|interface)\s+(\w+)/gm)].map((m) => m[1] as string))];
+  const lines: string[] = [];
+  for (const dir of [sessionDir, session2Dir].filter(existsSync)) {
+    const calls = recordedCalls(dir);
+    const named = (names: string[], replies: string[]) => names.filter((n) => replies.some((r) => new RegExp(`\\b${n}\\b`).test(r))).length;
+    const reading = calls.filter((c) => c.purpose === 'analysis' || c.purpose === 'synthesis').map((c) => c.reply);
+    const writing = calls.filter((c) => c.purpose === 'generation' || c.purpose === 'repair').map((c) => c.reply);
+    lines.push(
+      `${dir.split('/').pop()}: ${reading.length} analyses and syntheses name ${named(types, reading)} of the contract's ${types.length} types and ${named(helpers, reading)} of automemo/lib's ${helpers.length} declarations; ${writing.length} programs name ${named(types, writing)} and ${named(helpers, writing)}`,
+    );
+  }
+  return lines;
+}
+
 export function printRecordedRows(rows: RecordedRow[] | undefined): void {
   if (!rows) {
     process.stdout.write(`\nRecorded session: skipped (${session2Dir} is absent)\n`);
     return;
   }
+  process.stdout.write(`\nWhat the recorded replies use of the repeated context:\n${partsNamed().join('\n')}\n`);
   process.stdout.write('\nRecorded session 2 (6 steps on LoCoMo, --parallel 2, a real model\'s replies served by the local server)\n');
   process.stdout.write(
     `${table([
