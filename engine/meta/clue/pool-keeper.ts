@@ -12,19 +12,20 @@ export class PoolKeeper {
   private readonly known = new WeakSet<ClusterPool>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  /** Clusters `tasks` from the newest pool, after any clustering already under way. */
-  cluster(given: ClusterPool | undefined, tasks: ClueTask[], ask: AskJson): Promise<ClueOutcome> {
-    const run = async (): Promise<ClueOutcome> => {
+  /** Clusters `tasks` from the newest pool (returned as `base`), after any clustering already under way. */
+  cluster(given: ClusterPool | undefined, tasks: ClueTask[], ask: AskJson): Promise<ClueOutcome & { base: ClusterPool }> {
+    const run = async () => {
       if (given && !this.known.has(given)) {
         this.latest = given;
         this.known.add(given);
       }
-      const outcome = await clusterTasks(this.latest ?? emptyPool(), tasks, ask);
+      const base = this.latest ?? emptyPool();
+      const outcome = await clusterTasks(base, tasks, ask);
       if (outcome.source === 'model') {
         this.latest = outcome.pool;
         this.known.add(outcome.pool);
       }
-      return outcome;
+      return { ...outcome, base };
     };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);

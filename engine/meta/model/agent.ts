@@ -87,8 +87,8 @@ export class ModelMetaAgent implements MetaAgent {
         : undefined;
     const groupOf = outcome?.groupOf ?? {};
     if (outcome) {
-      const before = ctx.cluePool?.summaries ?? {};
-      const fresh = Object.fromEntries(Object.entries(outcome.pool.summaries).filter(([id]) => before[id] === undefined));
+      // Summaries written by this clustering (not those of the pool it started from, journaled with their step).
+      const fresh = Object.fromEntries(Object.entries(outcome.pool.summaries).filter(([id]) => outcome.base.summaries[id] === undefined));
       const assignment = outcome.source === 'model' ? Object.fromEntries(scored.map((t) => [t.taskId, outcome.pool.assignment[t.taskId] ?? ''])) : outcome.groupOf;
       ctx.onClusters?.({ source: outcome.source, pool: outcome.pool, assignment, summaries: fresh, notes: outcome.notes });
     }
