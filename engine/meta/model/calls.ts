@@ -38,8 +38,8 @@ const system = () => readPrompt(import.meta.url, './prompts/system.txt');
 
 export interface Reply {
   text: string;
-  /** Still cut off at the larger limit. */
-  cut: boolean;
+  /** The max_tokens the reply was still cut at (twice the purpose's limit, or the limit when twice was refused). */
+  cutAt?: number;
 }
 
 /** The request with a note appended to its text. */
@@ -63,7 +63,7 @@ export class ModelCaller {
     for (let attempt = 0; attempt <= MAX_PARSE_RETRIES; attempt++) {
       const reply = await this.chat(ctx, purpose, attempt ? `${purpose} (retry ${attempt})` : purpose, request);
       try {
-        if (reply.cut && PROGRAM_PURPOSES.has(purpose)) throw new Error(`the reply was cut off at ${2 * this.maxTokens[purpose]} tokens before it ended; return only the files you change, without long comments`);
+        if (reply.cutAt && PROGRAM_PURPOSES.has(purpose)) throw new Error(`the reply was cut off at ${reply.cutAt} tokens before it ended; return only the files you change, without long comments`);
         return parse(reply.text);
       } catch (err) {
         lastError = (err as Error).message;
@@ -84,9 +84,16 @@ export class ModelCaller {
     const key = requestKey({ model: this.model.model, baseURL: this.model.baseURL ?? null, messages, temperature: TEMPERATURE, limit, json });
     const got = await this.shared.share(key, { step: ctx.step, node: ctx.node, purpose: label }, async () => {
       const first = await this.send(ctx, label, messages, limit, json);
-      if (first.finish !== 'length') return { text: first.text, cut: false };
-      const second = await this.send(ctx, `${label} (cut at ${limit} tokens, asked again with ${2 * limit})`, messages, 2 * limit, json);
-      return { text: second.text, cut: second.finish === 'length' };
+      if (first.finish !== 'length') return { text: first.text };
+      try {
+        const second = await this.send(ctx, `${label} (cut at ${limit} tokens, asked again with ${2 * limit})`, messages, 2 * limit, json);
+        return { text: second.text, ...(second.finish === 'length' ? { cutAt: 2 * limit } : {}) };
+      } catch (err) {
+        // An endpoint whose model writes fewer tokens than twice the limit refuses the request (journaled): the
+        // cut reply stands, and the caller asks for a shorter one.
+        if ((err as { cause?: { status?: number } }).cause?.status !== 400) throw err;
+        return { text: first.text, cutAt: limit };
+      }
     });
     if (got.reusedFrom) ctx.onModelCall?.({ purpose: label, model: this.model.model, promptTokens: 0, completionTokens: 0, usd: null, ms: 0, ok: true, reused: got.reusedFrom });
     return got.value;

@@ -136,6 +136,22 @@ describe('the model meta agent\'s calls', () => {
     expect(prompts[2]).toContain('the reply was cut off at 2000 tokens before it ended; return only the files you change');
   });
 
+  it('keeps a cut reply and asks for a shorter one when the endpoint refuses twice the limit', async () => {
+    const prompts: { text: string; max: number }[] = [];
+    server.onChat = (body) => {
+      if (purposeOf(body) === 'program-analysis') return { content: JSON.stringify({ summary: 'Do it.', changes: [{ change: 'c' }] }) };
+      prompts.push({ text: text(body), max: body.max_tokens });
+      if (body.max_tokens > 1000) return { status: 400 };
+      return prompts.length === 1 ? { content: '```ts\n// file: index.ts\nexport const', finishReason: 'length' } : { content: program(3) };
+    };
+    const calls: ModelCall[] = [];
+    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', maxTokens: { generation: 1000 } }).propose(context(1, calls));
+    expect(proposal.files['index.ts']).toContain("text: 'v3'");
+    expect(prompts.map((p) => p.max)).toEqual([1000, 2000, 1000]);
+    expect(prompts[2]?.text).toContain('the reply was cut off at 1000 tokens before it ended');
+    expect(calls.filter((c) => c.purpose.startsWith('generation')).map((c) => c.ok)).toEqual([true, false, true]);
+  });
+
   it('refuses token limits that are not a positive count', () => {
     expect(() => new ModelMetaAgent(models(), { maxTokens: { generation: -5 } })).toThrow();
     expect(() => new ModelMetaAgent(models(), { maxTokens: { poem: 100 } as never })).toThrow();
