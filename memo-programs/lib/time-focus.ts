@@ -36,6 +36,9 @@ export function asksWhen(text: string): boolean {
 /**
  * Stage: hits from the span the task names are scaled by `span` (default 1.5; `spillDays` after it, default 35),
  * and, for tasks that ask when, hits that say when by `when` (default 1.3).
+ * @reads queries, lists, hits, store
+ * @writes hits (rescored and resorted, only when the first query names a span or asks when; a unit's time is its source episode's ctx.now() when added), lists (fused by ensureHits first, in that case only)
+ * @order hits best first: score descending, ties by label ascending
  */
 export function timeBoost(options: { span?: number; when?: number; spillDays?: number } = {}): Stage {
   return named('timeBoost', (state) => {

@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { search } from './api/index.ts';
+import { resolveModels } from './engine/llm/models.ts';
+import { readJournal } from './search-trees/journal.ts';
+import { OpenAITestServer } from './test/support/openai-server.ts';
+import { keyedReplay, recordedCalls, session2Dir, type Served } from './test/support/recorded-session.ts';
+import { closeHostServices } from './sandbox/primitives/index.ts';
+const mode = (process.argv[2] ?? 'cluster') as 'cluster' | 'program';
+const server = await OpenAITestServer.start();
+const served: Served[] = [];
+const done = new Set<number>();
+const waiters: (() => void)[] = [];
+const until = (step: number) => new Promise<void>((r) => { const check = () => (done.has(step) ? r() : waiters.push(check)); check(); });
+let pipelineGens = 0;
+const gated = process.argv[3] === 'gate';
+server.onChat = keyedReplay(recordedCalls(session2Dir), served, async (purpose, node) => {
+  if (!gated || purpose !== 'generation') return;
+  if (node === 'seed-pipeline' && pipelineGens++ === 0) await until(2);
+  if (node === 'seed-omni-simplemem') await until(1);
+});
+const out = join(mkdtempSync(join(tmpdir(), 'i32-replay-')), 'run');
+const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'recorded' });
+const t0 = Date.now();
+const result = await search({ env: 'locomo', out, models, meta: 'model', analysis: mode, budget: 6, parallel: 2, seed: 7, workers: 0,
+  onEvent: (e) => { if (e.type === 'step-done') { done.add(e.step); for (const w of waiters.splice(0)) w(); } } });
+console.log('seconds', (Date.now() - t0) / 1000);
+for (const e of readJournal(join(out, 'journal.jsonl')).events) if (e.type === 'action' || e.type === 'step-done' || e.type === 'meta-call' || e.type === 'generation-failed' || (e.type === 'evaluation')) console.log(((e.t - t0) / 1000).toFixed(1), e.type, e.step, (e as any).kind ?? '', (e as any).node ?? '', (e as any).purpose ?? '', (e as any).score ?? '', (e as any).reused ? 'REUSED' : '', (e as any).split ?? '');
+console.log(served.map((s) => `${s.purpose}:${s.node ?? ''}:${s.cluster ?? ''}<-${s.from.join('+')}`).join('\n'));
+const reqs = server.chatRequests().map((b) => JSON.stringify(b));
+console.log('requests', reqs.length, 'distinct', new Set(reqs).size);
+console.log('winner', result.winner.id, result.winner.test, result.seeds.map((s) => `${s.id} ${s.test}`));
+await server.close(); closeHostServices();
