@@ -79,6 +79,9 @@ const DEDUPE_DEPTH = 500;
  * "Speaker: ") with a Jaccard similarity of at least `similarity` (default 0.9; 1 drops exact repeats only). Chat logs
  * and agent traces say the same thing many times, often in other mouths; a payload that shows it once has room for
  * something else.
+ * @reads lists, hits, store
+ * @writes hits (the repeats removed, the rest in their order), lists (fused by ensureHits first, when no hits were scored yet)
+ * @order hits best first: score descending
  */
 export function dedupe(options: { similarity?: number } = {}): Stage {
   const threshold = Math.max(0.5, Math.min(options.similarity ?? 0.9, 1));

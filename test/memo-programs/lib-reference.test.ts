@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { libReference } from '../../memo-programs/lib-reference.ts';
 import { Bm25Index } from '../../memo-programs/lib/bm25.ts';
-import { capPerSource, mmrStage } from '../../memo-programs/lib/diversity.ts';
+import { capPerSource, dedupe, mmrStage } from '../../memo-programs/lib/diversity.ts';
 import { graphExpand, neighbourExpand } from '../../memo-programs/lib/expansion.ts';
 import { ensureHits, fuseRrf, maxFuse, rrfFuse, weightedFuse } from '../../memo-programs/lib/fusion.ts';
 import { packWhole } from '../../memo-programs/lib/packing.ts';
@@ -15,7 +15,7 @@ import { entityQueries, prfQuery } from '../../memo-programs/lib/query-rewrite.t
 import { initialState, type RetrievalState, type Stage } from '../../memo-programs/lib/retrieval-state.ts';
 import { routeByKind } from '../../memo-programs/lib/routing.ts';
 import { bm25Stage } from '../../memo-programs/lib/search-stages.ts';
-import { timeBoost } from '../../memo-programs/lib/time-focus.ts';
+import { recencyBoost, timeBoost } from '../../memo-programs/lib/time-focus.ts';
 import { UnitStore } from '../../memo-programs/lib/unit-store.ts';
 import { clock, dialogue, question, smallStore, stateFor } from '../support/pipeline-store.ts';
 
@@ -104,6 +104,8 @@ const STAGES: [string, () => Stage][] = [
   ['mmrStage', () => mmrStage()],
   ['capPerSource', () => capPerSource({ max: 1 })],
   ['timeBoost', () => timeBoost()],
+  ['recencyBoost', () => recencyBoost({ when: 'always' })],
+  ['dedupe', () => dedupe()],
   ['packWhole', () => packWhole({ maxChars: 300 })],
   ['routeByKind', () => routeByKind({ time: [timeBoost()], entities: [entityQueries()], other: [bm25Stage()] })],
 ];
