@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { search } from './api/index.ts';
-import { resolveModels } from './engine/llm/models.ts';
+import { resolveModels } from './foundation/llm/models.ts';
 import { readJournal } from './search-trees/journal.ts';
 import { OpenAITestServer } from './test/support/openai-server.ts';
 import { keyedReplay, recordedCalls, session2Dir, type Served } from './test/support/recorded-session.ts';

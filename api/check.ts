@@ -1,7 +1,7 @@
 // check(): the quick examination of one memo program (imports, interface, update, retrieve, payload schema and
 // budget), on an environment's samples when one is named, else on built-in samples.
 import { existsSync, statSync } from 'node:fs';
-import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
+import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
 import type { SandboxLimits } from '../sandbox/isolate.ts';

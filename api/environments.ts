@@ -5,7 +5,7 @@ import { asUsage } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
 import { type EnvSource, EnvironmentRegistry, type ResolvedEnvironment } from '../engine/environment/registry.ts';
-import type { ResolvedModels } from '../engine/llm/models.ts';
+import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { BUILTIN_ENVIRONMENTS } from '../envs/index.ts';
 

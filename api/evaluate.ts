@@ -5,7 +5,7 @@ import type { Split } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
-import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
+import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';

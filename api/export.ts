@@ -2,7 +2,7 @@
 // or an MCP server. The environment is the one run.json recorded (a module is reopened from its path, and a
 // change since the run is said in a note).
 import type { Environment } from '../engine/environment/contract.ts';
-import type { ResolvedModels } from '../engine/llm/models.ts';
+import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { exportProgram, type ExportOptions, type ExportResult } from '../search-trees/export/export.ts';
 import type { RunInfo } from '../search-trees/run-folder.ts';

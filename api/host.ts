@@ -1,6 +1,6 @@
 // Host services (embedding pool, OCR workers) are shared by every call in the process; the last call to finish
 // releases their worker threads, so a library user's process can exit and concurrent calls never lose them.
-import type { ResolvedModels } from '../engine/llm/models.ts';
+import type { ResolvedModels } from '../foundation/llm/models.ts';
 import { closeHostServices, createHostServices, type HostServices } from '../sandbox/primitives/index.ts';
 
 let active = 0;

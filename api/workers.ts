@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/isolate.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
-import type { ResolvedModels } from '../engine/llm/models.ts';
+import type { ResolvedModels } from '../foundation/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { openNamed } from '../api/environments.ts';
 import { withHost } from '../api/host.ts';
 import { runEvaluations } from '../engine/jobs/run-programs.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from '../sandbox/primitives/embed-backend.ts';

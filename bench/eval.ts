@@ -23,7 +23,7 @@ import { workerNodeFlags } from '../api/worker-count.ts';
 import { createExecutor } from '../api/workers.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { runEvaluations } from '../engine/jobs/run-programs.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
 import { repoRoot } from '../sandbox/paths.ts';
 import { startRedis } from '../test/support/redis-server.ts';

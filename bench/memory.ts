@@ -8,7 +8,7 @@
 // Targets (issue 3): a conversation ingested in <= 15 s; retrieve p50 <= 20 ms at 10k MAUs and <= 60 ms at 100k.
 import { createHash } from 'node:crypto';
 import type { EpisodeRecorder, PartialRecorder } from '../memo-programs/contract.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { LocomoEnvironment, sessionEpisode } from '../envs/locomo/environment.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
 import { compileProgram } from '../sandbox/compile.ts';

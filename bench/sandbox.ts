@@ -8,7 +8,7 @@
 // Targets (issue 2): load <= 50 ms, ratio <= 1.5, quick examination <= 2 s.
 import { join } from 'node:path';
 import type { EpisodeRecorder, PartialRecorder } from '../memo-programs/contract.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { ProgramInstance } from '../sandbox/isolate.ts';
 import { DEFAULT_BUDGET } from '../sandbox/payload.ts';

@@ -8,7 +8,7 @@
 // Usage: npm run bench:visual [-- --families microtext,charts --instances 10 --seed 0]
 import { parseArgs } from 'node:util';
 import { evaluateProgram, type EvaluationResult } from '../engine/evaluate/evaluate.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { taskEnvironment } from '../engine/environment/task-environment.ts';
 import { siblingOraclePayload } from '../envs/oracle.ts';
 import { visualSpec } from '../envs/visual/environment.ts';

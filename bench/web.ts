@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { evaluateProgram } from '../engine/evaluate/evaluate.ts';
 import { mapLimit } from '../engine/evaluate/limit.ts';
-import { resolveModels } from '../engine/llm/models.ts';
+import { resolveModels } from '../foundation/llm/models.ts';
 import { noteToStderr } from '../cli/style.ts';
 import { CHROMIUM_PATH } from '../envs/web/browser/browser.ts';
 import { taskEnvironment } from '../engine/environment/task-environment.ts';

@@ -9,7 +9,7 @@ import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { SearchState } from '../../engine/search/search.ts';
 import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { POLICIES } from '../../engine/search/policies/index.ts';
 import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import { bold, dim, noteToStderr } from '../style.ts';

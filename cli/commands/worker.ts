@@ -6,7 +6,7 @@ import { workerContext } from '../../api/workers.ts';
 import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
 import { parsePathMapping } from '../../engine/jobs/path-map.ts';
 import { parseEnvRoot } from '../../engine/jobs/env-roots.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import { noteToStderr } from '../style.ts';

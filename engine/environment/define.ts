@@ -1,7 +1,7 @@
 // An environment as a value: a name, a line of help and a `load` that builds it. Built-in environments and
 // researchers' own (a module given with --env ./my-env.ts) are defined the same way; the registry (registry.ts)
 // finds them by name, path or package.
-import type { ResolvedModels } from '../llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Environment } from './contract.ts';
 import type { TaskEnvironmentSpec } from './task-spec.ts';

@@ -1,5 +1,5 @@
 // The meta agent for a run: the model one when asked (and configured), else the offline mutator.
-import type { ResolvedModels } from '../llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { type ClusteringMode, ModelMetaAgent, type ModelMetaOptions } from './model/agent.ts';
 import { OfflineMetaAgent } from './offline/agent.ts';
 import type { MetaAgent } from './types.ts';

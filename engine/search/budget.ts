@@ -1,6 +1,6 @@
 // The dollar cap (--max-usd): checked before each step and before each model call; reaching it stops the search
 // cleanly (journaled, and a resume with a raised cap carries on).
-import type { CostLedger } from '../llm/ledger.ts';
+import type { CostLedger } from '../../foundation/llm/ledger.ts';
 
 export class BudgetExceeded extends Error {}
 

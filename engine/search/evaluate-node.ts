@@ -10,7 +10,7 @@ import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';
 import { jobKey } from '../jobs/job.ts';
-import { priceOf } from '../llm/ledger.ts';
+import { priceOf } from '../../foundation/llm/ledger.ts';
 import type { SearchRun } from './search-run.ts';
 import { recordEvaluation, type TreeNode } from './tree.ts';
 import { unscoredReason } from './unscored.ts';

@@ -4,7 +4,7 @@
 // per search, what the memory is built from (update episodes per scenario) and which roles run.
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { Environment } from '../environment/contract.ts';
-import { describeModel, type ResolvedModels } from '../llm/models.ts';
+import { describeModel, type ResolvedModels } from '../../foundation/llm/models.ts';
 import { wholeSentences } from '../meta/sentences.ts';
 import type { Inspiration, TriedChild } from '../meta/types.ts';
 import type { SearchTree } from './tree.ts';

@@ -1,7 +1,7 @@
 // One question to a role's model at temperature 0: the reply's text and its token counts. A failed call is an
 // infrastructure error (retried and reported as such), never a wrong answer.
-import { clientFor } from '../../engine/llm/client.ts';
-import type { RoleModel } from '../../engine/llm/models.ts';
+import { clientFor } from '../../foundation/llm/client.ts';
+import type { RoleModel } from '../../foundation/llm/models.ts';
 import { InfraError } from '../../engine/environment/contract.ts';
 
 export interface Reply {

@@ -3,7 +3,7 @@
 // seeded hash of each question's id (stable when data is added), scored by the rule the dataset names.
 import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
-import type { ResolvedModels } from '../../engine/llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';

@@ -1,8 +1,8 @@
 // The scoring rules a dataset may name. Evidence recall and answer containment read the payload itself; the others
 // read an answer: offline a rule-based reader (LoCoMo's extractive reader, or the choice best supported by the
 // payload), with an executor model the model's answer; llm-judge has the judge model grade that answer.
-import type { ResolvedModels, RoleModel } from '../../engine/llm/models.ts';
-import { fillPrompt, readPrompt } from '../../engine/llm/prompt-file.ts';
+import type { ResolvedModels, RoleModel } from '../../foundation/llm/models.ts';
+import { fillPrompt, readPrompt } from '../../foundation/llm/prompt-file.ts';
 import { ExtractiveReader } from '../locomo/agents.ts';
 import { normalizeAnswer, tokenF1 } from '../locomo/f1.ts';
 import { evidenceRecall, fold } from '../scoring/evidence-recall.ts';

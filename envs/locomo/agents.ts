@@ -2,9 +2,9 @@
 // payload line that shares the most content words with the question; the offline reward does not depend on it).
 // With an `executor` model: the model answers from the payload alone, and the reward is LoCoMo's F1.
 import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
-import { clientFor } from '../../engine/llm/client.ts';
-import type { RoleModel } from '../../engine/llm/models.ts';
-import { fillPrompt, readPrompt } from '../../engine/llm/prompt-file.ts';
+import { clientFor } from '../../foundation/llm/client.ts';
+import type { RoleModel } from '../../foundation/llm/models.ts';
+import { fillPrompt, readPrompt } from '../../foundation/llm/prompt-file.ts';
 import { InfraError } from '../../engine/environment/contract.ts';
 
 export interface Reading {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
-import type { ResolvedModels } from '../../engine/llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { isTrain, splitReport } from '../split.ts';

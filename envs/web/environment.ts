@@ -6,7 +6,7 @@
 // template, a fifth of the instances train (update and validation), the rest test.
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ResolvedModels } from '../../engine/llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import type { TaskEnvironmentSpec } from '../../engine/environment/task-spec.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { experienceReaderGuide } from '../experience.ts';

@@ -3,9 +3,9 @@
 // instructions, in their original order, and says `offline: true`.
 import type { ChatRequest, ChatResult } from '../../memo-programs/contract.ts';
 import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
-import { clientFor } from '../../engine/llm/client.ts';
-import type { RoleModel } from '../../engine/llm/models.ts';
-import { readPrompt } from '../../engine/llm/prompt-file.ts';
+import { clientFor } from '../../foundation/llm/client.ts';
+import type { RoleModel } from '../../foundation/llm/models.ts';
+import { readPrompt } from '../../foundation/llm/prompt-file.ts';
 
 export interface ChatService {
   readonly offline: boolean;

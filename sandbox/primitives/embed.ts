@@ -5,8 +5,8 @@
 // (embed-cache.ts), kept on disk in a bounded store (embed-store.ts) unless AUTOMEMO_NO_DISK_CACHE=1.
 // Work is filed under the owner that asked (embed-owner.ts), so it ends with the program instance that asked.
 import { join } from 'node:path';
-import { clientFor } from '../../engine/llm/client.ts';
-import type { RoleModel } from '../../engine/llm/models.ts';
+import { clientFor } from '../../foundation/llm/client.ts';
+import type { RoleModel } from '../../foundation/llm/models.ts';
 import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
 import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from './embed-backend.ts';
 import { CachingEmbedder } from './embed-cache.ts';

@@ -4,7 +4,7 @@
 // rejects into isolated-vm, which would surface as an unhandled rejection in the host process.
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { describeModel, type ResolvedModels } from '../../engine/llm/models.ts';
+import { describeModel, type ResolvedModels } from '../../foundation/llm/models.ts';
 import { type ChatService, createChatService } from './chat.ts';
 import { closeEmbedPool, createTextEmbedder, type TextEmbedder } from './embed.ts';
 import { EMBED_BACKENDS, embedBackendFromEnv } from './embed-backend.ts';

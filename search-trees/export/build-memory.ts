@@ -3,7 +3,7 @@
 // retrieve phase, but into one memory for all worlds. The environment is the one the run recorded, opened by the
 // caller (api/export.ts, through the registry); its update episodes come from the episode store, so no agent runs.
 import type { Environment } from '../../engine/environment/contract.ts';
-import type { ResolvedModels } from '../../engine/llm/models.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import { createTextEmbedder } from '../../sandbox/primitives/embed.ts';
 import { ImageStore } from '../../sandbox/primitives/images.ts';

@@ -3,7 +3,7 @@
 // program built from the run's update episodes (memory/), and records where it came from (package.json).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { repoRoot } from '../../sandbox/paths.ts';

@@ -5,7 +5,7 @@
 // and model names are text, never HTML or Markdown the reader's renderer would act on.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readPrompt } from '../../engine/llm/prompt-file.ts';
+import { readPrompt } from '../../foundation/llm/prompt-file.ts';
 import { isSafeName, writeInside } from '../../foundation/safe-path.ts';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import { fillMarkdown } from './markdown.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';

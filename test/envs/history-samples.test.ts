@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../envs/data/environment.ts';
 import { historySample, SAMPLE_MAX_TURNS } from '../../envs/history-samples.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { ImageStore } from '../../sandbox/primitives/images.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'history-samples-'));

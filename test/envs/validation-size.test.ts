@@ -5,7 +5,7 @@ import { buildCatalog as visualCatalog } from '../../envs/visual/catalog.ts';
 import { FAMILIES } from '../../envs/visual/families/index.ts';
 import { buildCatalog as webCatalog } from '../../envs/web/catalog.ts';
 import { SITES } from '../../envs/web/sites/index.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { LocomoEnvironment } from '../../envs/locomo/environment.ts';
 import { templateRoles, validationPerTemplate } from '../../envs/split.ts';
 

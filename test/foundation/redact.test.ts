@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EvidenceWriter } from '../../engine/evaluate/evidence.ts';
 import type { TaskRecord } from '../../engine/evaluate/evaluate.ts';
 import { parseRedisUrl } from '../../engine/jobs/redis-url.ts';
-import { describeModel, resolveModels } from '../../engine/llm/models.ts';
+import { describeModel, resolveModels } from '../../foundation/llm/models.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 import { repoRoot } from '../../sandbox/paths.ts';
 import { Journal } from '../../search-trees/journal.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeStore } from '../../engine/evaluate/episode-store.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { LOCOMO_BUDGET, LocomoEnvironment } from '../../envs/locomo/environment.ts';
 import { taskEnvironment } from '../../engine/environment/task-environment.ts';
 import { visualSpec } from '../../envs/visual/environment.ts';

@@ -5,8 +5,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CostLedger } from '../../engine/llm/ledger.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { CostLedger } from '../../foundation/llm/ledger.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../engine/meta/model/agent.ts';
 import { OfflineMetaAgent } from '../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../engine/search/search.ts';

@@ -6,7 +6,7 @@
 // seed-omni-simplemem (n3), re-evaluate n1 twice, generate from seed-pipeline again (n6).
 import { join } from 'node:path';
 import { search, type SearchResult } from '../../api/index.ts';
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { type JournalEvent, readJournal } from '../../search-trees/journal.ts';
 import type { OpenAITestServer } from './openai-server.ts';
 import { keyedReplay, recordedCalls, type Served, session2Dir } from './recorded-session.ts';

@@ -1,5 +1,5 @@
 // Host services for tests: the real offline embedder, extractive memo model and image store.
-import { resolveModels } from '../../engine/llm/models.ts';
+import { resolveModels } from '../../foundation/llm/models.ts';
 import { createHostServices, type HostServices } from '../../sandbox/primitives/index.ts';
 
 let shared: HostServices | undefined;

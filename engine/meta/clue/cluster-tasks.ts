@@ -5,7 +5,7 @@
 // too small, or a reply cannot be used, the tasks keep the environment's metadata groups and the reason is said:
 // clustering never costs a step its child.
 import { z } from 'zod';
-import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
+import { fillPrompt, readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { applyOperations, type ClusterPool, clusterId, MAX_CLUSTERS, MIN_TASKS, type PoolOperation } from './pool.ts';
 import { keyedObject } from '../../../foundation/keyed-object.ts';
 

@@ -3,7 +3,7 @@
 // then a synthesis call when there are several. Both start every request with the same prefix — context, program
 // and every cluster's evidence — so the analyses of a step differ only in their last lines.
 import { z } from 'zod';
-import { fillPrompt } from '../../llm/prompt-file.ts';
+import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { Cluster } from '../evidence.ts';
 import type { FeedbackCluster, MetaFeedback, ParentContext } from '../types.ts';
 import type { ModelCaller } from './calls.ts';

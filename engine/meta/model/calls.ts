@@ -3,11 +3,11 @@
 // and the journal records the reuse. A reply cut off at its limit (finish reason "length") is asked again with
 // twice the limit, once; a reply that does not parse is asked again with what was wrong, at most twice.
 import type OpenAI from 'openai';
-import { clientFor } from '../../llm/client.ts';
-import { priceOf } from '../../llm/ledger.ts';
-import type { RoleModel } from '../../llm/models.ts';
-import { readPrompt } from '../../llm/prompt-file.ts';
-import { requestKey, SharedCalls } from '../../llm/shared-calls.ts';
+import { clientFor } from '../../../foundation/llm/client.ts';
+import { priceOf } from '../../../foundation/llm/ledger.ts';
+import type { RoleModel } from '../../../foundation/llm/models.ts';
+import { readPrompt } from '../../../foundation/llm/prompt-file.ts';
+import { requestKey, SharedCalls } from '../../../foundation/llm/shared-calls.ts';
 import { MetaAgentError, type ParentContext } from '../types.ts';
 import type { Content } from './image-parts.ts';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { libReference } from '../../../memo-programs/lib-reference.ts';
 import { contractPath } from '../../../sandbox/paths.ts';
-import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
+import { fillPrompt, readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { type Cluster, renderCluster } from '../evidence.ts';
 import type { ParentContext, ProgramFiles } from '../types.ts';
 import { renderEpisode, renderUpdateEpisodes } from './render.ts';

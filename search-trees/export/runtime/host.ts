@@ -1,7 +1,7 @@
 // The host services of an exported memory: the same primitives as a search (sandbox/primitives), with the
 // models the caller chose (offline when none) and an embedding cache the memory carries with it.
-import type { RoleModel } from '../../../engine/llm/models.ts';
-import { describeModel } from '../../../engine/llm/models.ts';
+import type { RoleModel } from '../../../foundation/llm/models.ts';
+import { describeModel } from '../../../foundation/llm/models.ts';
 import { createChatService } from '../../../sandbox/primitives/chat.ts';
 import { CachingEmbedder, OpenAIEmbedder, type TextEmbedder, UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { EMBED_BACKENDS, embedBackendFromEnv } from '../../../sandbox/primitives/embed-backend.ts';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { createMemory, packageSetup } from './index.ts';
 import { createMcpServer, openServedMemory } from './mcp-server.ts';
 

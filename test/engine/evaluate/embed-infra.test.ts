@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';

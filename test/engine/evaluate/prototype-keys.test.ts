@@ -13,7 +13,7 @@ import type { EvaluationResult } from '../../../engine/evaluate/evaluate.ts';
 import { summarize } from '../../../engine/evaluate/stats.ts';
 import { mergeShardResults } from '../../../engine/jobs/shards.ts';
 import { applyOperations, emptyPool } from '../../../engine/meta/clue/pool.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { splitReport } from '../../../envs/split.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';

@@ -11,7 +11,7 @@ import { workerContext } from '../../../api/workers.ts';
 import type { EnvSource } from '../../../engine/environment/registry.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { mapEnvRef, mapPath, parsePathMapping } from '../../../engine/jobs/path-map.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'path-map-'));

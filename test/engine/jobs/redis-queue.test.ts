@@ -23,7 +23,7 @@ import { QUEUE_NAME } from '../../../engine/jobs/queue-names.ts';
 import { serveQueue } from '../../../engine/jobs/queue-worker.ts';
 import { RedisQueueExecutor } from '../../../engine/jobs/redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from '../../../engine/jobs/redis-url.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { type CompiledProgram, compileProgram } from '../../../sandbox/compile.ts';
 import { ToolchainError } from '../../../sandbox/toolchain-error.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { workerContext } from '../../../api/workers.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { evalJob } from '../../../engine/jobs/evaluate-job.ts';

@@ -7,7 +7,7 @@ import { afterAll, expect, it } from 'vitest';
 import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
 import { runEvaluations } from '../../../engine/jobs/run-programs.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'run-programs-'));

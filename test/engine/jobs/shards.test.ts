@@ -17,7 +17,7 @@ import type { EnvRef } from '../../../engine/jobs/job.ts';
 import { planShards, type Shard } from '../../../engine/jobs/shards.ts';
 import { workerNodeFlags } from '../../../api/worker-count.ts';
 import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
 import { repoRoot } from '../../../sandbox/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import type { Environment } from '../../../engine/environment/contract.ts';
 import type { EnvSource } from '../../../engine/environment/registry.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';

@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 // esbuild reads ESBUILD_BINARY_PATH when it loads: the wrapper goes in front of the real binary before any import.
 const scratch = await vi.hoisted(async () => (await import('../../support/esbuild-service.ts')).esbuildWrapperDir());
 
-import { CostLedger } from '../../../engine/llm/ledger.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { CostLedger } from '../../../foundation/llm/ledger.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';

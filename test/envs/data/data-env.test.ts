@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'data-env-'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfraError } from '../../../engine/environment/contract.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { isTrain } from '../../../envs/split.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
 import { loadConversations, parseSessionDate } from '../../../envs/locomo/load.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';

@@ -4,7 +4,7 @@
 // every one, and each way of covering (or failing to cover) a turn occurs.
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
 import { loadConversations } from '../../../envs/locomo/load.ts';
 import { EVIDENCE_RECALL_RULE, PayloadCoverage } from '../../../envs/scoring/evidence-recall.ts';

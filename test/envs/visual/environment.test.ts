@@ -9,7 +9,7 @@ import type { Environment } from '../../../engine/environment/contract.ts';
 import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
 import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
 import { EvidenceWriter } from '../../../engine/evaluate/evidence.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';
 import type { VisualAgent } from '../../../envs/visual/agents/agent.ts';
 import { ReferenceAgent } from '../../../envs/visual/agents/reference/agent.ts';

@@ -2,9 +2,9 @@
 // format errors, the image cap, API failures as infrastructure errors, and the environment choosing it.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
+import { resolveModels, type RoleModel } from '../../../foundation/llm/models.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';
-import { capImages } from '../../../engine/llm/cap-images.ts';
+import { capImages } from '../../../foundation/llm/cap-images.ts';
 import { ModelAgent } from '../../../envs/visual/agents/model/agent.ts';
 import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
 import { visualSpec } from '../../../envs/visual/environment.ts';

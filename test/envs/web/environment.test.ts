@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EpisodeStore } from '../../../engine/evaluate/episode-store.ts';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { type Environment, InfraError } from '../../../engine/environment/contract.ts';
 import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
 import type { WebAgent } from '../../../envs/web/agents/agent.ts';

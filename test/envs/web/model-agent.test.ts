@@ -2,7 +2,7 @@
 // marked screenshot per step, memory once before the first step, at most 3 screenshots in context, format errors
 // fed back, a failing API as an infrastructure failure, and the environment choosing it when a model is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels, type RoleModel } from '../../../engine/llm/models.ts';
+import { resolveModels, type RoleModel } from '../../../foundation/llm/models.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';
 import { ModelAgent } from '../../../envs/web/agents/model/agent.ts';
 import { closeBrowsers } from '../../../envs/web/browser/browser.ts';

@@ -2,7 +2,7 @@
 // and a program is never charged for the time others' work or a loading model kept it waiting.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { type CallResult, ProgramInstance, type SandboxLimits } from '../../../sandbox/isolate.ts';
 import { checkPayload } from '../../../sandbox/payload.ts';

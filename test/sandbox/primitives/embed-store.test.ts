@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { CachingEmbedder, embedCacheCapBytes, OpenAIEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { embeddingKey, RECORD_HEAD, recordBytes, SEGMENT_HEADER } from '../../../sandbox/primitives/embed-record.ts';
 import { EmbeddingStore } from '../../../sandbox/primitives/embed-store.ts';

@@ -1,7 +1,7 @@
 // The memo and embedding roles against a local OpenAI-compatible server, through the real openai SDK.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../engine/llm/models.ts';
+import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ExtractiveChat, OpenAIChat } from '../../../sandbox/primitives/chat.ts';
 import { CachingEmbedder, OpenAIEmbedder, UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { caption, ImageStore } from '../../../sandbox/primitives/images.ts';

@@ -5,10 +5,10 @@
 import type OpenAI from 'openai';
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
-import { capImages } from '../../../../engine/llm/cap-images.ts';
-import { clientFor } from '../../../../engine/llm/client.ts';
-import type { RoleModel } from '../../../../engine/llm/models.ts';
-import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
+import { capImages } from '../../../../foundation/llm/cap-images.ts';
+import { clientFor } from '../../../../foundation/llm/client.ts';
+import type { RoleModel } from '../../../../foundation/llm/models.ts';
+import { fillPrompt, readPrompt } from '../../../../foundation/llm/prompt-file.ts';
 import { InfraError } from '../../../../engine/environment/contract.ts';
 import { formatCall, parseAnswer, parseCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES, TOOLS } from '../../tools/index.ts';

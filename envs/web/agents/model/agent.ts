@@ -5,10 +5,10 @@
 // its step and gets a format error back. An API failure is an InfraError (retried, never scored).
 import type OpenAI from 'openai';
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
-import { capImages } from '../../../../engine/llm/cap-images.ts';
-import { clientFor } from '../../../../engine/llm/client.ts';
-import type { RoleModel } from '../../../../engine/llm/models.ts';
-import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
+import { capImages } from '../../../../foundation/llm/cap-images.ts';
+import { clientFor } from '../../../../foundation/llm/client.ts';
+import type { RoleModel } from '../../../../foundation/llm/models.ts';
+import { fillPrompt, readPrompt } from '../../../../foundation/llm/prompt-file.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
 import { InfraError } from '../../../../engine/environment/contract.ts';
 import { parseAction } from '../../browser/grammar.ts';

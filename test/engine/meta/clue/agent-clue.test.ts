@@ -1,7 +1,7 @@
 // The model meta agent with CluE, against the local server: the step's evidence is analysed per cluster the model
 // formed (not per dataset label), the clustering is reported for the journal, and `metadata` keeps the labels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../../engine/llm/models.ts';
+import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import { emptyPool } from '../../../../engine/meta/clue/pool.ts';
 import type { Clustering, ParentContext } from '../../../../engine/meta/types.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { clusterTasks, type AskJson, type ClueTask } from '../../../../engine/meta/clue/cluster-tasks.ts';
 import { emptyPool } from '../../../../engine/meta/clue/pool.ts';
-import { clientFor } from '../../../../engine/llm/client.ts';
+import { clientFor } from '../../../../foundation/llm/client.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 
 let server: OpenAITestServer;

@@ -3,7 +3,7 @@
 // writing from is told that sibling's direction, so their prompts and children differ; a reply cut at max_tokens is
 // asked again with twice the limit, and per-purpose limits are options.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveModels } from '../../../../engine/llm/models.ts';
+import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';

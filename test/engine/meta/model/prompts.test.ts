@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
-import { resolveModels } from '../../../../engine/llm/models.ts';
+import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { renderSteps } from '../../../../engine/meta/evidence.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';

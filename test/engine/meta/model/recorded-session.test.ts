@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
-import { resolveModels } from '../../../../engine/llm/models.ts';
+import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
 import { readJournal } from '../../../../search-trees/journal.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';

@@ -1,7 +1,7 @@
 // Identical requests of a run are asked once: a twin in flight waits for the first, a later twin gets the answered
 // reply; both learn whose reply it was. A failure is not kept, and the store stays within its bound.
 import { describe, expect, it } from 'vitest';
-import { requestKey, SharedCalls } from '../../../engine/llm/shared-calls.ts';
+import { requestKey, SharedCalls } from '../../../foundation/llm/shared-calls.ts';
 
 const origin = (step: number) => ({ step, node: 'seed-a', purpose: 'analysis' });
 

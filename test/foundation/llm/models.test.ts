@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeModel, modeOf, resolveModels } from '../../../engine/llm/models.ts';
+import { describeModel, modeOf, resolveModels } from '../../../foundation/llm/models.ts';
 
 describe('resolveModels', () => {
   it('runs every role offline when nothing is configured', () => {

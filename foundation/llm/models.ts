@@ -1,7 +1,7 @@
 // Model roles and where each gets its endpoint: config first, then AUTOMEMO_<ROLE>_* variables, then the
 // OpenAI SDK's own OPENAI_BASE_URL / OPENAI_API_KEY. A role with no model name runs offline.
 import { z } from 'zod';
-import { redactCredentials } from '../../foundation/redact.ts';
+import { redactCredentials } from '../redact.ts';
 
 export const ROLES = ['meta', 'executor', 'judge', 'memo', 'embedding'] as const;
 export type Role = (typeof ROLES)[number];
