@@ -8,7 +8,7 @@ import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { repoRoot } from '../foundation/paths.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';

@@ -17,7 +17,7 @@ import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
 import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
-import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
+import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
 import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';

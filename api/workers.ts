@@ -21,7 +21,7 @@ import type { ResolvedModels } from '../foundation/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { repoRoot } from '../foundation/paths.ts';
 import { reopenEnv } from './environments.ts';
 
 /** Where evaluations run. `workers: 0` is this process; `queue` wins over `workers`. */

@@ -24,7 +24,7 @@ import { withHost } from '../api/host.ts';
 import { runEvaluations } from '../engine/jobs/run-programs.ts';
 import { resolveModels } from '../foundation/llm/models.ts';
 import { resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { repoRoot } from '../foundation/paths.ts';
 import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from '../sandbox/primitives/embed-backend.ts';
 import { embedPool } from '../sandbox/primitives/embed-pool.ts';
 import { dialogueDataJsonl, dialogueTexts } from './dialogue-data.ts';

@@ -25,7 +25,7 @@ import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { runEvaluations } from '../engine/jobs/run-programs.ts';
 import { resolveModels } from '../foundation/llm/models.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { repoRoot } from '../foundation/paths.ts';
 import { startRedis } from '../test/support/redis-server.ts';
 import { median, table } from './stats.ts';
 

@@ -12,7 +12,7 @@ import { resolveModels } from '../foundation/llm/models.ts';
 import { compileProgram } from '../sandbox/compile.ts';
 import { ProgramInstance } from '../sandbox/isolate.ts';
 import { DEFAULT_BUDGET } from '../sandbox/payload.ts';
-import { seedsDir } from '../sandbox/paths.ts';
+import { seedsDir } from '../foundation/paths.ts';
 import { closeHostServices, createHostServices, InstancePrimitives } from '../sandbox/primitives/index.ts';
 import { quickExam } from '../sandbox/quick-exam.ts';
 import { inProcessContext, loadInProcess } from './in-process.ts';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { OpenAITestServer } from '../test/support/openai-server.ts';
 import { libReference } from '../memo-programs/lib-reference.ts';
-import { contractPath } from '../sandbox/paths.ts';
+import { contractPath } from '../foundation/paths.ts';
 import { purposeOf, recordedCalls, requestText, session2Dir, sessionDir, subjectOf } from '../test/support/recorded-session.ts';
 import { replaySecondSession, tokensOf } from '../test/support/second-session.ts';
 import { table } from './stats.ts';

@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { libDir } from '../sandbox/paths.ts';
+import { libDir } from '../foundation/paths.ts';
 
 let cached: { key: string; text: string } | undefined;
 

@@ -1,7 +1,7 @@
 // Memo programs by name, for the CLI (`--program bm25`) and the search (`--seeds omni-simplemem`).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { repoRoot } from '../sandbox/paths.ts';
+import { repoRoot } from '../foundation/paths.ts';
 
 export interface NamedProgram {
   name: string;

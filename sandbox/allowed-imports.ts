@@ -2,7 +2,7 @@
 // type-checker (which resolves the same names). Programs get pure helpers and graph code, nothing of the host.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { contractPath, libDir } from './paths.ts';
+import { contractPath, libDir } from '../foundation/paths.ts';
 
 /** npm packages a program may import, with any subpath. */
 export const ALLOWED_PACKAGES = ['graphology', 'graphology-traversal', 'graphology-shortest-path', 'graphology-types'];

@@ -6,7 +6,7 @@ import { dirname, relative, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { allowListText, classifyImport } from './allowed-imports.ts';
 import { buildOnLiveService } from './esbuild-service.ts';
-import { isInside, libDir, nodeModulesDir, repoRoot } from './paths.ts';
+import { isInside, libDir, nodeModulesDir, repoRoot } from '../foundation/paths.ts';
 import { type ModuleReference, scanModuleReferences } from './scan-imports.ts';
 import { ToolchainError } from './toolchain-error.ts';
 

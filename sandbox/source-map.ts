@@ -2,7 +2,7 @@
 import { originalPositionFor, TraceMap } from '@jridgewell/trace-mapping';
 import { resolve } from 'node:path';
 import { BUNDLE_FILENAME, type CompiledProgram, displayPath } from './compile.ts';
-import { isInside, nodeModulesDir } from './paths.ts';
+import { isInside, nodeModulesDir } from '../foundation/paths.ts';
 
 const maps = new Map<string, TraceMap>();
 

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { classifyImport } from './allowed-imports.ts';
 import { displayPath, resolveEntry } from './compile.ts';
-import { isInside, repoRoot } from './paths.ts';
+import { isInside, repoRoot } from '../foundation/paths.ts';
 import { ToolchainError } from './toolchain-error.ts';
 
 export interface TypeDiagnostic {

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { renderReport } from '../../search-trees/view/report.ts';
 import { z } from 'zod';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 

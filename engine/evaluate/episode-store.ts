@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '../../memo-programs/contract.ts';
-import { nodeModulesDir } from '../../sandbox/paths.ts';
+import { nodeModulesDir } from '../../foundation/paths.ts';
 import { resolveInside, writeInside } from '../../foundation/safe-path.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
 

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { preludeScript } from '../../sandbox/runtime/prelude-script.ts';
 
 /** Packages the bundle imports at run time (each becomes a dependency of the package). */

@@ -6,7 +6,7 @@ import { basename, join } from 'node:path';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { type BuiltMemory, buildMemory, type RunEnvOpener } from './build-memory.ts';
 import { bundleRuntime, MCP_PACKAGES, OPTIONAL_WORKER_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';

@@ -6,7 +6,7 @@
 // ordinary dependencies that compile on install, for any platform.
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { installedPackageDir } from '../../sandbox/paths.ts';
+import { installedPackageDir } from '../../foundation/paths.ts';
 
 export type NativeMode = 'bundle' | 'source';
 

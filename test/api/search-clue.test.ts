@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
 import { resolveModels } from '../../foundation/llm/models.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';
 import { stepDetail } from '../../search-trees/view/node-detail.ts';

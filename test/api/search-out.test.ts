@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defineEnvironment, type JournalEvent, search, UsageError } from '../../api/index.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { automemoInProcess } from '../support/cli.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { search, type SearchStart } from '../../api/index.ts';
 import { STANDARD_DESIGNS } from '../../memo-programs/registry.ts';
 import { readJournal } from '../../search-trees/journal.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-search-start-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { automemo } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-'));

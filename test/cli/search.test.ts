@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, automemoInProcess, bin, cliEnv as env } from '../support/cli.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import { replay } from '../../search-trees/replay.ts';

@@ -7,7 +7,7 @@ import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { cliEnv } from '../support/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'automemo-packed-'));

@@ -10,7 +10,7 @@ import type { TaskRecord } from '../../engine/evaluate/evaluate.ts';
 import { parseRedisUrl } from '../../engine/jobs/redis-url.ts';
 import { describeModel, resolveModels } from '../../foundation/llm/models.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { Journal } from '../../search-trees/journal.ts';
 import { automemoInProcess } from '../support/cli.ts';
 

@@ -12,7 +12,7 @@ import { UseLiteEmbedder } from '../../sandbox/primitives/embed.ts';
 import { closeHostServices, InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import { quickExam } from '../../sandbox/quick-exam.ts';
 import { builtinSamples } from '../../sandbox/samples.ts';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { offlineServices } from '../support/services.ts';
 
 const dir = join(import.meta.dirname, 'hostile');

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedsDir } from '../../sandbox/paths.ts';
+import { seedsDir } from '../../foundation/paths.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { CHECK_NAMES, quickExam } from '../../sandbox/quick-exam.ts';
 import { offlineServices } from '../support/services.ts';

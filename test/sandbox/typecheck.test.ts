@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatDiagnostic, ProgramTypeChecker, typeChecker } from '../../sandbox/typecheck.ts';
-import { seedsDir } from '../../sandbox/paths.ts';
+import { seedsDir } from '../../foundation/paths.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 

@@ -1,7 +1,7 @@
 // The real `automemo` binary in a child process, as a user runs it (with its persistent embedding cache).
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 
 export const bin = join(repoRoot, 'bin', 'automemo.js');
 export const cliEnv = { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', AUTOMEMO_NO_DISK_CACHE: '' };

@@ -4,7 +4,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 
 /** The real esbuild binary the package installed. */
 export const ESBUILD_BINARY = join(repoRoot, 'node_modules', 'esbuild', 'bin', 'esbuild');

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { repoRoot } from '../../sandbox/paths.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import type { ScriptedReply } from './openai-server.ts';
 
 export const sessionDir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session');

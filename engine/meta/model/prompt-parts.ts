@@ -5,7 +5,7 @@
 // write a program: the analyses of two recorded real-model sessions never named one of its types.
 import { readFileSync } from 'node:fs';
 import { libReference } from '../../../memo-programs/lib-reference.ts';
-import { contractPath } from '../../../sandbox/paths.ts';
+import { contractPath } from '../../../foundation/paths.ts';
 import { fillPrompt, readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { type Cluster, renderCluster } from '../evidence.ts';
 import type { ParentContext, ProgramFiles } from '../types.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../../../engine/evaluate/episode-store.ts';
 import sharp from 'sharp';
-import { installedPackageDir } from '../../../sandbox/paths.ts';
+import { installedPackageDir } from '../../../foundation/paths.ts';
 import { findLines, grey, type LineBox } from './text-lines.ts';
 
 export interface OcrWord {

@@ -8,7 +8,7 @@ import { compileProgram } from '../../../sandbox/compile.ts';
 import { UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
 import { closeHostServices, createHostServices } from '../../../sandbox/primitives/index.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 
 // These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).

@@ -18,7 +18,7 @@ import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { splitReport } from '../../../envs/split.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 
 const KEYS = ['__proto__', 'constructor', 'hasOwnProperty'] as const;
 const offline = resolveModels({}, {});

@@ -12,7 +12,7 @@ import type { EnvSource } from '../../../engine/environment/registry.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { mapEnvRef, mapPath, parsePathMapping } from '../../../engine/jobs/path-map.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'path-map-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -26,7 +26,7 @@ import { connectionOptions, parseRedisUrl } from '../../../engine/jobs/redis-url
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { type CompiledProgram, compileProgram } from '../../../sandbox/compile.ts';
 import { ToolchainError } from '../../../sandbox/toolchain-error.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
 

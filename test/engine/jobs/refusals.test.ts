@@ -16,7 +16,7 @@ import { parseJobOutput } from '../../../engine/jobs/job.ts';
 import { parseRedisUrl } from '../../../engine/jobs/redis-url.ts';
 import { JobRefused, runEvalJob } from '../../../engine/jobs/run-job.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 
 const offline = resolveModels({}, {});
 

@@ -8,7 +8,7 @@ import { openNamed } from '../../../api/environments.ts';
 import { withHost } from '../../../api/host.ts';
 import { runEvaluations } from '../../../engine/jobs/run-programs.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'run-programs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

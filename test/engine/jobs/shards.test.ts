@@ -19,7 +19,7 @@ import { workerNodeFlags } from '../../../api/worker-count.ts';
 import { WorkerPool } from '../../../engine/jobs/worker-pool.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 
 const offline = resolveModels({}, {});

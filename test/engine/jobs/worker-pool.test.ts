@@ -19,7 +19,7 @@ import type { EvaluationResult } from '../../../engine/evaluate/evaluate.ts';
 import { compileProgram, type CompiledProgram } from '../../../sandbox/compile.ts';
 import { examineByJob, examJob } from '../../../engine/jobs/exam-job.ts';
 import { readProgramFiles } from '../../../memo-programs/files.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 
 const offline = resolveModels({}, {});

@@ -16,7 +16,7 @@ import type { SearchTree } from '../../../engine/search/tree.ts';
 import { DEFAULT_UCB, lcb, type UcbParams } from '../../../engine/search/ucb.ts';
 import { MAX_UNSCORED_IN_A_ROW } from '../../../engine/search/unscored.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { type JournalEvent, readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';

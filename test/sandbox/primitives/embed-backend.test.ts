@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { EMBED_BACKENDS, embedBackendFromEnv, onnxRuntimeAvailable } from '../../../sandbox/primitives/embed-backend.ts';
 import { EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
 import { EmbedPool } from '../../../sandbox/primitives/embed-pool.ts';

@@ -10,7 +10,7 @@ import { closeEmbedPool, UseLiteEmbedder } from '../../../sandbox/primitives/emb
 import { EmbedCancelledError, EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
 import { EmbedPool, embedPool } from '../../../sandbox/primitives/embed-pool.ts';
 import { closeHostServices, createHostServices, type HostServices, InstancePrimitives } from '../../../sandbox/primitives/index.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { builtinSamples } from '../../../sandbox/samples.ts';
 
 // These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).

@@ -10,7 +10,7 @@ import { resolveModels } from '../../../foundation/llm/models.ts';
 import { CachingEmbedder, embedCacheCapBytes, OpenAIEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { embeddingKey, RECORD_HEAD, recordBytes, SEGMENT_HEADER } from '../../../sandbox/primitives/embed-record.ts';
 import { EmbeddingStore } from '../../../sandbox/primitives/embed-store.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
 
 const DIM = 64;

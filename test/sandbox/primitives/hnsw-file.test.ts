@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { HNSW_HEADER_BYTES } from '../../../sandbox/primitives/hnsw-file.ts';
 import { DEFAULT_QUOTAS } from '../../../sandbox/primitives/quotas.ts';
 import { type SavedVectors, VectorStore } from '../../../sandbox/primitives/vectors.ts';

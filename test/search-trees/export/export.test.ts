@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { automemo, automemoInProcess, cliEnv } from '../../support/cli.ts';
 

@@ -11,7 +11,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../envs/web/browser/browser.ts';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { repoRoot } from '../../../foundation/paths.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { ViewServer } from '../../../search-trees/view/server.ts';
 import { automemo, bin, cliEnv } from '../../support/cli.ts';
