@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // The viewer's page: classic browser scripts that share window.Automemo.
-    files: ['search-trees/view/page/**/*.js'],
+    files: ['viewer/page/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
   },
 );

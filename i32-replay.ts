@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { search } from './api/index.ts';
 import { resolveModels } from './foundation/llm/models.ts';
-import { readJournal } from './search-trees/journal.ts';
+import { readJournal } from './run-store/journal.ts';
 import { OpenAITestServer } from './test/support/openai-server.ts';
 import { keyedReplay, recordedCalls, session2Dir, type Served } from './test/support/recorded-session.ts';
 import { closeHostServices } from './sandbox/primitives/index.ts';

@@ -4,8 +4,8 @@
 import type { Environment } from '../engine/environment/contract.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
-import { exportProgram, type ExportOptions, type ExportResult } from '../search-trees/export/export.ts';
-import type { RunInfo } from '../search-trees/run-folder.ts';
+import { exportProgram, type ExportOptions, type ExportResult } from '../export/export.ts';
+import type { RunInfo } from '../run-store/run-folder.ts';
 import { reopenEnv } from './environments.ts';
 
 export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;

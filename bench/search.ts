@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { evaluate, resolveModels, search, type SearchResult } from '../api/index.ts';
 import { BASELINES, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
-import { readJournal } from '../search-trees/journal.ts';
+import { readJournal } from '../run-store/journal.ts';
 import { BENCHMARKS, type BenchBenchmark, DEV_BENCHMARKS } from './benchmarks/index.ts';
 import { parallelRows, printParallelRows } from './search-parallel.ts';
 import { printRecordedRows, recordedRows } from './search-recorded.ts';

@@ -4,7 +4,7 @@
 // writes the run's HTML report into it.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { renderReport } from '../../search-trees/view/report.ts';
+import { renderReport } from '../../viewer/report.ts';
 import { z } from 'zod';
 import { repoRoot } from '../../foundation/paths.ts';
 import { intOption, parse } from '../args.ts';

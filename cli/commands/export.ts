@@ -2,9 +2,9 @@
 // --format mcp, also an MCP server — carrying the memory it built from the run's update episodes.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { ExportUsageError } from '../../search-trees/export/errors.ts';
+import { ExportUsageError } from '../../export/errors.ts';
 import { exportRun } from '../../api/export.ts';
-import type { ExportResult } from '../../search-trees/export/export.ts';
+import type { ExportResult } from '../../export/export.ts';
 import { parse, UsageError } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
 

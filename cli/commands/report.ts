@@ -1,11 +1,11 @@
 // automemo report: a run's summary as text, or (--html) the viewer's page as one self-contained file.
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { REPORT_LIMITS, renderReport } from '../../search-trees/view/report.ts';
-import { readRun, readRunInfo } from '../../search-trees/view/run-model.ts';
+import { REPORT_LIMITS, renderReport } from '../../viewer/report.ts';
+import { readRun, readRunInfo } from '../../viewer/run-model.ts';
 import { moduleChangeNote } from '../../engine/environment/registry.ts';
 import { noteToStderr } from '../style.ts';
-import { textSummary } from '../../search-trees/view/summary.ts';
+import { textSummary } from '../../viewer/summary.ts';
 import { intOption, parse } from '../args.ts';
 
 export const usage = `automemo report <run-folder> [--html FILE] [--images-mb N]

@@ -9,8 +9,8 @@
 // the meta agent reads), initStep, policyStep, finalPhase, summarize.
 import type { Environment } from '../environment/contract.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
-import type { JournalEvent } from '../../search-trees/journal.ts';
-import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
+import type { JournalEvent } from '../../run-store/journal.ts';
+import type { RunFolder, RunOptions } from '../../run-store/run-folder.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
 import type { EnvRef } from '../jobs/job.ts';
 import type { CostLedger } from '../../foundation/llm/ledger.ts';

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { repoRoot } from '../../foundation/paths.ts';
-import { readJournal } from '../../search-trees/journal.ts';
-import { replay } from '../../search-trees/replay.ts';
-import { stepDetail } from '../../search-trees/view/node-detail.ts';
+import { readJournal } from '../../run-store/journal.ts';
+import { replay } from '../../engine/search/replay.ts';
+import { stepDetail } from '../../viewer/node-detail.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 
 let server: OpenAITestServer;

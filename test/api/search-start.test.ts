@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { search, type SearchStart } from '../../api/index.ts';
 import { STANDARD_DESIGNS } from '../../memo-programs/registry.ts';
-import { readJournal } from '../../search-trees/journal.ts';
+import { readJournal } from '../../run-store/journal.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-search-start-'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineEnvironment, type JournalEvent, search, UsageError } from '../../api/index.ts';
-import { readJournal } from '../../search-trees/journal.ts';
+import { readJournal } from '../../run-store/journal.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-search-'));

@@ -8,8 +8,8 @@ import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, automemoInProcess, bin, cliEnv as env } from '../support/cli.ts';
-import { readJournal } from '../../search-trees/journal.ts';
-import { replay } from '../../search-trees/replay.ts';
+import { readJournal } from '../../run-store/journal.ts';
+import { replay } from '../../engine/search/replay.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../foundation/paths.ts';
-import { readJournal } from '../../search-trees/journal.ts';
-import { replay } from '../../search-trees/replay.ts';
+import { readJournal } from '../../run-store/journal.ts';
+import { replay } from '../../engine/search/replay.ts';
 import { automemoAsync, bin, cliEnv } from '../support/cli.ts';
 import { startRedis, type TestRedis } from '../support/redis-server.ts';
 

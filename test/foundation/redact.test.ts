@@ -11,7 +11,7 @@ import { parseRedisUrl } from '../../engine/jobs/redis-url.ts';
 import { describeModel, resolveModels } from '../../foundation/llm/models.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 import { repoRoot } from '../../foundation/paths.ts';
-import { Journal } from '../../search-trees/journal.ts';
+import { Journal } from '../../run-store/journal.ts';
 import { automemoInProcess } from '../support/cli.ts';
 
 const SECRET = 's3cret-Pa55';

@@ -8,7 +8,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SECONDS: Record<string, number> = {
   'test/examples/packed.test.ts': 200,
-  'test/search-trees/export/export.test.ts': 145,
+  'test/export/export.test.ts': 145,
   'test/cli/search.test.ts': 136,
   'test/cli/visual.test.ts': 115,
   'test/cli/web.test.ts': 106,
@@ -19,7 +19,7 @@ const SECONDS: Record<string, number> = {
   'test/engine/meta/model/recorded-session.test.ts': 70,
   'test/envs/web/sites/helpdesk.test.ts': 63,
   'test/envs/web/sites/travel.test.ts': 58,
-  'test/search-trees/view/viewer.test.ts': 54,
+  'test/viewer/viewer.test.ts': 54,
   'test/cli/eval.test.ts': 53,
   'test/cli/check.test.ts': 49,
   'test/envs/data/equivalence.test.ts': 47,

@@ -1,7 +1,7 @@
 // A run folder for in-process searches on the toy environment: the options every search test starts from, with
 // its own changes on top.
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../search-trees/run-folder.ts';
+import { RUN_FORMAT, RunFolder, type RunOptions } from '../../run-store/run-folder.ts';
 
 export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
   return {

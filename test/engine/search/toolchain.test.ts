@@ -14,7 +14,7 @@ import { resolveModels } from '../../../foundation/llm/models.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
-import { readJournal } from '../../../search-trees/journal.ts';
+import { readJournal } from '../../../run-store/journal.ts';
 import { esbuildServicePids, esbuildWrapper } from '../../support/esbuild-service.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';

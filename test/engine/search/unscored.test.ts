@@ -17,11 +17,11 @@ import { DEFAULT_UCB, lcb, type UcbParams } from '../../../engine/search/ucb.ts'
 import { MAX_UNSCORED_IN_A_ROW } from '../../../engine/search/unscored.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
-import { type JournalEvent, readJournal } from '../../../search-trees/journal.ts';
-import { replay } from '../../../search-trees/replay.ts';
-import type { RunFolder, RunOptions } from '../../../search-trees/run-folder.ts';
-import { readRun } from '../../../search-trees/view/run-model.ts';
-import { textSummary } from '../../../search-trees/view/summary.ts';
+import { type JournalEvent, readJournal } from '../../../run-store/journal.ts';
+import { replay } from '../../../engine/search/replay.ts';
+import type { RunFolder, RunOptions } from '../../../run-store/run-folder.ts';
+import { readRun } from '../../../viewer/run-model.ts';
+import { textSummary } from '../../../viewer/summary.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 import { createToyRun } from '../../support/toy-run.ts';

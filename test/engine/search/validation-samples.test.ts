@@ -13,7 +13,7 @@ import { runSearch } from '../../../engine/search/search.ts';
 import { validationPlan } from '../../../engine/search/validation-sampler.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
-import { readJournal } from '../../../search-trees/journal.ts';
+import { readJournal } from '../../../run-store/journal.ts';
 import { offlineServices } from '../../support/services.ts';
 import { createToyRun } from '../../support/toy-run.ts';
 

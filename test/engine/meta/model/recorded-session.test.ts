@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
-import { readJournal } from '../../../../search-trees/journal.ts';
+import { readJournal } from '../../../../run-store/journal.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { type Purpose, purposeOf, recordedReplies, replayHandler, requestText, sessionDir } from '../../../support/recorded-session.ts';
 

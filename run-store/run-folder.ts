@@ -1,0 +1,224 @@
+// A run folder: run.json (what was asked, on what, with what), journal.jsonl (what happened), programs/<node>/
+// (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
+// Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
+// written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { readSmallFile } from '../foundation/small-file.ts';
+import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
+import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
+import { EnvSourceSchema } from '../engine/environment/registry.ts';
+import type { MetaFile } from '../engine/search/meta-file.ts';
+import { redactCredentials } from '../foundation/redact.ts';
+
+export const RUN_FORMAT = 'automemo-run/1';
+
+/** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
+export const MAX_SEEDS = 32;
+
+/** run.json is a few KB; a bigger one was not written by automemo. */
+const MAX_RUN_JSON_BYTES = 1_000_000;
+
+/** A node id as the run folder takes it: a safe name, else an error naming it. */
+function nodeName(node: string): string {
+  if (!SafeNameSchema.safeParse(node).success) throw new PathOutsideError(`"${node.slice(0, 200)}" is not a safe node id (letters, digits, ".", "_", "-"; at most 64)`);
+  return node;
+}
+
+/** Steps in flight at most: each holds a model conversation and an evaluation. */
+export const MAX_PARALLEL = 16;
+
+export const RunOptionsSchema = z
+  .object({
+    env: z.string(),
+    data: z.string().optional(),
+    budget: z.number().int().min(0).max(10_000),
+    seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
+    /**
+     * `--seeds auto`: step 0 screens these designs (named programs) on the first validation sample and seeds the tree
+     * with the `keep` best (engine/search/screen.ts), after any explicit seeds.
+     */
+    screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
+    meta: z.enum(['model', 'offline']),
+    seed: z.number().int(),
+    maxUsd: z.number().positive().optional(),
+    policy: z.string(),
+    selection: z.enum(['lcb', 'max-mean']),
+    evalFraction: z.number().gt(0).max(1),
+    /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
+    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
+    /** Validation samples are disjoint (engine/search/validation-sampler.ts); absent in runs before them (then seeded, overlapping samples). */
+    sampling: z.enum(['disjoint']).optional(),
+    ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
+    repairAttempts: z.number().int().min(0).max(10),
+    quickExamTasks: z.number().int().min(1),
+    testWinner: z.boolean(),
+    /** Steps in flight at once (1 when absent: runs written before parallel search). */
+    parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
+    /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
+    clustering: z.enum(['clue', 'metadata']).optional(),
+  })
+  .strict();
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+export const RunInfoSchema = z.object({
+  format: z.literal(RUN_FORMAT),
+  createdAt: z.string(),
+  options: RunOptionsSchema,
+  env: z.record(z.string(), z.unknown()),
+  /** What --env resolved to (a built-in, or a module with its path and fingerprint); runs before it name a built-in. */
+  envSource: EnvSourceSchema.optional(),
+  models: z.record(z.string(), z.string().nullable()),
+  versions: z.record(z.string(), z.string()),
+});
+export type RunInfo = z.infer<typeof RunInfoSchema>;
+
+/** Whether a process (say, the one holding a run's lock) still lives. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Run folders a search in this process holds: the pid in their lock cannot tell two searches here apart. */
+const heldHere = new Set<string>();
+
+export class RunFolder {
+  constructor(readonly dir: string) {}
+
+  /** A path inside the run folder, proven inside (no link leads out); a folder not made yet is taken as it will be. */
+  private inside(rel: string): string {
+    return existsSync(this.dir) ? resolveInside(this.dir, rel) : join(resolve(this.dir), rel);
+  }
+
+  get runJson(): string {
+    return this.inside('run.json');
+  }
+  get journalPath(): string {
+    return this.inside('journal.jsonl');
+  }
+  programDir(node: string): string {
+    return this.inside(join('programs', nodeName(node)));
+  }
+  evidenceDir(node: string, split: string, index: number): string {
+    return this.inside(join('evidence', nodeName(node), `${split}-${index}`));
+  }
+
+  exists(): boolean {
+    return existsSync(this.runJson);
+  }
+
+  /**
+   * Refuses a folder a new run cannot start in: one holding a run (resume it instead), a file, or a folder holding
+   * anything but `allowed` — automemo never writes among a user's files.
+   */
+  checkNew(allowed: readonly string[] = []): void {
+    const st = statSync(this.dir, { throwIfNoEntry: false });
+    if (!st) return;
+    if (!st.isDirectory()) throw new Error(`${this.dir} is not a folder: give a new or empty folder for the run`);
+    if (this.exists()) throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
+    if (readdirSync(this.dir).some((name) => !allowed.includes(name))) {
+      throw new Error(`${this.dir} exists and is not empty, and holds no run: choose another out folder, or empty it`);
+    }
+  }
+
+  /**
+   * Starts a new run here: the folder (missing or empty) is locked before anything else is written into it, so of
+   * two searches started on it at once one runs and the other is refused; then run.json. Returns the lock's release.
+   */
+  create(info: RunInfo): () => void {
+    this.checkNew();
+    mkdirSync(this.dir, { recursive: true });
+    const release = this.lock();
+    try {
+      // Another search may have taken the folder between the look above and the lock.
+      this.checkNew(['lock']);
+      mkdirInside(this.dir, 'programs');
+      mkdirInside(this.dir, 'evidence');
+      writeInside(this.dir, 'run.json', `${redactCredentials(JSON.stringify(info, null, 2))}\n`, 'exclusive');
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return release;
+  }
+
+  read(): RunInfo {
+    if (!this.exists()) throw new Error(`${this.dir} has no run.json: not a run folder`);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readSmallFile(this.runJson, MAX_RUN_JSON_BYTES) ?? '');
+    } catch (err) {
+      throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
+    }
+    const parsed = RunInfoSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`${this.runJson} is not a run description: ${z.prettifyError(parsed.error)}`);
+    return parsed.data;
+  }
+
+  get lockPath(): string {
+    return this.inside('lock');
+  }
+
+  /**
+   * Claims the folder for this process: a second search on the same run (say, a resume while the first still
+   * runs) would interleave two journals. A lock left by a process that is gone is taken over.
+   */
+  lock(): () => void {
+    mkdirSync(this.dir, { recursive: true });
+    const key = realpathSync(this.dir);
+    if (heldHere.has(key)) throw new Error(`${this.dir} is in use by another search in this process; wait for it to finish`);
+    try {
+      writeInside(this.dir, 'lock', String(process.pid), 'exclusive');
+    } catch (err) {
+      if (err instanceof PathOutsideError) throw err;
+      const holder = Number(readSmallFile(this.lockPath, 64)?.trim());
+      if (holder && holder !== process.pid && alive(holder)) {
+        throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`, { cause: err });
+      }
+      writeInside(this.dir, 'lock', String(process.pid));
+    }
+    heldHere.add(key);
+    const onExit = () => {
+      heldHere.delete(key);
+      try {
+        if (readSmallFile(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
+      } catch {
+        // already gone
+      }
+    };
+    process.once('exit', onExit);
+    // Released by the search, the exit hook goes too: a library user's long process runs many searches.
+    return () => {
+      process.removeListener('exit', onExit);
+      onExit();
+    };
+  }
+
+  /** Writes what the meta agent said about a child (programs/<node>/meta.json; not a program file: only .ts are). */
+  writeMeta(node: string, meta: MetaFile): void {
+    writeInside(this.dir, join('programs', nodeName(node), 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+  }
+
+  /**
+   * Writes a program's files (its entry is index.ts). File names come from a model's reply: each must be a safe
+   * relative path ending in .ts, or nothing is written.
+   */
+  writeProgram(node: string, files: ProgramFiles): string {
+    const rel = join('programs', nodeName(node));
+    const bad = Object.keys(files).filter((name) => !isProgramFileName(name));
+    if (bad.length) throw new PathOutsideError(`program ${node}: ${bad.map((b) => JSON.stringify(b.slice(0, 100))).join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} safe file name${bad.length === 1 ? '' : 's'} (a relative path of safe names ending in .ts)`);
+    const dir = mkdirInside(this.dir, rel);
+    for (const [name, text] of Object.entries(files)) writeInside(this.dir, join(rel, name), text);
+    return dir;
+  }
+}
+
+/** A program file's name as a run folder stores it: a safe relative path ending in .ts. */
+export function isProgramFileName(name: string): boolean {
+  return name.endsWith('.ts') && SafeRelPathSchema.safeParse(name).success;
+}
