@@ -6,13 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Json } from '../../memo-programs/contract.ts';
-import { nodeModulesDir } from '../../foundation/paths.ts';
+import { defaultCacheDir } from '../../foundation/cache-dir.ts';
 import { resolveInside, writeInside } from '../../foundation/safe-path.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
-
-export function defaultCacheDir(): string {
-  return process.env.AUTOMEMO_CACHE_DIR ?? join(nodeModulesDir, '.cache', 'automemo');
-}
 
 /** An episode file is text we wrote: far more than this is not ours. */
 export const MAX_EPISODE_BYTES = 32 * 2 ** 20;

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { clientFor } from '../../foundation/llm/client.ts';
 import type { RoleModel } from '../../foundation/llm/models.ts';
-import { defaultCacheDir } from '../../engine/evaluate/episode-store.ts';
+import { defaultCacheDir } from '../../foundation/cache-dir.ts';
 import { EMBED_BACKENDS, type EmbedBackend, embedBackendFromEnv } from './embed-backend.ts';
 import { CachingEmbedder } from './embed-cache.ts';
 import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';

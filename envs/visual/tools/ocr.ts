@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultCacheDir } from '../../../engine/evaluate/episode-store.ts';
+import { defaultCacheDir } from '../../../foundation/cache-dir.ts';
 import sharp from 'sharp';
 import { installedPackageDir } from '../../../foundation/paths.ts';
 import { findLines, grey, type LineBox } from './text-lines.ts';
