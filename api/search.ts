@@ -18,8 +18,9 @@ import { type ValidationPlan, validationOf } from '../engine/search/validation-s
 import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
-import type { JournalEvent } from '../run-store/journal.ts';
-import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../run-store/run-folder.ts';
+import type { JournalEvent } from '../engine/search/journal-events.ts';
+import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema } from '../engine/search/run-options.ts';
+import { RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';

@@ -7,15 +7,15 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
 import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
-import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
+import type { ProgramFiles } from '../memo-programs/files.ts';
 import { EnvSourceSchema } from '../engine/environment/registry.ts';
+import { RunOptionsSchema } from '../engine/search/run-options.ts';
 import type { MetaFile } from '../engine/search/meta-file.ts';
+import type { RunStore } from '../engine/search/run-store.ts';
+import { Journal, type JournalRead, readJournal } from './journal.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
-
-/** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
-export const MAX_SEEDS = 32;
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
@@ -25,42 +25,6 @@ function nodeName(node: string): string {
   if (!SafeNameSchema.safeParse(node).success) throw new PathOutsideError(`"${node.slice(0, 200)}" is not a safe node id (letters, digits, ".", "_", "-"; at most 64)`);
   return node;
 }
-
-/** Steps in flight at most: each holds a model conversation and an evaluation. */
-export const MAX_PARALLEL = 16;
-
-export const RunOptionsSchema = z
-  .object({
-    env: z.string(),
-    data: z.string().optional(),
-    budget: z.number().int().min(0).max(10_000),
-    seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
-    /**
-     * `--seeds auto`: step 0 screens these designs (named programs) on the first validation sample and seeds the tree
-     * with the `keep` best (engine/search/screen.ts), after any explicit seeds.
-     */
-    screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
-    meta: z.enum(['model', 'offline']),
-    seed: z.number().int(),
-    maxUsd: z.number().positive().optional(),
-    policy: z.string(),
-    selection: z.enum(['lcb', 'max-mean']),
-    evalFraction: z.number().gt(0).max(1),
-    /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
-    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
-    /** Validation samples are disjoint (engine/search/validation-sampler.ts); absent in runs before them (then seeded, overlapping samples). */
-    sampling: z.enum(['disjoint']).optional(),
-    ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
-    repairAttempts: z.number().int().min(0).max(10),
-    quickExamTasks: z.number().int().min(1),
-    testWinner: z.boolean(),
-    /** Steps in flight at once (1 when absent: runs written before parallel search). */
-    parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
-    /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
-    clustering: z.enum(['clue', 'metadata']).optional(),
-  })
-  .strict();
-export type RunOptions = z.infer<typeof RunOptionsSchema>;
 
 export const RunInfoSchema = z.object({
   format: z.literal(RUN_FORMAT),
@@ -87,7 +51,8 @@ export function alive(pid: number): boolean {
 /** Run folders a search in this process holds: the pid in their lock cannot tell two searches here apart. */
 const heldHere = new Set<string>();
 
-export class RunFolder {
+/** A run's folder on disk: the search's run store (engine/search/run-store.ts), and what the viewer and export read. */
+export class RunFolder implements RunStore {
   constructor(readonly dir: string) {}
 
   /** A path inside the run folder, proven inside (no link leads out); a folder not made yet is taken as it will be. */
@@ -197,6 +162,16 @@ export class RunFolder {
       process.removeListener('exit', onExit);
       onExit();
     };
+  }
+
+  /** The journal's events so far (a torn last line dropped, and said). */
+  readJournal(): JournalRead {
+    return readJournal(this.journalPath);
+  }
+
+  /** Opens the journal for appending: a torn last line is cut off first, and every event is fsync'd. */
+  openJournal(): Journal {
+    return new Journal(this.journalPath);
   }
 
   /** Writes what the meta agent said about a child (programs/<node>/meta.json; not a program file: only .ts are). */

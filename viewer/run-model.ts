@@ -10,7 +10,8 @@ import type { SearchTree } from '../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../engine/search/ucb.ts';
 import { insideRoot } from '../foundation/safe-path.ts';
 import { readSmallFile } from '../foundation/small-file.ts';
-import { type JournalEvent, readJournal } from '../run-store/journal.ts';
+import type { JournalEvent } from '../engine/search/journal-events.ts';
+import { readJournal } from '../run-store/journal.ts';
 import { replay } from '../engine/search/replay.ts';
 import { alive, RunFolder, type RunInfo } from '../run-store/run-folder.ts';
 

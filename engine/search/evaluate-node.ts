@@ -5,7 +5,7 @@
 // unscored streak.
 import { relative } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
-import type { NewEvent } from '../../run-store/journal.ts';
+import type { NewEvent } from './journal-events.ts';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';

@@ -4,7 +4,7 @@
 // compared on more of the same validation. The pick never ends below where the search started, takes a written child
 // only when validation resolves it as better (choose), and the programs it cannot be told apart from are named.
 // Its lines carry step -1, so they can never be mistaken for a step of the budget (which a resume may raise).
-import type { JournalEvent } from '../../run-store/journal.ts';
+import type { JournalEvent } from './journal-events.ts';
 import { evaluateNode } from './evaluate-node.ts';
 import type { SearchRun } from './search-run.ts';
 import { selectFinal, selectionScore } from './selection.ts';

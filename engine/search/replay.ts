@@ -4,7 +4,7 @@
 // Meta-model calls are kept whatever happened to their step: their cost was real.
 import type { ClusterPool } from '../meta/clue/pool.ts';
 import { recordEvaluation, SearchTree } from './tree.ts';
-import type { JournalEvent } from '../../run-store/journal.ts';
+import type { JournalEvent } from './journal-events.ts';
 import { keyedObject } from '../../foundation/keyed-object.ts';
 
 export interface Replayed {

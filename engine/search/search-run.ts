@@ -9,22 +9,57 @@ import { PROGRAMS } from '../../memo-programs/registry.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
-import { Journal, type JournalEvent, type NewEvent, readJournal } from '../../run-store/journal.ts';
+import type { HostServices } from '../../sandbox/primitives/index.ts';
+import type { CostLedger } from '../../foundation/llm/ledger.ts';
+import type { ResolvedModels } from '../../foundation/llm/models.ts';
+import type { Environment } from '../environment/contract.ts';
+import type { ClusterPool } from '../meta/clue/pool.ts';
+import type { MetaAgent } from '../meta/types.ts';
+import type { JournalEvent, NewEvent } from './journal-events.ts';
 import { type Replayed, replay } from './replay.ts';
-import type { RunFolder } from '../../run-store/run-folder.ts';
+import type { JournalWriter, RunStore } from './run-store.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { examineByJob, examJob } from '../jobs/exam-job.ts';
 import { InProcessExecutor, localEnvRef } from '../jobs/in-process.ts';
 import type { EnvRef } from '../jobs/job.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
 import type { Edit, ProgramFiles } from '../meta/types.ts';
+import type { RunOptions } from './run-options.ts';
 import { BudgetExceeded } from './budget.ts';
 import type { ActionKind } from './policy.ts';
-import type { SearchDeps, SearchState } from './search.ts';
-import type { TreeNode } from './tree.ts';
+import type { SearchTree, TreeNode } from './tree.ts';
 import { seedNodeIds } from './node-ids.ts';
 import { MAX_UNSCORED_IN_A_ROW, unscoredStopReason } from './unscored.ts';
 import { ValidationSampler } from './validation-sampler.ts';
+
+export interface SearchDeps {
+  env: Environment;
+  services: HostServices;
+  meta: MetaAgent;
+  /** Where the run is kept (run-store/run-folder.ts's RunFolder, through the search's port). */
+  folder: RunStore;
+  options: RunOptions;
+  models: ResolvedModels;
+  ledger: CostLedger;
+  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Stops the search cleanly: the step in flight is abandoned (its resume redoes it), the journal says so. */
+  signal?: AbortSignal;
+  /** Called before each step; throwing stops the run (tests use it to simulate a kill). */
+  beforeStep?: (step: number) => void;
+  /** Where evaluations run, and the environment as workers open it (default: this process). */
+  jobs?: { executor: JobExecutor; env: EnvRef };
+}
+
+export interface SearchState {
+  tree: SearchTree;
+  /** Model spend so far (meta agent, executor, memo model). */
+  ledger: CostLedger;
+  step: number;
+  startedAt: number;
+  stepTimes: number[];
+  /** CluE's cluster pool, carried across steps (and across a resume, from the journal). */
+  cluePool: ClusterPool;
+}
 
 export class SearchRun {
   readonly state: SearchState;
@@ -50,7 +85,7 @@ export class SearchRun {
   ranSteps = 0;
   private stopRecorded = false;
   private screened: Extract<JournalEvent, { type: 'screen' }> | undefined;
-  private readonly journal: Journal;
+  private readonly journal: JournalWriter;
   private readonly compiled = new Map<string, CompiledProgram>();
   /** Validation evaluations that scored nothing, in a row (this session); MAX_UNSCORED_IN_A_ROW stop the search. */
   private unscoredInARow = 0;
@@ -58,9 +93,9 @@ export class SearchRun {
 
   constructor(readonly deps: SearchDeps) {
     const { folder } = deps;
-    this.pastEvents = readJournal(folder.journalPath).events;
+    this.pastEvents = folder.readJournal().events;
     this.past = replay(this.pastEvents);
-    this.journal = new Journal(folder.journalPath);
+    this.journal = folder.openJournal();
     this.state = { tree: this.past.tree, ledger: deps.ledger, step: this.past.completedSteps, startedAt: Date.now(), stepTimes: [], cluePool: this.past.cluePool };
     for (const call of this.past.metaCalls) {
       if (call.reused) continue;
@@ -87,7 +122,7 @@ export class SearchRun {
     return this.deps.options;
   }
 
-  get folder(): RunFolder {
+  get folder(): RunStore {
     return this.deps.folder;
   }
 
@@ -220,7 +255,7 @@ export class SearchRun {
   }
 }
 
-function createdAt(folder: RunFolder): string {
+function createdAt(folder: RunStore): string {
   try {
     return folder.read().createdAt;
   } catch {

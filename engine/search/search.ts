@@ -7,16 +7,6 @@
 // that has no `step-done` line. The parts: SearchRun (the run's state and journal), ValidationSampler (which tasks
 // an evaluation scores), evaluateNode, generateStep (propose, examine, repair, no-op check), ParentContexts (what
 // the meta agent reads), initStep, policyStep, finalPhase, summarize.
-import type { Environment } from '../environment/contract.ts';
-import type { HostServices } from '../../sandbox/primitives/index.ts';
-import type { JournalEvent } from '../../run-store/journal.ts';
-import type { RunFolder, RunOptions } from '../../run-store/run-folder.ts';
-import type { JobExecutor } from '../jobs/executor.ts';
-import type { EnvRef } from '../jobs/job.ts';
-import type { CostLedger } from '../../foundation/llm/ledger.ts';
-import type { ResolvedModels } from '../../foundation/llm/models.ts';
-import type { ClusterPool } from '../meta/clue/pool.ts';
-import type { MetaAgent } from '../meta/types.ts';
 import { finalPhase } from './final-phase.ts';
 import type { Generator } from './generate-child.ts';
 import { initStep } from './init-step.ts';
@@ -24,38 +14,12 @@ import { NoOpCheck } from './no-op-check.ts';
 import { ParentContexts } from './parent-context.ts';
 import { POLICIES } from './policies/index.ts';
 import { policyStep } from './policy-step.ts';
-import { SearchRun } from './search-run.ts';
+import { type SearchDeps, SearchRun } from './search-run.ts';
 import { runStepPool } from './step-pool.ts';
 import { type SearchSummary, summarize } from './summary.ts';
-import type { SearchTree } from './tree.ts';
 
-export interface SearchDeps {
-  env: Environment;
-  services: HostServices;
-  meta: MetaAgent;
-  folder: RunFolder;
-  options: RunOptions;
-  models: ResolvedModels;
-  ledger: CostLedger;
-  onEvent?: (event: JournalEvent, state: SearchState) => void;
-  /** Stops the search cleanly: the step in flight is abandoned (its resume redoes it), the journal says so. */
-  signal?: AbortSignal;
-  /** Called before each step; throwing stops the run (tests use it to simulate a kill). */
-  beforeStep?: (step: number) => void;
-  /** Where evaluations run, and the environment as workers open it (default: this process). */
-  jobs?: { executor: JobExecutor; env: EnvRef };
-}
-
-export interface SearchState {
-  tree: SearchTree;
-  /** Model spend so far (meta agent, executor, memo model). */
-  ledger: CostLedger;
-  step: number;
-  startedAt: number;
-  stepTimes: number[];
-  /** CluE's cluster pool, carried across steps (and across a resume, from the journal). */
-  cluePool: ClusterPool;
-}
+// The search's inputs and live state are SearchRun's (search-run.ts); callers take them from here.
+export type { SearchDeps, SearchState } from './search-run.ts';
 
 export async function runSearch(deps: SearchDeps): Promise<SearchSummary> {
   const policy = POLICIES[deps.options.policy];

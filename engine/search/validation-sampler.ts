@@ -11,8 +11,8 @@
 // Runs written before disjoint samples (`options.sampling` absent) keep the rule they were written with.
 import type { Environment } from '../environment/contract.ts';
 import { taskHash } from '../environment/roles.ts';
-import type { JournalEvent } from '../../run-store/journal.ts';
-import type { RunOptions } from '../../run-store/run-folder.ts';
+import type { JournalEvent } from './journal-events.ts';
+import type { RunOptions } from './run-options.ts';
 import { evalSample } from '../evaluate/task-sample.ts';
 
 export interface TaskSample {

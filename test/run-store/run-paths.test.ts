@@ -13,7 +13,7 @@ import { runSearch } from '../../engine/search/search.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readJournal } from '../../run-store/journal.ts';
-import type { RunOptions } from '../../run-store/run-folder.ts';
+import type { RunOptions } from '../../engine/search/run-options.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 import { programAnalysisReply } from '../support/meta-replies.ts';
 import { purposeOf } from '../support/recorded-session.ts';

@@ -7,7 +7,8 @@
 import { join } from 'node:path';
 import { search, type SearchResult } from '../../api/index.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
-import { type JournalEvent, readJournal } from '../../run-store/journal.ts';
+import type { JournalEvent } from '../../engine/search/journal-events.ts';
+import { readJournal } from '../../run-store/journal.ts';
 import type { OpenAITestServer } from './openai-server.ts';
 import { keyedReplay, recordedCalls, type Served, session2Dir } from './recorded-session.ts';
 

@@ -1,7 +1,8 @@
 // A run folder for in-process searches on the toy environment: the options every search test starts from, with
 // its own changes on top.
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
-import { RUN_FORMAT, RunFolder, type RunOptions } from '../../run-store/run-folder.ts';
+import { RUN_FORMAT, RunFolder } from '../../run-store/run-folder.ts';
+import type { RunOptions } from '../../engine/search/run-options.ts';
 
 export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
   return {

@@ -1,8 +1,7 @@
 // CluE's clusterings in the journal: a resumed search carries the pool on from the last completed step, a step
 // that never finished leaves no trace in it, and the viewer's step log shows the groups and the notes.
 import { describe, expect, it } from 'vitest';
-import type { JournalEvent } from '../../../run-store/journal.ts';
-import { EventSchema } from '../../../run-store/journal.ts';
+import { EventSchema, type JournalEvent } from '../../../engine/search/journal-events.ts';
 import { replay } from '../../../engine/search/replay.ts';
 import { stepDetail } from '../../../viewer/node-detail.ts';
 

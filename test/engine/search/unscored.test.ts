@@ -17,9 +17,11 @@ import { DEFAULT_UCB, lcb, type UcbParams } from '../../../engine/search/ucb.ts'
 import { MAX_UNSCORED_IN_A_ROW } from '../../../engine/search/unscored.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
-import { type JournalEvent, readJournal } from '../../../run-store/journal.ts';
+import type { JournalEvent } from '../../../engine/search/journal-events.ts';
+import { readJournal } from '../../../run-store/journal.ts';
 import { replay } from '../../../engine/search/replay.ts';
-import type { RunFolder, RunOptions } from '../../../run-store/run-folder.ts';
+import type { RunFolder } from '../../../run-store/run-folder.ts';
+import type { RunOptions } from '../../../engine/search/run-options.ts';
 import { readRun } from '../../../viewer/run-model.ts';
 import { textSummary } from '../../../viewer/summary.ts';
 import { offlineServices } from '../../support/services.ts';

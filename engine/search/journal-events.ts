@@ -1,0 +1,116 @@
+// What a search journals: one event per thing that happened (a node joined, an evaluation finished, an action was
+// chosen, a model was called, a step ended). The search owns these events; the run store (run-store/journal.ts)
+// writes them one line each and reads them back through EventSchema. Every node id and path an event names is a safe
+// name or a safe relative path, so no line can point a reader or writer outside the run.
+import { z } from 'zod';
+import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../../foundation/safe-path.ts';
+
+const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number() });
+
+export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('start'), t: z.number(), resumed: z.boolean(), pid: z.number() }),
+  z.object({
+    type: z.literal('node'),
+    t: z.number(),
+    step: z.number().int(),
+    id: NodeId,
+    parent: NodeId.nullable(),
+    kind: z.enum(['root', 'seed', 'child']),
+    dir: RunPath,
+    hash: z.string(),
+    parentSnapshot: z.number().nullable(),
+    description: z.string().optional(),
+    edits: z.array(z.object({ path: z.string(), from: z.union([z.number(), z.boolean(), z.string()]), to: z.union([z.number(), z.boolean(), z.string()]) })).optional(),
+  }),
+  z.object({
+    type: z.literal('evaluation'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    split: z.enum(['train', 'test']),
+    index: z.number().int(),
+    /** null: the evaluation scored nothing (infrastructure failed every task); it counts in no mean, no n, no N. */
+    score: z.number().nullable(),
+    /** Why it scored nothing, when it did not. */
+    unscored: z.string().optional(),
+    tasks: z.number().int(),
+    sampleSeed: z.number().int().optional(),
+    evidence: RunPath,
+    stats: z.record(z.string(), z.unknown()),
+    ms: z.number(),
+  }),
+  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored), retry: z.string().optional() }),
+  // A child that would change nothing: the same program as a node of the tree, or the parent's payloads exactly on
+  // every quick-examination task. It spends the step but no evaluation.
+  z.object({ type: z.literal('no-op'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string().max(2000), same: NodeId.optional(), dir: RunPath.optional(), edits: z.array(z.object({ path: z.string(), from: z.union([z.number(), z.boolean(), z.string()]), to: z.union([z.number(), z.boolean(), z.string()]) })).max(100).optional(), description: z.string().max(2000).optional() }),
+  z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string(), attempts: z.number().int(), dir: RunPath.optional() }),
+  z.object({
+    type: z.literal('meta-call'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    role: z.string(),
+    purpose: z.string(),
+    model: z.string(),
+    promptTokens: z.number(),
+    /** Prompt tokens the endpoint served from its cache (usage.prompt_tokens_details.cached_tokens), when it says. */
+    cachedTokens: z.number().optional(),
+    completionTokens: z.number(),
+    usd: z.number().nullable(),
+    ms: z.number(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    /** The reply was cut off at max_tokens; the agent asked again with a larger limit. */
+    cut: z.boolean().optional(),
+    /** No request was made: an identical request of the run (in flight or answered) gave its reply. */
+    reused: z.object({ step: z.number().int(), node: NodeId, purpose: z.string().max(200) }).optional(),
+  }),
+  // CluE's clustering of one step's evidence: the pool after it (model) or the metadata groups used instead, and why.
+  z.object({
+    type: z.literal('clusters'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    source: z.enum(['model', 'metadata']),
+    notes: z.array(z.string().max(2000)).max(100),
+    clusters: z.array(z.object({ id: NodeId, label: z.string().max(500), description: z.string().max(2000), tasks: z.number().int() })).max(50),
+    /** Task id → cluster id (model) or metadata group (metadata), for this step's tasks. */
+    assignment: z.record(z.string().max(500), z.string().max(500)),
+    /** Summaries written at this step (earlier ones are in earlier events). */
+    summaries: z.record(z.string().max(500), z.string().max(2000)),
+  }),
+  z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
+  z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
+  // Step 0's screen of standard designs (--seeds auto): each design's score on the first validation sample, and the
+  // ones kept as seeds (their nodes and evaluations follow as usual).
+  z.object({
+    type: z.literal('screen'),
+    t: z.number(),
+    step: z.number().int(),
+    keep: z.number().int(),
+    results: z
+      .array(z.object({ design: z.string().max(4096), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath, unscored: z.string().max(2000).optional(), kept: z.boolean() }))
+      .max(64),
+  }),
+  // What the search's validation can tell apart (engine/search/validation-sampler.ts), said when a session starts.
+  z.object({
+    type: z.literal('validation'),
+    t: z.number(),
+    tasks: z.number().int(),
+    perEvaluation: z.number().int(),
+    samples: z.number().int(),
+    deterministic: z.boolean(),
+    resolvable: z.number(),
+    oneTask: z.number(),
+    warning: z.string().max(2000).optional(),
+  }),
+  // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
+  // Ctrl-C). Either way a resume carries on instead of staying stopped.
+  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional(), interrupted: z.boolean().optional() }),
+  // `tied`: the programs the winner cannot be told apart from on validation (engine/search/ties.ts), with why.
+  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number(), tied: z.array(NodeId).max(50).optional(), tieNote: z.string().max(2000).optional() }),
+]);
+
+export type JournalEvent = z.infer<typeof EventSchema>;
+/** An event as written: the time is filled in by the journal. */
+export type NewEvent = JournalEvent extends infer E ? (E extends { t: number } ? Omit<E, 't'> : never) : never;

@@ -1,0 +1,43 @@
+// What a search is asked to do (run.json's `options`): the environment, the budget, the seeds, the meta agent, the
+// policy and its constants. A resume reads them back from the run, so every field is validated, and fields added
+// later are optional (runs written before them still resume).
+import { z } from 'zod';
+
+/** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
+export const MAX_SEEDS = 32;
+
+/** Steps in flight at most: each holds a model conversation and an evaluation. */
+export const MAX_PARALLEL = 16;
+
+export const RunOptionsSchema = z
+  .object({
+    env: z.string(),
+    data: z.string().optional(),
+    budget: z.number().int().min(0).max(10_000),
+    seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
+    /**
+     * `--seeds auto`: step 0 screens these designs (named programs) on the first validation sample and seeds the tree
+     * with the `keep` best (engine/search/screen.ts), after any explicit seeds.
+     */
+    screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
+    meta: z.enum(['model', 'offline']),
+    seed: z.number().int(),
+    maxUsd: z.number().positive().optional(),
+    policy: z.string(),
+    selection: z.enum(['lcb', 'max-mean']),
+    evalFraction: z.number().gt(0).max(1),
+    /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
+    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
+    /** Validation samples are disjoint (engine/search/validation-sampler.ts); absent in runs before them (then seeded, overlapping samples). */
+    sampling: z.enum(['disjoint']).optional(),
+    ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
+    repairAttempts: z.number().int().min(0).max(10),
+    quickExamTasks: z.number().int().min(1),
+    testWinner: z.boolean(),
+    /** Steps in flight at once (1 when absent: runs written before parallel search). */
+    parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
+    /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
+    clustering: z.enum(['clue', 'metadata']).optional(),
+  })
+  .strict();
+export type RunOptions = z.infer<typeof RunOptionsSchema>;
