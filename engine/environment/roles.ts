@@ -10,7 +10,9 @@
 // shared among strata in proportion to their size, every stratum of three tasks or more getting one update and one
 // validation task first: a small scenario is learned from and asked about, and a large one does not take everything.
 import { createHash } from 'node:crypto';
-import type { TaskRole } from './task-spec.ts';
+
+/** Which batch a task belongs to: update (its episode is learned from), validation (asked during the search), test (asked once at the end). */
+export type TaskRole = 'update' | 'validation' | 'test';
 
 /** A uniform number in [0, 1) from the seed and a task id. */
 export function taskHash(seed: number, id: string): number {

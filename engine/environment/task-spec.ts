@@ -4,11 +4,11 @@
 import type { Json, MemoryPayload } from '../../memo-programs/contract.ts';
 import type { EnvironmentGuide } from './contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
-import type { SplitSpec } from './roles.ts';
+import type { SplitSpec, TaskRole } from './roles.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 
-/** Which batch a task belongs to: update (its episode is learned from), validation (asked during the search), test (asked once at the end). */
-export type TaskRole = 'update' | 'validation' | 'test';
+// A task's role is roles.ts's (where roles are assigned); the spec names it.
+export type { TaskRole };
 
 /** An image the environment shows: bytes, not a path, so it can be stored and hashed. */
 export interface TaskImage {

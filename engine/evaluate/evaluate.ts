@@ -8,14 +8,18 @@ import type { EpisodeRecorder, PartialRecorder } from '../../memo-programs/contr
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import { type CallResult, ProgramInstance, type SandboxError, type SandboxLimits } from '../../sandbox/isolate.ts';
 import { applyBudget, checkPayload, type WirePayload } from '../../sandbox/payload.ts';
-import type { HostServices, InstanceUsage } from '../../sandbox/primitives/index.ts';
+import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import type { Quotas } from '../../sandbox/primitives/quotas.ts';
 import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../environment/contract.ts';
 import type { EvidenceWriter } from './evidence.ts';
 import { mapLimit } from './limit.ts';
 import { type OutcomeCache, outcomeKey } from './outcome-cache.ts';
-import { mergeUsage, summarize, type EvaluationStats } from './stats.ts';
+import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
+import { mergeUsage, summarize } from './stats.ts';
+
+// The records are records.ts's; callers take them from here, beside the evaluator.
+export type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
 
 export interface EvaluateOptions {
   env: Environment;
@@ -47,53 +51,6 @@ export type ProgressEvent =
   | { kind: 'task'; world: string; taskId: string; reward: number | null; done: number; total: number }
   | { kind: 'world-end'; world: string; score: number | null }
   | { kind: 'retry'; world: string; reason: string; attempt: number };
-
-export interface TaskRecord {
-  taskId: string;
-  world: string;
-  scenario: string;
-  /** null when the task could not be scored because of an infrastructure failure. */
-  reward: number | null;
-  success: boolean;
-  metrics: Record<string, number>;
-  payloadChars: number;
-  payloadImages: number;
-  truncated: boolean;
-  retrieveMs: number;
-  agentMs: number;
-  cached: boolean;
-  /** Why the program failed this task (throw, timeout, invalid payload), if it did. */
-  programError?: string;
-  infraError?: string;
-  note?: string;
-  answer?: string;
-  /** Model tokens the agent spent on this task. */
-  tokens?: { prompt: number; completion: number };
-}
-
-export interface WorldRecord {
-  world: string;
-  episodes: number;
-  tasks: number;
-  updateMs: number;
-  updateErrors: { episode: string; message: string }[];
-  /** The sandbox died here (timeout, heap): every later task of the world scored 0. */
-  fatal?: SandboxError;
-  attempts: number;
-  usage: InstanceUsage | null;
-  loadMs: number;
-}
-
-export interface EvaluationResult {
-  program: { entry: string; hash: string };
-  env: EnvironmentInfo;
-  split: Split;
-  score: number | null;
-  stats: EvaluationStats;
-  tasks: TaskRecord[];
-  worlds: WorldRecord[];
-  elapsedMs: number;
-}
 
 class WorldInfraFailure extends Error {}
 

@@ -16,7 +16,7 @@ import { type LineLimits, readLines, sizeText } from '../../foundation/bounded-l
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { TaskOutcome } from '../environment/contract.ts';
-import type { EvaluationResult, TaskRecord, WorldRecord } from './evaluate.ts';
+import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 
 export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };

@@ -1,35 +1,8 @@
 // Aggregates of one evaluation: the score, per-scenario scores, payload sizes, latencies and primitive usage.
 import type { InstanceUsage } from '../../sandbox/primitives/index.ts';
 import type { UsageReport } from '../../sandbox/primitives/meter.ts';
-import type { TaskRecord, WorldRecord } from './evaluate.ts';
+import type { EvaluationStats, TaskRecord, WorldRecord } from './records.ts';
 import { keyedObject } from '../../foundation/keyed-object.ts';
-
-export interface EvaluationStats {
-  tasks: number;
-  /** Tasks with a reward (infrastructure failures excluded). */
-  scored: number;
-  infraFailed: number;
-  /** Tasks the program failed (throw, timeout, invalid payload, dead sandbox). */
-  programFailed: number;
-  truncated: number;
-  /** Mean reward over scored tasks. */
-  score: number | null;
-  /** Mean of each reported metric over the tasks that have it. */
-  metrics: Record<string, number>;
-  byScenario: Record<string, { tasks: number; score: number | null }>;
-  meanPayloadChars: number;
-  retrieveP50Ms: number;
-  retrieveP95Ms: number;
-  updateMsPerEpisode: number;
-  updateErrors: number;
-  loadMs: number;
-  usage: UsageReport;
-  /** Largest kv and vector footprint of any world's memory. */
-  peakKvBytes: number;
-  peakVectorBytes: number;
-  /** Model tokens: the agent's (executor role) and the programs' own (memo role). */
-  tokens: { executor: { prompt: number; completion: number }; memo: { prompt: number; completion: number } };
-}
 
 export function quantile(xs: number[], q: number): number {
   if (xs.length === 0) return 0;

@@ -3,7 +3,7 @@
 // found by id in the evidence folder's images/, proven inside it, never through a link.
 import { basename } from 'node:path';
 import { insideRoot } from '../../foundation/safe-path.ts';
-import { LIMITS } from './evidence.ts';
+import { LIMITS } from './evidence-limits.ts';
 
 export interface TaskImages {
   /** Images the task showed and the agent's steps produced (latest steps kept), as files. */

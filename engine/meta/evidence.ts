@@ -3,21 +3,8 @@
 // images of retrieved memory each), what the agent did, and — for these validation tasks — the ground truth.
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
+import { LIMITS } from './evidence-limits.ts';
 import type { ParentContext } from './types.ts';
-
-export const LIMITS = {
-  successes: 2,
-  failures: 2,
-  memoryChars: 20_000,
-  memoryImages: 2,
-  observationChars: 50_000,
-  imagesPerEpisode: 4,
-  /** What the agent did, per task. */
-  actionChars: 12_000,
-  /** A tool result in passing; the last one before the answer (the one that decided it) gets `decisiveChars`. */
-  resultChars: 300,
-  decisiveChars: 4_000,
-};
 
 /**
  * An agent's steps as lines: action, then what it returned. Results are clipped, except the last one (what the

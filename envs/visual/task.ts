@@ -1,6 +1,7 @@
 // What a visual task is. A family (charts, scenes, mazes, ...) has templates; a template renders seeded
 // instances. Siblings (instances of one template) share a procedure — where to look, which tool, which
 // convention — never an answer. Ground truth (answer, oracle procedure) stays in the environment.
+import type { RenderedImage } from './rendered-image.ts';
 
 /** The expected answer and how it is compared. */
 export type Answer =
@@ -8,13 +9,8 @@ export type Answer =
   | { kind: 'number'; value: number; /** relative tolerance, default 0.01 */ tolerance?: number; /** absolute tolerance */ absolute?: number }
   | { kind: 'letter'; value: string };
 
-export interface RenderedImage {
-  /** File name inside evidence, e.g. "scene.png". */
-  name: string;
-  png: Buffer;
-  width: number;
-  height: number;
-}
+// A rendered image is rendered-image.ts's (the tools read images without importing what a task is).
+export type { RenderedImage };
 
 /** One instance, as the generator makes it. */
 export interface VisualTask {

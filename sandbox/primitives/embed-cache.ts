@@ -8,7 +8,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from '
 import type { EmbedOwner } from './embed-owner.ts';
 import { embeddingKey, KEY_BYTES, MAX_DIM } from './embed-record.ts';
 import type { EmbeddingStore } from './embed-store.ts';
-import type { TextEmbedder } from './embed.ts';
+import type { TextEmbedder } from './text-embedder.ts';
 
 export interface CachingOptions {
   /** Bytes of vectors held in memory (default 128 MiB). */

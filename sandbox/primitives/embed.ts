@@ -13,22 +13,14 @@ import { CachingEmbedder } from './embed-cache.ts';
 import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';
 import { type EmbedPool, embedPool, stopEmbedPool, unit } from './embed-pool.ts';
 import { flushEmbeddingStores, sharedEmbeddingStore } from './embed-store.ts';
+import type { TextEmbedder } from './text-embedder.ts';
 
 export { CachingEmbedder } from './embed-cache.ts';
+export type { TextEmbedder } from './text-embedder.ts';
 
 /** Stops the embedding worker threads and finishes the cache writes under way, so a process can exit. */
 export async function closeEmbedPool(): Promise<void> {
   await Promise.all([stopEmbedPool(), flushEmbeddingStores()]);
-}
-
-export interface TextEmbedder {
-  /** Names the model; part of every cache key. */
-  readonly id: string;
-  readonly offline: boolean;
-  /** `owner`: whose work this is (default: the host's own); work of an owner that ended is cancelled. */
-  embed(texts: string[], owner?: EmbedOwner): Promise<Float32Array[]>;
-  /** The vectors right away when every text is already known, else undefined (no work started). */
-  cached?(texts: string[]): Float32Array[] | undefined;
 }
 
 /** Texts per worker job at most. */

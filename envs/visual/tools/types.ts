@@ -1,7 +1,7 @@
 // What a tool is: a name, a usage line for prompts, and a function from a call on the task's images to an
 // observation (text for every agent, an image for zoom, structured data for the reference agent — all of it
 // computed from pixels and from the environment's local "web", never from the generator's scene data).
-import type { RenderedImage } from '../task.ts';
+import type { RenderedImage } from '../rendered-image.ts';
 import type { ToolCall } from './grammar.ts';
 
 export interface ToolResult {
