@@ -1,6 +1,31 @@
-// Lint rules: typescript-eslint's recommended set, plus the few that catch real bugs in async code.
+// Lint rules: typescript-eslint's recommended set, the few that catch real bugs in async code, and the layers.
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+/**
+ * automemo's layers, lowest first. A folder imports its own files and the layers below it: never a layer above it,
+ * nor one beside it (envs and run-store know nothing of each other, nor do viewer and export). foundation/ is under
+ * all. Everything outside the layers (tests, benchmarks, scripts, examples, the entry files) may import anything,
+ * and no layer imports it.
+ */
+export const LAYERS = [
+  ['foundation'],
+  ['memo-programs'],
+  ['sandbox'],
+  ['engine'],
+  ['envs', 'run-store'],
+  ['viewer', 'export'],
+  ['api'],
+  ['cli'],
+];
+
+const layerPolicies = LAYERS.flatMap((group, i) =>
+  group.map((folder) => ({
+    from: { element: { type: folder } },
+    allow: { to: { element: { types: { anyOf: [folder, ...LAYERS.slice(0, i).flat()] } } } },
+  })),
+);
 
 export default tseslint.config(
   // types/ is the declaration output of `npm pack` (prepack), not source.
@@ -22,5 +47,34 @@ export default tseslint.config(
     // The viewer's page: classic browser scripts that share window.Automemo.
     files: ['viewer/page/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+  },
+  {
+    // The layers: every import, re-export, dynamic import() and import('…') type between layers points down.
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        ...LAYERS.flat().map((folder) => ({ type: folder, pattern: folder, partialMatch: false })),
+        { type: 'files outside the layers', pattern: '**', partialMatch: false },
+      ],
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/legacy-templates': false,
+      'boundaries/additional-dependency-nodes': [
+        { name: 'import-type', selector: 'TSImportType > Literal.source', kind: 'type' },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          message:
+            'layers point down (LAYERS in eslint.config.js): {{from.type}}/ imports only its own files and the layers below it, and this import reaches {{to.type}}',
+          policies: [
+            ...layerPolicies,
+            { from: { element: { type: 'files outside the layers' } }, allow: { to: { element: { type: '*' } } } },
+          ],
+        },
+      ],
+    },
   },
 );
