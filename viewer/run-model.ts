@@ -135,7 +135,7 @@ export function readRunInfo(dir: string): RunInfo {
   if (!existsSync(abs)) throw new NotARunError(`${dir} does not exist`);
   if (!statSync(abs).isDirectory()) throw new NotARunError(`${dir} is not a folder (give the run folder, the one holding run.json and journal.jsonl)`);
   const folder = new RunFolder(abs);
-  if (!folder.exists()) throw new NotARunError(`${dir} is not a run folder: it has no run.json (a run folder holds run.json, journal.jsonl, programs/ and evidence/; see search-trees/README.md)`);
+  if (!folder.exists()) throw new NotARunError(`${dir} is not a run folder: it has no run.json (a run folder holds run.json, journal.jsonl, programs/ and evidence/; see run-store/README.md)`);
   try {
     return folder.read();
   } catch (err) {

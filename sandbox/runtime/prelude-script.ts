@@ -1,6 +1,6 @@
 // The prelude as the script each isolate runs first: transpiled from prelude.ts on first use and kept. An exported
 // package carries no TypeScript or esbuild; its bundler replaces this module with the transpiled text
-// (search-trees/export/bundle.ts).
+// (export/bundle.ts).
 import { readFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
 
