@@ -20,6 +20,8 @@ export const LAYERS = [
   ['cli'],
 ];
 
+const belowApi = LAYERS.slice(0, LAYERS.findIndex((group) => group.includes('api'))).flat();
+
 const layerPolicies = LAYERS.flatMap((group, i) =>
   group.map((folder) => ({
     from: { element: { type: folder } },
@@ -47,6 +49,19 @@ export default tseslint.config(
     // The viewer's page: classic browser scripts that share window.Automemo.
     files: ['viewer/page/**/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+  },
+  {
+    // The package's own name is api/ (tsconfig's paths and vitest alias it), so a layer below api/ must not reach it
+    // by name either.
+    files: belowApi.map((folder) => `${folder}/**`),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'automemo', message: "'automemo' is api/: layers point down (LAYERS in eslint.config.js)" }],
+        },
+      ],
+    },
   },
   {
     // The layers: every import, re-export, dynamic import() and import('…') type between layers points down.

@@ -24,9 +24,9 @@ const fileOf = (folder: string) =>
   );
 
 /** The layer errors ESLint reports for `code` as if it were the file at `filePath`. */
-async function layerErrors(filePath: string, code: string): Promise<string[]> {
+async function layerErrors(filePath: string, code: string, rule = 'boundaries/dependencies'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(repoRoot, filePath) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/dependencies').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 const importing = (from: string, target: string) => {
@@ -83,5 +83,13 @@ describe('the layers rule', () => {
     expect(
       await layerErrors('test/planted.test.ts', "import { main } from '../cli/main.ts';\nexport const m = main;\n"),
     ).toEqual([]);
+  });
+
+  it("refuses a layer below api/ reaching it by the package's own name", async () => {
+    const byName = "import { search } from 'automemo';\nexport const s = search;\n";
+    expect(await layerErrors('engine/planted.ts', byName, 'no-restricted-imports')).toEqual([
+      "'automemo' import is restricted from being used. 'automemo' is api/: layers point down (LAYERS in eslint.config.js)",
+    ]);
+    expect(await layerErrors('cli/planted.ts', byName, 'no-restricted-imports')).toEqual([]);
   });
 });
