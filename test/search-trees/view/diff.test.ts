@@ -36,6 +36,22 @@ describe('page line diff', () => {
     expect(ops.filter((o) => o.t !== ' ')).toHaveLength(3);
   });
 
+  it('lists each changed region as diff -u does: its removed lines, then its added lines', () => {
+    // Interleaved changes (the LCS walk alone gives `+` first on ties) and a region replaced whole.
+    const a = 'keep\nold 1\nold 2\nmid\nx\ny\nend\n';
+    const b = 'keep\nnew 1\nnew 2\nnew 3\nmid\nz\nend\n';
+    const ops = d.lineDiff(a, b);
+    expect(ops.map((o) => `${o.t}${o.s}`)).toEqual([' keep', '-old 1', '-old 2', '+new 1', '+new 2', '+new 3', ' mid', '-x', '-y', '+z', ' end']);
+    expect(apply(ops, '+')).toEqual(a.trim().split('\n'));
+    expect(apply(ops, '-')).toEqual(b.trim().split('\n'));
+    // In every run of changed lines no `-` follows a `+`.
+    const text = Array.from({ length: 60 }, (_, i) => `l${i % 9}`).join('\n');
+    const other = Array.from({ length: 60 }, (_, i) => (i % 4 ? `l${(i * 7) % 9}` : `m${i}`)).join('\n');
+    const signs = d.lineDiff(text, other).map((o) => o.t).join('');
+    expect(signs).not.toMatch(/\+-/);
+    expect(apply(d.lineDiff(text, other), '-')).toEqual(other.split('\n'));
+  });
+
   it('groups changes into hunks with context, like diff -u', () => {
     const a = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
     const b = a.replace('line 3\n', 'line three\n').replace('line 30\n', 'line thirty\n');
