@@ -7,7 +7,11 @@
 
   const nodeOf = (run, id) => run.nodes.find((n) => n.id === id);
   const nodeLink = (ctx, id) => el('a', { href: '#', class: 'node-link', onclick: (e) => (e.preventDefault(), ctx.select(id)) }, id);
-  const ciText = (n) => (n.q === null ? '—' : `${fmt(n.q - n.ci)} … ${fmt(n.q + n.ci)}`);
+  const ciText = (n) => {
+    const i = A.interval(n);
+    return i ? `${A.intervalText(n)}${i.clipped ? ' (clipped to [0, 1])' : ''}` : '—';
+  };
+  const lcbText = (n) => (n.lcb === null ? '—' : `${fmt(A.bound(n.lcb))}${n.lcb < 0 ? ' (clipped: below 0)' : ''}`);
   const loading = () => el('p', { class: 'loading' }, 'loading…');
   const problem = (err) => el('p', { class: 'error' }, `could not load: ${err.message || err}`);
 
@@ -248,7 +252,7 @@
       row('mean', (n) => fmt(n.q)),
       row('evaluations n', (n) => n.n),
       row('confidence interval', ciText),
-      row('LCB', (n) => `${fmt(n.lcb)}${n.id === run.winner ? ' (winner)' : ''}`),
+      row('LCB', (n) => `${lcbText(n)}${n.id === run.winner ? ' (winner)' : ''}`),
       row('test', (n) => fmt(n.testScore)),
       row('scores', (n) => n.scores.map((s) => fmt(s)).join(', ') || '—'),
     );

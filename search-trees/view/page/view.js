@@ -97,7 +97,7 @@
       ` · ${o.env} (${env.mode || '?'}${env.reward ? `: ${env.reward}` : ''}) · meta ${o.meta} · policy ${o.policy} · select ${o.selection} · `,
       `step ${run.completedSteps}/${o.budget} · N = ${run.N} · `,
       el('span', { class: `status status-${run.status.replace(' ', '-')}`, id: 'status' }, status),
-      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb)}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
+      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
       run.spend.calls ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}` : '',
     );
     document.title = `automemo — ${run.name}`;

@@ -1,10 +1,7 @@
 // The page's line diff (search-trees/view/page/diff.js), loaded as the browser loads it: a classic script that
 // adds itself to window.Automemo.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../../sandbox/paths.ts';
+import { loadPageScripts } from './page-script.ts';
 
 interface Op {
   t: ' ' | '+' | '-';
@@ -16,16 +13,11 @@ interface DiffApi {
   filesDiff(a: Record<string, string>, b: Record<string, string>): { name: string; status: string; added: number; removed: number }[];
 }
 
-function load(): DiffApi {
-  const window: { Automemo?: { diff: DiffApi } } = {};
-  runInNewContext(readFileSync(join(repoRoot, 'search-trees/view/page/diff.js'), 'utf8'), { window });
-  return (window.Automemo as { diff: DiffApi }).diff;
-}
 
 const apply = (ops: Op[], side: '+' | '-') => ops.filter((o) => o.t !== side).map((o) => o.s);
 
 describe('page line diff', () => {
-  const d = load();
+  const d = loadPageScripts<{ diff: DiffApi }>('diff.js').diff;
 
   it('turns one text into the other with a minimal edit script', () => {
     const a = 'a\nb\nc\nd\ne\n';
