@@ -152,6 +152,7 @@
 
   function taskDetail(ctx, ev, t) {
     const box = el('div', { class: 'task-detail' });
+    box.append(el('p', { class: 'task-question' }, el('b', {}, 'question: '), t.question === undefined ? el('span', { class: 'muted' }, 'not recorded (runs written before questions were kept in the evidence)') : t.question));
     if (t.programError) box.append(el('p', { class: 'error' }, `program error: ${t.programError}`));
     if (t.infraError) box.append(el('p', { class: 'error' }, `infrastructure error: ${t.infraError}`));
     if (t.note) box.append(el('p', {}, el('b', {}, 'checker: '), t.note));
@@ -193,18 +194,20 @@
     box.append(el('p', {}, `${ev.tasks.length} tasks, mean reward ${fmt(mean)}${ev.unreadable ? ` · ${ev.unreadable} unreadable lines` : ''} · evidence ${ev.evidence}`));
     // What could not be read, and why: an unreadable evidence file must never look like an empty, healthy one.
     if (ev.problems && ev.problems.length) box.append(el('ul', { class: 'banner warn evidence-problems' }, ev.problems.map((p) => el('li', {}, p))));
-    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
+    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'question'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
     for (const t of ev.tasks) {
       const row = el(
         'tr',
         { class: `task ${t.reward === null ? 'infra' : t.reward >= 0.5 ? 'good' : 'poor'}`, 'data-task': t.taskId, tabindex: 0 },
         el('td', {}, t.taskId),
+        // The question, shortened in the row (the whole of what the evidence keeps is in the task's detail).
+        t.question === undefined ? el('td', { class: 'question muted' }, 'not recorded') : el('td', { class: 'question', title: A.short(t.question, 600) }, A.short(t.question, 140)),
         el('td', {}, t.scenario || ''),
         el('td', { class: 'num' }, t.reward === null ? 'n/a' : fmt(t.reward, 2)),
         el('td', { class: 'num' }, `${t.payloadChars ?? 0}${t.truncated ? ' (cut)' : ''}${t.payloadImages ? ` +${t.payloadImages} img` : ''}`),
         el('td', {}, A.short(t.answer || t.programError || '', 90)),
       );
-      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 5 }, taskDetail(ctx, ev, t))));
+      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 6 }, taskDetail(ctx, ev, t))));
       table.append(row);
     }
     box.append(table);
