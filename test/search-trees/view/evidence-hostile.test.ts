@@ -116,7 +116,7 @@ describe('tampered evidence', () => {
     await writer.task(record, { text: 'p', images: [] }, undefined, 'What is the code for <b>door-0</b>?');
     await writer.task({ ...record, taskId: 't2' }, { text: 'p', images: [] }, undefined, 'q'.repeat(50_000));
     await writer.task({ ...record, taskId: 't3' }, { text: 'p', images: [] }, undefined, 42 as unknown as string);
-    const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records;
+    const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records as { question?: string }[];
     expect(lines[0]?.question).toBe('What is the code for <b>door-0</b>?');
     expect(lines[1]?.question).toBe(`${'q'.repeat(QUESTION_CHARS)} … [${50_000 - QUESTION_CHARS} more characters]`);
     expect(lines[2]).not.toHaveProperty('question');
