@@ -1,5 +1,5 @@
 // The detail views: a node's panel (scores, the meta agent's feedback, the diff against its parent, its source, its
-// evaluations and their per-task outcomes), a failed generation's panel, and two nodes side by side.
+// evaluations and their per-task outcomes), a failed generation's panel, a no-op child's, and two nodes side by side.
 // `ctx` carries the run, the data source, the selection state and the callbacks of view.js.
 (function (A) {
   'use strict';
@@ -317,6 +317,32 @@
     );
   }
 
+  /** A child that changed nothing: why, what it tried, the step's log, and its source against its parent's if kept. */
+  function noopPanel(ctx, box, index) {
+    const x = (ctx.run.noops || []).find((y) => y.index === index);
+    if (!x) return box.append(el('p', {}, `no no-op child ${index}`));
+    box.append(
+      el(
+        'div',
+        { class: 'panel-head' },
+        el('h2', {}, `No-op child, step ${x.step}`),
+        el('span', { class: 'muted' }, 'from ', nodeLink(ctx, x.parent), ': it changed nothing, so it is not a node and was not evaluated', x.same ? el('span', {}, ' · same as ', nodeLink(ctx, x.same)) : ''),
+        el('span', { class: 'spacer' }),
+        el('button', { type: 'button', class: 'close', onclick: () => ctx.select(null) }, '×'),
+      ),
+      el('pre', { class: 'prose noop-reason' }, x.reason),
+    );
+    if (x.description) box.append(el('p', { class: 'description' }, x.description));
+    if (x.edits && x.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), x.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
+    box.append(
+      later(Promise.all([ctx.source.noop(index), ctx.source.node(x.parent)]), ([d, p], into) => {
+        into.append(renderStepLog(d));
+        if (d.files && Object.keys(d.files).length) into.append(el('h3', {}, `Its source against ${x.parent}`), renderDiff(p.files, d.files, x.parent, `no-op of step ${x.step}`), el('h3', {}, 'Its source'), renderSource(d.files));
+        else into.append(el('p', { class: 'muted' }, x.dir ? `its files are not kept: ${x.dir} now holds the node the step wrote after it` : 'its files were not recorded'));
+      }),
+    );
+  }
+
   /** Task id → mean reward over the node's validation evaluations. */
   async function rewardsOf(ctx, n) {
     const by = new Map();
@@ -353,5 +379,5 @@
     box.append(tasks, diff);
   }
 
-  A.panels = { nodePanel, failurePanel, comparePanel, renderDiff };
+  A.panels = { nodePanel, failurePanel, noopPanel, comparePanel, renderDiff };
 })((window.Automemo = window.Automemo || {}));

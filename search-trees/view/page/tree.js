@@ -1,6 +1,7 @@
 // The search tree as SVG: root on top, children below their parent in the order they were written; a node's area
 // grows with its evaluations and its colour is its mean score on the absolute scale [0, 1] (the legend draws it);
-// the LCB winner has a double ring; failed generations hang under the parent they were tried from, as red crosses.
+// the LCB winner has a double ring; failed generations hang under the parent they were tried from, as red crosses,
+// and children that changed nothing (no-ops: not nodes, never evaluated) as hollow dashed circles marked `=`.
 (function (A) {
   'use strict';
   const DX = 74;
@@ -15,6 +16,7 @@
     const items = [
       ...run.nodes.map((n) => ({ key: n.id, parent: n.parent, step: n.step, node: n })),
       ...run.failures.map((f) => ({ key: `failed:${f.step}`, parent: f.parent, step: f.step, failure: f })),
+      ...(run.noops || []).map((x) => ({ key: `noop:${x.index}`, parent: x.parent, step: x.step, noop: x })),
     ];
     for (const it of items) {
       if (it.parent === null) continue;
@@ -57,7 +59,7 @@
     return lines.join('\n');
   }
 
-  /** Draws the tree; `on.select(id)`, `on.failure(step)`, `on.compare(id)`, `on.hover(text, event)`. */
+  /** Draws the tree; `on.select(id)`, `on.failure(step)`, `on.noop(index)`, `on.compare(id)`, `on.hover(text, event)`. */
   function render(svgEl, run, state, on) {
     A.clear(svgEl);
     const { pos, width, depth } = layout(run);
@@ -80,7 +82,7 @@
     svgEl.append(edges, marks);
     // Edges run from under the parent's labels to above the child (and its winner label), never through text.
     const below = (it) => (it.node ? radius(it.node.n) + 32 : 28);
-    const above = (it) => (it.failure ? 11 : radius(it.node.n) + (it.node.id === run.winner ? 20 : 2));
+    const above = (it) => (it.failure || it.noop ? 11 : radius(it.node.n) + (it.node.id === run.winner ? 20 : 2));
     for (const p of pos.values()) {
       const parent = p.it.parent !== null ? pos.get(p.it.parent) : undefined;
       if (!parent) continue;
@@ -89,7 +91,7 @@
       a.y += below(parent.it);
       b.y -= above(p.it);
       const mid = (a.y + b.y) / 2;
-      edges.append(A.svg('path', { class: p.it.failure ? 'edge edge-failed' : 'edge', d: `M${a.x},${a.y} C${a.x},${mid} ${b.x},${mid} ${b.x},${b.y}` }));
+      edges.append(A.svg('path', { class: p.it.failure ? 'edge edge-failed' : p.it.noop ? 'edge edge-noop' : 'edge', d: `M${a.x},${a.y} C${a.x},${mid} ${b.x},${mid} ${b.x},${b.y}` }));
     }
     for (const p of pos.values()) {
       const { x, y } = at(p);
@@ -105,6 +107,10 @@
         g.addEventListener('mousemove', (e) => on.hover(`generation failed at step ${f.step} (from ${f.parent}, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'})\n${A.short(f.reason, 240)}`, e));
         g.addEventListener('mouseleave', () => on.hover(null));
         marks.append(g);
+        continue;
+      }
+      if (p.it.noop) {
+        marks.append(noopMark(p.it.noop, x, y, state, on));
         continue;
       }
       const n = p.it.node;
@@ -139,6 +145,22 @@
     return { lo, hi };
   }
 
+  /** A child that changed nothing: a hollow dashed circle marked `=`, labelled, its reason on hover. */
+  function noopMark(x, cx, cy, state, on) {
+    const g = A.svg(
+      'g',
+      { class: `noop${state.noop === x.index ? ' selected' : ''}`, 'data-noop': x.index, 'data-step': x.step, transform: `translate(${cx},${cy})`, tabindex: 0, onclick: () => on.noop(x.index) },
+      A.svg('circle', { r: 10, class: 'noop-ring' }),
+      A.svg('text', { y: 4, class: 'noop-sign' }, '='),
+      A.svg('text', { y: 24, class: 'label' }, `no-op · ${x.step}`),
+    );
+    const tip = [`no-op child at step ${x.step} (from ${x.parent}): changed nothing, not evaluated`, x.same ? `same as ${x.same}` : '', A.short(x.reason, 240), x.description ? A.short(x.description, 160) : ''];
+    g.addEventListener('keydown', (e) => e.key === 'Enter' && on.noop(x.index));
+    g.addEventListener('mousemove', (e) => on.hover(tip.filter(Boolean).join('\n'), e));
+    g.addEventListener('mouseleave', () => on.hover(null));
+    return g;
+  }
+
   /** The colour scale (absolute: 0 to 1, the same in every run), where this run's means lie on it, and the marks. */
   function legend(el, lo, hi) {
     A.clear(el);
@@ -153,7 +175,7 @@
         A.el('span', { class: 'scale-bar', style: `background:linear-gradient(to right, ${gradient})` }, range),
         A.el('span', { class: 'scale-ticks' }, ticks.map((t) => A.el('span', { class: 'scale-tick', style: `left:${t * 100}%` }, A.fmt(t, 2)))),
       ),
-      A.el('span', { class: 'legend-note' }, `${lo === null ? '' : ` this run: ${A.fmt(lo, 2)}–${A.fmt(hi, 2)} (bracket)`} · double ring: LCB winner · ✕: failed generation · number: evaluations`),
+      A.el('span', { class: 'legend-note' }, `${lo === null ? '' : ` this run: ${A.fmt(lo, 2)}–${A.fmt(hi, 2)} (bracket)`} · double ring: LCB winner · ✕: failed generation · ○ with =: no-op child (changed nothing, not evaluated) · number: evaluations`),
     );
   }
 
