@@ -5,7 +5,8 @@
   'use strict';
   const W = 460;
   const H = 200;
-  const M = { l: 40, r: 12, t: 12, b: 28 };
+  // The key sits above the plot, clear of lines at 1.00.
+  const M = { l: 40, r: 12, t: 28, b: 28 };
 
   function render(svgEl, steps) {
     A.clear(svgEl);
@@ -40,7 +41,7 @@
       svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestMean), r: 3, class: 'pt best-mean' }, A.svg('title', {}, `step ${s.step}: best mean ${A.fmt(s.bestMean)} (${s.bestMeanNode}), N = ${s.N}`)));
       svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestLcb), r: 3, class: 'pt best-lcb' }, A.svg('title', {}, `step ${s.step}: best LCB ${A.fmt(A.bound(s.bestLcb))} (${s.bestLcbNode})${s.bestLcb < 0 ? ', below 0 before clipping' : ''}`)));
     }
-    const key = A.svg('g', { class: 'key', transform: `translate(${M.l + 8},${M.t + 4})` });
+    const key = A.svg('g', { class: 'key', transform: `translate(${M.l + 8},12)` });
     key.append(A.svg('line', { x1: 0, x2: 18, y1: 0, y2: 0, class: 'line best-mean' }), A.svg('text', { x: 22, y: 4 }, 'best mean'));
     key.append(A.svg('line', { x1: 100, x2: 118, y1: 0, y2: 0, class: 'line best-lcb' }), A.svg('text', { x: 122, y: 4 }, 'best LCB'));
     svgEl.append(key);

@@ -154,7 +154,14 @@
       box.append(el('p', { class: 'muted' }, 'no step taken yet (step 0 evaluates the root and the seeds)'));
       return;
     }
-    const table = el('table', { class: 'actions' }, el('tr', {}, el('th', {}, 'step'), el('th', {}, 'chosen'), el('th', {}, 'score'), el('th', {}, 'best evaluate'), el('th', {}, 'best generate'), el('th', {}, 'outcome')));
+    // Fixed column widths and wrapping cells: every column stays inside the pane, whatever the node ids and reasons.
+    const columns = ['step', 'chosen', 'score', 'best evaluate', 'best generate', 'outcome'];
+    const table = el(
+      'table',
+      { class: 'actions' },
+      el('colgroup', {}, columns.map((c) => el('col', { class: `col-${c.replace(' ', '-')}` }))),
+      el('tr', {}, columns.map((c) => el('th', {}, c))),
+    );
     const best = (a, kind) => {
       const others = a.candidates.filter((c) => c.kind === kind && !(c.kind === a.kind && c.node === a.node));
       if (!others.length) return '—';
