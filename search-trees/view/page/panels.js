@@ -246,6 +246,9 @@
 
   // ---- panels ----
 
+  /** The config settings a child edited: setting, from, to. */
+  const editsTable = (edits) => el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to)))));
+
   function scoreTable(run, nodes) {
     const row = (label, f) => el('tr', {}, el('th', {}, label), nodes.map((n) => el('td', { class: 'num' }, f(n))));
     return el(
@@ -284,7 +287,7 @@
     if (n.unscored && n.unscored.length) {
       box.append(el('ul', { class: 'unscored' }, n.unscored.map((u) => el('li', { class: 'error' }, `unscored: ${u.reason} (${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}; not counted)`))));
     }
-    if (n.edits && n.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), n.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
+    if (n.edits && n.edits.length) box.append(editsTable(n.edits));
     box.append(scoreTable(run, [n]));
     const detail = ctx.source.node(id);
     const parentDetail = parent ? ctx.source.node(parent.id) : Promise.resolve(null);
@@ -333,7 +336,7 @@
       el('pre', { class: 'prose noop-reason' }, x.reason),
     );
     if (x.description) box.append(el('p', { class: 'description' }, x.description));
-    if (x.edits && x.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), x.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
+    if (x.edits && x.edits.length) box.append(editsTable(x.edits));
     box.append(
       later(Promise.all([ctx.source.noop(index), ctx.source.node(x.parent)]), ([d, p], into) => {
         into.append(renderStepLog(d));
