@@ -295,7 +295,7 @@ async function scoreTask(
   if (!retrieved.ok) {
     if (retrieved.infra) return { ...infraFailedTask(task, world, options, retrieved.infra), ...base };
     const rec = { ...failedTask(task, world, options, `retrieve failed: ${errorText(retrieved.error)}`), ...base };
-    await options.evidence?.task(rec, { text: '', images: [] }, undefined);
+    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction);
     return rec;
   }
   const checked = checkPayload(retrieved.value, info.budget, options.services.images);
@@ -311,7 +311,7 @@ async function scoreTask(
       ...base,
       ...payloadFacts,
     };
-    await options.evidence?.task(rec, cut.payload, undefined);
+    await options.evidence?.task(rec, cut.payload, undefined, task.instruction);
     return rec;
   }
   const key = info.deterministic && options.outcomeCache ? outcomeKey(task.taskId, cut.payload, info.agentId) : undefined;
@@ -346,7 +346,7 @@ async function scoreTask(
     ...(infraError ? { infraError } : {}),
     ...(payloadFacts.truncated ? { note: `${outcome?.note ? `${outcome.note}; ` : ''}payload cut to the budget` } : {}),
   };
-  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined);
+  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction);
   return rec;
 }
 
