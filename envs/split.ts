@@ -70,8 +70,3 @@ export function templateRoles(ids: readonly string[], seed: number, trainShare: 
 export function validationPerTemplate(templates: number, total = DEFAULT_MIN_EVAL_TASKS): number {
   return templates > 0 ? Math.ceil(total / templates) : 0;
 }
-
-/** A built-in catalog's settings with their defaults: seed 0, `instances` instances per template, a fifth to train. */
-export function catalogSettings(o: { seed?: number; instances?: number; trainShare?: number }, instances: number): { seed: number; instances: number; trainShare: number } {
-  return { seed: o.seed ?? 0, instances: o.instances ?? instances, trainShare: o.trainShare ?? 0.2 };
-}

@@ -11,6 +11,7 @@ import ivm from 'isolated-vm';
 import type { EpisodeRecorder, Json, PartialRecorder } from '../memo-programs/contract.ts';
 import { BUNDLE_FILENAME, type CompiledProgram } from './compile.ts';
 import { DEFAULT_ARG_LIMITS } from './primitives/arg-bounds.ts';
+import { PLAIN_STUBS } from './primitives/catalog.ts';
 import type { InstancePrimitives } from './primitives/index.ts';
 import { DEFAULT_BUDGET, type PayloadBudget, type WirePayload } from './payload.ts';
 import { preludeScript } from './runtime/prelude-script.ts';
@@ -156,6 +157,7 @@ export class ProgramInstance {
           maxInFlight: 64,
           argLimits: DEFAULT_ARG_LIMITS,
           budget: options.budget ?? DEFAULT_BUDGET,
+          plain: PLAIN_STUBS,
         }).copyInto(),
       );
       context.evalSync(preludeScript(), { timeout: 2000 });

@@ -2,8 +2,8 @@
 // imports, interface, update on sample episodes, retrieve on sample tasks, payload schema, payload budget.
 // Each failed check names what happened and where, in words a person (or the repair prompt) can act on.
 import { createHash } from 'node:crypto';
-import type { EpisodeRecorder } from '../memo-programs/contract.ts';
-import { compileProgram, formatIssue, type ProgramSource, resolveEntry } from './compile.ts';
+import type { EpisodeRecorder, PartialRecorder } from '../memo-programs/contract.ts';
+import { type CompiledProgram, compileProgram, formatIssue, type ProgramSource, resolveEntry } from './compile.ts';
 import { type SandboxError, type SandboxLimits, ProgramInstance } from './isolate.ts';
 import { checkPayload, DEFAULT_BUDGET, type PayloadBudget } from './payload.ts';
 import { type HostServices, type InstanceUsage, InstancePrimitives } from './primitives/index.ts';
@@ -74,172 +74,223 @@ export async function quickExam(source: ProgramSource, options: QuickExamOptions
   throw new ToolchainError('embedding', `quick examination failed twice on shared machinery, not on the program: ${second.infrastructure}`);
 }
 
-async function examineOnce(source: ProgramSource, options: QuickExamOptions): Promise<QuickExamReport> {
-  const started = performance.now();
-  const entry = resolveEntry(source.entryPath);
-  const budget = options.budget ?? DEFAULT_BUDGET;
-  const checks = new Map<CheckName, Check>();
-  const timings = { compileMs: 0, typecheckMs: 0, loadMs: 0, updateMs: 0, retrieveMs: 0, totalMs: 0 };
-  const payloads: PayloadSummary[] = [];
-  let failure: QuickExamReport['failure'];
-  let infrastructure: string | undefined;
-  let primitives: InstancePrimitives | undefined = undefined;
-  const set = (c: Check) => {
-    checks.set(c.name, c);
-    if (!c.ok && !failure) failure = { check: c.name, detail: c.message };
-  };
-  const finish = (hash?: string): QuickExamReport => {
+/** One examination as its checks run: what each check found, the first failure, the timings and payloads. */
+class Examination {
+  private readonly started = performance.now();
+  private readonly checks = new Map<CheckName, Check>();
+  readonly timings = { compileMs: 0, typecheckMs: 0, loadMs: 0, updateMs: 0, retrieveMs: 0, totalMs: 0 };
+  readonly payloads: PayloadSummary[] = [];
+  private failure: QuickExamReport['failure'];
+  /** Set when a check failed on shared machinery (an 'infra' sandbox error), not on the program. */
+  infrastructure: string | undefined;
+  primitives: InstancePrimitives | undefined;
+
+  constructor(
+    private readonly entry: string,
+    private readonly modes: HostServices['modes'],
+  ) {}
+
+  /** A check's result; the first failed check is the failure unless a later one says more (`fail`). */
+  set(c: Check): void {
+    this.checks.set(c.name, c);
+    if (!c.ok && !this.failure) this.failure = { check: c.name, detail: c.message };
+  }
+
+  /** A failed check, and the failing case in full for the repair prompt. */
+  fail(c: Check, failure: NonNullable<QuickExamReport['failure']>): void {
+    this.set(c);
+    this.failure = failure;
+  }
+
+  report(hash?: string): QuickExamReport {
     for (const name of CHECK_NAMES) {
-      if (!checks.has(name)) checks.set(name, { name, ok: false, message: 'not run: an earlier check failed' });
+      if (!this.checks.has(name)) this.checks.set(name, { name, ok: false, message: 'not run: an earlier check failed' });
     }
-    timings.totalMs = round(performance.now() - started);
-    const list = CHECK_NAMES.map((n) => checks.get(n) as Check);
+    this.timings.totalMs = round(performance.now() - this.started);
+    const list = CHECK_NAMES.map((n) => this.checks.get(n) as Check);
     const report: QuickExamReport = {
-      program: relative(process.cwd(), entry) || entry,
+      program: relative(process.cwd(), this.entry) || this.entry,
       passed: list.every((c) => c.ok),
       checks: list,
-      usage: primitives?.usage() ?? null,
-      timings,
-      payloads,
-      modes: options.services.modes,
+      usage: this.primitives?.usage() ?? null,
+      timings: this.timings,
+      payloads: this.payloads,
+      modes: this.modes,
     };
     if (hash) report.hash = hash;
-    if (failure) report.failure = failure;
-    if (infrastructure) report.infrastructure = infrastructure;
+    if (this.failure) report.failure = this.failure;
+    if (this.infrastructure) report.infrastructure = this.infrastructure;
     return report;
-  };
+  }
+}
 
-  // 1. imports: the program bundles, and imports only what the allow-list permits.
+async function examineOnce(source: ProgramSource, options: QuickExamOptions): Promise<QuickExamReport> {
+  const exam = new Examination(resolveEntry(source.entryPath), options.services.modes);
+  const program = await checkImports(source, exam);
+  if (!program) return exam.report();
+  const instance = await checkInterface(source, program, options, exam);
+  if (!instance) return exam.report(program.hash);
+  try {
+    const samples = options.samples ?? (await builtinSamples(options.services.images));
+    if (await checkUpdates(instance, samples.episodes, exam)) {
+      // Memory is frozen while retrieve runs, as in evaluation.
+      exam.primitives?.freeze();
+      await checkRetrieves(instance, samples.tasks, options, exam);
+    }
+    return exam.report(program.hash);
+  } finally {
+    instance.dispose();
+    exam.primitives?.dispose();
+  }
+}
+
+/** 1. imports: the program bundles, and imports only what the allow-list permits. */
+async function checkImports(source: ProgramSource, exam: Examination): Promise<CompiledProgram | undefined> {
   const compiled = await compileProgram(source);
-  timings.compileMs = round(compiled.ok ? compiled.program.ms : compiled.ms);
+  exam.timings.compileMs = round(compiled.ok ? compiled.program.ms : compiled.ms);
   if (!compiled.ok) {
     const first = compiled.issues[0];
-    set({
+    exam.set({
       name: 'imports',
       ok: false,
       message: compiled.issues.map(formatIssue).join('\n'),
       ...(first?.file && first.line ? { location: `${first.file}:${first.line}:${first.column ?? 1}` } : {}),
     });
-    return finish();
+    return undefined;
   }
   const program = compiled.program;
-  set({
+  exam.set({
     name: 'imports',
     ok: true,
     message: `bundled ${program.files.length} program file${program.files.length === 1 ? '' : 's'} into ${kb(program.code.length)}`,
   });
+  return program;
+}
 
-  // 2. interface: types agree with the contract, and the loaded default export has update() and retrieve().
-  const typeIssues: string[] = [];
-  let typeLocation: string | undefined;
-  if (options.typecheck !== false) {
-    const tc = typeChecker().check(source.entryPath, source.code);
-    timings.typecheckMs = round(tc.ms);
-    const entryName = relative(program.rootDir, entry);
-    for (const d of tc.diagnostics) typeIssues.push(formatDiagnostic(d, entryName));
-    const d0 = tc.diagnostics[0];
-    if (d0) typeLocation = `${d0.file}:${d0.line}:${d0.column}`;
-  }
-  primitives = new InstancePrimitives(options.services, options.quotas ? { quotas: options.quotas } : {});
-  const startOpts = { budget, ...(options.limits ? { limits: options.limits } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) };
-  const started2 = await ProgramInstance.start(program, primitives, startOpts);
-  if (!started2.ok) {
-    timings.loadMs = round(started2.ms);
-    const err = started2.error;
-    const messages = [err.message, ...typeIssues.map((t) => `type error ${t}`)];
-    set({ name: 'interface', ok: false, message: messages.join('\n'), ...locationOf(err, typeLocation) });
-    if (err.stack) failure = { check: 'interface', detail: err.message, stack: err.stack };
+/**
+ * 2. interface: types agree with the contract, and the loaded default export has update() and retrieve(). A type
+ * error fails the check but the examination goes on (the program loaded); an instance that did not start ends it.
+ */
+async function checkInterface(source: ProgramSource, program: CompiledProgram, options: QuickExamOptions, exam: Examination): Promise<ProgramInstance | undefined> {
+  const types = options.typecheck === false ? { issues: [] } : typeIssues(source, program, exam);
+  const primitives = new InstancePrimitives(options.services, options.quotas ? { quotas: options.quotas } : {});
+  exam.primitives = primitives;
+  const startOpts = { budget: options.budget ?? DEFAULT_BUDGET, ...(options.limits ? { limits: options.limits } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) };
+  const started = await ProgramInstance.start(program, primitives, startOpts);
+  if (!started.ok) {
+    exam.timings.loadMs = round(started.ms);
+    const err = started.error;
+    const check: Check = { name: 'interface', ok: false, message: [err.message, ...types.issues.map((t) => `type error ${t}`)].join('\n'), ...locationOf(err, types.location) };
+    if (err.stack) exam.fail(check, { check: 'interface', detail: err.message, stack: err.stack });
+    else exam.set(check);
     primitives.dispose();
-    return finish(program.hash);
+    return undefined;
   }
-  const instance = started2.instance;
-  timings.loadMs = round(instance.loadMs);
-  const methods = Object.entries(instance.methods)
-    .filter(([, t]) => t === 'function')
-    .map(([k]) => k)
-    .join(', ');
-  if (typeIssues.length) {
-    set({
+  const instance = started.instance;
+  exam.timings.loadMs = round(instance.loadMs);
+  const { issues } = types;
+  if (issues.length) {
+    exam.set({
       name: 'interface',
       ok: false,
-      message: `${typeIssues.length} type error${typeIssues.length === 1 ? '' : 's'}:\n${typeIssues.slice(0, 20).join('\n')}${typeIssues.length > 20 ? `\n… ${typeIssues.length - 20} more` : ''}`,
-      ...(typeLocation ? { location: typeLocation } : {}),
+      message: `${issues.length} type error${issues.length === 1 ? '' : 's'}:\n${issues.slice(0, 20).join('\n')}${issues.length > 20 ? `\n… ${issues.length - 20} more` : ''}`,
+      ...(types.location ? { location: types.location } : {}),
     });
   } else {
-    set({
-      name: 'interface',
-      ok: true,
-      message: `${options.typecheck === false ? 'loaded' : 'type-checked and loaded'}; methods: ${methods}`,
-    });
+    const methods = Object.entries(instance.methods)
+      .filter(([, t]) => t === 'function')
+      .map(([k]) => k)
+      .join(', ');
+    exam.set({ name: 'interface', ok: true, message: `${options.typecheck === false ? 'loaded' : 'type-checked and loaded'}; methods: ${methods}` });
   }
+  return instance;
+}
 
-  try {
-    const samples = options.samples ?? (await builtinSamples(options.services.images));
-    // 3. update on sample episodes.
-    const updated = await runUpdates(instance, samples.episodes);
-    timings.updateMs = round(updated.ms);
-    if (updated.error) {
-      if (updated.error.kind === 'infra') infrastructure = updated.error.message;
-      set({ name: 'update', ok: false, message: `episode ${updated.case}: ${updated.error.message}`, ...locationOf(updated.error) });
-      failure = { check: 'update', case: updated.case, detail: updated.error.message, ...(updated.error.stack ? { stack: updated.error.stack } : {}) };
-      return finish(program.hash);
-    }
-    set({ name: 'update', ok: true, message: `${samples.episodes.length} sample episodes in ${round(updated.ms)} ms` });
+/** The program's type errors against the contract, and where the first one is. */
+function typeIssues(source: ProgramSource, program: CompiledProgram, exam: Examination): { issues: string[]; location?: string } {
+  const tc = typeChecker().check(source.entryPath, source.code);
+  exam.timings.typecheckMs = round(tc.ms);
+  const entryName = relative(program.rootDir, resolveEntry(source.entryPath));
+  const d0 = tc.diagnostics[0];
+  return { issues: tc.diagnostics.map((d) => formatDiagnostic(d, entryName)), ...(d0 ? { location: `${d0.file}:${d0.line}:${d0.column}` } : {}) };
+}
 
-    // 4. retrieve on sample tasks, with memory frozen as in evaluation; 5–6. payload schema and budget.
-    primitives.freeze();
-    const retrieveStarted = performance.now();
-    const schemaIssues: string[] = [];
-    const budgetIssues: string[] = [];
-    for (const task of samples.tasks) {
-      const r = await instance.retrieve(task);
-      if (!r.ok) {
-        timings.retrieveMs = round(performance.now() - retrieveStarted);
-        if (r.error.kind === 'payload') {
-          set({ name: 'retrieve', ok: true, message: `retrieve() returned for ${task.taskId}` });
-          set({ name: 'payload-schema', ok: false, message: `task ${task.taskId}: ${r.error.message}` });
-          failure = { check: 'payload-schema', case: task.taskId, detail: r.error.message };
-        } else {
-          if (r.error.kind === 'infra') infrastructure = r.error.message;
-          set({ name: 'retrieve', ok: false, message: `task ${task.taskId}: ${r.error.message}`, ...locationOf(r.error) });
-          failure = { check: 'retrieve', case: task.taskId, detail: r.error.message, ...(r.error.stack ? { stack: r.error.stack } : {}) };
-        }
-        return finish(program.hash);
-      }
-      const checked = checkPayload(r.value, budget, options.services.images);
-      payloads.push({
-        taskId: task.taskId,
-        textChars: checked.textChars,
-        images: checked.payload.images.length,
-        preview: checked.payload.text.slice(0, 240),
-        digest: createHash('sha256').update(JSON.stringify([checked.payload.text, checked.payload.images.map((i) => i.id)])).digest('hex'),
-      });
-      for (const issue of checked.schemaIssues) schemaIssues.push(`task ${task.taskId}: ${issue}`);
-      for (const issue of checked.budgetIssues) budgetIssues.push(`task ${task.taskId}: ${issue}`);
-    }
-    timings.retrieveMs = round(performance.now() - retrieveStarted);
-    set({ name: 'retrieve', ok: true, message: `${samples.tasks.length} sample tasks in ${timings.retrieveMs} ms` });
-    set(
-      schemaIssues.length
-        ? { name: 'payload-schema', ok: false, message: schemaIssues.join('\n') }
-        : { name: 'payload-schema', ok: true, message: `${payloads.length} payloads are valid {text, images, metadata?}` },
+/** 3. update on sample episodes: true when every one passed. */
+async function checkUpdates(instance: ProgramInstance, episodes: EpisodeRecorder[], exam: Examination): Promise<boolean> {
+  const updated = await runUpdates(instance, episodes);
+  exam.timings.updateMs = round(updated.ms);
+  if (updated.error) {
+    if (updated.error.kind === 'infra') exam.infrastructure = updated.error.message;
+    exam.fail(
+      { name: 'update', ok: false, message: `episode ${updated.case}: ${updated.error.message}`, ...locationOf(updated.error) },
+      { check: 'update', case: updated.case, detail: updated.error.message, ...(updated.error.stack ? { stack: updated.error.stack } : {}) },
     );
-    const maxText = Math.max(0, ...payloads.map((p) => p.textChars));
-    const maxImages = Math.max(0, ...payloads.map((p) => p.images));
-    set(
-      budgetIssues.length
-        ? { name: 'payload-budget', ok: false, message: budgetIssues.join('\n') }
-        : {
-            name: 'payload-budget',
-            ok: true,
-            message: `largest text ${maxText.toLocaleString('en')} of ${budget.maxChars.toLocaleString('en')} characters; at most ${maxImages} of ${budget.maxImages} images`,
-          },
-    );
-    return finish(program.hash);
-  } finally {
-    instance.dispose();
-    primitives.dispose();
+    return false;
   }
+  exam.set({ name: 'update', ok: true, message: `${episodes.length} sample episodes in ${round(updated.ms)} ms` });
+  return true;
+}
+
+/** 4. retrieve on sample tasks; 5–6. payload schema and budget. */
+async function checkRetrieves(instance: ProgramInstance, tasks: PartialRecorder[], options: QuickExamOptions, exam: Examination): Promise<void> {
+  const budget = options.budget ?? DEFAULT_BUDGET;
+  const started = performance.now();
+  const schemaIssues: string[] = [];
+  const budgetIssues: string[] = [];
+  for (const task of tasks) {
+    const r = await instance.retrieve(task);
+    if (!r.ok) {
+      exam.timings.retrieveMs = round(performance.now() - started);
+      retrieveFailed(task.taskId, r.error, exam);
+      return;
+    }
+    const checked = checkPayload(r.value, budget, options.services.images);
+    exam.payloads.push(payloadSummary(task.taskId, checked));
+    for (const issue of checked.schemaIssues) schemaIssues.push(`task ${task.taskId}: ${issue}`);
+    for (const issue of checked.budgetIssues) budgetIssues.push(`task ${task.taskId}: ${issue}`);
+  }
+  exam.timings.retrieveMs = round(performance.now() - started);
+  exam.set({ name: 'retrieve', ok: true, message: `${tasks.length} sample tasks in ${exam.timings.retrieveMs} ms` });
+  exam.set(
+    schemaIssues.length
+      ? { name: 'payload-schema', ok: false, message: schemaIssues.join('\n') }
+      : { name: 'payload-schema', ok: true, message: `${exam.payloads.length} payloads are valid {text, images, metadata?}` },
+  );
+  const maxText = Math.max(0, ...exam.payloads.map((p) => p.textChars));
+  const maxImages = Math.max(0, ...exam.payloads.map((p) => p.images));
+  exam.set(
+    budgetIssues.length
+      ? { name: 'payload-budget', ok: false, message: budgetIssues.join('\n') }
+      : {
+          name: 'payload-budget',
+          ok: true,
+          message: `largest text ${maxText.toLocaleString('en')} of ${budget.maxChars.toLocaleString('en')} characters; at most ${maxImages} of ${budget.maxImages} images`,
+        },
+  );
+}
+
+/** A retrieve that failed: a payload the boundary refused fails the schema check; anything else, retrieve. */
+function retrieveFailed(taskId: string, error: SandboxError, exam: Examination): void {
+  if (error.kind === 'payload') {
+    exam.set({ name: 'retrieve', ok: true, message: `retrieve() returned for ${taskId}` });
+    exam.fail({ name: 'payload-schema', ok: false, message: `task ${taskId}: ${error.message}` }, { check: 'payload-schema', case: taskId, detail: error.message });
+    return;
+  }
+  if (error.kind === 'infra') exam.infrastructure = error.message;
+  exam.fail(
+    { name: 'retrieve', ok: false, message: `task ${taskId}: ${error.message}`, ...locationOf(error) },
+    { check: 'retrieve', case: taskId, detail: error.message, ...(error.stack ? { stack: error.stack } : {}) },
+  );
+}
+
+function payloadSummary(taskId: string, checked: ReturnType<typeof checkPayload>): PayloadSummary {
+  return {
+    taskId,
+    textChars: checked.textChars,
+    images: checked.payload.images.length,
+    preview: checked.payload.text.slice(0, 240),
+    digest: createHash('sha256').update(JSON.stringify([checked.payload.text, checked.payload.images.map((i) => i.id)])).digest('hex'),
+  };
 }
 
 async function runUpdates(

@@ -6,7 +6,7 @@
 import { type Dir, opendirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { readEvidenceLines } from '../engine/evaluate/evidence.ts';
+import { clipQuestion, QUESTION_CHARS, readEvidenceLines } from '../engine/evaluate/evidence.ts';
 import { insideRoot, isSafeName, PathOutsideError, resolveInside } from '../foundation/safe-path.ts';
 import { keyedObject } from '../foundation/keyed-object.ts';
 
@@ -18,6 +18,8 @@ const Step = z.object({ action: z.string(), observation: z.string().optional(), 
 // Only what the page shows; other fields of a line are dropped.
 const TaskLine = z.object({
   taskId: z.string(),
+  /** What the task asked (its instruction); runs written before it was kept have none. */
+  question: z.string().optional(),
   world: z.string().optional(),
   scenario: z.string().optional(),
   reward: z.number().nullable(),
@@ -70,7 +72,9 @@ export function readEvidence(runDir: string, evidence: string, limits?: ClipLimi
   }
   if (!insideRoot(runDir, evidence)) return { evidence, tasks: [], images: {}, unreadable: 0, problems: [`the evidence folder ${evidence} is missing`] };
   const read = tasksFile(runDir, evidence) ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine) : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
-  const tasks = limits ? read.records.map((t) => clipTask(t, limits)) : read.records;
+  // A question is cut as the writer cuts it, whatever the file holds (the writer's own cut, with its note, passes).
+  const questions = read.records.map((t) => (t.question !== undefined && t.question.length > QUESTION_CHARS + 100 ? { ...t, question: clipQuestion(t.question) } : t));
+  const tasks = limits ? questions.map((t) => clipTask(t, limits)) : questions;
   const problems = [...read.problems];
   // Keyed by file names anyone can put in the folder: no name may stand for what objects inherit.
   const images = keyedObject<string>();

@@ -1,6 +1,6 @@
 // What the node panel shows beyond the tree's numbers: the program's source files, the meta agent's meta.json
 // (feedback and clusters), and the step that wrote it — its quick examinations and meta-model calls. A failed
-// generation gets the same for its last attempt.
+// generation gets the same for its last attempt, a child that changed nothing (a no-op) for itself.
 // A program folder may have been tampered with: only plain .ts files inside the run are shown, each up to a size,
 // and meta.json is read only when it is a plain file of a sensible size.
 import { readdirSync, statSync } from 'node:fs';
@@ -111,6 +111,16 @@ export function readNodeDetail(run: RunView, id: string): NodeDetail | null {
   } catch (err) {
     detail.metaError = (err as Error).message;
   }
+  return detail;
+}
+
+/** A no-op child's step (its quick examinations and meta calls) and its files, when its folder still holds them. */
+export function readNoOpDetail(run: RunView, index: number): FailureDetail | null {
+  const noop = run.noops.find((x) => x.index === index);
+  if (!noop) return null;
+  const { events } = readJournal(join(run.dir, 'journal.jsonl'));
+  const detail: FailureDetail = { step: noop.step, ...stepDetail(events, noop.step) };
+  if (noop.dir && noop.filesKept) detail.files = programAt(run.dir, noop.dir);
   return detail;
 }
 

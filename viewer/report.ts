@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type EvidenceView, imageIds, readEvidence } from './evidence-view.ts';
-import { type FailureDetail, type NodeDetail, readFailureDetail, readNodeDetail } from './node-detail.ts';
+import { type FailureDetail, type NodeDetail, readFailureDetail, readNodeDetail, readNoOpDetail } from './node-detail.ts';
 import { inlinePage } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
 import { insideRoot } from '../foundation/safe-path.ts';
@@ -29,6 +29,8 @@ export interface ReportBundle {
   run: RunView;
   nodes: Record<string, NodeDetail>;
   failures: Record<string, FailureDetail>;
+  /** By the no-op's index among the run's no-ops. */
+  noops: Record<string, FailureDetail>;
   /** By evidence folder (relative to the run). */
   evidence: Record<string, EvidenceView>;
   /** Image file (relative to the run) → data URI. */
@@ -45,6 +47,8 @@ export function buildBundle(dir: string, limits: ReportLimits = REPORT_LIMITS): 
   for (const n of run.nodes) nodes[n.id] = readNodeDetail(run, n.id) as NodeDetail;
   const failures = keyedObject<FailureDetail>();
   for (const f of run.failures) failures[String(f.step)] = readFailureDetail(run, f.step) as FailureDetail;
+  const noops = keyedObject<FailureDetail>();
+  for (const x of run.noops) noops[String(x.index)] = readNoOpDetail(run, x.index) as FailureDetail;
   const evidence = keyedObject<EvidenceView>();
   for (const n of run.nodes) {
     for (const e of n.evaluations) {
@@ -53,7 +57,7 @@ export function buildBundle(dir: string, limits: ReportLimits = REPORT_LIMITS): 
     }
   }
   const { images, omitted } = inlineImages(run, evidence, limits);
-  return { generatedAt: new Date().toISOString(), run, nodes, failures, evidence, images, omittedImages: omitted, limits };
+  return { generatedAt: new Date().toISOString(), run, nodes, failures, noops, evidence, images, omittedImages: omitted, limits };
 }
 
 /** The referenced images as data URIs, the winner's evaluations first, until the caps are reached. */

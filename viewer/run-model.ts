@@ -65,6 +65,26 @@ export interface FailureView {
   dir?: string;
 }
 
+/** A child that passed quick examination but would have changed nothing: not a node, not evaluated. */
+export interface NoOpView {
+  /** Its place among the run's no-ops (several may share a step: the step tries again), the page's key for it. */
+  index: number;
+  parent: string;
+  step: number;
+  reason: string;
+  /** The node it is the same as (the same program, or the same payloads on every quick-examination task). */
+  same?: string;
+  description?: string;
+  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  /** Its program folder, relative to the run. */
+  dir?: string;
+  /**
+   * Whether its folder still holds its program: a later try of the step that became the node writes the node's
+   * program into the folder the first try used, so a no-op sharing its folder with a node has lost its files.
+   */
+  filesKept: boolean;
+}
+
 export interface ActionView {
   step: number;
   kind: 'evaluate' | 'generate';
@@ -74,8 +94,10 @@ export interface ActionView {
   /** What it led to: the child written, the failure, or the new score. */
   child?: string;
   failed?: string;
-  /** A child that would have changed nothing, with why; not evaluated. */
+  /** A child that would have changed nothing, with why (the step's last); not evaluated. */
   noop?: string;
+  /** How many children of the step changed nothing (a step tries again after one). */
+  noops?: number;
   result?: number;
   /** The step's evaluation scored nothing: why. */
   unscored?: string;
@@ -108,7 +130,7 @@ export interface RunView {
   nodes: NodeView[];
   failures: FailureView[];
   /** Children not evaluated because they would have changed nothing. */
-  noops: { parent: string; step: number; reason: string }[];
+  noops: NoOpView[];
   actions: ActionView[];
   steps: StepPoint[];
   /** The action of a step that has started and not finished. */
@@ -191,7 +213,7 @@ export function readRun(dir: string): RunView {
     N,
     completedSteps: past.completedSteps,
     nodes,
-    noops: past.noops.map((x) => ({ parent: x.parent, step: x.step, reason: x.reason })),
+    noops: noOpViews(past.noops, nodes),
     failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
@@ -244,6 +266,21 @@ function inFlight(events: JournalEvent[]): RunView['inFlight'] {
   return undefined;
 }
 
+function noOpViews(events: Extract<JournalEvent, { type: 'no-op' }>[], nodes: NodeView[]): NoOpView[] {
+  const nodeDirs = new Set(nodes.map((n) => n.dir));
+  return events.map((e, index) => ({
+    index,
+    parent: e.parent,
+    step: e.step,
+    reason: e.reason,
+    ...(e.same ? { same: e.same } : {}),
+    ...(e.description ? { description: e.description } : {}),
+    ...(e.edits ? { edits: e.edits } : {}),
+    ...(e.dir ? { dir: e.dir } : {}),
+    filesKept: e.dir !== undefined && !nodeDirs.has(e.dir),
+  }));
+}
+
 type Evaluation = Extract<JournalEvent, { type: 'evaluation' }>;
 type Failure = Extract<JournalEvent, { type: 'generation-failed' }>;
 
@@ -252,10 +289,13 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
   if (a.kind === 'generate') {
     const child = [...tree.nodes.values()].find((n) => n.kind === 'child' && n.step === a.step);
     const failed = failures.find((f) => f.step === a.step);
-    const noop = tree.noops.find((x) => x.step === a.step);
+    const noops = tree.noops.filter((x) => x.step === a.step);
     if (child) view.child = child.id;
     if (failed) view.failed = failed.reason;
-    if (noop) view.noop = noop.reason;
+    if (noops.length) {
+      view.noop = (noops.at(-1) as (typeof noops)[number]).reason;
+      view.noops = noops.length;
+    }
   }
   const evaluation = evaluations.find((e) => e.step === a.step && e.split === 'train');
   if (evaluation?.score === null) view.unscored = evaluation.unscored ?? 'no task was scored';

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { readEvidence } from './evidence-view.ts';
-import { readFailureDetail, readNodeDetail } from './node-detail.ts';
+import { readFailureDetail, readNodeDetail, readNoOpDetail } from './node-detail.ts';
 import { pageAsset } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
 import { insideRoot } from '../foundation/safe-path.ts';
@@ -97,6 +97,7 @@ export class ViewServer {
     if (path === '/events') return this.subscribe(req, res);
     if (path === '/api/run') return send(res, 200, readRun(this.dir));
     if (path === '/api/node') return found(res, readNodeDetail(readRun(this.dir), q('id')), `no node ${q('id')}`);
+    if (path === '/api/noop') return found(res, readNoOpDetail(readRun(this.dir), Number(q('index'))), `no no-op child ${q('index')}`);
     if (path === '/api/failure') return found(res, readFailureDetail(readRun(this.dir), Number(q('step'))), `no failed generation at step ${q('step')}`);
     if (path === '/api/evidence') return this.evidence(res, readRun(this.dir), q('node'), q('evidence'));
     if (path.startsWith('/files/')) return this.file(res, decodeURIComponent(path.slice('/files/'.length)));

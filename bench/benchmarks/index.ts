@@ -7,6 +7,7 @@ import { writeChoices } from './choices.ts';
 import { writeTeamLogs } from './team-logs.ts';
 import { writeBookClub } from './dev/book-club.ts';
 import { writeHouseNotes } from './dev/house-notes.ts';
+import { writeLabNotebook } from './dev/lab-notebook.ts';
 
 export interface BenchBenchmark {
   name: string;
@@ -60,6 +61,15 @@ export const DEV_BENCHMARKS: BenchBenchmark[] = [
     prepare: (dir) => {
       const path = join(dir, 'book-club.jsonl');
       writeBookClub(path, 5);
+      return `data:${path}`;
+    },
+  },
+  {
+    name: 'lab-notebook',
+    shape: 'data-file two-hop and totals, evidence recall',
+    prepare: (dir) => {
+      const path = join(dir, 'lab-notebook.jsonl');
+      writeLabNotebook(path, 13);
       return `data:${path}`;
     },
   },

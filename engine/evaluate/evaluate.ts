@@ -252,7 +252,7 @@ async function scoreTask(
   if (!retrieved.ok) {
     if (retrieved.infra) return { ...infraFailedTask(task, world, options, retrieved.infra), ...base };
     const rec = { ...failedTask(task, world, options, `retrieve failed: ${errorText(retrieved.error)}`), ...base };
-    await options.evidence?.task(rec, { text: '', images: [] }, undefined);
+    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction);
     return rec;
   }
   const checked = checkPayload(retrieved.value, info.budget, options.services.images);
@@ -268,7 +268,7 @@ async function scoreTask(
       ...base,
       ...payloadFacts,
     };
-    await options.evidence?.task(rec, cut.payload, undefined);
+    await options.evidence?.task(rec, cut.payload, undefined, task.instruction);
     return rec;
   }
   const key = info.deterministic && options.outcomeCache ? outcomeKey(task.taskId, cut.payload, info.agentId) : undefined;
@@ -303,7 +303,7 @@ async function scoreTask(
     ...(infraError ? { infraError } : {}),
     ...(payloadFacts.truncated ? { note: `${outcome?.note ? `${outcome.note}; ` : ''}payload cut to the budget` } : {}),
   };
-  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined);
+  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction);
   return rec;
 }
 

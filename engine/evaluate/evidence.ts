@@ -1,5 +1,6 @@
 // Evidence of one evaluation, written as it happens so an interrupted run keeps what it finished:
-//   tasks.jsonl   one line per task: the record, the payload the agent got, the trajectory
+//   tasks.jsonl   one line per task: the record, the task's question (its instruction, up to QUESTION_CHARS), the
+//                 payload the agent got, the trajectory
 //   worlds.jsonl  one line per world: update timings and errors, primitive usage
 //   summary.json  the result without per-task lines, written at the end
 //   images/       the images a task showed or produced (task images, zoom crops, payload images), one file per
@@ -20,6 +21,14 @@ import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 
 export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
+/** A task's question (its instruction) is kept up to this many characters, for readers of the evidence. */
+export const QUESTION_CHARS = 2000;
+
+/** A question as evidence keeps it: whole up to QUESTION_CHARS, else cut there, saying how much was left out. */
+export function clipQuestion(q: string): string {
+  return q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)} … [${q.length - QUESTION_CHARS} more characters]` : q;
+}
+
 /** summary.json holds statistics and per-world records, never tasks: far below this. */
 export const SUMMARY_MAX_BYTES = 64 * 2 ** 20;
 
@@ -70,18 +79,22 @@ export class EvidenceWriter {
     return files;
   }
 
-  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined): Promise<void> {
+  /** `question`: what the task asked (its instruction), kept so a reader of the evidence sees it beside the answer. */
+  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string): Promise<void> {
     await this.ready;
     const t = outcome?.trajectory;
     const ids = [...payload.images.map((i) => i.id), ...(t?.images ?? []), ...(t?.steps.flatMap((s) => s.images ?? []) ?? [])];
     const files = await this.imageFiles(ids);
+    const asked = typeof question === 'string' ? { question: clipQuestion(question) } : {};
     const line = {
       ...record,
+      ...asked,
       payload: { text: payload.text, images: payload.images.map((i) => i.id), ...(payload.metadata !== undefined ? { metadata: payload.metadata } : {}) },
       ...(t ? { trajectory: { ...t, ...(files.length ? { files: [...new Set([...(t.files ?? []), ...files])] } : {}) } } : {}),
     };
     const cut = () => ({
       ...record,
+      ...asked,
       payload: { text: payload.text.slice(0, 100_000), images: payload.images.map((i) => i.id) },
       note: [record.note, `evidence line over ${sizeText(EVIDENCE_LIMITS.maxLineBytes)}: payload cut to 100,000 characters, metadata and trajectory left out`].filter(Boolean).join('; '),
     });

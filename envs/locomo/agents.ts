@@ -2,10 +2,9 @@
 // payload line that shares the most content words with the question; the offline reward does not depend on it).
 // With an `executor` model: the model answers from the payload alone, and the reward is LoCoMo's F1.
 import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
-import { clientFor } from '../../foundation/llm/client.ts';
 import type { RoleModel } from '../../foundation/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../foundation/llm/prompt-file.ts';
-import { InfraError } from '../../engine/environment/contract.ts';
+import { complete } from '../executor-model.ts';
 
 export interface Reading {
   answer: string;
@@ -55,20 +54,7 @@ export class ModelReader implements LocomoReader {
       memory: memory.trim() || '(empty)',
       question,
     });
-    try {
-      const res = await clientFor(this.model).chat.completions.create({
-        model: this.model.model,
-        messages: [{ role: 'user', content: prompt }],
-        temperature: 0,
-        max_tokens: 64,
-      });
-      const answer = (res.choices[0]?.message?.content ?? '').trim().split('\n')[0]?.trim() ?? '';
-      return {
-        answer,
-        tokens: { prompt: res.usage?.prompt_tokens ?? 0, completion: res.usage?.completion_tokens ?? 0 },
-      };
-    } catch (err) {
-      throw new InfraError(`executor model ${this.model.model} failed: ${(err as Error).message}`, { cause: err });
-    }
+    const { text, tokens } = await complete(this.model, 'executor', [{ role: 'user', content: prompt }], 64);
+    return { answer: text.trim().split('\n')[0]?.trim() ?? '', tokens };
   }
 }

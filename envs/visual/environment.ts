@@ -11,7 +11,7 @@ import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { experienceReaderGuide } from '../experience.ts';
 import { pickNamed } from '../named-subset.ts';
-import { catalogSettings } from '../split.ts';
+import { catalogSettings } from '../template-catalog.ts';
 import { folderSourceHash } from '../source-hash.ts';
 import type { VisualAgent } from './agents/agent.ts';
 import { ModelAgent } from './agents/model/agent.ts';
@@ -45,8 +45,9 @@ export interface VisualOptions {
 
 export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTruth> {
   const families = pickNamed(FAMILIES, options.families, { one: 'visual family', many: 'visual families' });
-  const { seed, instances, trainShare } = catalogSettings(options, 20);
-  const entries = buildCatalog(families, { seed, instances, trainShare, ...(options.validationTasks !== undefined ? { validationTasks: options.validationTasks } : {}) });
+  const settings = catalogSettings(options, 20);
+  const { seed, instances, trainShare } = settings;
+  const entries = buildCatalog(families, settings);
   const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor, { images: options.images }) : new ReferenceAgent(SOLVERS));
   const toolsOf = new Map(families.map((f) => [f.name, [...COMMON_TOOL_NAMES, ...f.tools]]));
   const tools = TOOLS.map((t) => `${t.usage} — ${t.summary}`).join('; ');

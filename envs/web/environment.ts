@@ -11,7 +11,7 @@ import type { TaskEnvironmentSpec } from '../../engine/environment/task-spec.ts'
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { experienceReaderGuide } from '../experience.ts';
 import { pickNamed } from '../named-subset.ts';
-import { catalogSettings } from '../split.ts';
+import { catalogSettings } from '../template-catalog.ts';
 import { folderSourceHash } from '../source-hash.ts';
 import type { WebAgent } from './agents/agent.ts';
 import { ModelAgent } from './agents/model/agent.ts';
@@ -47,8 +47,9 @@ export interface WebOptions {
 
 export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
   const sites = pickNamed(SITES, options.sites, { one: 'web site', many: 'web sites' });
-  const { seed, instances, trainShare } = catalogSettings(options, 15);
-  const catalog = buildCatalog(sites, { seed, instances, trainShare, ...(options.validationTasks !== undefined ? { validationTasks: options.validationTasks } : {}) });
+  const settings = catalogSettings(options, 15);
+  const { seed, instances, trainShare } = settings;
+  const catalog = buildCatalog(sites, settings);
   const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor) : new ReferenceAgent(SOLVERS));
   const screenshots = options.screenshots ?? (agent.mode === 'model' ? 'every' : 'final');
   return {

@@ -1,7 +1,10 @@
 // Expansion: units next to the best hits join the candidates, scored a share of their hit's score. Neighbours in
 // the same episode (the reply after a question, the result after an action); graph neighbours share a name with
-// the hit.
+// the hit; a second hop is found by the hit's own rarest words that the question does not use (a question whose
+// answer needs two facts names only the first: the project, not the instrument whose room it asks for).
 import { ensureHits } from './fusion.ts';
+import { feedbackTerms } from './query-rewrite.ts';
+import { stemmedTokens } from './stem.ts';
 import { type Hit, type RetrievalState, named, type Stage, sortHits } from './retrieval-state.ts';
 
 /** Raises a label's score to `score` (adding it when new), noting how it was reached. */
@@ -75,6 +78,35 @@ export function graphExpand(options: { seeds?: number; per?: number; decay?: num
       }
       const best = [...shared].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, per);
       for (const [label] of best) raise(byLabel, label, seed.score * decay, 'graph');
+    }
+    state.hits = sortHits([...byLabel.values()]);
+  });
+}
+
+/**
+ * Stage: a second hop — for each of the top `seeds` hits, a lexical search by the task query plus the hit's `terms`
+ * rarest words the query does not use; up to `per` units found that way join the hits at the seed's score × decay.
+ * @reads queries, lists, hits, store
+ * @writes hits (units found by a seed hit's own words added, or raised when already hits, to the seed's score × decay; via "hop"), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending, ties by label ascending
+ */
+export function hopExpand(options: { seeds?: number; per?: number; terms?: number; decay?: number } = {}): Stage {
+  const seeds = Math.max(1, Math.min(options.seeds ?? 5, 50));
+  const per = Math.max(1, Math.min(options.per ?? 2, 20));
+  const terms = Math.max(1, Math.min(options.terms ?? 3, 20));
+  // Fused scores sit close together (reciprocal ranks): a unit found by a hop ranks just below its seed, not far below.
+  const decay = options.decay ?? 0.9;
+  return named('hopExpand', (state) => {
+    const hits = ensureHits(state);
+    const query = state.queries[0]?.text ?? '';
+    const asked = stemmedTokens(query);
+    const byLabel = new Map(hits.map((h) => [h.label, { ...h }]));
+    for (const seed of hits.slice(0, seeds)) {
+      const words = feedbackTerms(state.store, [seed.label], query, terms);
+      if (!words.length) continue;
+      const own = String(seed.label);
+      const found = state.store.bm25.search([...asked, ...words], per, (id) => id !== own);
+      for (const f of found) raise(byLabel, Number(f.id), seed.score * decay, 'hop');
     }
     state.hits = sortHits([...byLabel.values()]);
   });

@@ -11,7 +11,7 @@ export { type Stage, type RetrievalState, type Hit, type Query, type RankedList,
 export { bm25Stage, denseStage } from './search-stages.ts';
 export { rrfFuse, weightedFuse, maxFuse } from './fusion.ts';
 export { prfQuery, entityQueries } from './query-rewrite.ts';
-export { neighbourExpand, graphExpand } from './expansion.ts';
+export { neighbourExpand, graphExpand, hopExpand } from './expansion.ts';
 export { mmrStage, capPerSource, dedupe } from './diversity.ts';
 export { recencyBoost, timeBoost } from './time-focus.ts';
 export { routeByKind, taskKind, type TaskKind } from './routing.ts';

@@ -6,6 +6,7 @@ import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
 import { clientFor } from '../../foundation/llm/client.ts';
 import type { RoleModel } from '../../foundation/llm/models.ts';
 import { readPrompt } from '../../foundation/llm/prompt-file.ts';
+import { imagePart } from '../../foundation/image-part.ts';
 
 export interface ChatService {
   readonly offline: boolean;
@@ -51,7 +52,7 @@ export class OpenAIChat implements ChatService {
           role: 'user',
           content: [
             { type: 'text', text: readPrompt(import.meta.url, './prompts/caption.txt') },
-            { type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } },
+            imagePart(bytes, mime),
           ],
         },
       ],

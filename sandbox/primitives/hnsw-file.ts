@@ -122,41 +122,85 @@ export function checkHnswFile(file: string, want: HnswExpected): void {
   }
 }
 
-function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => never): void {
-  // The size was checked up front; a file cut while we read it is truncated all the same.
-  const need = (n: number, where: string): Buffer => cur.take(n) ?? fail(`truncated in ${where}`);
-  if (cur.size < HNSW_HEADER_BYTES) fail(`truncated: ${cur.size} bytes, shorter than the ${HNSW_HEADER_BYTES}-byte header`);
-  const header = need(HNSW_HEADER_BYTES, 'the header');
+/** Byte sizes in a record, from the expected dimension and M. */
+interface Layout {
+  maxM: number;
+  maxM0: number;
+  /** A level-0 link list: header and maxM0 ids. */
+  links0: number;
+  /** One upper-level link list: header and maxM ids. */
+  linksUpper: number;
+  dataBytes: number;
+  /** A level-0 record: links, vector, label. */
+  recordBytes: number;
+}
+
+/** What every part of the check works with. */
+interface Reading {
+  cur: Cursor;
+  want: HnswExpected;
+  layout: Layout;
+  fail: (problem: string) => never;
+  /** The next `n` bytes; a file that ends first is truncated in `where`. */
+  need: (n: number, where: string) => Buffer;
+}
+
+/** The graph's top as the header gives it, checked against the element count. */
+interface Graph {
+  count: number;
+  maxLevel: number;
+  entry: number;
+}
+
+function layoutOf(want: HnswExpected): Layout {
   const maxM = want.m;
   const maxM0 = 2 * want.m;
   const links0 = 4 + 4 * maxM0;
-  const linksUpper = 4 + 4 * maxM;
   const dataBytes = 4 * want.dim;
-  const recordBytes = links0 + dataBytes + 8;
+  return { maxM, maxM0, links0, linksUpper: 4 + 4 * maxM, dataBytes, recordBytes: links0 + dataBytes + 8 };
+}
 
+function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => never): void {
+  // The size was checked up front; a file cut while we read it is truncated all the same.
+  const r: Reading = { cur, want, layout: layoutOf(want), fail, need: (n, where) => cur.take(n) ?? fail(`truncated in ${where}`) };
+  if (cur.size < HNSW_HEADER_BYTES) fail(`truncated: ${cur.size} bytes, shorter than the ${HNSW_HEADER_BYTES}-byte header`);
+  const header = r.need(HNSW_HEADER_BYTES, 'the header');
+  checkParameters(header, r);
+  const graph = checkGraphTop(header, r);
+  const level0End = HNSW_HEADER_BYTES + graph.count * r.layout.recordBytes;
+  if (cur.size < level0End + 4 * graph.count) fail(`truncated: ${cur.size} bytes, but its ${graph.count} elements need at least ${level0End + 4 * graph.count}`);
+  const levels = readLevels(level0End, graph, r);
+  checkLevel0(graph.count, r);
+  checkUpperLevels(level0End, levels, r);
+}
+
+/** The fields fixed by the dimension and M: offsets, sizes, M, mult, ef_construction. */
+function checkParameters(header: Buffer, { want, layout, fail }: Reading): void {
   const field = (name: string, at: number, expected: number) => {
     const v = header.readBigUInt64LE(at);
     if (v !== BigInt(expected)) fail(`${name} is ${v} but an index of ${want.dim}-d vectors with M = ${want.m} has ${expected}`);
   };
   field('offsetLevel0', 0, 0);
-  field('maxM', 56, maxM);
-  field('maxM0', 64, maxM0);
+  field('maxM', 56, layout.maxM);
+  field('maxM0', 64, layout.maxM0);
   field('M', 72, want.m);
   const mult = header.readDoubleLE(80);
   const wantMult = 1 / Math.log(want.m);
   if (!(Math.abs(mult - wantMult) <= 1e-9 * wantMult)) fail(`mult is ${mult} but M = ${want.m} gives ${wantMult}`);
   const efc = u64(header, 88, 10_000);
   if (efc === undefined || efc < 1) fail(`ef_construction is ${header.readBigUInt64LE(88)} (allowed 1–10000)`);
-
   const sizeData = header.readBigUInt64LE(24);
-  if (sizeData !== BigInt(recordBytes)) {
-    const stored = (Number(sizeData) - links0 - 8) / 4;
+  if (sizeData !== BigInt(layout.recordBytes)) {
+    const stored = (Number(sizeData) - layout.links0 - 8) / 4;
     const held = Number.isInteger(stored) && stored > 0 && sizeData < 2n ** 40n ? `holds ${stored}-d vectors` : 'holds no vectors we could have written';
-    fail(`${held} (size_data_per_element ${sizeData}) but vectors.json gives dim ${want.dim} (${recordBytes} bytes per element)`);
+    fail(`${held} (size_data_per_element ${sizeData}) but vectors.json gives dim ${want.dim} (${layout.recordBytes} bytes per element)`);
   }
-  field('label_offset', 32, links0 + dataBytes);
-  field('offsetData', 40, links0);
+  field('label_offset', 32, layout.links0 + layout.dataBytes);
+  field('offsetData', 40, layout.links0);
+}
 
+/** Element count, capacity, maxlevel and entry point, against vectors.json and each other. */
+function checkGraphTop(header: Buffer, { want, fail }: Reading): Graph {
   const count = u64(header, 16, want.capacity);
   if (count === undefined) return fail(`cur_element_count is ${header.readBigUInt64LE(16)}, more than the capacity ${want.capacity} vectors.json gives`);
   // An empty index read back by hnswlib has room for nothing, and was saved so before VectorStore.load resized it.
@@ -164,7 +208,6 @@ function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => n
   if (maxElements !== want.capacity && !(count === 0 && maxElements === 0)) fail(`max_elements is ${header.readBigUInt64LE(8)} but vectors.json gives capacity ${want.capacity}`);
   const labelled = want.live.size + want.deleted.size;
   if (count !== labelled) fail(`holds ${count} elements but vectors.json lists ${want.live.size} live and ${want.deleted.size} deleted labels`);
-
   const maxLevel = header.readInt32LE(48);
   const entry = header.readUInt32LE(52);
   if (count === 0) {
@@ -173,17 +216,17 @@ function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => n
     if (maxLevel < 0 || maxLevel > MAX_LEVEL) fail(`maxlevel is ${maxLevel} (allowed 0–${MAX_LEVEL})`);
     if (entry >= count) fail(`the entry point is element ${entry} but the index holds ${count} elements`);
   }
+  return { count, maxLevel, entry };
+}
 
-  const level0End = HNSW_HEADER_BYTES + count * recordBytes;
-  if (cur.size < level0End + 4 * count) fail(`truncated: ${cur.size} bytes, but its ${count} elements need at least ${level0End + 4 * count}`);
-
-  // Pass 1: every element's level, from the sizes of its upper link lists (needed to check upper neighbours).
+/** Pass 1: every element's level, from the sizes of its upper link lists (needed to check upper neighbours). */
+function readLevels(level0End: number, { count, maxLevel, entry }: Graph, { cur, layout, fail, need }: Reading): Uint8Array {
   const levels = new Uint8Array(count);
   cur.seek(level0End);
   for (let i = 0; i < count; i++) {
     const size = need(4, `the link lists of element ${i}`).readUInt32LE(0);
-    const level = size / linksUpper;
-    if (!Number.isInteger(level)) fail(`element ${i}: its upper link lists take ${size} bytes, not a multiple of ${linksUpper}`);
+    const level = size / layout.linksUpper;
+    if (!Number.isInteger(level)) fail(`element ${i}: its upper link lists take ${size} bytes, not a multiple of ${layout.linksUpper}`);
     if (level > maxLevel) fail(`element ${i} is on level ${level}, above maxlevel ${maxLevel}`);
     if (cur.position + size > cur.size) fail(`truncated in the link lists of element ${i}`);
     levels[i] = level;
@@ -191,8 +234,12 @@ function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => n
   }
   if (cur.position !== cur.size) fail(`${cur.size - cur.position} bytes follow the last element's link lists`);
   if (count > 0 && levels[entry] !== maxLevel) fail(`the entry point, element ${entry}, is on level ${levels[entry]}, not maxlevel ${maxLevel}`);
+  return levels;
+}
 
-  // Pass 2: level 0 (neighbours, vector, label, delete mark).
+/** Pass 2: level 0 (neighbours, vector, label, delete mark). */
+function checkLevel0(count: number, { cur, want, layout, fail, need }: Reading): void {
+  const { maxM0, links0, dataBytes, recordBytes } = layout;
   const seen = new Set<number>();
   cur.seek(HNSW_HEADER_BYTES);
   for (let i = 0; i < count; i++) {
@@ -219,17 +266,20 @@ function checkOpen(cur: Cursor, want: HnswExpected, fail: (problem: string) => n
       fail(`element ${i} (label ${label}) is ${markedDeleted ? 'marked deleted' : 'live'} but vectors.json has it ${listed}`);
     }
   }
+}
 
-  // Pass 3: upper levels; a neighbour on level l must itself reach level l.
+/** Pass 3: upper levels; a neighbour on level l must itself reach level l. */
+function checkUpperLevels(level0End: number, levels: Uint8Array, { cur, layout, fail, need }: Reading): void {
+  const count = levels.length;
   cur.seek(level0End);
   for (let i = 0; i < count; i++) {
     const size = need(4, `the link lists of element ${i}`).readUInt32LE(0);
     if (size === 0) continue;
     const lists = need(size, `the link lists of element ${i}`);
     for (let level = 1; level <= (levels[i] as number); level++) {
-      const at = (level - 1) * linksUpper;
+      const at = (level - 1) * layout.linksUpper;
       const n = lists.readUInt32LE(at) & 0xffff;
-      if (n > maxM) fail(`element ${i} has ${n} neighbours on level ${level} (at most ${maxM})`);
+      if (n > layout.maxM) fail(`element ${i} has ${n} neighbours on level ${level} (at most ${layout.maxM})`);
       for (let j = 0; j < n; j++) {
         const id = lists.readUInt32LE(at + 4 + 4 * j);
         if (id >= count) fail(`neighbour ${j} of element ${i} on level ${level} is ${id} but the index holds ${count} elements`);

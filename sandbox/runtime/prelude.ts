@@ -2,6 +2,9 @@
 // randomness deterministic, removes globals a program has no use for, and defines the single entry the host calls.
 // Everything it relies on is captured before program code runs, so a program that rewrites built-ins (JSON,
 // Array.prototype, Reflect, ...) cannot change how its calls or payloads are handled.
+// Host primitives are declared in sandbox/primitives/catalog.ts. A plain one arrives here as data (its name and
+// arity in `config.plain`) and becomes a ctx or vector-index method below; only the primitives that reshape
+// their arguments or results have a hand-written marshaller here.
 
 /** The host's one synchronous function: an envelope now, or a ticket whose envelope arrives via __automemo_resolve. */
 type HostCall = (name: string, args: unknown[]) => { ok: true; value: any } | { ok: false; error: string } | { pending: number };
@@ -22,6 +25,8 @@ interface PreludeConfig {
   /** Shape bounds on a primitive's arguments (the host checks them again). */
   argLimits: { maxDepth: number; maxArrayLength: number; maxKeys: number; maxNodes: number; maxChars: number };
   budget: { maxChars: number; maxImages: number };
+  /** Plain host primitives: `ctx.<method>` or `index.<method>`, sending `arity` arguments (an index's handle first). */
+  plain: { name: string; on: 'ctx' | 'index'; method: string; arity: number }[];
 }
 
 const g = globalThis as any;
@@ -36,6 +41,7 @@ delete g.__automemo_config;
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 const objectKeys = Object.keys;
+const defineProperty = Object.defineProperty;
 const getPrototypeOf = Object.getPrototypeOf;
 const freeze = Object.freeze;
 const isArray = Array.isArray;
@@ -266,24 +272,74 @@ function packItems(items: unknown): unknown {
   return out;
 }
 
+// A plain primitive's method sends exactly `arity` arguments, gathered in an array literal: no setter or iterator
+// a program installs can see or change them on the way.
+const TAKE: ((a?: unknown, b?: unknown, c?: unknown, d?: unknown) => unknown[])[] = [
+  () => [],
+  (a) => [a],
+  (a, b) => [a, b],
+  (a, b, c) => [a, b, c],
+  (a, b, c, d) => [a, b, c, d],
+];
+type HostMethod = (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => Promise<any>;
+function hostMethod(name: string, arity: number): HostMethod {
+  const take = TAKE[arity];
+  if (!take) throw new RealError(`prelude: host primitive ${name} takes ${arity} arguments; a plain one takes at most ${TAKE.length - 1}`);
+  return (a, b, c, d) => callHost(name, take(a, b, c, d));
+}
+
+const plainCtx: { method: string; call: HostMethod }[] = [];
+const plainIndex: { method: string; call: HostMethod }[] = [];
+for (let i = 0; i < config.plain.length; i++) {
+  const p = config.plain[i] as PreludeConfig['plain'][number];
+  push(p.on === 'index' ? plainIndex : plainCtx, { method: p.method, call: hostMethod(p.name, p.arity) });
+}
+
 function vectorIndex(handle: number, dim: number, space: string) {
-  return freeze({
+  const index = {
     handle,
     dim,
     space,
     add: (label: number, vector: number[], tags?: string[]) =>
       callHost('vectors.add', [handle, [{ label, vector: packVector(vector), tags }]]),
     addMany: (items: unknown[]) => callHost('vectors.add', [handle, packItems(items)]),
-    addText: (label: number, text: string, tags?: string[]) => callHost('vectors.addText', [handle, label, text, tags]),
     search: (vector: number[], k: number, options?: unknown) =>
       callHost('vectors.search', [handle, packVector(vector), k, options]),
-    searchText: (text: string, k: number, options?: unknown) => callHost('vectors.searchText', [handle, text, k, options]),
-    remove: (label: number) => callHost('vectors.remove', [handle, label]),
-    size: () => callHost('vectors.size', [handle]),
-  });
+  };
+  // Runs in program time: defined, not assigned, so a setter the program put on Object.prototype is not called.
+  for (let i = 0; i < plainIndex.length; i++) {
+    const { method, call } = plainIndex[i] as (typeof plainIndex)[number];
+    const value = (a?: unknown, b?: unknown, c?: unknown) => call(handle, a, b, c);
+    defineProperty(index, method, { __proto__: null, value, enumerable: true } as PropertyDescriptor);
+  }
+  return freeze(index);
 }
 
-const ctx = freeze({
+/** Puts `fn` at a dotted path of `root` ("images.phash"), making the namespaces on the way. Prelude time only. */
+function place(root: Record<string, any>, path: string, fn: HostMethod): void {
+  const parts = path.split('.');
+  let at = root;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const key = parts[i] as string;
+    if (!reflectApply(hasOwn, at, [key])) at[key] = {};
+    at = at[key];
+  }
+  const last = parts[parts.length - 1] as string;
+  if (reflectApply(hasOwn, at, [last])) throw new RealError(`prelude: ctx.${path} is defined twice`);
+  at[last] = fn;
+}
+
+function freezeTree<T extends object>(o: T): T {
+  const keys = objectKeys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const v = (o as Record<string, unknown>)[keys[i] as string];
+    if (v !== null && typeof v === 'object') freezeTree(v);
+  }
+  return freeze(o);
+}
+
+// The marshalled primitives; the plain ones are placed after them from config.plain.
+const ctxTree: Record<string, any> = {
   embed: async (texts: string[]) => {
     const packed = await callHost('embed', [texts]);
     const out: unknown[] = [];
@@ -291,7 +347,7 @@ const ctx = freeze({
     return out;
   },
   embedImage: async (image: unknown) => unpackVector(await callHost('embedImage', [image])),
-  vectors: freeze({
+  vectors: {
     create: async (options: any) => {
       const made = await callHost('vectors.create', [options]);
       return vectorIndex(made.handle, made.dim, made.space);
@@ -300,15 +356,8 @@ const ctx = freeze({
       const found = await callHost('vectors.open', [handle]);
       return vectorIndex(found.handle, found.dim, found.space);
     },
-  }),
-  llm: freeze({ chat: (request: unknown) => callHost('llm.chat', [request]) }),
-  images: freeze({
-    caption: (image: unknown) => callHost('images.caption', [image]),
-    phash: (image: unknown) => callHost('images.phash', [image]),
-    thumbnail: (image: unknown, options?: unknown) => callHost('images.thumbnail', [image, options]),
-    ocr: (image: unknown) => callHost('images.ocr', [image]),
-  }),
-  kv: freeze({
+  },
+  kv: {
     get: async (key: string) => {
       const raw = await callHost('kv.get', [key]);
       return raw === null ? undefined : jsonParse(raw);
@@ -318,9 +367,7 @@ const ctx = freeze({
       if (typeof raw !== 'string') return promiseReject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
       return callHost('kv.set', [key, raw]);
     },
-    delete: (key: string) => callHost('kv.delete', [key]),
-    keys: (prefix?: string) => callHost('kv.keys', [prefix ?? '']),
-  }),
+  },
   log: (...args: unknown[]) => {
     if (logCharsLeft <= 0) {
       logsDropped++;
@@ -332,10 +379,15 @@ const ctx = freeze({
     logCharsLeft -= line.length;
     callHost('log', [line]).catch(() => undefined);
   },
-  budget: freeze({ maxChars: config.budget.maxChars, maxImages: config.budget.maxImages }),
+  budget: { maxChars: config.budget.maxChars, maxImages: config.budget.maxImages },
   now,
   random,
-});
+};
+for (let i = 0; i < plainCtx.length; i++) {
+  const p = plainCtx[i] as (typeof plainCtx)[number];
+  place(ctxTree, p.method, p.call);
+}
+const ctx = freezeTree(ctxTree);
 
 class PayloadError extends RealError {
   // An explicit constructor: the implicit one spreads its arguments through the (rewritable) array iterator.

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { libReference } from '../../memo-programs/lib-reference.ts';
 import { Bm25Index } from '../../memo-programs/lib/bm25.ts';
 import { capPerSource, dedupe, mmrStage } from '../../memo-programs/lib/diversity.ts';
-import { graphExpand, neighbourExpand } from '../../memo-programs/lib/expansion.ts';
+import { graphExpand, hopExpand, neighbourExpand } from '../../memo-programs/lib/expansion.ts';
 import { ensureHits, fuseRrf, maxFuse, rrfFuse, weightedFuse } from '../../memo-programs/lib/fusion.ts';
 import { packWhole } from '../../memo-programs/lib/packing.ts';
 import { runStages } from '../../memo-programs/lib/pipeline.ts';
@@ -101,6 +101,7 @@ const STAGES: [string, () => Stage][] = [
   ['entityQueries', () => entityQueries({ minNames: 1 })],
   ['neighbourExpand', () => neighbourExpand({ window: 1 })],
   ['graphExpand', () => graphExpand()],
+  ['hopExpand', () => hopExpand()],
   ['mmrStage', () => mmrStage()],
   ['capPerSource', () => capPerSource({ max: 1 })],
   ['timeBoost', () => timeBoost()],

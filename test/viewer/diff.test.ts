@@ -1,10 +1,7 @@
 // The page's line diff (viewer/page/diff.js), loaded as the browser loads it: a classic script that
 // adds itself to window.Automemo.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../foundation/paths.ts';
+import { loadPageScripts } from './page-script.ts';
 
 interface Op {
   t: ' ' | '+' | '-';
@@ -16,16 +13,11 @@ interface DiffApi {
   filesDiff(a: Record<string, string>, b: Record<string, string>): { name: string; status: string; added: number; removed: number }[];
 }
 
-function load(): DiffApi {
-  const window: { Automemo?: { diff: DiffApi } } = {};
-  runInNewContext(readFileSync(join(repoRoot, 'viewer/page/diff.js'), 'utf8'), { window });
-  return (window.Automemo as { diff: DiffApi }).diff;
-}
 
 const apply = (ops: Op[], side: '+' | '-') => ops.filter((o) => o.t !== side).map((o) => o.s);
 
 describe('page line diff', () => {
-  const d = load();
+  const d = loadPageScripts<{ diff: DiffApi }>('diff.js').diff;
 
   it('turns one text into the other with a minimal edit script', () => {
     const a = 'a\nb\nc\nd\ne\n';
@@ -34,6 +26,22 @@ describe('page line diff', () => {
     expect(apply(ops, '+')).toEqual(a.trim().split('\n'));
     expect(apply(ops, '-')).toEqual(b.trim().split('\n'));
     expect(ops.filter((o) => o.t !== ' ')).toHaveLength(3);
+  });
+
+  it('lists each changed region as diff -u does: its removed lines, then its added lines', () => {
+    // Interleaved changes (the LCS walk alone gives `+` first on ties) and a region replaced whole.
+    const a = 'keep\nold 1\nold 2\nmid\nx\ny\nend\n';
+    const b = 'keep\nnew 1\nnew 2\nnew 3\nmid\nz\nend\n';
+    const ops = d.lineDiff(a, b);
+    expect(ops.map((o) => `${o.t}${o.s}`)).toEqual([' keep', '-old 1', '-old 2', '+new 1', '+new 2', '+new 3', ' mid', '-x', '-y', '+z', ' end']);
+    expect(apply(ops, '+')).toEqual(a.trim().split('\n'));
+    expect(apply(ops, '-')).toEqual(b.trim().split('\n'));
+    // In every run of changed lines no `-` follows a `+`.
+    const text = Array.from({ length: 60 }, (_, i) => `l${i % 9}`).join('\n');
+    const other = Array.from({ length: 60 }, (_, i) => (i % 4 ? `l${(i * 7) % 9}` : `m${i}`)).join('\n');
+    const signs = d.lineDiff(text, other).map((o) => o.t).join('');
+    expect(signs).not.toMatch(/\+-/);
+    expect(apply(d.lineDiff(text, other), '-')).toEqual(other.split('\n'));
   });
 
   it('groups changes into hunks with context, like diff -u', () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EVIDENCE_LIMITS, EvidenceWriter, readEvidenceLines, TaskEvidenceSchema } from '../../engine/evaluate/evidence.ts';
+import { EVIDENCE_LIMITS, EvidenceWriter, QUESTION_CHARS, readEvidenceLines, TaskEvidenceSchema } from '../../engine/evaluate/evidence.ts';
 import type { TaskRecord } from '../../engine/evaluate/evaluate.ts';
 import { readEvidence } from '../../viewer/evidence-view.ts';
 import { buildBundle } from '../../viewer/report.ts';
@@ -106,5 +106,24 @@ describe('tampered evidence', () => {
       ['t2', 5, 0.5],
     ]);
     expect(read.records[0]?.note).toMatch(/evidence line over 8\.4 MB: payload cut to 100,000 characters, metadata and trajectory left out/);
+  });
+
+  it('keeps each task’s question, cut to a bound by the writer and again by the viewer, whatever a file holds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-question-'));
+    dirs.push(dir);
+    const writer = new EvidenceWriter(dir);
+    const record: TaskRecord = { taskId: 't1', world: 'w', scenario: 's', reward: 1, success: true, metrics: {}, payloadChars: 1, payloadImages: 0, truncated: false, retrieveMs: 1, agentMs: 1, cached: false };
+    await writer.task(record, { text: 'p', images: [] }, undefined, 'What is the code for <b>door-0</b>?');
+    await writer.task({ ...record, taskId: 't2' }, { text: 'p', images: [] }, undefined, 'q'.repeat(50_000));
+    await writer.task({ ...record, taskId: 't3' }, { text: 'p', images: [] }, undefined, 42 as unknown as string);
+    const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records as { question?: string }[];
+    expect(lines[0]?.question).toBe('What is the code for <b>door-0</b>?');
+    expect(lines[1]?.question).toBe(`${'q'.repeat(QUESTION_CHARS)} … [${50_000 - QUESTION_CHARS} more characters]`);
+    expect(lines[2]).not.toHaveProperty('question');
+    // Written by someone else: a 1 MB question is cut when read; the writer's own cut passes as it is.
+    const { dir: run, evidence } = makeRun([JSON.stringify({ taskId: 'a', reward: 1, question: 'x'.repeat(2 ** 20) }), JSON.stringify(lines[1])].join('\n'));
+    const view = readEvidence(run, evidence);
+    expect(view?.tasks.map((t) => t.question?.length)).toEqual([QUESTION_CHARS + ` … [${2 ** 20 - QUESTION_CHARS} more characters]`.length, lines[1]?.question?.length]);
+    expect(view?.tasks[1]?.question).toBe(lines[1]?.question);
   });
 });

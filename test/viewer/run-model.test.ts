@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_UCB, evalScore, lcb } from '../../engine/search/ucb.ts';
 import { RUN_FORMAT, RunFolder } from '../../run-store/run-folder.ts';
 import type { RunOptions } from '../../engine/search/run-options.ts';
-import { readNodeDetail } from '../../viewer/node-detail.ts';
+import { readNodeDetail, readNoOpDetail } from '../../viewer/node-detail.ts';
 import { NotARunError, readRun, readRunInfo } from '../../viewer/run-model.ts';
 import { insideRoot } from '../../foundation/safe-path.ts';
 import { textSummary } from '../../viewer/summary.ts';
@@ -99,6 +99,38 @@ describe('run model', () => {
       [3, 'generate', 'interface: no default export'],
     ]);
     expect(run.failures).toEqual([{ parent: 'n1', step: 3, reason: 'interface: no default export', attempts: 4, dir: 'programs/n3-try3' }]);
+  });
+
+  it('gives the children that changed nothing, each with its own files unless a node took its folder', () => {
+    const dir = makeRun(false);
+    const folder = new RunFolder(dir);
+    // Step 4 tries three times: two no-ops (the first in n4's folder, the second beside it), then the node n4.
+    folder.writeProgram('n4', { 'index.ts': '// n4\nexport default 1;\n' });
+    folder.writeProgram('n4-again1', { 'index.ts': '// n1\nexport default 1; // again\n' });
+    appendFileSync(
+      join(dir, 'journal.jsonl'),
+      action(4, 'generate', 'n1') +
+        line({ type: 'quick-exam', step: 4, dir: 'programs/n4', attempt: 0, passed: true }) +
+        line({ type: 'no-op', step: 4, parent: 'n1', same: 'n1', reason: 'the same program as n1', dir: 'programs/n4', description: 'reorder <b>nothing</b>' }) +
+        line({ type: 'no-op', step: 4, parent: 'n1', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ path: 'k', from: 3, to: 3 }] }) +
+        node(4, 'n4', 'n1', 'child', 0.7) +
+        evaluation(4, 'n4', 0, 0.2) +
+        line({ type: 'step-done', step: 4 }) +
+        // A no-op of a step that never finished is not counted.
+        action(5, 'generate', 'n4') +
+        line({ type: 'no-op', step: 5, parent: 'n4', reason: 'the same program as n4', dir: 'programs/n5' }),
+    );
+    const run = readRun(dir);
+    expect(run.noops).toEqual([
+      { index: 0, parent: 'n1', step: 4, same: 'n1', reason: 'the same program as n1', description: 'reorder <b>nothing</b>', dir: 'programs/n4', filesKept: false },
+      { index: 1, parent: 'n1', step: 4, reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", edits: [{ path: 'k', from: 3, to: 3 }], dir: 'programs/n4-again1', filesKept: true },
+    ]);
+    expect(run.actions.find((a) => a.step === 4)).toMatchObject({ child: 'n4', noops: 2, noop: "its payloads on the 3 quick-examination tasks are exactly its parent's" });
+    expect(readNoOpDetail(run, 1)?.files?.['index.ts']).toContain('// again');
+    expect(readNoOpDetail(run, 1)?.quickExams).toEqual([{ dir: 'programs/n4', attempt: 0, passed: true }]);
+    // Its folder holds n4 now: no files are claimed for it.
+    expect(readNoOpDetail(run, 0)?.files).toBeUndefined();
+    expect(readNoOpDetail(run, 2)).toBeNull();
   });
 
   it('tracks the best mean and best LCB after every step', () => {

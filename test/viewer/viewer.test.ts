@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../envs/web/browser/browser.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
+import { buildBundle } from '../../viewer/report.ts';
 import { ViewServer } from '../../viewer/server.ts';
 import { automemo, bin, cliEnv } from '../support/cli.ts';
 
@@ -149,7 +150,7 @@ describe('automemo view', () => {
     await page.waitForSelector('#panel ul.unscored');
     expect(await page.locator('#panel ul.unscored').textContent()).toContain(`unscored: ${why} (validation evaluation at step 5; not counted)`);
     expect(await page.locator('#panel button.eval.unscored').textContent()).toContain('validation #9: unscored');
-    // A child that would have changed nothing: the log says so, and no node appears.
+    // A child that would have changed nothing: the log says so, a no-op mark appears, and no node.
     appendFileSync(
       join(dir, 'journal.jsonl'),
       line({ type: 'action', step: 6, kind: 'generate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'generate', node: 'seed-bm25', score: 1 }] }) +
@@ -158,6 +159,9 @@ describe('automemo view', () => {
     );
     await page.waitForSelector('#log tr.action[data-step="6"]');
     expect(await page.locator('#log tr.action[data-step="6"]').textContent()).toContain('no-op: its payloads');
+    // It hangs in the tree as a no-op mark, never as a node; the static report carries its panel's details too.
+    await page.waitForSelector('#tree .noop[data-step="6"]');
+    expect(buildBundle(dir).noops['0']?.step).toBe(6);
     appendFileSync(join(dir, 'journal.jsonl'), '{"type":"action","step":7,"ki');
     await page.waitForSelector('#torn');
     expect(await page.locator('#tree .node').count()).toBe(journalNodes(run));

@@ -1,10 +1,12 @@
 // Score over steps: after each step, the best mean in the tree and the best lower confidence bound (the program
-// the search would hand over if it stopped there).
+// the search would hand over if it stopped there). The axis is the reward's range, 0 to 1: a bound below 0 (early,
+// when few evaluations make the interval wide) is drawn at 0, and its point's tooltip says so.
 (function (A) {
   'use strict';
   const W = 460;
   const H = 200;
-  const M = { l: 40, r: 12, t: 12, b: 28 };
+  // The key sits above the plot, clear of lines at 1.00.
+  const M = { l: 40, r: 12, t: 28, b: 28 };
 
   function render(svgEl, steps) {
     A.clear(svgEl);
@@ -14,13 +16,10 @@
       return;
     }
     const maxStep = Math.max(1, ...steps.map((s) => s.step));
-    const values = steps.flatMap((s) => [s.bestMean, s.bestLcb]);
-    const lo = Math.min(0, ...values);
-    const hi = Math.max(1, ...values);
     const x = (s) => M.l + ((W - M.l - M.r) * s) / maxStep;
-    const y = (v) => H - M.b - ((H - M.t - M.b) * (v - lo)) / (hi - lo);
+    const y = (v) => H - M.b - (H - M.t - M.b) * A.bound(v);
     const axes = A.svg('g', { class: 'axes' });
-    for (const v of [lo, (lo + hi) / 2, hi]) {
+    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
       axes.append(A.svg('line', { x1: M.l, x2: W - M.r, y1: y(v), y2: y(v), class: 'grid' }));
       axes.append(A.svg('text', { x: M.l - 6, y: y(v) + 4, class: 'tick y' }, A.fmt(v, 2)));
     }
@@ -40,9 +39,9 @@
     line('bestLcb', 'best-lcb');
     for (const s of steps) {
       svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestMean), r: 3, class: 'pt best-mean' }, A.svg('title', {}, `step ${s.step}: best mean ${A.fmt(s.bestMean)} (${s.bestMeanNode}), N = ${s.N}`)));
-      svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestLcb), r: 3, class: 'pt best-lcb' }, A.svg('title', {}, `step ${s.step}: best LCB ${A.fmt(s.bestLcb)} (${s.bestLcbNode})`)));
+      svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestLcb), r: 3, class: 'pt best-lcb' }, A.svg('title', {}, `step ${s.step}: best LCB ${A.fmt(A.bound(s.bestLcb))} (${s.bestLcbNode})${s.bestLcb < 0 ? ', below 0 before clipping' : ''}`)));
     }
-    const key = A.svg('g', { class: 'key', transform: `translate(${M.l + 8},${M.t + 4})` });
+    const key = A.svg('g', { class: 'key', transform: `translate(${M.l + 8},12)` });
     key.append(A.svg('line', { x1: 0, x2: 18, y1: 0, y2: 0, class: 'line best-mean' }), A.svg('text', { x: 22, y: 4 }, 'best mean'));
     key.append(A.svg('line', { x1: 100, x2: 118, y1: 0, y2: 0, class: 'line best-lcb' }), A.svg('text', { x: 122, y: 4 }, 'best LCB'));
     svgEl.append(key);

@@ -1,6 +1,6 @@
 // A line diff for the page: common prefix and suffix trimmed, then a longest-common-subsequence table over what is
 // left (programs are small; past 4 million cells the middle is shown as replaced whole), grouped into hunks with
-// context like `diff -u`.
+// context like `diff -u`: in each changed region the removed lines come before the added ones.
 (function (A) {
   'use strict';
   const MAX_CELLS = 4_000_000;
@@ -21,7 +21,23 @@
     for (let i = 0; i < start; i++) ops.push({ t: ' ', s: a[i], a: i + 1, b: i + 1 });
     ops.push(...middle(a, b, start, endA, endB));
     for (let i = endA, j = endB; i < a.length; i++, j++) ops.push({ t: ' ', s: a[i], a: i + 1, b: j + 1 });
-    return ops;
+    return removalsFirst(ops);
+  }
+
+  /** Each run of changed lines as `diff -u` prints it: its `-` lines, then its `+` lines, each in order. */
+  function removalsFirst(ops) {
+    const out = [];
+    let i = 0;
+    while (i < ops.length) {
+      if (ops[i].t === ' ') {
+        out.push(ops[i++]);
+        continue;
+      }
+      const run = [];
+      while (i < ops.length && ops[i].t !== ' ') run.push(ops[i++]);
+      out.push(...run.filter((o) => o.t === '-'), ...run.filter((o) => o.t === '+'));
+    }
+    return out;
   }
 
   function middle(a, b, start, endA, endB) {

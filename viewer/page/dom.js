@@ -43,20 +43,43 @@
       row.after(open);
     });
   };
-  A.fmt = (x, digits = 3) => (x === null || x === undefined || Number.isNaN(x) ? '—' : Number(x).toFixed(digits));
+  /** A number with `digits` decimals; a value that rounds to zero prints as 0, never -0.00. */
+  A.fmt = (x, digits = 3) => {
+    if (x === null || x === undefined || Number.isNaN(Number(x))) return '—';
+    const text = Number(x).toFixed(digits);
+    return Number(text) === 0 ? text.replace('-', '') : text;
+  };
   A.short = (s, n) => (s && s.length > n ? `${s.slice(0, n - 1)}…` : s || '');
 
-  /** Mean score → colour, red (low) through yellow to green (high), over the run's range of means. */
-  A.scoreColour = (q, lo, hi) => {
-    if (q === null || q === undefined) return '#c8c8c8';
-    const t = hi > lo ? Math.min(1, Math.max(0, (q - lo) / (hi - lo))) : 0.5;
-    const stops = [
-      [215, 48, 39],
-      [254, 224, 139],
-      [26, 152, 80],
-    ];
-    const [a, b, u] = t < 0.5 ? [stops[0], stops[1], t * 2] : [stops[1], stops[2], (t - 0.5) * 2];
-    const mix = a.map((x, i) => Math.round(x + (b[i] - x) * u));
-    return `rgb(${mix.join(',')})`;
+  /**
+   * A bound as the page shows it. Rewards lie in [0, 1], so a bound past either end says no more than the end: it is
+   * shown clipped (the search ranks by the unclipped value; the tooltips say when a bound was clipped).
+   */
+  A.bound = (x) => Math.min(1, Math.max(0, x));
+  /** A node's confidence interval, mean ± half-width, clipped to [0, 1]: {low, high, clipped}, or null unevaluated. */
+  A.interval = (n) => {
+    if (n.q === null || n.q === undefined || n.ci === null || n.ci === undefined) return null;
+    const low = A.bound(n.q - n.ci);
+    const high = A.bound(n.q + n.ci);
+    return { low, high, clipped: low !== n.q - n.ci || high !== n.q + n.ci };
+  };
+  A.intervalText = (n) => {
+    const i = A.interval(n);
+    return i ? `${A.fmt(i.low)} … ${A.fmt(i.high)}` : '—';
+  };
+
+  /** The colour scale's stops: a mean of 0 is red, 0.5 yellow, 1 green, whatever the run's range. */
+  A.SCALE = [
+    [0, [215, 48, 39]],
+    [0.5, [254, 224, 139]],
+    [1, [26, 152, 80]],
+  ];
+  /** Mean score → colour on the absolute scale [0, 1] (the legend shows it), so colours compare across runs. */
+  A.scoreColour = (q) => {
+    if (q === null || q === undefined || Number.isNaN(Number(q))) return '#c8c8c8';
+    const t = A.bound(q);
+    const [[t0, a], [t1, b]] = t < 0.5 ? [A.SCALE[0], A.SCALE[1]] : [A.SCALE[1], A.SCALE[2]];
+    const u = (t - t0) / (t1 - t0);
+    return `rgb(${a.map((x, i) => Math.round(x + (b[i] - x) * u)).join(',')})`;
   };
 })((window.Automemo = window.Automemo || {}));

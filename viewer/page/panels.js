@@ -1,5 +1,5 @@
 // The detail views: a node's panel (scores, the meta agent's feedback, the diff against its parent, its source, its
-// evaluations and their per-task outcomes), a failed generation's panel, and two nodes side by side.
+// evaluations and their per-task outcomes), a failed generation's panel, a no-op child's, and two nodes side by side.
 // `ctx` carries the run, the data source, the selection state and the callbacks of view.js.
 (function (A) {
   'use strict';
@@ -7,7 +7,11 @@
 
   const nodeOf = (run, id) => run.nodes.find((n) => n.id === id);
   const nodeLink = (ctx, id) => el('a', { href: '#', class: 'node-link', onclick: (e) => (e.preventDefault(), ctx.select(id)) }, id);
-  const ciText = (n) => (n.q === null ? '—' : `${fmt(n.q - n.ci)} … ${fmt(n.q + n.ci)}`);
+  const ciText = (n) => {
+    const i = A.interval(n);
+    return i ? `${A.intervalText(n)}${i.clipped ? ' (clipped to [0, 1])' : ''}` : '—';
+  };
+  const lcbText = (n) => (n.lcb === null ? '—' : `${fmt(A.bound(n.lcb))}${n.lcb < 0 ? ' (clipped: below 0)' : ''}`);
   const loading = () => el('p', { class: 'loading' }, 'loading…');
   const problem = (err) => el('p', { class: 'error' }, `could not load: ${err.message || err}`);
 
@@ -148,6 +152,7 @@
 
   function taskDetail(ctx, ev, t) {
     const box = el('div', { class: 'task-detail' });
+    box.append(el('p', { class: 'task-question' }, el('b', {}, 'question: '), t.question === undefined ? el('span', { class: 'muted' }, 'not recorded (runs written before questions were kept in the evidence)') : t.question));
     if (t.programError) box.append(el('p', { class: 'error' }, `program error: ${t.programError}`));
     if (t.infraError) box.append(el('p', { class: 'error' }, `infrastructure error: ${t.infraError}`));
     if (t.note) box.append(el('p', {}, el('b', {}, 'checker: '), t.note));
@@ -189,18 +194,20 @@
     box.append(el('p', {}, `${ev.tasks.length} tasks, mean reward ${fmt(mean)}${ev.unreadable ? ` · ${ev.unreadable} unreadable lines` : ''} · evidence ${ev.evidence}`));
     // What could not be read, and why: an unreadable evidence file must never look like an empty, healthy one.
     if (ev.problems && ev.problems.length) box.append(el('ul', { class: 'banner warn evidence-problems' }, ev.problems.map((p) => el('li', {}, p))));
-    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
+    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'question'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
     for (const t of ev.tasks) {
       const row = el(
         'tr',
         { class: `task ${t.reward === null ? 'infra' : t.reward >= 0.5 ? 'good' : 'poor'}`, 'data-task': t.taskId, tabindex: 0 },
         el('td', {}, t.taskId),
+        // The question, shortened in the row (the whole of what the evidence keeps is in the task's detail).
+        t.question === undefined ? el('td', { class: 'question muted' }, 'not recorded') : el('td', { class: 'question', title: A.short(t.question, 600) }, A.short(t.question, 140)),
         el('td', {}, t.scenario || ''),
         el('td', { class: 'num' }, t.reward === null ? 'n/a' : fmt(t.reward, 2)),
         el('td', { class: 'num' }, `${t.payloadChars ?? 0}${t.truncated ? ' (cut)' : ''}${t.payloadImages ? ` +${t.payloadImages} img` : ''}`),
         el('td', {}, A.short(t.answer || t.programError || '', 90)),
       );
-      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 5 }, taskDetail(ctx, ev, t))));
+      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 6 }, taskDetail(ctx, ev, t))));
       table.append(row);
     }
     box.append(table);
@@ -239,6 +246,9 @@
 
   // ---- panels ----
 
+  /** The config settings a child edited: setting, from, to. */
+  const editsTable = (edits) => el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to)))));
+
   function scoreTable(run, nodes) {
     const row = (label, f) => el('tr', {}, el('th', {}, label), nodes.map((n) => el('td', { class: 'num' }, f(n))));
     return el(
@@ -248,7 +258,7 @@
       row('mean', (n) => fmt(n.q)),
       row('evaluations n', (n) => n.n),
       row('confidence interval', ciText),
-      row('LCB', (n) => `${fmt(n.lcb)}${n.id === run.winner ? ' (winner)' : ''}`),
+      row('LCB', (n) => `${lcbText(n)}${n.id === run.winner ? ' (winner)' : ''}`),
       row('test', (n) => fmt(n.testScore)),
       row('scores', (n) => n.scores.map((s) => fmt(s)).join(', ') || '—'),
     );
@@ -277,7 +287,7 @@
     if (n.unscored && n.unscored.length) {
       box.append(el('ul', { class: 'unscored' }, n.unscored.map((u) => el('li', { class: 'error' }, `unscored: ${u.reason} (${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}; not counted)`))));
     }
-    if (n.edits && n.edits.length) box.append(el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), n.edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to))))));
+    if (n.edits && n.edits.length) box.append(editsTable(n.edits));
     box.append(scoreTable(run, [n]));
     const detail = ctx.source.node(id);
     const parentDetail = parent ? ctx.source.node(parent.id) : Promise.resolve(null);
@@ -306,6 +316,32 @@
       later(Promise.all([ctx.source.failure(step), ctx.source.node(f.parent)]), ([d, p], into) => {
         into.append(renderStepLog(d));
         if (d.files && Object.keys(d.files).length) into.append(el('h3', {}, `Last attempt against ${f.parent}`), renderDiff(p.files, d.files, f.parent, `step ${step}, last attempt`), el('h3', {}, 'Source of the last attempt'), renderSource(d.files));
+      }),
+    );
+  }
+
+  /** A child that changed nothing: why, what it tried, the step's log, and its source against its parent's if kept. */
+  function noopPanel(ctx, box, index) {
+    const x = (ctx.run.noops || []).find((y) => y.index === index);
+    if (!x) return box.append(el('p', {}, `no no-op child ${index}`));
+    box.append(
+      el(
+        'div',
+        { class: 'panel-head' },
+        el('h2', {}, `No-op child, step ${x.step}`),
+        el('span', { class: 'muted' }, 'from ', nodeLink(ctx, x.parent), ': it changed nothing, so it is not a node and was not evaluated', x.same ? el('span', {}, ' · same as ', nodeLink(ctx, x.same)) : ''),
+        el('span', { class: 'spacer' }),
+        el('button', { type: 'button', class: 'close', onclick: () => ctx.select(null) }, '×'),
+      ),
+      el('pre', { class: 'prose noop-reason' }, x.reason),
+    );
+    if (x.description) box.append(el('p', { class: 'description' }, x.description));
+    if (x.edits && x.edits.length) box.append(editsTable(x.edits));
+    box.append(
+      later(Promise.all([ctx.source.noop(index), ctx.source.node(x.parent)]), ([d, p], into) => {
+        into.append(renderStepLog(d));
+        if (d.files && Object.keys(d.files).length) into.append(el('h3', {}, `Its source against ${x.parent}`), renderDiff(p.files, d.files, x.parent, `no-op of step ${x.step}`), el('h3', {}, 'Its source'), renderSource(d.files));
+        else into.append(el('p', { class: 'muted' }, x.dir ? `its files are not kept: ${x.dir} now holds the node the step wrote after it` : 'its files were not recorded'));
       }),
     );
   }
@@ -346,5 +382,5 @@
     box.append(tasks, diff);
   }
 
-  A.panels = { nodePanel, failurePanel, comparePanel, renderDiff };
+  A.panels = { nodePanel, failurePanel, noopPanel, comparePanel, renderDiff };
 })((window.Automemo = window.Automemo || {}));

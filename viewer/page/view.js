@@ -24,6 +24,7 @@
       run: () => getJson('api/run'),
       node: (id) => once(`node:${id}`, () => getJson(`api/node?id=${encodeURIComponent(id)}`)),
       failure: (step) => once(`failure:${step}`, () => getJson(`api/failure?step=${step}`)),
+      noop: (index) => once(`noop:${index}`, () => getJson(`api/noop?index=${index}`)),
       evidence: (node, evidence) => once(`evidence:${evidence}`, () => getJson(`api/evidence?node=${encodeURIComponent(node)}&evidence=${encodeURIComponent(evidence)}`)),
       image: (file) => `files/${file.split('/').map(encodeURIComponent).join('/')}`,
       subscribe(onRun, onProblem, onConnection) {
@@ -45,6 +46,7 @@
       run: () => Promise.resolve(bundle.run),
       node: (id) => (bundle.nodes[id] ? Promise.resolve(bundle.nodes[id]) : missing(`node ${id}`)),
       failure: (step) => (bundle.failures[String(step)] ? Promise.resolve(bundle.failures[String(step)]) : missing(`the failure at step ${step}`)),
+      noop: (index) => (bundle.noops && bundle.noops[String(index)] ? Promise.resolve(bundle.noops[String(index)]) : missing(`no-op child ${index}`)),
       evidence: (_node, evidence) => (bundle.evidence[evidence] ? Promise.resolve(bundle.evidence[evidence]) : missing(`evidence ${evidence}`)),
       image: (file) => bundle.images[file] || null,
       subscribe() {},
@@ -53,7 +55,7 @@
 
   const blob = $('automemo-data');
   const source = blob && blob.textContent.trim() ? inlineSource(JSON.parse(blob.textContent)) : serverSource();
-  const state = { selected: null, failure: null, compareA: null, compareB: null, evidence: null, connected: null, problem: null };
+  const state = { selected: null, failure: null, noop: null, compareA: null, compareB: null, evidence: null, connected: null, problem: null };
   let run = null;
   let panelKey = '';
 
@@ -66,12 +68,21 @@
     select(id) {
       state.selected = id;
       state.failure = null;
+      state.noop = null;
       state.evidence = null;
       draw();
       if (id) $('panel').scrollIntoView({ behavior: 'smooth', block: 'start' });
     },
     selectFailure(step) {
       state.failure = step;
+      state.selected = null;
+      state.noop = null;
+      draw();
+      $('panel').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    },
+    selectNoop(index) {
+      state.noop = index;
+      state.failure = null;
       state.selected = null;
       draw();
       $('panel').scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -97,7 +108,7 @@
       ` · ${o.env} (${env.mode || '?'}${env.reward ? `: ${env.reward}` : ''}) · meta ${o.meta} · policy ${o.policy} · select ${o.selection} · `,
       `step ${run.completedSteps}/${o.budget} · N = ${run.N} · `,
       el('span', { class: `status status-${run.status.replace(' ', '-')}`, id: 'status' }, status),
-      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb)}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
+      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
       run.spend.calls ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}` : '',
     );
     document.title = `automemo — ${run.name}`;
@@ -143,7 +154,14 @@
       box.append(el('p', { class: 'muted' }, 'no step taken yet (step 0 evaluates the root and the seeds)'));
       return;
     }
-    const table = el('table', { class: 'actions' }, el('tr', {}, el('th', {}, 'step'), el('th', {}, 'chosen'), el('th', {}, 'score'), el('th', {}, 'best evaluate'), el('th', {}, 'best generate'), el('th', {}, 'outcome')));
+    // Fixed column widths and wrapping cells: every column stays inside the pane, whatever the node ids and reasons.
+    const columns = ['step', 'chosen', 'score', 'best evaluate', 'best generate', 'outcome'];
+    const table = el(
+      'table',
+      { class: 'actions' },
+      el('colgroup', {}, columns.map((c) => el('col', { class: `col-${c.replace(' ', '-')}` }))),
+      el('tr', {}, columns.map((c) => el('th', {}, c))),
+    );
     const best = (a, kind) => {
       const others = a.candidates.filter((c) => c.kind === kind && !(c.kind === a.kind && c.node === a.node));
       if (!others.length) return '—';
@@ -152,7 +170,9 @@
     };
     for (const a of [...run.actions].reverse()) {
       const result = a.unscored ? `unscored: ${A.short(a.unscored, 80)}` : fmt(a.result);
-      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}` : a.failed ? `failed: ${A.short(a.failed, 60)}` : a.noop ? `no-op: ${A.short(a.noop, 60)}` : '') : `→ ${result}`;
+      const tries = a.noops ? ` (after ${a.noops} no-op${a.noops === 1 ? '' : 's'})` : '';
+      const noopText = a.noops > 1 ? `${a.noops} no-ops, the last: ${A.short(a.noop, 60)}` : `no-op: ${A.short(a.noop, 60)}`;
+      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}${tries}` : a.failed ? `failed: ${A.short(a.failed, 60)}${tries}` : a.noop ? noopText : '') : `→ ${result}`;
       const row = el(
         'tr',
         { class: `action ${a.kind}`, 'data-step': a.step, tabindex: 0 },
@@ -201,12 +221,13 @@
     const box = $('panel');
     const n = state.selected && run.nodes.find((x) => x.id === state.selected);
     // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
-    const key = state.failure !== null ? `failure:${state.failure}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}` : '';
+    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}` : '';
     if (key === panelKey) return;
     panelKey = key;
     A.clear(box);
     box.hidden = !key;
     if (state.failure !== null) A.panels.failurePanel(ctx, box, state.failure);
+    else if (state.noop !== null) A.panels.noopPanel(ctx, box, state.noop);
     else if (n) A.panels.nodePanel(ctx, box, n.id);
   }
 
@@ -236,6 +257,7 @@
     const { lo, hi } = A.tree.render($('tree'), run, state, {
       select: ctx.select,
       failure: ctx.selectFailure,
+      noop: ctx.selectNoop,
       compare: (id) => (state.compareA && !state.compareB ? ctx.compare(state.compareA, id) : ctx.compare(id, null)),
       hover,
     });

@@ -2,10 +2,10 @@
 // reads): the text first, so the shared prefix stays cacheable, then each image after a line saying what it is.
 // Images are read as the evidence wrote them, bounded; one that cannot be read is left out, never a failure.
 import { extname } from 'node:path';
+import { type ContentPart, dataUrl } from '../../../foundation/image-part.ts';
 import { readSmallBytes } from '../../../foundation/small-file.ts';
 import type { Cluster } from '../evidence.ts';
 
-export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 export type Content = string | ContentPart[];
 
 /** An evidence image is a screenshot or a rendered task: far below this. */
@@ -27,12 +27,12 @@ export function imageParts(cluster: Cluster): LabelledImage[] {
   return out;
 }
 
-function dataUrl(file: string): string | undefined {
+function fileDataUrl(file: string): string | undefined {
   const mime = MIME[extname(file).toLowerCase()];
   if (!mime) return undefined;
   try {
     const bytes = readSmallBytes(file, MAX_IMAGE_BYTES);
-    return bytes?.length ? `data:${mime};base64,${bytes.toString('base64')}` : undefined;
+    return bytes?.length ? dataUrl(bytes, mime) : undefined;
   } catch {
     return undefined;
   }
@@ -42,7 +42,7 @@ function dataUrl(file: string): string | undefined {
 export function withImages(text: string, images: LabelledImage[]): Content {
   const parts: ContentPart[] = [];
   for (const img of images) {
-    const url = dataUrl(img.file);
+    const url = fileDataUrl(img.file);
     if (url) parts.push({ type: 'text', text: `Image: ${img.label}` }, { type: 'image_url', image_url: { url } });
   }
   return parts.length ? [{ type: 'text', text }, ...parts] : text;

@@ -1,7 +1,8 @@
 // What the failed tasks of an evaluation missed, from the offline evidence: the ground truth the environment
 // explains (for LoCoMo, the evidence turns' ids) against the ids a pipeline's payload metadata names as shown and as
 // ranked but cut. A gold unit is "cut" when it was ranked but did not fit, "neighbour" when a unit next to it (same
-// id stem, index within 2) was shown, and "unseen" otherwise. Each failed task's kind (asks when, names several
+// id stem, index within 2) was shown, and "unseen" otherwise; a task is "split" when some of its gold units were
+// shown and some not (a question needing two facts found only one). Each failed task's kind (asks when, names several
 // people, asks how many or why) comes from the task line of its explanation.
 import { z } from 'zod';
 import { asksWhen } from '../../../memo-programs/lib/time-focus.ts';
@@ -17,6 +18,8 @@ export interface MissReport {
   /** Of them, tasks whose payload metadata and explanation name unit ids. */
   traced: number;
   misses: Record<MissKind, number>;
+  /** Traced tasks whose evidence is several units, some shown and some not: the second fact needs a second hop. */
+  split: number;
   kinds: Record<FailedKind, number>;
 }
 
@@ -44,7 +47,7 @@ function splitId(id: string): { stem: string; n: number } | undefined {
 }
 
 export function analyseMisses(ctx: Pick<ParentContext, 'evaluation' | 'explain' | 'payloadMetadata'>, scenario?: string): MissReport {
-  const report: MissReport = { failed: 0, traced: 0, misses: { cut: 0, neighbour: 0, unseen: 0 }, kinds: { time: 0, entities: 0, count: 0, reason: 0, other: 0 } };
+  const report: MissReport = { failed: 0, traced: 0, misses: { cut: 0, neighbour: 0, unseen: 0 }, split: 0, kinds: { time: 0, entities: 0, count: 0, reason: 0, other: 0 } };
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null && t.reward < 1 && (!scenario || t.scenario === scenario)).slice(0, 2000);
   for (const t of tasks) {
     report.failed++;
@@ -59,14 +62,21 @@ export function analyseMisses(ctx: Pick<ParentContext, 'evaluation' | 'explain' 
     const gold = new Set(explained.match(new RegExp(`(?<![\\w:])(?:${shapes.join('|')})(?![\\w:])`, 'g')) ?? []);
     if (!gold.size) continue;
     report.traced++;
+    let shownGold = 0;
+    let missingGold = 0;
     const near = [...shown].map(splitId).filter((x): x is { stem: string; n: number } => x !== undefined);
     for (const id of gold) {
-      if (shown.has(id)) continue;
+      if (shown.has(id)) {
+        shownGold++;
+        continue;
+      }
       const g = splitId(id);
       if (cut.has(id)) report.misses.cut++;
       else if (g && near.some((s) => s.stem === g.stem && Math.abs(s.n - g.n) <= 2)) report.misses.neighbour++;
       else report.misses.unseen++;
+      missingGold++;
     }
+    if (shownGold && missingGold) report.split++;
   }
   return report;
 }

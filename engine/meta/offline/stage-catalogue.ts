@@ -32,6 +32,7 @@ export const STAGES: Record<string, StageInfo> = {
   recencyBoost: { phase: 3, role: 'rescore', call: 'recencyBoost({ weight: 0.5 })', options: { weight: float(0.1, 3), when: { kind: 'enum', values: ["'asked'", "'always'"] } }, optional: { when: "'asked'" } },
   neighbourExpand: { phase: 4, role: 'expand', call: 'neighbourExpand({ before: 1, after: 1, seeds: 10, decay: 0.7 })', options: { before: int(0, 4), after: int(0, 4), seeds: int(1, 60), decay: float(0.1, 1) } },
   graphExpand: { phase: 4, role: 'expand', call: 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', options: { seeds: int(1, 30), per: int(1, 10), decay: float(0.1, 1) } },
+  hopExpand: { phase: 4, role: 'expand', call: 'hopExpand({ seeds: 5, per: 2, decay: 0.9 })', options: { seeds: int(1, 30), per: int(1, 10), terms: int(1, 10), decay: float(0.1, 1) } },
   mmrStage: { phase: 5, role: 'diversity', call: 'mmrStage({ k: 60, lambda: 0.7 })', options: { k: int(5, 300), lambda: float(0.3, 1) } },
   dedupe: { phase: 5, role: 'diversity', call: 'dedupe({ similarity: 0.9 })', options: { similarity: float(0.5, 1) } },
   capPerSource: { phase: 5, role: 'diversity', call: 'capPerSource({ max: 4, decay: 0.75 })', options: { max: int(1, 30), decay: float(0.1, 1) } },

@@ -155,6 +155,7 @@ export const PIPELINE_STAGE_NAMES = [
   'entityQueries',
   'neighbourExpand',
   'graphExpand',
+  'hopExpand',
   'mmrStage',
   'capPerSource',
   'dedupe',

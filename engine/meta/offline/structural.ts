@@ -105,6 +105,8 @@ export interface Pressure {
   precision: number;
   cut: number;
   neighbour: number;
+  /** Share of traced failed tasks that found one of their facts and missed another. */
+  hop: number;
   line: string;
 }
 
@@ -115,14 +117,16 @@ export function pressure(r: Reading): Pressure {
   const repeats = r.repeats >= 0.05 ? `; ${Math.round(100 * r.repeats)}% of payload lines repeat another` : '';
   // Of the answers missing from payloads, the gold units say why: never found (recall), ranked but cut (packing),
   // beside a shown unit (expansion); without unit ids, missing counts as recall.
+  const hop = r.misses.traced ? r.misses.split / r.misses.traced : 0;
+  const splitLine = r.misses.split ? `; ${r.misses.split} found one of their facts and missed another` : '';
   const split = units ? { recall: m.unseen / units, cut: m.cut / units, neighbour: m.neighbour / units } : { recall: 1, cut: 0, neighbour: 0 };
   if (r.traced >= 3) {
     const found = r.found / r.traced;
     const missing = 1 - found;
-    return { recall: missing * split.recall, precision: found, cut: missing * split.cut, neighbour: missing * split.neighbour, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${unitLine}${repeats}` };
+    return { recall: missing * split.recall, precision: found, cut: missing * split.cut, neighbour: missing * split.neighbour, hop, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${unitLine}${splitLine}${repeats}` };
   }
-  if (units) return { ...split, precision: 0.2, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found${repeats}` };
-  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting${repeats}` };
+  if (units) return { ...split, precision: 0.2, hop, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found${splitLine}${repeats}` };
+  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, hop: 0, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting${repeats}` };
 }
 
 /** Does the data have what a stage needs? */
@@ -151,6 +155,7 @@ function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure
     denseStage: 0.6 + 2 * p.recall,
     neighbourExpand: 0.3 + 3 * p.neighbour,
     graphExpand: 0.2 + p.recall,
+    hopExpand: 0.2 + 0.5 * p.recall + 4 * p.hop,
     mmrStage: 0.3 + p.cut + p.precision,
     capPerSource: 0.2 + p.cut + p.precision,
     dedupe: 0.1 + 6 * r.repeats + (r.repeats >= 0.05 ? p.cut + p.precision : 0),
@@ -205,7 +210,11 @@ function tuneDirection(info: StageInfo, key: string, t: Tunable, r: Reading, p: 
     if (t.kind === 'enum') return { up: true, weight: key === 'render' ? 0.4 + 1.5 * p.precision : 0.3 + p.precision };
   }
   if (info.role === 'search' && key === 'k') return p.precision > p.recall ? { up: false, weight: 0.2 + p.precision } : { up: true, weight: 0.2 + p.recall };
-  if (info.role === 'expand') return { up: p.neighbour > 0.3, weight: 0.15 + p.neighbour };
+  if (info.role === 'expand') {
+    // A hop's units rank below their seed by its decay: raising it (and its reach) is what a split miss asks for.
+    if (info.call.startsWith('hopExpand')) return { up: true, weight: 0.15 + 2 * p.hop };
+    return { up: p.neighbour > 0.3, weight: 0.15 + p.neighbour };
+  }
   if (info.role === 'diversity' && key === 'max') return { up: false, weight: 0.15 + p.precision };
   if (info.role === 'rescore') return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) };
   return { up: random() < 0.5, weight: 0.12 };

@@ -78,6 +78,23 @@ describe('web model agent', { timeout: 120_000 }, () => {
     expect(r.tokens?.prompt).toBeGreaterThan(0);
   });
 
+  it('asks for the answer once the steps are spent, and ends the episode with it', async () => {
+    const spec = instantiate(site, site.templates[0] as WebSite['templates'][number], 0, 0);
+    server.onChat = (body) => ({ content: lastText(body).startsWith('No steps left') ? 'Thought: out of steps.\nAction: ANSWER; $12.5' : 'Thought: patience.\nAction: Wait' });
+    const before = server.chatRequests().length;
+    const r = await runEpisode(site, spec, new ModelAgent(model()), { taskId: 'm3', site: 'tiny', siteTitle: 'Tiny', instruction: spec.instruction }, { text: '', images: [] }, { seed: 0 });
+    server.onChat = undefined;
+    const sent = server.chatRequests().slice(before);
+    // 14 steps, the 15th reply refused (only the answer is left), then the answer asked for.
+    expect(sent).toHaveLength(16);
+    expect(lastText(sent[15])).toBe('No steps left: reply with ANSWER; your answer now.');
+    expect(sent[0].messages.map((m: any) => m.role)).toEqual(['system', 'user']);
+    expect(r.steps).toHaveLength(15);
+    expect(r.steps.slice(0, 14).every((s) => s.action === 'Wait')).toBe(true);
+    expect(r.steps[14]).toMatchObject({ action: 'ANSWER; $12.5', thought: 'step limit reached' });
+    expect(r.check.correct).toBe(true);
+  });
+
   it('turns a failing API into an infrastructure error', async () => {
     const spec = instantiate(site, site.templates[0] as WebSite['templates'][number], 0, 0);
     server.chatQueue.push({ status: 500 }, { status: 500 }, { status: 500 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { graphExpand, neighbourExpand } from '../../../memo-programs/lib/expansion.ts';
+import { graphExpand, hopExpand, neighbourExpand } from '../../../memo-programs/lib/expansion.ts';
 import { hitTexts, stateFor } from '../../support/pipeline-store.ts';
 
 describe('expansion', () => {
@@ -34,5 +34,15 @@ describe('expansion', () => {
     await graphExpand({ seeds: 1, per: 3, decay: 0.5 })(state);
     expect(hitTexts(state)).toEqual(['Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.', 'Ben: Clara started a pottery class in June.']);
     expect(state.hits[1]).toMatchObject({ score: 0.5, via: 'graph' });
+  });
+
+  it("a second hop reaches a unit through the hit's own words the question does not use, just below the hit", async () => {
+    // "Where did Ben's sister start a class?" names neither Clara nor pottery: the hike turn names Clara, and the
+    // question's words plus "clara" find the pottery turn.
+    const state = await stateFor("Where did Ben's sister start a class?");
+    state.hits = [{ label: 1, score: 1, via: 'a' }];
+    await hopExpand({ seeds: 1, per: 1, terms: 3 })(state);
+    expect(hitTexts(state)).toEqual(['Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.', 'Ben: Clara started a pottery class in June.']);
+    expect(state.hits[1]).toMatchObject({ score: 0.9, via: 'hop' });
   });
 });

@@ -2,21 +2,16 @@
 // payload injected once as the first message, then one tool per turn through `<tool>…</tool>` until
 // `<answer>…</answer>`, at most 8 turns. At most 8 images stay in context: older ones are replaced by a note.
 // An API failure is an InfraError (retried by the protocol, never scored as the memory's failure).
-import type OpenAI from 'openai';
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
-import { capImages } from '../../../../foundation/llm/cap-images.ts';
-import { clientFor } from '../../../../foundation/llm/client.ts';
 import type { RoleModel } from '../../../../foundation/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../foundation/llm/prompt-file.ts';
-import { InfraError } from '../../../../engine/environment/contract.ts';
+import { imagePart } from '../../../../foundation/image-part.ts';
+import { ExecutorChat, memoryMessage, type Part } from '../../../executor-model.ts';
 import { formatCall, parseAnswer, parseCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES, TOOLS } from '../../tools/index.ts';
 import type { ToolWorld } from '../../tools/types.ts';
 import { type AgentInput, type AgentRun, type AgentStep, MAX_TURNS, toolStep, type VisualAgent } from '../agent.ts';
-
-type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
 export interface ModelAgentOptions {
   maxTurns?: number;
@@ -26,8 +21,6 @@ export interface ModelAgentOptions {
   images?: ImageStore;
 }
 
-const dataUrl = (png: Buffer, mime = 'image/png') => `data:${mime};base64,${png.toString('base64')}`;
-const imagePart = (png: Buffer, mime?: string): Part => ({ type: 'image_url', image_url: { url: dataUrl(png, mime) } });
 const OMITTED = '(an earlier image was removed to keep at most {n} images in context)';
 
 export class ModelAgent implements VisualAgent {
@@ -48,63 +41,54 @@ export class ModelAgent implements VisualAgent {
 
   async run(input: AgentInput, payload: MemoryPayload, world: ToolWorld): Promise<AgentRun> {
     const tools = TOOLS.map((t) => `- ${t.usage}: ${t.summary}`).join('\n');
-    const messages: Message[] = [{ role: 'system', content: fillPrompt(readPrompt(import.meta.url, './prompts/system.txt'), { tools, maxTurns: this.maxTurns }) }];
-    if (payload.text.trim() || payload.images.length) {
-      const parts: Part[] = [{ type: 'text', text: fillPrompt(readPrompt(import.meta.url, './prompts/memory.txt'), { memory: payload.text.trim() || '(images only)' }) }];
-      for (const ref of payload.images) {
-        const img = this.options.images?.has(ref.id) ? this.options.images.get(ref.id) : undefined;
-        if (img) parts.push(imagePart(img.bytes, img.ref.mime));
-      }
-      messages.push({ role: 'user', content: parts });
-    }
-    const imageList = input.images.map((img, i) => `Image ${i + 1}: ${img.width}×${img.height} px.`).join('\n');
-    messages.push({
-      role: 'user',
-      content: [
-        { type: 'text', text: fillPrompt(readPrompt(import.meta.url, './prompts/task.txt'), { instruction: input.instruction, images: imageList }) },
-        ...input.images.map((img) => imagePart(img.png)),
-      ],
+    const chat = new ExecutorChat(this.model, {
+      system: fillPrompt(readPrompt(import.meta.url, './prompts/system.txt'), { tools, maxTurns: this.maxTurns }),
+      maxTokens: 512,
+      maxImages: this.maxImages,
+      omitted: OMITTED.replace('{n}', String(this.maxImages)),
     });
+    chat.say(memoryMessage(payload, readPrompt(import.meta.url, './prompts/memory.txt'), this.options.images));
+    const imageList = input.images.map((img, i) => `Image ${i + 1}: ${img.width}×${img.height} px.`).join('\n');
+    chat.say([
+      { type: 'text', text: fillPrompt(readPrompt(import.meta.url, './prompts/task.txt'), { instruction: input.instruction, images: imageList }) },
+      ...input.images.map((img) => imagePart(img.png, 'image/png')),
+    ]);
     const steps: AgentStep[] = [];
-    const tokens = { prompt: 0, completion: 0 };
-    for (let turn = 1; turn <= this.maxTurns; turn++) {
-      capImages(messages, this.maxImages, OMITTED.replace('{n}', String(this.maxImages)));
-      const reply = await this.complete(messages, tokens);
-      messages.push({ role: 'assistant', content: reply });
-      const thought = reply.replace(/<tool>[\s\S]*?<\/tool>|<answer>[\s\S]*?<\/answer>/gi, '').replace(/^\s*thought:\s*/i, '').trim().slice(0, 600);
-      const answer = parseAnswer(reply);
-      if (answer !== undefined) {
-        steps.push({ action: `<answer>${answer}</answer>`, ...(thought ? { thought } : {}) });
-        return { answer, steps, tokens, memoryUse: payload.text.trim() ? 'given to the model' : 'none' };
-      }
-      const tag = reply.match(/<tool>([\s\S]*?)<\/tool>/i)?.[1]?.trim();
-      const call = tag ? parseCall(tag, TOOL_NAMES) : undefined;
-      const last = turn === this.maxTurns - 1 ? '\nOne turn left: give your <answer> next.' : '';
-      if (!call) {
-        const error = tag ? `unknown tool call "${tag.slice(0, 120)}"; tools: ${[...TOOL_NAMES].join(', ')}` : 'no <tool>…</tool> or <answer>…</answer> in the reply';
-        steps.push({ action: tag ?? '(no action)', ...(thought ? { thought } : {}), error });
-        messages.push({ role: 'user', content: `Format error: ${error}. Reply with one <tool>…</tool> or <answer>…</answer>.${last}` });
-        continue;
-      }
-      const r = await runTool(formatCall(call), { images: input.images, world });
-      const action = formatCall(call);
-      steps.push(toolStep(action, r, thought));
-      const observation = r.error ? `Error: ${r.error}` : (r.result?.text ?? '');
-      const content: Part[] = [{ type: 'text', text: `Result of ${action}:\n${observation}${last}` }];
-      if (r.result?.image) content.push(imagePart(r.result.image));
-      messages.push({ role: 'user', content });
+    let answer: string | undefined;
+    let turn = 0;
+    if (this.maxTurns > 0) {
+      await chat.loop(async (reply) => {
+        turn++;
+        const thought = reply.replace(/<tool>[\s\S]*?<\/tool>|<answer>[\s\S]*?<\/answer>/gi, '').replace(/^\s*thought:\s*/i, '').trim().slice(0, 600);
+        answer = parseAnswer(reply);
+        if (answer !== undefined) {
+          steps.push({ action: `<answer>${answer}</answer>`, ...(thought ? { thought } : {}) });
+          return undefined;
+        }
+        const next = await this.act(reply, thought, turn, input, world, steps);
+        return turn < this.maxTurns ? next : undefined;
+      });
     }
-    return { steps, tokens, memoryUse: payload.text.trim() ? 'given to the model' : 'none' };
+    const memoryUse = payload.text.trim() ? 'given to the model' : 'none';
+    return { ...(answer !== undefined ? { answer } : {}), steps, tokens: chat.tokens, memoryUse };
   }
 
-  private async complete(messages: Message[], tokens: { prompt: number; completion: number }): Promise<string> {
-    try {
-      const res = await clientFor(this.model).chat.completions.create({ model: this.model.model, messages, temperature: 0, max_tokens: 512 });
-      tokens.prompt += res.usage?.prompt_tokens ?? 0;
-      tokens.completion += res.usage?.completion_tokens ?? 0;
-      return res.choices[0]?.message?.content ?? '';
-    } catch (err) {
-      throw new InfraError(`executor model ${this.model.model} failed: ${(err as Error).message}`, { cause: err });
+  /** Runs the tool a reply calls (or records its format error): the step, and what the model sees next. */
+  private async act(reply: string, thought: string, turn: number, input: AgentInput, world: ToolWorld, steps: AgentStep[]): Promise<string | Part[]> {
+    const tag = reply.match(/<tool>([\s\S]*?)<\/tool>/i)?.[1]?.trim();
+    const call = tag ? parseCall(tag, TOOL_NAMES) : undefined;
+    const last = turn === this.maxTurns - 1 ? '\nOne turn left: give your <answer> next.' : '';
+    if (!call) {
+      const error = tag ? `unknown tool call "${tag.slice(0, 120)}"; tools: ${[...TOOL_NAMES].join(', ')}` : 'no <tool>…</tool> or <answer>…</answer> in the reply';
+      steps.push({ action: tag ?? '(no action)', ...(thought ? { thought } : {}), error });
+      return `Format error: ${error}. Reply with one <tool>…</tool> or <answer>…</answer>.${last}`;
     }
+    const action = formatCall(call);
+    const r = await runTool(action, { images: input.images, world });
+    steps.push(toolStep(action, r, thought));
+    const observation = r.error ? `Error: ${r.error}` : (r.result?.text ?? '');
+    const content: Part[] = [{ type: 'text', text: `Result of ${action}:\n${observation}${last}` }];
+    if (r.result?.image) content.push(imagePart(r.result.image, 'image/png'));
+    return content;
   }
 }

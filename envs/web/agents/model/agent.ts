@@ -3,21 +3,16 @@
 // grammar. The memory payload is injected once, before the first step. At most 3 screenshots stay in context
 // (older ones are replaced by "(Omitted in context.)", as WebVoyager does). A reply without a valid action costs
 // its step and gets a format error back. An API failure is an InfraError (retried, never scored).
-import type OpenAI from 'openai';
 import type { MemoryPayload } from '../../../../memo-programs/contract.ts';
-import { capImages } from '../../../../foundation/llm/cap-images.ts';
-import { clientFor } from '../../../../foundation/llm/client.ts';
 import type { RoleModel } from '../../../../foundation/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../foundation/llm/prompt-file.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
-import { InfraError } from '../../../../engine/environment/contract.ts';
+import { imagePart } from '../../../../foundation/image-part.ts';
+import { ExecutorChat, memoryMessage, type Part } from '../../../executor-model.ts';
 import { parseAction } from '../../browser/grammar.ts';
 import type { Observation } from '../../browser/observation.ts';
 import { MAX_STEPS, type Session } from '../../session.ts';
 import type { WebAgent, WebAgentRun, WebTaskInput } from '../agent.ts';
-
-type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;
 
 export interface ModelAgentOptions {
   /** Screenshots kept in context (default 3, WebVoyager's max_attached_imgs). */
@@ -27,8 +22,6 @@ export interface ModelAgentOptions {
   /** Where payload images are looked up (by id). */
   images?: ImageStore;
 }
-
-const imagePart = (bytes: Buffer, mime: string): Part => ({ type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } });
 
 /** The "Action:" of a reply (or its last action-looking line). */
 export function actionOf(reply: string): string | undefined {
@@ -70,49 +63,33 @@ export class ModelAgent implements WebAgent {
   }
 
   async run(input: WebTaskInput, payload: MemoryPayload, session: Session): Promise<WebAgentRun> {
-    const messages: Message[] = [{ role: 'system', content: fillPrompt(readPrompt(import.meta.url, './prompts/system.txt'), { maxSteps: MAX_STEPS }) }];
-    const memory = payload.text.trim();
-    if (memory || payload.images.length) {
-      const parts: Part[] = [{ type: 'text', text: fillPrompt(readPrompt(import.meta.url, './prompts/memory.txt'), { memory: memory || '(images only)' }) }];
-      for (const ref of payload.images) {
-        const img = this.options.images?.has(ref.id) ? this.options.images.get(ref.id) : undefined;
-        if (img) parts.push(imagePart(img.bytes, img.ref.mime));
-      }
-      messages.push({ role: 'user', content: parts });
-    }
+    const chat = new ExecutorChat(this.model, {
+      system: fillPrompt(readPrompt(import.meta.url, './prompts/system.txt'), { maxSteps: MAX_STEPS }),
+      maxTokens: 400,
+      maxImages: this.maxScreenshots,
+      omitted: '(Omitted in context.)',
+    });
+    chat.say(memoryMessage(payload, readPrompt(import.meta.url, './prompts/memory.txt'), this.options.images));
     const task = fillPrompt(readPrompt(import.meta.url, './prompts/task.txt'), { instruction: input.instruction, site: input.siteTitle });
-    messages.push({ role: 'user', content: [{ type: 'text', text: task }, ...this.observation(session.page(), 1, '')] });
-    const tokens = { prompt: 0, completion: 0 };
-    while (!session.done) {
-      capImages(messages, this.maxScreenshots, '(Omitted in context.)');
-      const reply = await this.complete(messages, tokens);
-      messages.push({ role: 'assistant', content: reply });
-      const thought = reply.match(/thought\s*:\s*([\s\S]*?)(?:\n\s*action\s*:|$)/i)?.[1]?.trim().slice(0, 600);
-      const line = actionOf(reply) ?? reply.trim().slice(0, 200);
-      const r = await session.act(line, thought);
-      if (session.answer !== undefined) break;
-      if (!r) {
-        // Only the answer step is left.
-        messages.push({ role: 'user', content: 'No steps left: reply with ANSWER; your answer now.' });
-        const last = await this.complete(messages, tokens);
-        const a = parseAction(actionOf(last) ?? '');
-        session.finish(a?.kind === 'answer' ? (a.text ?? '') : '', 'step limit reached');
-        break;
-      }
-      const feedback = r.error ? `Your last action failed: ${r.error}` : '';
-      messages.push({ role: 'user', content: this.observation(r.page, session.steps.length + 1, feedback) });
+    chat.say([{ type: 'text', text: task }, ...this.observation(session.page(), 1, '')]);
+    if (!session.done) {
+      await chat.loop(async (reply) => {
+        const thought = reply.match(/thought\s*:\s*([\s\S]*?)(?:\n\s*action\s*:|$)/i)?.[1]?.trim().slice(0, 600);
+        const line = actionOf(reply) ?? reply.trim().slice(0, 200);
+        const r = await session.act(line, thought);
+        if (session.answer !== undefined) return undefined;
+        if (!r) {
+          // Only the answer step is left.
+          chat.say('No steps left: reply with ANSWER; your answer now.');
+          const a = parseAction(actionOf(await chat.reply()) ?? '');
+          session.finish(a?.kind === 'answer' ? (a.text ?? '') : '', 'step limit reached');
+          return undefined;
+        }
+        if (session.done) return undefined;
+        const feedback = r.error ? `Your last action failed: ${r.error}` : '';
+        return this.observation(r.page, session.steps.length + 1, feedback);
+      });
     }
-    return { memoryUse: memory ? 'given to the model' : 'none', tokens };
-  }
-
-  private async complete(messages: Message[], tokens: { prompt: number; completion: number }): Promise<string> {
-    try {
-      const res = await clientFor(this.model).chat.completions.create({ model: this.model.model, messages, temperature: 0, max_tokens: 400 });
-      tokens.prompt += res.usage?.prompt_tokens ?? 0;
-      tokens.completion += res.usage?.completion_tokens ?? 0;
-      return res.choices[0]?.message?.content ?? '';
-    } catch (err) {
-      throw new InfraError(`executor model ${this.model.model} failed: ${(err as Error).message}`, { cause: err });
-    }
+    return { memoryUse: payload.text.trim() ? 'given to the model' : 'none', tokens: chat.tokens };
   }
 }

@@ -42,6 +42,20 @@ export interface WebSolver {
   finish(ctx: SolveContext): Promise<string | undefined>;
 }
 
+/** A kind of task an instruction pattern names, and how to do it (the pattern's groups are its arguments). */
+export type PatternTask = [RegExp, (ctx: SolveContext, m: RegExpMatchArray) => Promise<string | undefined>];
+
+/** The generic procedure of a site whose kinds of task differ by their instructions: the first matching one runs. */
+export function byPattern(tasks: readonly PatternTask[]): WebSolver['generic'] {
+  return async (ctx) => {
+    for (const [re, run] of tasks) {
+      const m = ctx.instruction.match(re);
+      if (m) return run(ctx, m);
+    }
+    return undefined;
+  };
+}
+
 /**
  * One way to do a task: how plausible it looks to an agent that does not know the site (default 1), and whether a
  * failed sibling's actions went that way.

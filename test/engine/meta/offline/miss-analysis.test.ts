@@ -27,7 +27,16 @@ describe('miss analysis', () => {
     expect(r.traced).toBe(3);
     // a: D1:4 is next to the shown D1:5, D2:10 was cut; b: D3:7 is not D3:70's neighbour; d: its gold was shown.
     expect(r.misses).toEqual({ cut: 1, neighbour: 1, unseen: 1 });
+    // None found one of its facts and missed another (a's two were both missed).
+    expect(r.split).toBe(0);
     expect(r.kinds).toEqual({ time: 1, entities: 1, count: 0, reason: 1, other: 1 });
+  });
+
+  it('counts a task that found one of its facts and missed another as split (a second hop would reach it)', () => {
+    const ev = { tasks: [task('h', 0.5)] } as EvaluationResult;
+    const ex = () => 'question (x): Where is the tool Anna uses kept? | evidence turns: [D1:2, session 1] Anna: ... || [D5:3, session 5] ...';
+    const r = analyseMisses({ evaluation: ev, explain: ex, payloadMetadata: new Map([['h', { units: ['D1:2', 'D3:9'] }]]) });
+    expect(r).toMatchObject({ traced: 1, split: 1, misses: { unseen: 1 } });
   });
 
   it('looks at one scenario when asked', () => {

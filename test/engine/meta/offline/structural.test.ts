@@ -38,10 +38,11 @@ function context(over: Partial<ParentContext> = {}): ParentContext {
   };
 }
 
-const misses = (cut: number, neighbour: number, unseen: number, kinds: Partial<MissReport['kinds']> = {}): MissReport => ({
+const misses = (cut: number, neighbour: number, unseen: number, kinds: Partial<MissReport['kinds']> = {}, split = 0): MissReport => ({
   failed: 10,
   traced: 10,
   misses: { cut, neighbour, unseen },
+  split,
   kinds: { time: 0, entities: 0, count: 0, reason: 0, other: 10, ...kinds },
 });
 
@@ -54,6 +55,14 @@ function reading(over: Partial<Reading> = {}): Reading {
 const weightOf = (list: ReturnType<typeof candidates>, key: string) => list.find((c) => c.key === key)?.weight ?? 0;
 
 describe('structural edits', () => {
+  it('try a second hop when failed tasks found one of their facts and missed another', () => {
+    const r = () => 0.5;
+    const split = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 8) }), r);
+    const whole = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 0) }), r);
+    expect(weightOf(split, 'stages+hopExpand')).toBeGreaterThan(weightOf(whole, 'stages+hopExpand') + 2);
+    expect(split.find((c) => c.key === 'stages+hopExpand')?.why).toMatch(/8 found one of their facts and missed another/);
+  });
+
   it('weigh recall edits when failed payloads missed the answer, sharper payloads when they held it among too much', () => {
     const r = () => 0.5;
     const missing = candidates(context(), pipeline, reading({ found: 0 }), r);

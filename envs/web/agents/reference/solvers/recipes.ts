@@ -4,7 +4,7 @@
 // several routes are plausible it picks one, seeded by the task, keeping the routes failed siblings took for last.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll, valueOf } from '../../../browser/snapshot.ts';
-import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
+import { byPattern, chooseWay, type PatternTask, type SolveContext, type WebSolver } from '../solver.ts';
 
 interface Card {
   name: string;
@@ -169,7 +169,7 @@ async function topRated(ctx: SolveContext, m: RegExpMatchArray): Promise<string 
   return v === undefined ? undefined : String(v);
 }
 
-const TASKS: [RegExp, (ctx: SolveContext, m: RegExpMatchArray) => Promise<string | undefined>][] = [
+const TASKS: PatternTask[] = [
   [/find an? (\S+) (\S+) recipe whose total time is at most (\d+) minutes/i, dietTime],
   [/open the recipe "([^"]+)" and say how many grams of (.+?) it needs for (\d+) servings/i, scale],
   [/how many recipes has the author "([^"]+)" published/i, authorCount],
@@ -180,13 +180,7 @@ const TASKS: [RegExp, (ctx: SolveContext, m: RegExpMatchArray) => Promise<string
 export const recipesSolver: WebSolver = {
   site: 'recipes',
 
-  async generic(ctx) {
-    for (const [re, run] of TASKS) {
-      const m = ctx.instruction.match(re);
-      if (m) return run(ctx, m);
-    }
-    return undefined;
-  },
+  generic: byPattern(TASKS),
 
   async finish(ctx) {
     const ins = ctx.instruction;

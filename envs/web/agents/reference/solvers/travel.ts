@@ -4,7 +4,7 @@
 // several routes are plausible it picks one, seeded by the task, keeping the routes failed siblings took for last.
 import type { AxNode } from '../../../browser/observation.ts';
 import { find, findAll } from '../../../browser/snapshot.ts';
-import { chooseWay, type SolveContext, type WebSolver } from '../solver.ts';
+import { byPattern, chooseWay, type PatternTask, type SolveContext, type WebSolver } from '../solver.ts';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -209,8 +209,7 @@ async function cancel(ctx: SolveContext, m: RegExpMatchArray): Promise<string | 
   return 'done';
 }
 
-type Task = (ctx: SolveContext, m: RegExpMatchArray) => Promise<string | undefined>;
-const TASKS: [RegExp, Task][] = [
+const TASKS: PatternTask[] = [
   [/cheapest .*flight from (\S+) to (\S+) on (\d{2}\/\d{2}\/\d{4})/i, cheapestFlight],
   [/earliest departure from (\S+) to (\S+) on (\d{2}\/\d{2}\/\d{4})/i, earliestFlight],
   [/book a stay of (\d+) nights at (.+?) in (\S+?),/i, bookStay],
@@ -221,13 +220,7 @@ const TASKS: [RegExp, Task][] = [
 export const travelSolver: WebSolver = {
   site: 'travel',
 
-  async generic(ctx) {
-    for (const [re, run] of TASKS) {
-      const m = ctx.instruction.match(re);
-      if (m) return run(ctx, m);
-    }
-    return undefined;
-  },
+  generic: byPattern(TASKS),
 
   async finish(ctx) {
     const flight = ctx.instruction.match(/from (\S+) to (\S+) on (\d{2}\/\d{2}\/\d{4})/);
