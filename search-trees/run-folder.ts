@@ -2,7 +2,7 @@
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
 // Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
 // written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
@@ -215,6 +215,18 @@ export class RunFolder {
     const dir = mkdirInside(this.dir, rel);
     for (const [name, text] of Object.entries(files)) writeInside(this.dir, join(rel, name), text);
     return dir;
+  }
+
+  /**
+   * Moves a program's folder to a free name beside it (`to`, else `to-2`, …): a try written at the child's own name
+   * that did not become the child keeps its files when the child is written there.
+   */
+  moveProgram(from: string, to: string): string {
+    const source = this.programDir(from);
+    let target = this.programDir(to);
+    for (let n = 2; existsSync(target); n++) target = this.programDir(`${to}-${n}`);
+    renameSync(source, target);
+    return target;
   }
 }
 
