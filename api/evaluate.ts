@@ -8,7 +8,7 @@ import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/
 import { type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../sandbox/paths.ts';
+import { defaultRunFolder } from '../search-trees/run-folder.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';
@@ -79,7 +79,7 @@ async function run(
   return withHost(models, async (services) => {
     const opened = await openNamed(o.env, { models, images: services.images, seed: o.seed ?? 0, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}) });
     const out =
-      o.out ?? join(repoRoot, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },

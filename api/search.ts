@@ -1,8 +1,8 @@
 // search(): the budget-aware tree search as a library call. Options are checked at this edge (a library user
 // passes plain objects); the result is what `automemo search --json` prints. Progress arrives as journal events,
 // and an AbortSignal stops the search cleanly: journaled, resumable with { resume: true }.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../engine/llm/ledger.ts';
@@ -18,7 +18,8 @@ import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
-import { MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
+import { defaultRunFolder, MAX_PARALLEL, MAX_SEEDS, RUN_FORMAT, RunFolder, type RunOptions, RunOptionsSchema } from '../search-trees/run-folder.ts';
+import { readEnvCopy, writeEnvCopy } from '../search-trees/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
@@ -26,7 +27,7 @@ import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 export interface SearchOptions {
   /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
   env?: EnvInput;
-  /** Run folder (default search-trees/runs/search-<time> in automemo's folder). */
+  /** Run folder (default search-trees/runs/search-<time> in the working folder: defaultRunFolder). */
   out?: string;
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
@@ -188,9 +189,7 @@ function settings(
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
     ...(o.clustering ? { clustering: o.clustering } : {}),
   });
-  const folder = new RunFolder(
-    o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-  );
+  const folder = new RunFolder(o.out ?? defaultRunFolder('search'));
   return { folder, options };
 }
 
@@ -208,7 +207,10 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
-    if (o.resume) opened = await asUsage(() => reopenEnv(recorded, options.env, open));
+    if (o.resume) {
+      opened = await asUsage(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
+      if (opened.changed) onNote(opened.changed);
+    }
     else opened = await openNamed(o.env as EnvInput, open);
     const { env, source } = opened;
     try {
@@ -227,6 +229,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
               versions: versions(),
             }),
           );
+      if (!o.resume) copyEnvironment(folder.dir, opened);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -268,6 +271,14 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
       await env.close?.();
     }
   });
+}
+
+/** Keeps the environment's files in the run folder (search-trees/env-copy.ts): what --resume and export fall back on. */
+function copyEnvironment(dir: string, opened: OpenedEnvironment): void {
+  const { source, files } = opened;
+  if (source.kind === 'module') writeEnvCopy(dir, files, source.path, 'module');
+  // A data file is named as the data reader found it (links followed); a folder as given.
+  else if (files && source.arg !== undefined) writeEnvCopy(dir, files, statSync(source.arg).isFile() ? files.paths[0] : resolve(source.arg), 'data');
 }
 
 /** Versions of what ran, for run.json. */

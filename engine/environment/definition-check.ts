@@ -23,6 +23,7 @@ const DefinitionSchema = z.object({
   options: z.string().max(200).optional(),
   argIsPath: z.boolean({ error: 'argIsPath must be true or false' }).optional(),
   load: fn('load'),
+  dataFiles: fn('dataFiles').optional(),
   limits: z
     .object({ loadMs: limitMs('loadMs'), agentMs: limitMs('agentMs'), checkMs: limitMs('checkMs') }, { error: 'limits must be { loadMs?, agentMs?, checkMs? }' })
     .strict()

@@ -56,7 +56,8 @@ function issues(error: z.ZodError): string {
 /** Entries a dataset folder may hold in all (data files or not): past this the folder is refused unread. */
 const MAX_FOLDER_ENTRIES = 100_000;
 
-function dataFiles(path: string, limits: Limits): string[] {
+/** The data files a dataset path names: the file, or the folder's .jsonl / .json files, sorted. */
+export function dataFiles(path: string, limits: Limits): string[] {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st) throw new Error(`dataset ${path} does not exist`);
   // A file given through a link is read where it lies: its folder is the one its images must stay inside.
