@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Environment } from '../engine/environment/contract.ts';
-import { asUsage } from '../foundation/usage-error.ts';
+import { asContent, asUsage } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
 import { type EnvCopy, type EnvSource, EnvironmentRegistry, environmentChangeNote, type ResolvedEnvironment } from '../engine/environment/registry.ts';
@@ -81,9 +81,16 @@ export async function openEnv(
   return { env, source: resolved.source, ...(resolved.files ? { files: resolved.files } : {}), ...(resolved.changed ? { changed: resolved.changed } : {}) };
 }
 
-/** Resolves and opens what a call names; a failure there is the user's to fix (a UsageError). */
-export function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
-  return asUsage(async () => openEnv(await resolveEnv(env), o));
+/**
+ * Resolves and opens what a call names; a failure there is the user's to fix: naming something that is not there (a
+ * module, a site, a data folder) is a UsageError; what their module or data holds (it fails to load, its tasks or its
+ * data are wrong) a ContentError.
+ */
+export async function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
+  const resolved = await asUsage(() => resolveEnv(env));
+  // A module's load() runs the researcher's code; a built-in's fails on what it was given (the data reader says
+  // which of its failures are the data's content).
+  return (resolved.source.kind === 'module' ? asContent : asUsage)(() => openEnv(resolved, o));
 }
 
 /**

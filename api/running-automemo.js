@@ -18,6 +18,7 @@ export const {
   InfraError,
   resolveModels,
   UsageError,
+  ContentError,
   defineMemo,
   DEFAULT_SEEDS,
   SCREEN_KEEP,

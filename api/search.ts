@@ -8,13 +8,13 @@ import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../engine/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
-import { POLICIES } from '../engine/search/policies/index.ts';
+import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
-import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
+import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../sandbox/paths.ts';
 import type { JournalEvent } from '../search-trees/journal.ts';
@@ -40,7 +40,8 @@ export interface SearchOptions {
   meta?: 'model' | 'offline';
   maxUsd?: number;
   seed?: number;
-  policy?: string;
+  /** How each step picks its action: 'ucb' (default), 'greedy', 'random' or 'alma-softmax'. */
+  policy?: PolicyName;
   select?: 'lcb' | 'max-mean';
   evalFraction?: number;
   /** Validation tasks each evaluation scores at least, when there are that many (default 30). */
@@ -109,7 +110,7 @@ const OptionsSchema = z
       .min(0)
       .max(2 ** 31 - 1)
       .optional(),
-    policy: z.string().optional(),
+    policy: z.enum(POLICY_NAMES, { error: `unknown policy; known: ${POLICY_NAMES.join(', ')}` }).optional(),
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
@@ -208,7 +209,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
     if (o.resume) {
-      opened = await asUsage(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
+      opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
       if (opened.changed) onNote(opened.changed);
     }
     else opened = await openNamed(o.env as EnvInput, open);

@@ -1,7 +1,8 @@
-// Dispatches `automemo <command>`. Usage problems exit 2 with the command's usage; anything unexpected exits 1
-// with its message (and the stack when AUTOMEMO_DEBUG is set).
+// Dispatches `automemo <command>`. Usage problems exit 2 (with the command's usage when it helps); problems in a
+// benchmark's own files (ContentError) and anything unexpected exit 1 with their message (and the stack when
+// AUTOMEMO_DEBUG is set).
 import { redactCredentials } from '../foundation/redact.ts';
-import { UsageError } from './args.ts';
+import { ContentError, UsageError } from './args.ts';
 
 interface Command {
   usage: string;
@@ -62,7 +63,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `\n${command.usage}\n` : ''}`);
-      return 2;
+      // A problem in the benchmark's own files is not a usage error: exit 1, as for any failure.
+      return err instanceof ContentError ? 1 : 2;
     }
     process.stderr.write(redactCredentials(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`));
     return 1;

@@ -10,7 +10,7 @@ import type { SearchState } from '../../engine/search/search.ts';
 import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
-import { POLICIES } from '../../engine/search/policies/index.ts';
+import { POLICY_NAMES } from '../../engine/search/policies/index.ts';
 import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import { bold, dim, noteToStderr } from '../style.ts';
 
@@ -65,7 +65,7 @@ const Args = z.object({
   resume: z.boolean().optional(),
   'max-usd': z.coerce.number().positive().optional(),
   seed: intOption(0, 2 ** 31 - 1),
-  policy: z.string().optional(),
+  policy: z.enum(POLICY_NAMES, { error: `expected one of ${POLICY_NAMES.join(', ')}` }).optional(),
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
   'min-eval-tasks': intOption(0, 100_000),
@@ -117,7 +117,6 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, "auto" or "none"');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
   // Named by their flags here; the API checks them again in its own words.
-  if (a.policy && !POLICIES[a.policy]) throw new UsageError(`unknown --policy ${a.policy}; known: ${Object.keys(POLICIES).join(', ')}`);
   if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();

@@ -5,6 +5,7 @@
 // stands in for files that changed or moved since.
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { ContentError } from '../../foundation/usage-error.ts';
 import { checkDefinition } from './definition-check.ts';
 import type { EnvironmentDefinition } from './define.ts';
 import { hashDataFiles } from './data-files.ts';
@@ -172,8 +173,15 @@ export class EnvironmentRegistry {
   }
 
   private async fromModule(spec: string, path: string, arg: string | undefined, known?: ModuleInspection, origin?: string): Promise<ResolvedEnvironment> {
-    const inspection = known ?? (await inspectModule(path));
-    const definition = await importDefinition(path, { ...(this.own ? { own: this.own } : {}), inspection, ...(origin ? { packagesFrom: origin } : {}) });
+    let inspection: ModuleInspection;
+    let definition: EnvironmentDefinition;
+    try {
+      inspection = known ?? (await inspectModule(path));
+      definition = await importDefinition(path, { ...(this.own ? { own: this.own } : {}), inspection, ...(origin ? { packagesFrom: origin } : {}) });
+    } catch (err) {
+      // What the module holds is the researcher's to fix, but it is no mistake in the command that named it.
+      throw err instanceof ContentError ? err : new ContentError((err as Error).message, { cause: err });
+    }
     const note = this.own ? automemoNote(path, inspection, this.own) : undefined;
     return {
       definition,

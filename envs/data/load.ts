@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
+import { issueText } from '../../foundation/unknown-keys.ts';
+import { ContentError } from '../../foundation/usage-error.ts';
 import { DocumentSchema, type Header, HeaderSchema, LIMITS, type WorldRecord, WorldSchema } from './format.ts';
 
 export interface LoadedWorld extends WorldRecord {
@@ -46,10 +48,10 @@ function kindOf(type: unknown): string {
   return typeof type === 'string' ? 'another type' : `a type that is a ${type === null ? 'null' : typeof type}`;
 }
 
-function issues(error: z.ZodError): string {
+function issues(error: z.ZodError, schema: unknown): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${issueText(i, schema)}`)
     .join('; ');
 }
 
@@ -126,7 +128,7 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
   const takeWorld = (raw: unknown, where: string, baseDir: string) => {
     if (worlds.length >= limits.worlds) return warn(`${where}: more than ${limits.worlds} worlds; the rest is left out`);
     const r = WorldSchema.safeParse(raw);
-    if (!r.success) return warn(`${where}: not a usable world: ${issues(r.error)}`);
+    if (!r.success) return warn(`${where}: not a usable world: ${issues(r.error, WorldSchema)}`);
     const w = r.data;
     if (worldIds.has(w.id)) return warn(`${where}: world "${w.id}" appears twice; the first is kept`);
     const times: number[] = [];
@@ -167,7 +169,7 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
 
   const takeHeader = (raw: unknown, where: string) => {
     const r = HeaderSchema.safeParse(raw);
-    if (!r.success) return warn(`${where}: not a usable dataset header: ${issues(r.error)}`);
+    if (!r.success) return warn(`${where}: not a usable dataset header: ${issues(r.error, HeaderSchema)}`);
     if (header) return warn(`${where}: a second dataset header; the first is kept`);
     header = r.data;
   };
@@ -199,7 +201,7 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
       }
       const r = DocumentSchema.safeParse(doc);
       if (!r.success) {
-        warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error)}`);
+        warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error, DocumentSchema)}`);
         continue;
       }
       takeHeader({ type: 'dataset', ...r.data.dataset }, name);
@@ -226,8 +228,8 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
     }
     files.push({ file: name, sha256: hash.digest('hex').slice(0, 16) });
   }
-  if (!header) throw new Error(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
+  if (!header) throw new ContentError(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
   const asked = worlds.reduce((n, w) => n + w.questions.length, 0);
-  if (worlds.length === 0 || asked === 0) throw new Error(`dataset ${path} has nothing usable: ${worlds.length} worlds, ${asked} questions${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
+  if (worlds.length === 0 || asked === 0) throw new ContentError(`dataset ${path} has nothing usable: ${worlds.length} worlds, ${asked} questions${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
   return { header, worlds, files, warnings };
 }

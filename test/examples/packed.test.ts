@@ -56,6 +56,8 @@ export async function typed(): Promise<number> {
   const r: SearchResult = await search({ env, budget: 1 });
   // @ts-expect-error budget is a number
   await search({ env, budget: 'lots' });
+  // @ts-expect-error a policy is one of the policies' names
+  await search({ env, policy: 'ucbb' });
   return r.winner.validation;
 }
 `,
