@@ -62,8 +62,9 @@ export function checkDefinition(value: unknown, from: string): EnvironmentDefini
 export function checkLoaded(value: unknown, name: string): { kind: 'environment'; env: Environment } | { kind: 'tasks'; spec: TaskEnvironmentSpec<unknown> } {
   if (value === null || typeof value !== 'object') throw new Error(`environment "${name}": load() returned ${value === null ? 'null' : typeof value}; return tasks + agent (+ check), or an Environment`);
   // A task spec is checked in full by the task environment, which names every problem at once (a misspelt key too).
-  if (looksLikeSpec(value)) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
+  if ('tasks' in value || 'agent' in value) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
   const r = EnvironmentShape.safeParse(value);
-  if (!r.success) throw new Error(`environment "${name}": load() returned neither tasks + agent nor a complete Environment: ${problems(r.error)}`);
-  return { kind: 'environment', env: value as Environment };
+  if (r.success) return { kind: 'environment', env: value as Environment };
+  if (looksLikeSpec(value)) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
+  throw new Error(`environment "${name}": load() returned neither tasks + agent nor a complete Environment: ${problems(r.error)}`);
 }
