@@ -63,6 +63,8 @@ export interface OpenOptions {
   images: ImageStore;
   seed: number;
   data?: string;
+  /** Refuse data that loads only in part (LoadContext.strict). */
+  strict?: boolean;
   onNote: (message: string) => void;
 }
 
@@ -77,6 +79,7 @@ export async function openEnv(
     seed: o.seed,
     onNote: o.onNote,
     ...(o.data ? { data: o.data } : {}),
+    ...(o.strict ? { strict: true } : {}),
   });
   return { env, source: resolved.source, ...(resolved.files ? { files: resolved.files } : {}), ...(resolved.changed ? { changed: resolved.changed } : {}) };
 }

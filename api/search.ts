@@ -52,6 +52,8 @@ export interface SearchOptions {
   clustering?: 'clue' | 'metadata';
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
+  /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
+  strict?: boolean;
   /** Evaluate the final choice on the test split (default true). */
   test?: boolean;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
@@ -117,6 +119,7 @@ const OptionsSchema = z
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
     data: z.string().optional(),
+    strict: z.boolean().optional(),
     test: z.boolean().optional(),
     workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
     queue: z.string().min(1).max(4096).optional(),
@@ -172,6 +175,7 @@ function settings(
   const options = RunOptionsSchema.parse({
     env: typeof o.env === 'string' ? o.env : o.env.name,
     ...(o.data ? { data: o.data } : {}),
+    ...(o.strict ? { strict: true } : {}),
     budget: o.budget ?? 20,
     seeds,
     ...(auto ? { screen: { designs: STANDARD_DESIGNS, keep: SCREEN_KEEP } } : {}),
@@ -204,7 +208,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
-    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
+    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));

@@ -27,6 +27,7 @@ export function unknownKeys(keys: readonly string[], known: readonly string[]): 
 
 /** A zod issue in words; an unrecognised key says it is unknown, and the key meant when one is near. */
 export function issueText(issue: z.core.$ZodIssue, schema: unknown): string {
+  if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return `is missing (${issue.expected})`;
   if (issue.code !== 'unrecognized_keys') return issue.message;
   return unknownKeys(issue.keys, knownKeysAt(schema, issue.path) ?? []).join('; ');
 }

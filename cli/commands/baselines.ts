@@ -20,6 +20,8 @@ ${environments.help('                        ')}
   --split S           train or test (default test)
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder
+  --strict            a data: benchmark must load whole: a world left out by
+                      a bad field is an error (exit 1), not a note
   --seed N            split seed (default 0)
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
@@ -39,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     split: a.split,
     ...(a.programs ? { programs: a.programs.split(',') } : {}),
     ...(a.data ? { data: a.data } : {}),
+    ...(a.strict ? { strict: true } : {}),
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),

@@ -52,6 +52,8 @@ ${environments.help('                        ')}
                       task's scenario and keeps a cluster pool) or metadata
                       (the environment's groups: site, template, category)
   --data DIR          the environment's data folder
+  --strict            a data: benchmark must load whole: a world left out
+                      by a bad field is an error (exit 1), not a note
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
 
@@ -74,6 +76,7 @@ const Args = z.object({
   workers: intOption(0, MAX_WORKERS),
   queue: z.string().optional(),
   data: z.string().optional(),
+  strict: z.boolean().optional(),
   'no-test': z.boolean().optional(),
   json: z.boolean().optional(),
 });
@@ -99,6 +102,7 @@ export async function run(argv: string[]): Promise<number> {
       workers: { type: 'string' },
       queue: { type: 'string' },
       data: { type: 'string' },
+      strict: { type: 'boolean' },
       'no-test': { type: 'boolean' },
       json: { type: 'boolean' },
     },
@@ -148,6 +152,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.clusters ? { clustering: a.clusters } : {}),
       ...evaluationPlace(a),
       ...(a.data ? { data: a.data } : {}),
+      ...(a.strict ? { strict: true } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,
       onNote: noteToStderr,

@@ -20,6 +20,8 @@ export interface World {
   tasks: PartialRecorder[];
   /** Virtual time during the retrieve phase. */
   retrieveTime?: number;
+  /** A task's own time, by task id, where it differs from retrieveTime (a question asked at a given date). */
+  taskTimes?: ReadonlyMap<string, number>;
 }
 
 /** What an agent did with a task: its answer, the steps it took, and what it cost. */

@@ -15,6 +15,8 @@ export interface LoadContext {
   arg?: string;
   /** --data, when given. */
   data?: string;
+  /** --strict: refuse data that loads only in part (a data: benchmark with a world left out) instead of noting it. */
+  strict?: boolean;
   /** The run's seed: the split and any generated tasks depend on it. */
   seed: number;
   models: ResolvedModels;

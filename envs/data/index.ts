@@ -13,6 +13,6 @@ export const definition = defineEnvironment({
   load(ctx) {
     const path = ctx.arg ?? ctx.data;
     if (!path) throw new Error('environment "data" needs its file: --env data:./my-bench.jsonl');
-    return DataEnvironment.load({ path, seed: ctx.seed, models: ctx.models, images: ctx.images, onNote: ctx.onNote });
+    return DataEnvironment.load({ path, seed: ctx.seed, models: ctx.models, images: ctx.images, onNote: ctx.onNote, ...(ctx.strict ? { strict: true } : {}) });
   },
 });

@@ -89,3 +89,26 @@ describe('--env on the command line', () => {
     expect(r.err).not.toContain('Options:');
   });
 });
+
+describe('a data file with a world left out', () => {
+  it('says which world and how many questions in the summary line; --strict makes it an error (exit 1, no usage)', async () => {
+    const turn = (id: string) => ({ id, speaker: 'Ana', text: `We picked Postgres for billing in ${id}.` });
+    const world = (id: string, extra: Record<string, unknown> = {}) => ({
+      type: 'world',
+      id,
+      sessions: [{ time: '2024-03-04T09:00:00', turns: [turn(`${id}:1`)] }],
+      questions: [1, 2, 3].map((n) => ({ id: `${id}-q${n}`, question: 'Which database?', answers: ['Postgres'] })),
+      ...extra,
+    });
+    const lines = [{ type: 'dataset', name: 'lost', scoring: 'answer-containment' }, world('w1'), world('w2'), world('w3', { sessions: [{ time: 'soon', turns: [turn('w3:1')] }] })];
+    writeFileSync(join(dir, 'lost.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n'));
+    const env = `data:${join(dir, 'lost.jsonl')}`;
+    const loose = await automemoInProcess('eval', '--env', env, '--program', 'bm25', '--out', join(dir, 'loose'));
+    expect(loose.code).toBe(0);
+    expect(loose.err).toContain('data: lost: 2 worlds, 6 questions (6 scored); left out: world "w3" (3 questions) (--strict refuses this)');
+    const strict = await automemoInProcess('eval', '--env', env, '--program', 'bm25', '--strict', '--out', join(dir, 'strict'));
+    expect(strict.code).toBe(1);
+    expect(strict.err).toMatch(/lost\.jsonl: left out: world "w3" \(3 questions\) \(--strict\):\n {2}- lost\.jsonl:4: world "w3", session 1: time "soon" is not a date/);
+    expect(strict.err).not.toContain('Options:');
+  });
+});
