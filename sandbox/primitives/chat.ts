@@ -6,12 +6,13 @@ import { contentTokens } from '../../memo-programs/lib/tokenize.ts';
 import { clientFor } from '../../engine/llm/client.ts';
 import type { RoleModel } from '../../engine/llm/models.ts';
 import { readPrompt } from '../../engine/llm/prompt-file.ts';
+import { asBuffer } from '../../foundation/bytes.ts';
 
 export interface ChatService {
   readonly offline: boolean;
   chat(request: ChatRequest): Promise<ChatResult>;
   /** One-sentence description of an image; only model-backed services have it. */
-  describeImage?(bytes: Buffer, mime: string): Promise<string>;
+  describeImage?(bytes: Uint8Array, mime: string): Promise<string>;
 }
 
 const tokensOf = (chars: number) => Math.ceil(chars / 4);
@@ -41,7 +42,7 @@ export class OpenAIChat implements ChatService {
     };
   }
 
-  async describeImage(bytes: Buffer, mime: string): Promise<string> {
+  async describeImage(bytes: Uint8Array, mime: string): Promise<string> {
     const res = await clientFor(this.model).chat.completions.create({
       model: this.model.model,
       max_tokens: 150,
@@ -51,7 +52,7 @@ export class OpenAIChat implements ChatService {
           role: 'user',
           content: [
             { type: 'text', text: readPrompt(import.meta.url, './prompts/caption.txt') },
-            { type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } },
+            { type: 'image_url', image_url: { url: `data:${mime};base64,${asBuffer(bytes).toString('base64')}` } },
           ],
         },
       ],

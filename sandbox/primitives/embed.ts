@@ -13,6 +13,7 @@ import { CachingEmbedder } from './embed-cache.ts';
 import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';
 import { type EmbedPool, embedPool, stopEmbedPool, unit } from './embed-pool.ts';
 import { flushEmbeddingStores, sharedEmbeddingStore } from './embed-store.ts';
+import type { EnvVars } from '../../foundation/env-vars.ts';
 
 export { CachingEmbedder } from './embed-cache.ts';
 
@@ -118,7 +119,7 @@ export class OpenAIEmbedder implements TextEmbedder {
 const DEFAULT_CACHE_MB = 256;
 
 /** The disk cache's cap from AUTOMEMO_EMBED_CACHE_MB (megabytes; 0 turns the disk cache off). */
-export function embedCacheCapBytes(env: NodeJS.ProcessEnv = process.env): number {
+export function embedCacheCapBytes(env: EnvVars = process.env): number {
   const raw = env.AUTOMEMO_EMBED_CACHE_MB;
   if (raw === undefined || raw.trim() === '') return DEFAULT_CACHE_MB * 2 ** 20;
   const mb = Number(raw);

@@ -14,6 +14,7 @@ import { formatCall, parseAnswer, parseCall } from '../../tools/grammar.ts';
 import { runTool, TOOL_NAMES, TOOLS } from '../../tools/index.ts';
 import type { ToolWorld } from '../../tools/types.ts';
 import { type AgentInput, type AgentRun, type AgentStep, MAX_TURNS, toolStep, type VisualAgent } from '../agent.ts';
+import { asBuffer } from '../../../../foundation/bytes.ts';
 
 type Message = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type Part = OpenAI.Chat.Completions.ChatCompletionContentPart;
@@ -26,8 +27,8 @@ export interface ModelAgentOptions {
   images?: ImageStore;
 }
 
-const dataUrl = (png: Buffer, mime = 'image/png') => `data:${mime};base64,${png.toString('base64')}`;
-const imagePart = (png: Buffer, mime?: string): Part => ({ type: 'image_url', image_url: { url: dataUrl(png, mime) } });
+const dataUrl = (png: Uint8Array, mime = 'image/png') => `data:${mime};base64,${asBuffer(png).toString('base64')}`;
+const imagePart = (png: Uint8Array, mime?: string): Part => ({ type: 'image_url', image_url: { url: dataUrl(png, mime) } });
 const OMITTED = '(an earlier image was removed to keep at most {n} images in context)';
 
 export class ModelAgent implements VisualAgent {

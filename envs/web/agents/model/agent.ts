@@ -11,6 +11,7 @@ import type { RoleModel } from '../../../../engine/llm/models.ts';
 import { fillPrompt, readPrompt } from '../../../../engine/llm/prompt-file.ts';
 import type { ImageStore } from '../../../../sandbox/primitives/images.ts';
 import { InfraError } from '../../../../engine/environment/contract.ts';
+import { asBuffer } from '../../../../foundation/bytes.ts';
 import { parseAction } from '../../browser/grammar.ts';
 import type { Observation } from '../../browser/observation.ts';
 import { MAX_STEPS, type Session } from '../../session.ts';
@@ -28,7 +29,7 @@ export interface ModelAgentOptions {
   images?: ImageStore;
 }
 
-const imagePart = (bytes: Buffer, mime: string): Part => ({ type: 'image_url', image_url: { url: `data:${mime};base64,${bytes.toString('base64')}` } });
+const imagePart = (bytes: Uint8Array, mime: string): Part => ({ type: 'image_url', image_url: { url: `data:${mime};base64,${asBuffer(bytes).toString('base64')}` } });
 
 /** The "Action:" of a reply (or its last action-looking line). */
 export function actionOf(reply: string): string | undefined {
