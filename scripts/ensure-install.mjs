@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // The project's own install step (Node built-ins only), run before `npm run demo` and `npm test`.
 // - `npm ci` when node_modules is missing or was installed from another package-lock.json;
-// - Debian packages (Chromium, fonts) through apt when a capability needs them and they are absent.
+// - Debian packages through apt, only those the command asks for (`--for web,queue`: Chromium, redis-server) and
+//   only when they are absent (scripts/apt-needs.mjs).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptPackagesFor, capabilitiesFrom } from './apt-needs.mjs';
 import { runInstallScripts } from './native-build-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,16 +42,11 @@ function ensureNodeModules() {
   writeFileSync(stampPath, `${want}\n`);
 }
 
-// Debian packages a capability needs, as [binary or file that proves presence, package name].
-function aptNeeds() {
+// Debian packages the command needs (`--for web,queue`), when their binaries are absent; none by default.
+function ensureApt(capabilities) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return (pkg.automemo?.apt ?? []).filter(([probe]) => !existsSync(probe));
-}
-
-function ensureApt() {
-  const missing = aptNeeds();
-  if (missing.length === 0) return;
-  const names = [...new Set(missing.map(([, name]) => name))];
+  const names = aptPackagesFor(pkg.automemo?.apt ?? [], capabilities, existsSync);
+  if (names.length === 0) return;
   const asRoot = process.getuid?.() === 0;
   const sudo = asRoot ? [] : ['sudo', '-n'];
   say(`installing Debian packages: ${names.join(', ')}`);
@@ -68,8 +65,9 @@ function ensureApt() {
 }
 
 try {
+  const capabilities = capabilitiesFrom(process.argv.slice(2));
   ensureNodeModules();
-  ensureApt();
+  ensureApt(capabilities);
 } catch (err) {
   say(`failed: ${err.message}`);
   process.exit(1);
