@@ -103,11 +103,16 @@ export class OpenAIEmbedder implements TextEmbedder {
 
   async embed(texts: string[], owner: EmbedOwner = HOST_OWNER): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const res = await clientFor(this.model).embeddings.create(
-      { model: this.model.model, input: texts, encoding_format: 'float' },
-      // The request stops when its program instance ends.
-      { signal: owner.signal },
-    );
+    // The request stops when its program instance ends. The SDK adds an abort listener to the signal it is given and
+    // never removes it, so it gets a signal of its own, tied to the owner's only while the request is in flight: on
+    // the owner's signal listeners piled up, one per request (Node's MaxListenersExceededWarning at the 11th).
+    const request = new AbortController();
+    const stop = () => request.abort(owner.signal.reason);
+    owner.signal.addEventListener('abort', stop, { once: true });
+    if (owner.signal.aborted) stop();
+    const res = await clientFor(this.model)
+      .embeddings.create({ model: this.model.model, input: texts, encoding_format: 'float' }, { signal: request.signal })
+      .finally(() => owner.signal.removeEventListener('abort', stop));
     const rows = [...res.data].sort((a, b) => a.index - b.index);
     if (rows.length !== texts.length) {
       throw new Error(`embedding endpoint returned ${rows.length} vectors for ${texts.length} texts`);
