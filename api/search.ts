@@ -11,6 +11,7 @@ import { createMetaAgent } from '../engine/meta/create.ts';
 import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
+import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
@@ -64,6 +65,8 @@ export interface SearchOptions {
   queue?: string;
   signal?: AbortSignal;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Tasks done as an evaluation goes, by node (what the CLI's progress lines print); not journaled. */
+  onProgress?: (node: string, event: ProgressEvent) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
   onNote?: (message: string) => void;
   /** Called once the run folder and environment are ready, before step 0. */
@@ -264,6 +267,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           models,
           ledger: new CostLedger(),
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+          ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });

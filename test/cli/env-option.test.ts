@@ -110,5 +110,8 @@ describe('a data file with a world left out', () => {
     expect(strict.code).toBe(1);
     expect(strict.err).toMatch(/lost\.jsonl: left out: world "w3" \(3 questions\) \(--strict\):\n {2}- lost\.jsonl:4: world "w3", session 1: time "soon" is not a date/);
     expect(strict.err).not.toContain('Options:');
+    const baselines = await automemoInProcess('baselines', '--env', env, '--programs', 'bm25', '--strict', '--out', join(dir, 'strict-baselines'));
+    expect(baselines.code).toBe(1);
+    expect(baselines.err).toContain('left out: world "w3" (3 questions) (--strict)');
   });
 });
