@@ -8,6 +8,7 @@ import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../engine/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
+import { type ModelMetaOptions, ModelMetaOptionsSchema } from '../engine/meta/model/agent.ts';
 import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
@@ -51,6 +52,10 @@ export interface SearchOptions {
   parallel?: number;
   /** How the model meta agent groups evidence: CluE's model-managed cluster pool (default) or metadata groups. */
   clustering?: 'clue' | 'metadata';
+  /** How the model meta agent reads the evidence: one call per program covering its clusters (default) or one per cluster and a synthesis. */
+  analysis?: 'program' | 'cluster';
+  /** The model meta agent's max_tokens per purpose (analysis, generation, …); a reply cut at its limit is asked again with twice it. */
+  metaMaxTokens?: ModelMetaOptions['maxTokens'];
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
   /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
@@ -121,6 +126,8 @@ const OptionsSchema = z
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
+    analysis: ModelMetaOptionsSchema.shape.analysis,
+    metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
     strict: z.boolean().optional(),
     test: z.boolean().optional(),
@@ -261,7 +268,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
         const summary = await runSearch({
           env,
           services,
-          meta: createMetaAgent(options.meta, models, options.clustering),
+          meta: createMetaAgent(options.meta, models, { ...(options.clustering ? { clustering: options.clustering } : {}), ...(o.analysis ? { analysis: o.analysis } : {}), ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}) }),
           folder,
           options,
           models,

@@ -68,6 +68,10 @@ export const EventSchema = z.discriminatedUnion('type', [
     ms: z.number(),
     ok: z.boolean(),
     error: z.string().optional(),
+    /** The reply was cut off at max_tokens; the agent asked again with a larger limit. */
+    cut: z.boolean().optional(),
+    /** No request was made: an identical request of the run (in flight or answered) gave its reply. */
+    reused: z.object({ step: z.number().int(), node: NodeId, purpose: z.string().max(200) }).optional(),
   }),
   // CluE's clustering of one step's evidence: the pool after it (model) or the metadata groups used instead, and why.
   z.object({

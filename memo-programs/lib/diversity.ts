@@ -33,7 +33,12 @@ export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: numbe
   return [...picked, ...hits.slice(k)].map((h, i, all) => ({ ...h, score: (all.length - i) / all.length }));
 }
 
-/** Stage: MMR over the top `k` hits (default 60), λ = `lambda` (default 0.7; 1 = relevance only). */
+/**
+ * Stage: MMR over the top `k` hits (default 60), λ = `lambda` (default 0.7; 1 = relevance only).
+ * @reads lists, hits, store
+ * @writes hits (the top k reordered by MMR over the units' word sets, the rest after them; every score rewritten to (n − position) / n so later stages keep the order), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending
+ */
 export function mmrStage(options: { k?: number; lambda?: number } = {}): Stage {
   const k = Math.max(1, Math.min(options.k ?? 60, 500));
   return named('mmrStage', (state) => {
@@ -53,7 +58,12 @@ export function capSources(hits: Hit[], store: UnitStore, max: number, decay: nu
   return sortHits(out);
 }
 
-/** Stage: a soft cap of `max` hits per source episode (default 4); hits beyond it are scaled by `decay` (default 0.75) each. */
+/**
+ * Stage: a soft cap of `max` hits per source episode (default 4); hits beyond it are scaled by `decay` (default 0.75) each.
+ * @reads lists, hits, store
+ * @writes hits (the n-th hit of a source beyond max scaled by decay^(n − max), then resorted), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function capPerSource(options: { max?: number; decay?: number } = {}): Stage {
   const max = Math.max(1, Math.min(options.max ?? 4, 1000));
   return named('capPerSource', (state) => {
@@ -69,6 +79,9 @@ const DEDUPE_DEPTH = 500;
  * "Speaker: ") with a Jaccard similarity of at least `similarity` (default 0.9; 1 drops exact repeats only). Chat logs
  * and agent traces say the same thing many times, often in other mouths; a payload that shows it once has room for
  * something else.
+ * @reads lists, hits, store
+ * @writes hits (the repeats removed, the rest in their order), lists (fused by ensureHits first, when no hits were scored yet)
+ * @order hits best first: score descending
  */
 export function dedupe(options: { similarity?: number } = {}): Stage {
   const threshold = Math.max(0.5, Math.min(options.similarity ?? 0.9, 1));

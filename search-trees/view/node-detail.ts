@@ -29,7 +29,7 @@ export interface ClusteringDetail {
 export interface StepDetail {
   clustering?: ClusteringDetail;
   quickExams: { dir: string; attempt: number; passed: boolean; failure?: string }[];
-  metaCalls: { purpose: string; model: string; promptTokens: number; cachedTokens?: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string }[];
+  metaCalls: { purpose: string; model: string; promptTokens: number; cachedTokens?: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string; cut?: boolean; reused?: { step: number; node: string; purpose: string } }[];
 }
 
 export interface NodeDetail extends StepDetail {

@@ -287,7 +287,9 @@ export function stepSeries(evaluations: Evaluation[], completed: number[], p: Uc
   return points;
 }
 
-function spendOf(calls: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView['spend'] {
+function spendOf(journaled: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView['spend'] {
+  // A reused reply made no request and cost nothing.
+  const calls = journaled.filter((c) => !c.reused);
   const priced = calls.filter((c) => c.usd !== null);
   return {
     calls: calls.length,

@@ -17,6 +17,9 @@ const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
 // Computes for a few hundred milliseconds before its first update in each world: a kill on its job's start lands mid-job.
 const slow = join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'slow-notes.ts');
 const searchArgs = (out: string) => ['search', '--env', envModule, '--meta', 'offline', '--seeds', slow, '--budget', '2', '--seed', '3', '--out', out];
+// Four CLI processes (tsx-compiled) and a search with its final phase each: ~40 s alone on a loaded 2-core machine,
+// past the suite's default 60 s when other files run beside it.
+const PROCESS_TEST_MS = 180_000;
 let redis: TestRedis;
 let reference: Map<string, number | null>;
 
@@ -85,7 +88,7 @@ beforeAll(async () => {
   const one = await automemoAsync([...searchArgs(join(work, 'one-process')), '--workers', '0']);
   expect(one.code, one.err).toBe(0);
   reference = evaluations(join(work, 'one-process'));
-});
+}, PROCESS_TEST_MS);
 afterAll(async () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await redis?.stop();
@@ -108,7 +111,7 @@ describe('search --queue with automemo worker processes', () => {
     expect(other.lines.some((l) => / done \S+\/seed-slow-notes\/train\/0\//.test(l))).toBe(true);
     expect(evaluations(out)).toEqual(reference);
     await stopAll(a, b);
-  });
+  }, PROCESS_TEST_MS);
 
   it('a search killed with a job in flight re-attaches to it on --resume: the job is not run again', async () => {
     const a = worker();
@@ -126,5 +129,5 @@ describe('search --queue with automemo worker processes', () => {
     expect(a.lines.filter((l) => l.includes(` start ${key}`))).toHaveLength(1);
     expect(evaluations(out)).toEqual(reference);
     await stopAll(a);
-  });
+  }, PROCESS_TEST_MS);
 });
