@@ -38,11 +38,14 @@ Commands:
 
 Run "automemo <command> --help" for a command's options.`;
 
+/** A stray rejection must never take the process (and its isolates) down silently. */
+function reportStrayRejections(reason: unknown): void {
+  process.stderr.write(redactCredentials(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`));
+}
+
 export async function main(argv: string[]): Promise<number> {
-  // A stray rejection must never take the process (and its isolates) down silently.
-  process.on('unhandledRejection', (reason) => {
-    process.stderr.write(redactCredentials(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`));
-  });
+  // Once per process, however many commands it runs (tests run many in one: a listener each made Node warn).
+  if (!process.listeners('unhandledRejection').includes(reportStrayRejections)) process.on('unhandledRejection', reportStrayRejections);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n`);
