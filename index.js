@@ -19,5 +19,6 @@ export const {
   InfraError,
   resolveModels,
   UsageError,
+  ContentError,
   defineMemo,
 } = api;

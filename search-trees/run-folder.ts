@@ -11,6 +11,7 @@ import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
 import { EnvSourceSchema } from '../engine/environment/registry.ts';
 import type { MetaFile } from './meta-file.ts';
 import { redactCredentials } from '../foundation/redact.ts';
+import { isInside, repoRoot } from '../sandbox/paths.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
 
@@ -19,6 +20,15 @@ export const MAX_SEEDS = 32;
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
+
+/**
+ * Where a run goes unless told: search-trees/runs/<kind>-<time> under the working folder (under automemo's own folder
+ * when working inside its checkout), never inside an installed automemo's node_modules folder.
+ */
+export function defaultRunFolder(kind: string, cwd = process.cwd()): string {
+  const base = isInside(resolve(cwd), repoRoot) ? repoRoot : resolve(cwd);
+  return join(base, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+}
 
 /** A node id as the run folder takes it: a safe name, else an error naming it. */
 function nodeName(node: string): string {
@@ -33,6 +43,8 @@ export const RunOptionsSchema = z
   .object({
     env: z.string(),
     data: z.string().optional(),
+    /** --strict: the data had to load whole (a resume refuses it if it no longer does). */
+    strict: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000),
     seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
     /**

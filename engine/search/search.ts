@@ -11,6 +11,7 @@ import type { Environment } from '../environment/contract.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { JournalEvent } from '../../search-trees/journal.ts';
 import type { RunFolder, RunOptions } from '../../search-trees/run-folder.ts';
+import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
 import type { EnvRef } from '../jobs/job.ts';
 import type { CostLedger } from '../llm/ledger.ts';
@@ -38,6 +39,8 @@ export interface SearchDeps {
   models: ResolvedModels;
   ledger: CostLedger;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Tasks done as an evaluation goes (not journaled): which node, and the evaluation's event. */
+  onProgress?: (node: string, event: ProgressEvent) => void;
   /** Stops the search cleanly: the step in flight is abandoned (its resume redoes it), the journal says so. */
   signal?: AbortSignal;
   /** Called before each step; throwing stops the run (tests use it to simulate a kill). */

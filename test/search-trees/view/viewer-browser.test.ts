@@ -158,7 +158,7 @@ describe('the viewer at 1,280 and 1,440 px', () => {
       expect(await page.locator('#panel .diff-summary').textContent()).toBe(`${SEED} and no-op of step ${first} have the same source`);
       // The step's first try was written at the child's name and moved aside before the child was: its files are kept.
       await page.locator('#tree .noop[data-noop="0"]').click();
-      await page.waitForFunction(() => !(document.querySelector('#panel .diff-summary')?.textContent ?? 'same source').includes('same source'));
+      await page.waitForFunction("!(document.querySelector('#panel .diff-summary')?.textContent ?? 'same source').includes('same source')");
       expect(await page.locator('#panel').textContent()).not.toContain('its files are not kept');
 
       // Bounds: every node's tooltip, the panel's score table, the chart's axis.
