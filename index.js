@@ -5,6 +5,8 @@ import { register } from 'tsx/esm/api';
 
 register();
 const api = await import('./api/index.ts');
+// Published for environment modules that import `automemo` with none beside them (api/running-automemo.js).
+await import('./api/running.ts');
 
 export const {
   search,
@@ -19,5 +21,6 @@ export const {
   InfraError,
   resolveModels,
   UsageError,
+  ContentError,
   defineMemo,
 } = api;

@@ -32,7 +32,12 @@ export default defineConfig({
     // playwright, zod schemas) took 2–3 s per file, 205 s of a clean run. Files that kill or replace esbuild's
     // service count its processes, so they run in workers of their own.
     projects: [
-      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], isolate: false, exclude: [...OWN_WORKER, '**/node_modules/**'] } },
+      // The running API, as automemo's entries publish it (api/running.ts), for the environment modules tests load;
+      // not in the own-worker files, which must load esbuild themselves (after pointing it at their wrapper).
+      {
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], isolate: false, exclude: [...OWN_WORKER, '**/node_modules/**'], setupFiles: ['test/support/running-api.ts'] },
+      },
       { extends: true, test: { name: 'own-worker', include: OWN_WORKER } },
     ],
     // Commands evaluate in their own process unless a test asks for workers: a worker process costs seconds to

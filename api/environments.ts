@@ -1,15 +1,36 @@
 // The environments this process knows: the built-in ones, plus any a library user registers. Opening one resolves
 // a spec or a recorded source through the registry and runs its definition.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Environment } from '../engine/environment/contract.ts';
-import { asUsage } from '../foundation/usage-error.ts';
+import { asContent, asUsage } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
-import { type EnvSource, EnvironmentRegistry, type ResolvedEnvironment } from '../engine/environment/registry.ts';
+import { type EnvCopy, type EnvSource, EnvironmentRegistry, environmentChangeNote, type ResolvedEnvironment } from '../engine/environment/registry.ts';
+import { readEnvCopy } from '../run-store/env-copy.ts';
+import type { OwnAutomemo } from '../engine/environment/module-source.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { BUILTIN_ENVIRONMENTS } from '../envs/index.ts';
+import { libDir, repoRoot } from '../foundation/paths.ts';
 
-export const environments = new EnvironmentRegistry(BUILTIN_ENVIRONMENTS);
+/**
+ * `automemo` to a module with none beside it: this automemo, its running instance (running-automemo.js; the entries
+ * publish it through api/running.ts).
+ */
+export const ownAutomemo: OwnAutomemo = {
+  root: repoRoot,
+  version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
+  entries: {
+    automemo: pathToFileURL(join(repoRoot, 'api', 'running-automemo.js')).href,
+    'automemo/contract': pathToFileURL(join(repoRoot, 'memo-programs', 'contract.ts')).href,
+    'automemo/lib': pathToFileURL(join(libDir, 'index.ts')).href,
+  },
+  libDir: `${pathToFileURL(libDir).href}/`,
+};
+
+export const environments = new EnvironmentRegistry(BUILTIN_ENVIRONMENTS, { ownAutomemo });
 
 /** Makes a definition available by name to every later call (search({ env: 'my-bench' })). */
 export function registerEnvironment(definition: EnvironmentDefinition): void {
@@ -33,6 +54,8 @@ export async function resolveEnv(env: EnvInput, cwd = process.cwd()): Promise<Re
 export interface OpenedEnvironment {
   env: Environment;
   source: EnvSource;
+  /** What a new run keeps a copy of (module or data files). */
+  files?: ResolvedEnvironment['files'];
   /** Set when a recorded module's code differs from when its run started. */
   changed?: string;
 }
@@ -42,6 +65,8 @@ export interface OpenOptions {
   images: ImageStore;
   seed: number;
   data?: string;
+  /** Refuse data that loads only in part (LoadContext.strict). */
+  strict?: boolean;
   onNote: (message: string) => void;
 }
 
@@ -49,30 +74,49 @@ export async function openEnv(
   resolved: ResolvedEnvironment & { changed?: string },
   o: OpenOptions,
 ): Promise<OpenedEnvironment> {
+  for (const note of resolved.notes ?? []) o.onNote(note);
   const env = await openEnvironment(resolved, {
     models: o.models,
     images: o.images,
     seed: o.seed,
     onNote: o.onNote,
     ...(o.data ? { data: o.data } : {}),
+    ...(o.strict ? { strict: true } : {}),
   });
-  return { env, source: resolved.source, ...(resolved.changed ? { changed: resolved.changed } : {}) };
+  return { env, source: resolved.source, ...(resolved.files ? { files: resolved.files } : {}), ...(resolved.changed ? { changed: resolved.changed } : {}) };
 }
 
-/** Resolves and opens what a call names; a failure there is the user's to fix (a UsageError). */
-export function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
-  return asUsage(async () => openEnv(await resolveEnv(env), o));
+/**
+ * Resolves and opens what a call names; a failure there is the user's to fix: naming something that is not there (a
+ * module, a site, a data folder) is a UsageError; what their module or data holds (it fails to load, its tasks or its
+ * data are wrong) a ContentError.
+ */
+export async function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
+  const resolved = await asUsage(() => resolveEnv(env));
+  // A module's load() runs the researcher's code; a built-in's fails on what it was given (the data reader says
+  // which of its failures are the data's content).
+  return (resolved.source.kind === 'module' ? asContent : asUsage)(() => openEnv(resolved, o));
 }
 
-/** The environment a run recorded (run.json's envSource; runs from before it name a built-in in options.env). */
+/**
+ * The environment a run recorded (run.json's envSource; runs from before it name a built-in in options.env), from the
+ * run's copy of its files (`copy`) when they changed or moved since. How they differ is in `changed`, for the caller to say.
+ */
 export async function reopenEnv(
   recorded: EnvSource | undefined,
   spec: string,
   o: OpenOptions,
+  copy?: EnvCopy,
 ): Promise<OpenedEnvironment> {
   const resolved: ResolvedEnvironment & { changed?: string } = recorded
-    ? await environments.reopen(recorded)
+    ? await environments.reopen(recorded, copy)
     : await environments.resolve(spec);
-  if (resolved.changed) o.onNote(`${resolved.changed}; using it as it is now`);
   return openEnv(resolved, o);
+}
+
+/** What `view` and `report` say of a run whose environment (module or data) changed or moved since it started. */
+export function runEnvironmentNote(runDir: string, source: EnvSource | undefined): Promise<string | undefined> {
+  const definition = source?.kind === 'builtin' ? environments.list().find((d) => d.name === source.name) : undefined;
+  const dataFiles = definition?.dataFiles?.bind(definition);
+  return environmentChangeNote(source, dataFiles, readEnvCopy(runDir)?.shown);
 }

@@ -8,7 +8,7 @@ import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
-import { repoRoot } from '../foundation/paths.ts';
+import { defaultRunFolder } from '../run-store/run-folder.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';
@@ -20,11 +20,13 @@ export interface EvaluateCommon {
   split?: Split;
   /** The environment's data folder. */
   data?: string;
+  /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
+  strict?: boolean;
   /** Split seed (default 0). */
   seed?: number;
   /** Only this many of the split's tasks, a seeded sample (the same for every program of the call). */
   tasks?: number;
-  /** Where evidence goes (default search-trees/runs/<kind>-<time> in automemo's folder). */
+  /** Where evidence goes (default search-trees/runs/<kind>-<time> under the working folder: defaultRunFolder). */
   out?: string;
   models?: ResolvedModels;
   signal?: AbortSignal;
@@ -77,9 +79,9 @@ async function run(
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const opened = await openNamed(o.env, { models, images: services.images, seed: o.seed ?? 0, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}) });
+    const opened = await openNamed(o.env, { models, images: services.images, seed: o.seed ?? 0, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
     const out =
-      o.out ?? join(repoRoot, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },

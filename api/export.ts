@@ -1,9 +1,11 @@
 // exportRun(): a run's chosen program, with the memory it builds from the run's own environment, as an npm package
-// or an MCP server. The environment is the one run.json recorded (a module is reopened from its path, and a
-// change since the run is said in a note).
+// or an MCP server. The environment is the one run.json recorded: its module or data as they are when unchanged,
+// else the run's copy of them (run-store/env-copy.ts); an environment that changed with no copy to stand in is
+// refused, since the memory would not come from the environment the scores did.
 import type { Environment } from '../engine/environment/contract.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
+import { readEnvCopy } from '../run-store/env-copy.ts';
 import { exportProgram, type ExportOptions, type ExportResult } from '../export/export.ts';
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { reopenEnv } from './environments.ts';
@@ -12,7 +14,15 @@ export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
 
 export async function exportRun(o: ExportRunOptions): Promise<ExportResult> {
   const onNote = o.onNote ?? (() => undefined);
-  const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> =>
-    (await reopenEnv(run.envSource, run.options.env, { models, images, seed: 0, onNote, ...(run.options.data ? { data: run.options.data } : {}) })).env;
+  const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
+    const copy = readEnvCopy(o.run);
+    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: 0, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    if (opened.changed && !copy) {
+      await opened.env.close?.();
+      throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);
+    }
+    if (opened.changed) onNote(opened.changed);
+    return opened.env;
+  };
   return exportProgram({ ...o, openEnv });
 }

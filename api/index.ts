@@ -19,5 +19,5 @@ export type { JournalEvent } from '../engine/search/journal-events.ts';
 export type { QuickExamReport } from '../sandbox/quick-exam.ts';
 export type { ResolvedModels, RoleModel } from '../foundation/llm/models.ts';
 export { resolveModels } from '../foundation/llm/models.ts';
-export { UsageError } from '../foundation/usage-error.ts';
+export { ContentError, UsageError } from '../foundation/usage-error.ts';
 export { defineMemo, type MemoProgram, type MemoContext, type EpisodeRecorder, type PartialRecorder, type MemoryPayload, type Json } from '../memo-programs/contract.ts';

@@ -1,26 +1,28 @@
 // search(): the budget-aware tree search as a library call. Options are checked at this edge (a library user
 // passes plain objects); the result is what `automemo search --json` prints. Progress arrives as journal events,
 // and an AbortSignal stops the search cleanly: journaled, resumable with { resume: true }.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../foundation/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
 import { type ModelMetaOptions, ModelMetaOptionsSchema } from '../engine/meta/model/agent.ts';
-import { POLICIES } from '../engine/search/policies/index.ts';
+import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
+import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
-import { UsageError, asUsage, asUsageSync } from '../foundation/usage-error.ts';
+import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
 import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema } from '../engine/search/run-options.ts';
-import { RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
+import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
+import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
@@ -28,7 +30,7 @@ import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 export interface SearchOptions {
   /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
   env?: EnvInput;
-  /** Run folder (default search-trees/runs/search-<time> in automemo's folder). */
+  /** Run folder (default search-trees/runs/search-<time> in the working folder: defaultRunFolder). */
   out?: string;
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
@@ -41,7 +43,8 @@ export interface SearchOptions {
   meta?: 'model' | 'offline';
   maxUsd?: number;
   seed?: number;
-  policy?: string;
+  /** How each step picks its action: 'ucb' (default), 'greedy', 'random' or 'alma-softmax'. */
+  policy?: PolicyName;
   select?: 'lcb' | 'max-mean';
   evalFraction?: number;
   /** Validation tasks each evaluation scores at least, when there are that many (default 30). */
@@ -56,6 +59,8 @@ export interface SearchOptions {
   metaMaxTokens?: ModelMetaOptions['maxTokens'];
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
+  /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
+  strict?: boolean;
   /** Evaluate the final choice on the test split (default true). */
   test?: boolean;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
@@ -66,6 +71,8 @@ export interface SearchOptions {
   queue?: string;
   signal?: AbortSignal;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Tasks done as an evaluation goes, by node (what the CLI's progress lines print); not journaled. */
+  onProgress?: (node: string, event: ProgressEvent) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
   onNote?: (message: string) => void;
   /** Called once the run folder and environment are ready, before step 0. */
@@ -114,7 +121,7 @@ const OptionsSchema = z
       .min(0)
       .max(2 ** 31 - 1)
       .optional(),
-    policy: z.string().optional(),
+    policy: z.enum(POLICY_NAMES, { error: `unknown policy; known: ${POLICY_NAMES.join(', ')}` }).optional(),
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
@@ -123,6 +130,7 @@ const OptionsSchema = z
     analysis: ModelMetaOptionsSchema.shape.analysis,
     metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
+    strict: z.boolean().optional(),
     test: z.boolean().optional(),
     workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
     queue: z.string().min(1).max(4096).optional(),
@@ -178,6 +186,7 @@ function settings(
   const options = RunOptionsSchema.parse({
     env: typeof o.env === 'string' ? o.env : o.env.name,
     ...(o.data ? { data: o.data } : {}),
+    ...(o.strict ? { strict: true } : {}),
     budget: o.budget ?? 20,
     seeds,
     ...(auto ? { screen: { designs: STANDARD_DESIGNS, keep: SCREEN_KEEP } } : {}),
@@ -196,9 +205,7 @@ function settings(
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
     ...(o.clustering ? { clustering: o.clustering } : {}),
   });
-  const folder = new RunFolder(
-    o.out ?? join(repoRoot, 'search-trees', 'runs', `search-${new Date().toISOString().replace(/[:.]/g, '-')}`),
-  );
+  const folder = new RunFolder(o.out ?? defaultRunFolder('search'));
   return { folder, options };
 }
 
@@ -212,11 +219,14 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
-    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
+    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
-    if (o.resume) opened = await asUsage(() => reopenEnv(recorded, options.env, open));
+    if (o.resume) {
+      opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
+      if (opened.changed) onNote(opened.changed);
+    }
     else opened = await openNamed(o.env as EnvInput, open);
     const { env, source } = opened;
     try {
@@ -235,6 +245,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
               versions: versions(),
             }),
           );
+      if (!o.resume) copyEnvironment(folder.dir, opened);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -264,6 +275,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           models,
           ledger: new CostLedger(),
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+          ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
@@ -276,6 +288,14 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
       await env.close?.();
     }
   });
+}
+
+/** Keeps the environment's files in the run folder (run-store/env-copy.ts): what --resume and export fall back on. */
+function copyEnvironment(dir: string, opened: OpenedEnvironment): void {
+  const { source, files } = opened;
+  if (source.kind === 'module') writeEnvCopy(dir, files, source.path, 'module');
+  // A data file is named as the data reader found it (links followed); a folder as given.
+  else if (files && source.arg !== undefined) writeEnvCopy(dir, files, statSync(source.arg).isFile() ? files.paths[0] : resolve(source.arg), 'data');
 }
 
 /** Versions of what ran, for run.json. */

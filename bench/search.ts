@@ -8,6 +8,7 @@
 // session replayed (bench/search-recorded.ts).
 // Usage: npm run bench:search [-- --envs locomo,workshops --budget 12 --seeds 1 --policies ucb,greedy --dev --no-parallel]
 //   --dev runs the development benchmarks (bench/benchmarks/dev, vault-env) instead: the ones the agent was tuned on.
+import type { PolicyName } from '../engine/search/policies/index.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,7 +79,7 @@ function repeatedSamples(runFolder: string): number {
 async function searchOnce(b: BenchBenchmark, env: string, policy: string, seed: number, work: string): Promise<Run> {
   const t0 = Date.now();
   const out = join(work, `run-${policy}-${seed}`);
-  const s = await search({ env, out, budget: BUDGET, seed, policy, meta: 'offline', models: OFFLINE, workers: 0 });
+  const s = await search({ env, out, budget: BUDGET, seed, policy: policy as PolicyName, meta: 'offline', models: OFFLINE, workers: 0 });
   const seedTests = Object.fromEntries(s.seeds.map((x) => [x.id, x.test ?? Number.NaN]));
   return {
     bench: b.name,

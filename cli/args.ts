@@ -2,10 +2,11 @@
 // UsageError, which the CLI prints with the command's usage and exits 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
-import { asUsage, UsageError } from '../foundation/usage-error.ts';
+import { asUsage, ContentError, UsageError } from '../foundation/usage-error.ts';
+import { didYouMean } from '../foundation/closest.ts';
 import { defaultWorkers, MAX_WORKERS } from '../api/worker-count.ts';
 
-export { asUsage, UsageError };
+export { asUsage, ContentError, UsageError };
 
 export function parse<T extends z.ZodType>(
   argv: string[],
@@ -16,6 +17,12 @@ export function parse<T extends z.ZodType>(
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
+    const unknown = (err as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-{1,2}[^']+)'/.exec((err as Error).message)?.[1] : undefined;
+    if (unknown) {
+      // A near miss says what was meant; the whole usage helps only when nothing is near.
+      const near = didYouMean(unknown.replace(/^-+/, '').replace(/=.*$/, ''), Object.keys(options), (n) => `--${n}`);
+      throw new UsageError(`unknown option ${unknown}${near}`, { showUsage: !near });
+    }
     throw new UsageError((err as Error).message.replace(/^TypeError \[\w+\]: /, ''));
   }
   const result = schema.safeParse({ ...parsed.values, positionals: parsed.positionals });
@@ -33,6 +40,7 @@ export const EVAL_OPTIONS = {
   env: { type: 'string' },
   split: { type: 'string' },
   data: { type: 'string' },
+  strict: { type: 'boolean' },
   seed: { type: 'string' },
   tasks: { type: 'string' },
   out: { type: 'string' },
@@ -55,6 +63,7 @@ export const evalFields = () => ({
   env: z.string({ error: 'give --env' }),
   split: z.enum(['train', 'test']).default('test'),
   data: z.string().optional(),
+  strict: z.boolean().optional(),
   seed: intOption(0, 2 ** 31 - 1),
   tasks: intOption(1, 1_000_000),
   out: z.string().optional(),

@@ -1,7 +1,8 @@
-// Dispatches `automemo <command>`. Usage problems exit 2 with the command's usage; anything unexpected exits 1
-// with its message (and the stack when AUTOMEMO_DEBUG is set).
+// Dispatches `automemo <command>`. Usage problems exit 2 (with the command's usage when it helps); problems in a
+// benchmark's own files (ContentError) and anything unexpected exit 1 with their message (and the stack when
+// AUTOMEMO_DEBUG is set).
 import { redactCredentials } from '../foundation/redact.ts';
-import { UsageError } from './args.ts';
+import { ContentError, UsageError } from './args.ts';
 
 interface Command {
   usage: string;
@@ -37,11 +38,14 @@ Commands:
 
 Run "automemo <command> --help" for a command's options.`;
 
+/** A stray rejection must never take the process (and its isolates) down silently. */
+function reportStrayRejections(reason: unknown): void {
+  process.stderr.write(redactCredentials(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`));
+}
+
 export async function main(argv: string[]): Promise<number> {
-  // A stray rejection must never take the process (and its isolates) down silently.
-  process.on('unhandledRejection', (reason) => {
-    process.stderr.write(redactCredentials(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`));
-  });
+  // Once per process, however many commands it runs (tests run many in one: a listener each made Node warn).
+  if (!process.listeners('unhandledRejection').includes(reportStrayRejections)) process.on('unhandledRejection', reportStrayRejections);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${USAGE}\n`);
@@ -52,7 +56,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`automemo: unknown command "${name}"\n\n${USAGE}\n`);
     return 2;
   }
-  const command = await load();
+  // The running API, published for environment modules that import `automemo` with none beside them
+  // (api/running.ts); loaded beside the command, which loads most of the API anyway.
+  const [command] = await Promise.all([load(), import('../api/running.ts')]);
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;
@@ -62,7 +68,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `\n${command.usage}\n` : ''}`);
-      return 2;
+      // A problem in the benchmark's own files is not a usage error: exit 1, as for any failure.
+      return err instanceof ContentError ? 1 : 2;
     }
     process.stderr.write(redactCredentials(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`));
     return 1;

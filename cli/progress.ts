@@ -1,24 +1,59 @@
-// Terminal progress for commands that evaluate programs: one line on stderr, redrawn, when it is a terminal.
+// Progress of the evaluations in flight, on stderr. On a terminal: one line, redrawn. Anywhere else (a pipe, a log
+// file, `| tee`): a line at most every 30 s naming the programs that moved since the last one — a long run piped to
+// a file was silent until its table.
 import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
+import { clock } from './style.ts';
 
-/** A one-line progress display on stderr when it is a terminal. */
-export function progressPrinter(): (label: string, e: ProgressEvent) => void {
-  if (!process.stderr.isTTY) return () => undefined;
-  // Per program (several run at once on workers), per world: tasks done and total.
-  const programs = new Map<string, Map<string, { done: number; total: number }>>();
+export interface ProgressOptions {
+  /** Redraw one line (a terminal) or print lines. Default: whether stderr is a terminal. */
+  tty?: boolean;
+  write?: (text: string) => void;
+  now?: () => number;
+  /** Lines: at most one line of totals this often. */
+  everyMs?: number;
+}
+
+type Worlds = Map<string, { done: number; total: number }>;
+const sum = (ws: Worlds, k: 'done' | 'total') => [...ws.values()].reduce((n, w) => n + w[k], 0);
+
+/** A printer fed with each program's (or node's) evaluation events. */
+export function progressPrinter(o: ProgressOptions = {}): (label: string, e: ProgressEvent) => void {
+  const tty = o.tty ?? process.stderr.isTTY === true;
+  const write = o.write ?? ((text: string) => void process.stderr.write(text));
+  const now = o.now ?? Date.now;
+  const everyMs = o.everyMs ?? 30_000;
+  // Per program (several run at once on workers), per world: tasks done and total; when it started, its last task.
+  const programs = new Map<string, { worlds: Worlds; started: number; moved: number }>();
   let width = 0;
+  let lastLine = now();
+  const totals = () => [...programs].map(([name, p]) => `${name}: ${sum(p.worlds, 'done')}/${sum(p.worlds, 'total')} tasks`).join('  ');
+  // Worlds start one after another: a total is only of the worlds started, so a line says so.
+  const counts = () =>
+    [...programs]
+      .filter(([, p]) => p.moved > lastLine)
+      .map(([name, p]) => `${name}: ${sum(p.worlds, 'done')} tasks done (${p.worlds.size} ${p.worlds.size === 1 ? 'world' : 'worlds'} started, ${clock(now() - p.started)})`)
+      .join(', ');
   return (label, e) => {
-    const worlds = programs.get(label) ?? new Map<string, { done: number; total: number }>();
-    programs.set(label, worlds);
-    if (e.kind === 'world-start') worlds.set(e.world, { done: 0, total: e.tasks });
-    if (e.kind === 'task') worlds.set(e.world, { done: e.done, total: e.total });
-    if (e.kind === 'retry')
-      process.stderr.write(`\n${label}: world ${e.world}: retrying after an infrastructure failure (${e.reason})\n`);
-    const sum = (ws: Map<string, { done: number; total: number }>, k: 'done' | 'total') => [...ws.values()].reduce((n, w) => n + w[k], 0);
-    if (e.kind === 'world-end' && [...worlds.values()].every((w) => w.done === w.total)) programs.delete(label);
-    const line = [...programs].map(([name, ws]) => `${name}: ${sum(ws, 'done')}/${sum(ws, 'total')} tasks`).join('  ');
-    process.stderr.write(`\r${line.padEnd(width)}`);
-    width = line.length;
-    if (!line) process.stderr.write('\r');
+    let p = programs.get(label);
+    // A world already finished starting again is the program's next evaluation: counted afresh.
+    const again = e.kind === 'world-start' && p?.worlds.has(e.world) && [...p.worlds.values()].every((w) => w.done === w.total);
+    if (!p || again) programs.set(label, (p = { worlds: new Map(), started: now(), moved: 0 }));
+    if (e.kind === 'world-start') p.worlds.set(e.world, { done: 0, total: e.tasks });
+    if (e.kind === 'task') {
+      p.worlds.set(e.world, { done: e.done, total: e.total });
+      p.moved = now();
+    }
+    if (e.kind === 'retry') write(`${tty ? '\n' : ''}${label}: world ${e.world}: retrying after an infrastructure failure (${e.reason})\n`);
+    if (tty) {
+      // Every world started has ended: off the line (a world that starts later puts it back).
+      if (e.kind === 'world-end' && [...p.worlds.values()].every((w) => w.done === w.total)) programs.delete(label);
+      const line = totals();
+      write(`\r${line.padEnd(width)}`);
+      width = line.length;
+      if (!line) write('\r');
+    } else if (e.kind === 'task' && now() - lastLine >= everyMs) {
+      write(`  … ${counts()}\n`);
+      lastLine = now();
+    }
   };
 }

@@ -14,3 +14,6 @@ export const ok = (pass: boolean) => (pass ? green('✓') : red('✗'));
 
 /** Progress notes from environments (episode collection, data warnings) go to stderr, one per line. */
 export const noteToStderr = (message: string) => void process.stderr.write(`${redactCredentials(message)}\n`);
+
+/** A duration as "1m05s". */
+export const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;

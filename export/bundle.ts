@@ -6,7 +6,7 @@
 // itself (the embedding worker, prompt files) are copied next to the bundle.
 import { cpSync, mkdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { repoRoot } from '../foundation/paths.ts';
 import { preludeScript } from '../sandbox/runtime/prelude-script.ts';
@@ -59,7 +59,9 @@ export async function bundleRuntime(outDir: string, withMcp: boolean): Promise<B
   const external = [...RUNTIME_PACKAGES, ...(withMcp ? MCP_PACKAGES : [])].flatMap((p) => [p, `${p}/*`]);
   const result = await esbuild.build({
     entryPoints: { index: join(runtime, 'index.ts'), ...(withMcp ? { mcp: join(runtime, 'mcp-bin.ts') } : {}) },
-    outdir: dist,
+    outdir: resolve(dist),
+    // Inputs are named from automemo's folder ("export/runtime/index.ts"), not from where it ran.
+    absWorkingDir: repoRoot,
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -15,6 +15,7 @@ import { bundleNative, installedVersion, type NativeMode, NATIVE_PACKAGES, nativ
 import { packageJson, writeProgram, writeTextFiles } from './package-files.ts';
 import { EXPORT_FORMAT, type PackageInfo } from './runtime/package-info.ts';
 import { selectNode } from './select.ts';
+import { envId, envLabel } from './env-label.ts';
 
 export type ExportFormat = 'npm' | 'mcp';
 
@@ -85,18 +86,19 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
     if (missing.length) throw new Error(`the bundle imports ${missing.join(', ')}, which the package would not depend on`);
     const dependencies = Object.fromEntries([...new Set(deps)].sort().map((p) => [p, installedVersion(p)]));
     const optionalDependencies = Object.fromEntries(OPTIONAL_WORKER_PACKAGES.map((p) => [p, installedVersion(p)]));
-    const name = o.name ?? packageName(run.options.env, node.id);
+    const name = o.name ?? packageName(envId(run), node.id);
+    const env = envLabel(run);
     const bin = withMcp ? `${name}-mcp` : undefined;
     const info: PackageInfo = {
       format: EXPORT_FORMAT,
       version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
       exportedAt: new Date().toISOString(),
       formatKind: o.format,
-      run: { folder: basename(folder.dir), createdAt: run.createdAt, env: run.options.env, seed: run.options.seed, selection: run.options.selection },
+      run: { folder: basename(folder.dir), createdAt: run.createdAt, env, seed: run.options.seed, selection: run.options.selection },
       node: { id: node.id, kind: node.kind, parent: node.parent, ...(node.description ? { description: node.description } : {}), chosenBy: selected.chosenBy },
       scores: selected.scores,
       program: { hash: program.hash, entry: 'program/index.ts', bundle: 'dist/program.js', files },
-      env: { name: run.options.env, reward: memory.reward, mode: memory.mode, budget: memory.budget },
+      env: { name: env, reward: memory.reward, mode: memory.mode, budget: memory.budget },
       memory: { dir: 'memory', episodes: memory.episodes, worlds: memory.worlds, updateErrors: memory.updateErrors.length, models: memory.models },
       native: nativeTarget(native),
     };
@@ -112,7 +114,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
         description: node.description ?? '—',
         chosenBy: { final: "the run's final choice", lcb: 'best lower confidence bound', node: 'by name' }[selected.chosenBy],
         run: info.run.folder,
-        env: run.options.env,
+        env,
         episodes: memory.episodes,
         reward: memory.reward,
         validation: fmt(selected.scores.validation),

@@ -4,10 +4,11 @@
 // Every value put into README.md is escaped for where it lands (markdown.ts): a run folder, a node's description
 // and model names are text, never HTML or Markdown the reader's renderer would act on.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { readPrompt } from '../foundation/llm/prompt-file.ts';
 import { isSafeName, writeInside } from '../foundation/safe-path.ts';
 import type { CompiledProgram } from '../sandbox/compile.ts';
+import { isInside, repoRoot } from '../foundation/paths.ts';
 import { fillMarkdown } from './markdown.ts';
 import type { PackageInfo } from './runtime/package-info.ts';
 
@@ -59,7 +60,26 @@ export function writeTextFiles(outDir: string, pkg: Record<string, unknown>, val
 export function writeProgram(outDir: string, programDir: string, program: CompiledProgram): string[] {
   const files = readdirSync(programDir).filter((f) => f.endsWith('.ts') && isSafeName(f) && lstatSync(join(programDir, f)).isFile());
   for (const f of files) writeInside(outDir, join('program', f), readFileSync(join(programDir, f)));
-  writeInside(outDir, 'dist/program.js', program.code);
-  writeInside(outDir, 'dist/program.js.map', program.map);
+  // esbuild names each input by its path from the folder it ran in: the machine's layout, not the package's.
+  const shown = (path: string, from: string) => {
+    const full = resolve(from, path);
+    if (isInside(full, programDir)) return `program/${relative(programDir, full)}`;
+    if (isInside(full, repoRoot)) return `automemo/${relative(repoRoot, full)}`;
+    return basename(full);
+  };
+  const code = program.code.replace(/^([ \t]*)\/\/ (\S+\.[cm]?[jt]sx?)$/gm, (_, indent: string, path: string) => `${indent}// ${shown(path, process.cwd())}`);
+  writeInside(outDir, 'dist/program.js', code);
+  writeInside(outDir, 'dist/program.js.map', relativeSources(program.map, (p) => shown(p, programDir)));
   return files.sort();
+}
+
+/** A source map with its sources renamed (a map that is not one is kept as it is). */
+function relativeSources(map: string, rename: (source: string) => string): string {
+  try {
+    const parsed = JSON.parse(map) as { sources?: unknown };
+    if (!Array.isArray(parsed.sources)) return map;
+    return JSON.stringify({ ...parsed, sources: parsed.sources.map((s) => (typeof s === 'string' ? rename(s) : s)) });
+  } catch {
+    return map;
+  }
 }

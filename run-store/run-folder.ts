@@ -2,7 +2,7 @@
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
 // Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
 // written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
@@ -14,11 +14,21 @@ import type { MetaFile } from '../engine/search/meta-file.ts';
 import type { RunStore } from '../engine/search/run-store.ts';
 import { Journal, type JournalRead, readJournal } from './journal.ts';
 import { redactCredentials } from '../foundation/redact.ts';
+import { isInside, repoRoot } from '../foundation/paths.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
+
+/**
+ * Where a run goes unless told: search-trees/runs/<kind>-<time> under the working folder (under automemo's own folder
+ * when working inside its checkout), never inside an installed automemo's node_modules folder.
+ */
+export function defaultRunFolder(kind: string, cwd = process.cwd()): string {
+  const base = isInside(resolve(cwd), repoRoot) ? repoRoot : resolve(cwd);
+  return join(base, 'search-trees', 'runs', `${kind}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+}
 
 /** A node id as the run folder takes it: a safe name, else an error naming it. */
 function nodeName(node: string): string {
@@ -190,6 +200,18 @@ export class RunFolder implements RunStore {
     const dir = mkdirInside(this.dir, rel);
     for (const [name, text] of Object.entries(files)) writeInside(this.dir, join(rel, name), text);
     return dir;
+  }
+
+  /**
+   * Moves a program's folder to a free name beside it (`to`, else `to-2`, …): a try written at the child's own name
+   * that did not become the child keeps its files when the child is written there.
+   */
+  moveProgram(from: string, to: string): string {
+    const source = this.programDir(from);
+    let target = this.programDir(to);
+    for (let n = 2; existsSync(target); n++) target = this.programDir(`${to}-${n}`);
+    renameSync(source, target);
+    return target;
   }
 }
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // The project's own install step (Node built-ins only), run before `npm run demo` and `npm test`.
 // - `npm ci` when node_modules is missing or was installed from another package-lock.json;
-// - Debian packages (Chromium, fonts) through apt when a capability needs them and they are absent.
+// - Debian packages through apt, only those the command asks for (`--for web,queue`: Chromium, redis-server) and
+//   only when they are absent (scripts/apt-needs.mjs).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NATIVE_OUTPUTS, buildCacheDir, buildKey, restoreBuild, storeBuild } from './native-build-cache.mjs';
+import { aptPackagesFor, capabilitiesFrom } from './apt-needs.mjs';
+import { runInstallScripts } from './native-build-cache.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stampPath = join(root, 'node_modules', '.automemo-install-stamp');
@@ -36,59 +38,15 @@ function ensureNodeModules() {
   say(have ? 'package-lock.json changed since the last install: running npm ci' : 'node_modules is missing: running npm ci');
   const ms = run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
   say(`npm ci --ignore-scripts finished in ${(ms / 1000).toFixed(1)} s`);
-  runInstallScripts();
+  runInstallScripts(root, { say, run });
   writeFileSync(stampPath, `${want}\n`);
 }
 
-// The packages' own install scripts, which `npm ci --ignore-scripts` skipped; native addons come from the build
-// cache when it holds a verified build for this exact package and Node (AUTOMEMO_NO_BUILD_CACHE=1 always compiles).
-function runInstallScripts() {
-  const lock = JSON.parse(readFileSync(lockPath, 'utf8'));
-  const scripted = Object.entries(lock.packages ?? {})
-    .filter(([path, entry]) => path.includes('node_modules/') && entry.hasInstallScript)
-    .map(([path, entry]) => [path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length), entry]);
-  const cacheRoot = buildCacheDir();
-  const useCache = process.env.AUTOMEMO_NO_BUILD_CACHE !== '1';
-  const rebuild = [];
-  const restored = [];
-  const toStore = [];
-  for (const [name, locked] of scripted) {
-    if (!useCache || !Object.hasOwn(NATIVE_OUTPUTS, name)) {
-      rebuild.push(name);
-      continue;
-    }
-    const entry = join(cacheRoot, buildKey(name, locked));
-    if (restoreBuild(root, name, entry)) restored.push(name);
-    else {
-      rebuild.push(name);
-      toStore.push([name, entry]);
-    }
-  }
-  if (restored.length) say(`native builds of ${restored.join(', ')} taken from ${cacheRoot}`);
-  if (rebuild.length) {
-    const ms = run('npm', ['rebuild', ...new Set(rebuild)], { ONNXRUNTIME_NODE_INSTALL: 'skip' });
-    say(`install scripts of ${[...new Set(rebuild)].join(', ')} ran in ${(ms / 1000).toFixed(1)} s`);
-  }
-  for (const [name, entry] of toStore) {
-    try {
-      mkdirSync(cacheRoot, { recursive: true });
-      if (storeBuild(root, name, entry)) say(`kept the build of ${name} in ${entry}`);
-    } catch (err) {
-      say(`could not keep the build of ${name} in ${cacheRoot} (${err.message}); the next fresh install compiles it again`);
-    }
-  }
-}
-
-// Debian packages a capability needs, as [binary or file that proves presence, package name].
-function aptNeeds() {
+// Debian packages the command needs (`--for web,queue`), when their binaries are absent; none by default.
+function ensureApt(capabilities) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return (pkg.automemo?.apt ?? []).filter(([probe]) => !existsSync(probe));
-}
-
-function ensureApt() {
-  const missing = aptNeeds();
-  if (missing.length === 0) return;
-  const names = [...new Set(missing.map(([, name]) => name))];
+  const names = aptPackagesFor(pkg.automemo?.apt ?? [], capabilities, existsSync);
+  if (names.length === 0) return;
   const asRoot = process.getuid?.() === 0;
   const sudo = asRoot ? [] : ['sudo', '-n'];
   say(`installing Debian packages: ${names.join(', ')}`);
@@ -107,8 +65,9 @@ function ensureApt() {
 }
 
 try {
+  const capabilities = capabilitiesFrom(process.argv.slice(2));
   ensureNodeModules();
-  ensureApt();
+  ensureApt(capabilities);
 } catch (err) {
   say(`failed: ${err.message}`);
   process.exit(1);

@@ -1,7 +1,7 @@
 // automemo baselines --env <env>: the standard memory baselines (and the Omni-SimpleMem seed) in one table.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { baselines } from '../../api/evaluate.ts';
+import { baselines, type BaselinesOptions } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
 import { BASELINES } from '../../memo-programs/registry.ts';
 import type { EvalRuns } from '../../engine/jobs/run-programs.ts';
@@ -20,6 +20,8 @@ ${environments.help('                        ')}
   --split S           train or test (default test)
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder
+  --strict            a data: benchmark must load whole: a world left out by
+                      a bad field is an error (exit 1), not a note
   --seed N            split seed (default 0)
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
@@ -39,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     split: a.split,
     ...(a.programs ? { programs: a.programs.split(',') } : {}),
     ...(a.data ? { data: a.data } : {}),
+    ...(a.strict ? { strict: true } : {}),
     ...(a.seed !== undefined ? { seed: a.seed } : {}),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),
@@ -47,29 +50,9 @@ export async function run(argv: string[]): Promise<number> {
   });
 }
 
-export async function runBaselines(o: {
-  env: string;
-  split: 'train' | 'test';
-  programs?: string[];
-  data?: string;
-  seed?: number;
-  out?: string;
-  workers?: number;
-  queue?: string;
-  json: boolean;
-}): Promise<number> {
-  const runs = await baselines({
-    env: o.env,
-    split: o.split,
-    ...(o.programs ? { programs: o.programs } : {}),
-    ...(o.data ? { data: o.data } : {}),
-    ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    ...(o.out ? { out: o.out } : {}),
-    ...(o.workers !== undefined ? { workers: o.workers } : {}),
-    ...(o.queue ? { queue: o.queue } : {}),
-    onNote: noteToStderr,
-    onProgress: progressPrinter(),
-  });
+export async function runBaselines(o: Omit<BaselinesOptions, 'onNote' | 'onProgress'> & { json: boolean }): Promise<number> {
+  const { json: _json, ...options } = o;
+  const runs = await baselines({ ...options, onNote: noteToStderr, onProgress: progressPrinter() });
   if (o.json) {
     const rows = runs.rows.map(({ name, result, evidenceDir }) => ({
       name,

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { renderReport } from '../../viewer/report.ts';
 import { z } from 'zod';
-import { repoRoot } from '../../foundation/paths.ts';
+import { defaultRunFolder } from '../../run-store/run-folder.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 
@@ -26,7 +26,7 @@ const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string()
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' }, data: { type: 'string' } }, Args);
-  const out = a.out ?? join(repoRoot, 'search-trees', 'runs', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  const out = a.out ?? defaultRunFolder('demo');
   // The default seeds: Omni-SimpleMem, and a pipeline of automemo/lib's stages that the offline agent edits structurally.
   const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
   if (code !== 0) return code;

@@ -22,6 +22,8 @@ ${environments.help('                      ')}
   --split S         train (the validation tasks the search uses) or test
                     (held out; default)
   --data DIR        the environment's data folder (locomo: conversation files)
+  --strict          a data: benchmark must load whole: a world left out by a
+                    bad field is an error (exit 1), not a note
   --seed N          split seed (default 0)
   --tasks N         only N of the split's tasks, a seeded sample (a quick look;
                     scores on different samples do not compare)
@@ -47,6 +49,7 @@ export async function run(argv: string[]): Promise<number> {
       program: a.program,
       split: a.split,
       ...(a.data ? { data: a.data } : {}),
+      ...(a.strict ? { strict: true } : {}),
       ...(a.seed !== undefined ? { seed: a.seed } : {}),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
       ...(a.out ? { out: a.out } : {}),

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { REPORT_LIMITS, renderReport } from '../../viewer/report.ts';
 import { readRun, readRunInfo } from '../../viewer/run-model.ts';
-import { moduleChangeNote } from '../../engine/environment/registry.ts';
+import { runEnvironmentNote } from '../../api/environments.ts';
 import { noteToStderr } from '../style.ts';
 import { textSummary } from '../../viewer/summary.ts';
 import { intOption, parse } from '../args.ts';
@@ -26,7 +26,7 @@ const Args = z.object({
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { html: { type: 'string' }, 'images-mb': { type: 'string' } }, Args);
   const dir = a.positionals[0] as string;
-  const changed = await moduleChangeNote(readRunInfo(dir).envSource);
+  const changed = await runEnvironmentNote(dir, readRunInfo(dir).envSource);
   if (changed) noteToStderr(changed);
   if (!a.html) {
     process.stdout.write(`${textSummary(readRun(dir))}\n`);

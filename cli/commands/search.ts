@@ -10,9 +10,12 @@ import type { SearchState } from '../../engine/search/search.ts';
 import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
-import { POLICIES } from '../../engine/search/policies/index.ts';
+import { POLICY_NAMES } from '../../engine/search/policies/index.ts';
 import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
-import { bold, dim, noteToStderr } from '../style.ts';
+import { didYouMean } from '../../foundation/closest.ts';
+import { progressPrinter } from '../progress.ts';
+import { fmt, stepProgress } from '../search-progress.ts';
+import { bold, noteToStderr } from '../style.ts';
 
 export const usage = `automemo search --env <env> [options]
 
@@ -52,6 +55,8 @@ ${environments.help('                        ')}
                       task's scenario and keeps a cluster pool) or metadata
                       (the environment's groups: site, template, category)
   --data DIR          the environment's data folder
+  --strict            a data: benchmark must load whole: a world left out
+                      by a bad field is an error (exit 1), not a note
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
 
@@ -65,7 +70,7 @@ const Args = z.object({
   resume: z.boolean().optional(),
   'max-usd': z.coerce.number().positive().optional(),
   seed: intOption(0, 2 ** 31 - 1),
-  policy: z.string().optional(),
+  policy: z.enum(POLICY_NAMES, { error: (iss) => `unknown policy ${JSON.stringify(String(iss.input).slice(0, 50))}${didYouMean(String(iss.input), POLICY_NAMES)}; known: ${POLICY_NAMES.join(', ')}` }).optional(),
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
   'min-eval-tasks': intOption(0, 100_000),
@@ -74,6 +79,7 @@ const Args = z.object({
   workers: intOption(0, MAX_WORKERS),
   queue: z.string().optional(),
   data: z.string().optional(),
+  strict: z.boolean().optional(),
   'no-test': z.boolean().optional(),
   json: z.boolean().optional(),
 });
@@ -99,6 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       workers: { type: 'string' },
       queue: { type: 'string' },
       data: { type: 'string' },
+      strict: { type: 'boolean' },
       'no-test': { type: 'boolean' },
       json: { type: 'boolean' },
     },
@@ -117,7 +124,6 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
     throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, "auto" or "none"');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
   // Named by their flags here; the API checks them again in its own words.
-  if (a.policy && !POLICIES[a.policy]) throw new UsageError(`unknown --policy ${a.policy}; known: ${Object.keys(POLICIES).join(', ')}`);
   if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();
@@ -149,13 +155,14 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.clusters ? { clustering: a.clusters } : {}),
       ...evaluationPlace(a),
       ...(a.data ? { data: a.data } : {}),
+      ...(a.strict ? { strict: true } : {}),
       ...(a['no-test'] ? { test: false } : {}),
       signal: abort.signal,
       onNote: noteToStderr,
       onStart: (s) => {
         options = s.options;
         if (a.json) return;
-        onEvent = progress(s.options);
+        onEvent = stepProgress(s.options);
         const out = relative(process.cwd(), s.runFolder) || s.runFolder;
         const o = s.options;
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
@@ -167,6 +174,8 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
       },
       onEvent: (e, s) => onEvent?.(e, s),
+      // Lines, not a redrawn one, even on a terminal: the step lines go between them.
+      ...(a.json ? {} : { onProgress: progressPrinter({ tty: false }) }),
     });
     if (a.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
@@ -182,7 +191,6 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   }
 }
 
-const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
 
 function seedsLine(o: RunOptions): string {
   const screen = o.screen ? `the best ${o.screen.keep} of ${o.screen.designs.length} standard designs, screened on validation` : '';
@@ -194,63 +202,6 @@ export function validationLine(v: ValidationPlan): string {
   const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
   return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
 }
-const clock = (ms: number) => `${Math.floor(ms / 60000)}m${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}s`;
-
-/** One line per step on the terminal: what was done, its score, the best LCB, time, spend. */
-function progress(options: RunOptions): (e: JournalEvent, s: SearchState) => void {
-  let line = '';
-  /** Designs the screen scored: their nodes' evaluation lines are the screen's, already printed. */
-  const screened = new Set<string>();
-  return (e, s) => {
-    const ledger = s.ledger;
-    if (e.type === 'action')
-      line = `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`;
-    if (e.type === 'node' && e.step === 0 && !screened.has(e.id)) process.stdout.write(dim(`  ${e.id}: evaluating…\n`));
-    if (e.type === 'screen') {
-      for (const r of e.results) screened.add(r.node);
-      process.stdout.write(`  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`);
-    }
-    if (e.type === 'quick-exam' && !e.passed)
-      process.stdout.write(
-        dim(`  ${line}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`),
-      );
-    if (e.type === 'evaluation' && e.score === null) {
-      const what =
-        e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${line}`;
-      process.stdout.write(`${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`);
-    }
-    if (e.type === 'evaluation' && e.score !== null) {
-      const tree = s.tree;
-      const node = tree.nodes.get(e.node);
-      if (e.step === 0 && !screened.has(e.node)) process.stdout.write(`  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
-      if (e.step === -1 && e.split === 'train') process.stdout.write(`  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${s.tree.nodes.get(e.node) ? s.tree.q(s.tree.get(e.node)).toFixed(3) : '?'}\n`);
-      if (e.split === 'test')
-        process.stdout.write(`  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`);
-      if (e.step > 0 && e.split === 'train' && node) {
-        const N = tree.totalEvaluations();
-        let best = { id: '', lcb: -Infinity };
-        for (const n of tree.evaluated()) {
-          const q = tree.q(n);
-          const l = q - options.ucb.cEval * Math.sqrt(Math.log(Math.max(N, 1)) / n.scores.length);
-          if (l > best.lcb) best = { id: n.id, lcb: l };
-        }
-        const elapsed = Date.now() - s.startedAt;
-        const perStep = s.stepTimes.length ? s.stepTimes.reduce((x, y) => x + y, 0) / s.stepTimes.length : elapsed;
-        const left = Math.max(0, options.budget - e.step) * perStep;
-        const fresh = node.kind === 'child' && node.scores.length === 1;
-        const what = fresh ? ` → ${node.id} [${(node.description ?? '').slice(0, 90)}]` : '';
-        process.stdout.write(
-          `  ${line}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`,
-        );
-      }
-    }
-    if (e.type === 'no-op') process.stdout.write(`  ${line}: a child that changes nothing, not evaluated (${e.reason.slice(0, 120)})\n`);
-    if (e.type === 'generation-failed')
-      process.stdout.write(`  ${line}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
-    if (e.type === 'stopped') process.stdout.write(`  stopped at step ${e.step}: ${e.reason}\n`);
-  };
-}
-
 export function summaryTable(s: SearchResult, options: RunOptions): string {
   const rows: [string, string][] = [
     ['steps', String(s.steps)],

@@ -5,7 +5,7 @@ import { readRunInfo } from '../../viewer/run-model.ts';
 import { ViewServer } from '../../viewer/server.ts';
 import { intOption, parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
-import { moduleChangeNote } from '../../engine/environment/registry.ts';
+import { runEnvironmentNote } from '../../api/environments.ts';
 
 export const usage = `automemo view <run-folder> [--port N]
 
@@ -31,7 +31,7 @@ export async function run(argv: string[]): Promise<number> {
   const server = new ViewServer(dir);
   const url = await server.listen(a.port ?? 0);
   process.stdout.write(`${bold('automemo view')} — run ${dir} (env ${info.options.env}, budget ${info.options.budget})\n${url}\nFollowing the run live; Ctrl-C to stop.\n`);
-  const changed = await moduleChangeNote(info.envSource);
+  const changed = await runEnvironmentNote(dir, info.envSource);
   if (changed) noteToStderr(changed);
   await new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());

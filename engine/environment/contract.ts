@@ -20,6 +20,8 @@ export interface World {
   tasks: PartialRecorder[];
   /** Virtual time during the retrieve phase. */
   retrieveTime?: number;
+  /** A task's own time, by task id, where it differs from retrieveTime (a question asked at a given date). */
+  taskTimes?: ReadonlyMap<string, number>;
 }
 
 /** What an agent did with a task: its answer, the steps it took, and what it cost. */
@@ -46,10 +48,21 @@ export interface TaskOutcome {
 }
 
 /** A failure of the machinery rather than of the memory (API error, crashed browser): retried, never scored. */
+const INFRA = Symbol.for('automemo.InfraError');
+
 export class InfraError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'InfraError';
+    Object.defineProperty(this, INFRA, { value: true });
+  }
+
+  /**
+   * By a mark every copy of automemo sets, not by class: a benchmark with its own automemo installed beside it
+   * throws that copy's InfraError, which is still the machinery failing.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INFRA] === true;
   }
 }
 

@@ -15,6 +15,8 @@ export interface LoadContext {
   arg?: string;
   /** --data, when given. */
   data?: string;
+  /** --strict: refuse data that loads only in part (a data: benchmark with a world left out) instead of noting it. */
+  strict?: boolean;
   /** The run's seed: the split and any generated tasks depend on it. */
   seed: number;
   models: ResolvedModels;
@@ -51,6 +53,11 @@ export interface EnvironmentDefinition {
    * folders it was started for, and a search and a worker that find it at different paths agree on its content.
    */
   argIsPath?: boolean;
+  /**
+   * The files the part after the colon names (a data file, a folder's data files): a run fingerprints them and keeps a
+   * copy in its folder, so a resume or an export after they changed or moved carries on from the data it started with.
+   */
+  dataFiles?(arg: string): string[];
   /** Builds the environment: a full Environment, or tasks + agent + checker that the engine turns into one. */
   load(context: LoadContext): LoadResult;
   /** Time limits of calls into this environment's code (defaults in DEFAULT_ENVIRONMENT_LIMITS). */

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { Environment } from './contract.ts';
 import type { EnvironmentDefinition } from './define.ts';
 import type { TaskEnvironmentSpec } from './task-spec.ts';
+import { looksLikeSpec } from './task-spec-check.ts';
+import { unknownKeys } from '../../foundation/unknown-keys.ts';
 
 const fn = (what: string) => z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: `${what} must be a function` });
 
@@ -23,6 +25,7 @@ const DefinitionSchema = z.object({
   options: z.string().max(200).optional(),
   argIsPath: z.boolean({ error: 'argIsPath must be true or false' }).optional(),
   load: fn('load'),
+  dataFiles: fn('dataFiles').optional(),
   limits: z
     .object({ loadMs: limitMs('loadMs'), agentMs: limitMs('agentMs'), checkMs: limitMs('checkMs') }, { error: 'limits must be { loadMs?, agentMs?, checkMs? }' })
     .strict()
@@ -50,16 +53,18 @@ export function checkDefinition(value: unknown, from: string): EnvironmentDefini
     throw new Error(`${from}: expected an environment definition (export default defineEnvironment({ name, summary, load })), got ${value === null ? 'null' : typeof value}`);
   }
   const r = DefinitionSchema.safeParse(value);
-  if (!r.success) throw new Error(`${from}: not a usable environment definition: ${problems(r.error)}`);
+  const unknown = unknownKeys(Object.keys(value), Object.keys(DefinitionSchema.shape));
+  if (!r.success || unknown.length) throw new Error(`${from}: not a usable environment definition: ${[...unknown, ...(r.success ? [] : [problems(r.error)])].join('; ')}`);
   return value as EnvironmentDefinition;
 }
 
 /** What `load` returned: a full environment or a task spec, else an error naming what is missing from either. */
 export function checkLoaded(value: unknown, name: string): { kind: 'environment'; env: Environment } | { kind: 'tasks'; spec: TaskEnvironmentSpec<unknown> } {
   if (value === null || typeof value !== 'object') throw new Error(`environment "${name}": load() returned ${value === null ? 'null' : typeof value}; return tasks + agent (+ check), or an Environment`);
-  // A task spec is checked in full by the task environment, which names every problem at once.
+  // A task spec is checked in full by the task environment, which names every problem at once (a misspelt key too).
   if ('tasks' in value || 'agent' in value) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
   const r = EnvironmentShape.safeParse(value);
-  if (!r.success) throw new Error(`environment "${name}": load() returned neither tasks + agent nor a complete Environment: ${problems(r.error)}`);
-  return { kind: 'environment', env: value as Environment };
+  if (r.success) return { kind: 'environment', env: value as Environment };
+  if (looksLikeSpec(value)) return { kind: 'tasks', spec: value as TaskEnvironmentSpec<unknown> };
+  throw new Error(`environment "${name}": load() returned neither tasks + agent nor a complete Environment: ${problems(r.error)}`);
 }

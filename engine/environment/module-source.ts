@@ -1,10 +1,14 @@
-// A researcher's environment module: found on disk or among installed packages, imported, checked, and
-// fingerprinted by the content of every local file it imports (esbuild's dependency graph, packages excluded), so a
-// run records exactly which code it ran and a later resume, view or export can say when that code changed.
+// A researcher's environment module: found on disk or among installed packages, read by esbuild first (its local
+// files, the packages it imports, its syntax errors as file:line:col), imported through tsx with automemo's module
+// hooks (module-hooks.mjs: `automemo` resolves to the running automemo when none is installed beside the module, and
+// import/export files load as ES modules), checked, and fingerprinted by the content of every local file it imports
+// (packages excluded), so a run records exactly which code it ran and a later resume, view or export can say when
+// that code changed (and take the run's copy of it: run-store/env-copy.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire, register } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { buildOnLiveService } from '../../sandbox/esbuild-service.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
@@ -19,6 +23,27 @@ export interface ModuleFingerprint {
   /** sha256 (16 hex) over the module's local files, by path relative to the module's folder. */
   hash: string;
   files: number;
+}
+
+/** What esbuild read of a module: its local files and the packages they import. */
+export interface ModuleInspection extends ModuleFingerprint {
+  /** The module's local files (its own first is not promised), absolute, sorted. */
+  paths: string[];
+  /** The deepest folder holding every local file. */
+  root: string;
+  /** Packages imported, with the local file importing each (first importer only). */
+  packages: { specifier: string; from: string }[];
+}
+
+/** What `automemo` means to a module with none installed beside it: the running automemo's files, as file URLs. */
+export interface OwnAutomemo {
+  /** automemo's folder. */
+  root: string;
+  version: string;
+  /** Specifier → file URL: automemo, automemo/contract, automemo/lib. */
+  entries: Record<string, string>;
+  /** Folder URL of automemo/lib/<helper>.ts, ending in "/". */
+  libDir: string;
 }
 
 /** The module file a path or an installed package name stands for, or an error saying what was looked for. */
@@ -58,33 +83,172 @@ function packageEntry(json: string, name: string): string {
 }
 
 /**
- * A module that failed to import. Its message quotes the error, which may quote the file (a syntax error shows the
- * token it met); `summary` says the same without it, for a refusal that travels to another machine.
+ * A module that failed to load. Its message quotes the error, which may quote the file (a syntax error shows the
+ * line it met); `summary` says the same without it, for a refusal that travels to another machine.
  */
 export class ModuleLoadError extends Error {
   override name = 'ModuleLoadError';
   readonly summary: string;
 
-  constructor(file: string, cause: unknown) {
+  constructor(file: string, cause: unknown, detail?: string) {
     const kind = (cause as Error)?.name ?? 'Error';
-    super(`environment module ${file} failed to load: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, { cause });
+    super(`environment module ${file} failed to load: ${detail ?? firstLine(cause)}`, { cause });
     this.summary = `environment module ${file} failed to load (${kind}; its message is in the log of the machine that loaded it)`;
   }
 }
 
+const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
+
+interface EsbuildMessage {
+  text: string;
+  location?: { file: string; line: number; column: number; lineText: string } | null;
+}
+
+/** esbuild's errors as "file:line:col: text", the line and a caret under the column; the first three. */
+function syntaxErrors(errors: EsbuildMessage[]): string {
+  const shown = errors.slice(0, 3).map((e) => {
+    const l = e.location;
+    if (!l) return e.text;
+    const line = l.lineText.length > 200 ? `${l.lineText.slice(0, 200)}…` : l.lineText;
+    return `${resolve(l.file)}:${l.line}:${l.column + 1}: ${e.text}\n    ${line}\n    ${' '.repeat(Math.min(l.column, 200))}^`;
+  });
+  return `${errors.length === 1 ? 'a syntax error' : `${errors.length} errors`}:\n  ${shown.join('\n  ')}${errors.length > 3 ? `\n  … and ${errors.length - 3} more` : ''}`;
+}
+
+/** Where in the module's own files an error thrown while it loaded was raised ("file:line:col"), if its stack says. */
+function throwSite(err: unknown, root: string): string | undefined {
+  const stack = String((err as Error)?.stack ?? '');
+  for (const m of stack.matchAll(/\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?$/gm)) {
+    const raw = (m[1] as string).replace(/[?#][^:]*$/, '');
+    const path = raw.startsWith('file:') ? fileURLToPath(raw) : raw;
+    if (path.startsWith(root + sep) && !path.includes(`${sep}node_modules${sep}`)) return `${path}:${m[2]}:${m[3]}`;
+  }
+  return undefined;
+}
+
+/** esbuild's reading of the module: its local files, the packages it imports, or its syntax errors (a ModuleLoadError). */
+export async function inspectModule(file: string): Promise<ModuleInspection> {
+  let result;
+  try {
+    result = await buildOnLiveService({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      metafile: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      logLevel: 'silent',
+    });
+  } catch (err) {
+    const errors = (err as { errors?: EsbuildMessage[] }).errors;
+    if (Array.isArray(errors) && errors.length) throw new ModuleLoadError(file, err, syntaxErrors(errors));
+    throw err;
+  }
+  const local = (p: string) => !p.split(/[\\/]/).includes('node_modules');
+  const inputs = Object.entries(result.metafile.inputs).filter(([p]) => local(p));
+  if (inputs.length > MAX_SOURCE_FILES) throw new Error(`environment module ${file} imports ${inputs.length} local files; at most ${MAX_SOURCE_FILES}`);
+  const paths = inputs.map(([p]) => resolve(p)).sort();
+  const packages = new Map<string, string>();
+  for (const [p, input] of inputs)
+    for (const i of input.imports) if (i.external && !packages.has(i.path) && !i.path.startsWith('node:')) packages.set(i.path, resolve(p));
+  const root = paths.reduce((common, p) => {
+    while (!p.startsWith(common.endsWith(sep) ? common : common + sep)) common = dirname(common);
+    return common;
+  }, dirname(file));
+  const h = createHash('sha256');
+  let bytes = 0;
+  const base = dirname(file);
+  for (const p of paths) {
+    const text = readFileSync(p);
+    bytes += text.length;
+    if (bytes > MAX_SOURCE_BYTES) throw new Error(`environment module ${file}: its local files hold over ${MAX_SOURCE_BYTES / 2 ** 20} MiB of source`);
+    h.update(relative(base, p)).update('\u0000').update(text).update('\u0000');
+  }
+  return { hash: h.digest('hex').slice(0, 16), files: paths.length, paths, root, packages: [...packages].map(([specifier, from]) => ({ specifier, from })) };
+}
+
+/** The module's fingerprint: its own file and every local file it imports, packages excluded. */
+export async function fingerprintModule(file: string): Promise<ModuleFingerprint> {
+  const { hash, files } = await inspectModule(file);
+  return { hash, files };
+}
+
+/** Hook registrations made in this process, by folder (Node keeps hooks for the process's life). */
+const hooked = new Set<string>();
+
+function registerHooks(root: string, own: OwnAutomemo | undefined, packagesFrom: string | undefined): void {
+  const key = JSON.stringify([root, own?.root ?? null, packagesFrom ?? null]);
+  if (hooked.has(key)) return;
+  register(new URL('./module-hooks.mjs', import.meta.url), { data: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? 'file:///nowhere/', ...(packagesFrom ? { packagesFrom } : {}) } });
+  hooked.add(key);
+}
+
+/** The automemo a file would import, found as Node finds it from there, or undefined. */
+function automemoBeside(from: string, specifier: string): { root: string; version: string } | undefined {
+  let entry: string;
+  try {
+    entry = realpathSync(createRequire(from).resolve(specifier));
+  } catch {
+    return undefined;
+  }
+  for (let dir = dirname(entry); dirname(dir) !== dir; dir = dirname(dir)) {
+    const pkg = readSmallFile(join(dir, 'package.json'), 1_000_000);
+    if (pkg === undefined) continue;
+    try {
+      const { name, version } = JSON.parse(pkg) as { name?: unknown; version?: unknown };
+      if (name === 'automemo') return { root: dir, version: String(version) };
+    } catch {
+      // not a package.json we can read: keep looking up
+    }
+  }
+  return undefined;
+}
+
+/** A note when the module imports an automemo of its own that is not the one running it; which one it gets. */
+export function automemoNote(file: string, inspection: ModuleInspection, own: OwnAutomemo): string | undefined {
+  const first = inspection.packages.find((p) => p.specifier === 'automemo' || p.specifier.startsWith('automemo/'));
+  if (!first) return undefined;
+  const beside = automemoBeside(first.from, first.specifier);
+  if (!beside || beside.root === realpathSync(own.root)) return undefined;
+  return `environment module ${file} imports automemo ${beside.version} installed at ${beside.root}, not the automemo running it (${own.version} at ${own.root}); it gets its own`;
+}
+
+export interface ImportOptions {
+  /** What `automemo` is when none is installed beside the module (none: the import fails). */
+  own?: OwnAutomemo;
+  inspection: ModuleInspection;
+  /** The folder the module's files were in when a run started, when `file` is the run's copy of them. */
+  packagesFrom?: string;
+}
+
 /** Imports the module and returns its default export as a checked definition. */
-export async function importDefinition(file: string): Promise<EnvironmentDefinition> {
+export async function importDefinition(file: string, o: ImportOptions): Promise<EnvironmentDefinition> {
+  registerHooks(o.inspection.root, o.own, o.packagesFrom);
   let mod: Record<string, unknown>;
   try {
-    // tsx's own import: a .ts module loads whatever its folder's package.json says (no "type": "module" makes
-    // tsx compile it to CommonJS, which a plain import() of it refuses).
-    mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+    // tsx's own import, in a namespace of its own each time: a module edited since it was last imported in this
+    // process (a resume, an export) is read again, with every local file it imports.
+    mod = (await tsImport(pathToFileURL(file).href, { parentURL: import.meta.url, tsconfig: nearestTsconfig(file) ?? false })) as Record<string, unknown>;
   } catch (err) {
-    throw new ModuleLoadError(file, err);
+    const at = throwSite(err, o.inspection.root);
+    throw new ModuleLoadError(file, err, at ? `${firstLine(err)} (at ${at})` : undefined);
   }
   const exported = defaultExport(mod);
   if (exported === undefined) throw new Error(`environment module ${file} has no default export: end it with export default defineEnvironment({ name, summary, load })`);
   return checkDefinition(exported, `environment module ${file}`);
+}
+
+/**
+ * The tsconfig.json nearest above the module, which tsx compiles it by (its paths, its JSX); tsx would otherwise take
+ * the one in the working folder, whatever project that is.
+ */
+function nearestTsconfig(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'tsconfig.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /** The default export, also when the module was compiled to CommonJS (then it sits at exports.default). */
@@ -92,33 +256,4 @@ function defaultExport(mod: Record<string, unknown>): unknown {
   const d = mod.default as { __esModule?: unknown; default?: unknown } | undefined;
   if (d && typeof d === 'object' && d.__esModule === true) return 'default' in d ? d.default : undefined;
   return d;
-}
-
-/** The module's fingerprint: its own file and every local file it imports, packages excluded. */
-export async function fingerprintModule(file: string): Promise<ModuleFingerprint> {
-  const result = await buildOnLiveService({
-    entryPoints: [file],
-    bundle: true,
-    write: false,
-    metafile: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    logLevel: 'silent',
-  });
-  const root = dirname(file);
-  const inputs = Object.keys(result.metafile.inputs)
-    .map((p) => resolve(p))
-    .filter((p) => !p.split(/[\\/]/).includes('node_modules'))
-    .sort();
-  if (inputs.length > MAX_SOURCE_FILES) throw new Error(`environment module ${file} imports ${inputs.length} local files; at most ${MAX_SOURCE_FILES}`);
-  const h = createHash('sha256');
-  let bytes = 0;
-  for (const p of inputs) {
-    const text = readFileSync(p);
-    bytes += text.length;
-    if (bytes > MAX_SOURCE_BYTES) throw new Error(`environment module ${file}: its local files hold over ${MAX_SOURCE_BYTES / 2 ** 20} MiB of source`);
-    h.update(relative(root, p)).update('\u0000').update(text).update('\u0000');
-  }
-  return { hash: h.digest('hex').slice(0, 16), files: inputs.length };
 }

@@ -1,12 +1,16 @@
 // The open registry of environments: built-in ones are registered as definitions, exactly as a researcher's module
 // would be, and anything not registered is looked up as a module path or an installed package. What a spec
 // resolved to is recorded in run.json (EnvSource), so a run can be resumed, viewed and exported later from the same
-// code, and says so when that code changed.
+// code, and says so when that code changed; a run's copy of its module or data (run-store/env-copy.ts)
+// stands in for files that changed or moved since.
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { ContentError } from '../../foundation/usage-error.ts';
 import { checkDefinition } from './definition-check.ts';
 import type { EnvironmentDefinition } from './define.ts';
+import { hashDataFiles } from './data-files.ts';
 import { parseEnvSpec } from './env-spec.ts';
-import { fingerprintModule, importDefinition, resolveModule } from './module-source.ts';
+import { automemoNote, fingerprintModule, importDefinition, inspectModule, type ModuleInspection, type OwnAutomemo, resolveModule } from './module-source.ts';
 
 export const EnvSourceSchema = z
   .object({
@@ -18,23 +22,57 @@ export const EnvSourceSchema = z
     arg: z.string().max(4096).optional(),
     /** A module's file, absolute, so the run finds it from any working folder. */
     path: z.string().max(4096).optional(),
-    /** A module's fingerprint over its local files (module-source.ts). */
+    /**
+     * A module's fingerprint over its local files (module-source.ts); a data option's over its files (data-files.ts).
+     * Where the files sit is left out: a copy elsewhere fingerprints the same.
+     */
     hash: z.string().max(64).optional(),
     files: z.number().int().nonnegative().optional(),
+    /** Set when `path` is a run's copy of the module: the folder the copied files were in, where its packages are. */
+    origin: z.string().max(4096).optional(),
   })
   .strict();
 export type EnvSource = z.infer<typeof EnvSourceSchema>;
 
+/** The files a run keeps a copy of: a module's local files, or the data files its option names. */
+export interface EnvFiles {
+  /** The folder the copy mirrors. */
+  root: string;
+  /** Absolute paths under root. */
+  paths: string[];
+}
+
 export interface ResolvedEnvironment {
   definition: EnvironmentDefinition;
   source: EnvSource;
+  /** What a new run copies into its folder (run-store/env-copy.ts). */
+  files?: EnvFiles;
+  /** Said once when it is opened (say, which automemo a module imports). */
+  notes?: string[];
+}
+
+/** A run's copy of its environment's files (run-store/env-copy.ts), as reopen() uses it. */
+export interface EnvCopy {
+  /** The copy of what the source's path (a module) or option (data) named. */
+  path: string;
+  /** The folder the copy mirrors, as it was when the run started. */
+  origin: string;
+  /** Where the copy is, for messages ("run-1/env"). */
+  shown: string;
+}
+
+export interface RegistryOptions {
+  /** What `automemo` means to a module with none installed beside it (default: nothing; the import fails). */
+  ownAutomemo?: OwnAutomemo;
 }
 
 export class EnvironmentRegistry {
   private readonly defs = new Map<string, EnvironmentDefinition>();
+  private readonly own: OwnAutomemo | undefined;
 
-  constructor(definitions: EnvironmentDefinition[] = []) {
+  constructor(definitions: EnvironmentDefinition[] = [], o: RegistryOptions = {}) {
     for (const d of definitions) this.register(d);
+    this.own = o.ownAutomemo;
   }
 
   register(definition: EnvironmentDefinition): void {
@@ -65,7 +103,10 @@ export class EnvironmentRegistry {
     const parsed = parseEnvSpec(spec, (n) => this.defs.has(n));
     if (parsed.kind === 'name') {
       const definition = this.defs.get(parsed.name) as EnvironmentDefinition;
-      return { definition, source: { spec, kind: 'builtin', name: definition.name, ...(parsed.arg ? { arg: parsed.arg } : {}) } };
+      const source: EnvSource = { spec, kind: 'builtin', name: definition.name, ...(parsed.arg ? { arg: parsed.arg } : {}) };
+      const data = definition.dataFiles && parsed.arg ? hashDataFiles(definition.dataFiles(parsed.arg)) : undefined;
+      if (!data) return { definition, source };
+      return { definition, source: { ...source, hash: data.hash, files: data.paths.length }, files: { root: data.root, paths: data.paths } };
     }
     let path: string;
     try {
@@ -76,36 +117,105 @@ export class EnvironmentRegistry {
     return this.fromModule(spec, path, parsed.arg);
   }
 
-  /** The environment a run recorded; `changed` says how the module differs from when the run started. */
-  async reopen(source: EnvSource): Promise<ResolvedEnvironment & { changed?: string }> {
-    if (source.kind === 'builtin') {
-      const definition = this.defs.get(source.name);
-      if (!definition) throw new Error(`this run used the environment "${source.name}", which is not registered here; registered: ${[...this.defs.keys()].join(', ')}`);
-      return { definition, source };
-    }
+  /**
+   * The environment a run recorded, as its files are now; `changed` says how they differ from when the run started.
+   * Files that changed or are gone are read from the run's copy of them when there is one (`copy`).
+   */
+  async reopen(source: EnvSource, copy?: EnvCopy): Promise<ResolvedEnvironment & { changed?: string }> {
+    if (source.kind === 'builtin') return this.reopenBuiltin(source, copy);
     const path = source.path as string;
-    const now = await this.fromModule(source.spec, resolveModule({ kind: 'path', path }, '/'), source.arg);
-    if (now.definition.name !== source.name) throw new Error(`environment module ${path} now defines "${now.definition.name}"; this run used "${source.name}"`);
-    const changed = now.source.hash !== source.hash ? changeNote(path, source.hash, now.source.hash) : undefined;
-    return { ...now, ...(changed ? { changed } : {}) };
+    const now = await this.inspectNow(path);
+    if (now.inspection?.hash === source.hash) return this.fromModule(source.spec, path, source.arg, now.inspection, source.origin);
+    const why = now.inspection ? changeNote(path, source.hash, now.inspection.hash) : `environment module ${path} ${now.problem}`;
+    if (copy) {
+      const taken = await this.fromModule(source.spec, copy.path, source.arg, undefined, copy.origin);
+      if (taken.source.hash !== source.hash) throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the code the run started with either`);
+      this.checkName(taken, source);
+      // The source names the copy, which jobs open, and its origin, where its packages are.
+      return { ...taken, changed: `${why}; using the run's copy of it (${copy.shown})` };
+    }
+    if (!now.inspection) throw new Error(`${why}, and the run has no copy of it`);
+    const taken = await this.fromModule(source.spec, path, source.arg, now.inspection);
+    this.checkName(taken, source);
+    return { ...taken, changed: `${why}; using it as it is now` };
   }
 
-  private async fromModule(spec: string, path: string, arg: string | undefined): Promise<ResolvedEnvironment> {
-    const definition = await importDefinition(path);
-    const print = await fingerprintModule(path);
-    return { definition, source: { spec, kind: 'module', name: definition.name, ...(arg ? { arg } : {}), path, hash: print.hash, files: print.files } };
+  private checkName(now: ResolvedEnvironment, source: EnvSource): void {
+    if (now.definition.name !== source.name) throw new Error(`environment module ${now.source.path} now defines "${now.definition.name}"; this run used "${source.name}"`);
+  }
+
+  private async inspectNow(path: string): Promise<{ inspection?: ModuleInspection; problem?: string }> {
+    if (!existsSync(path)) return { problem: 'is gone (moved or deleted since the run started)' };
+    try {
+      return { inspection: await inspectModule(resolveModule({ kind: 'path', path }, '/')) };
+    } catch (err) {
+      return { problem: `cannot be read now: ${(err as Error).message}` };
+    }
+  }
+
+  private reopenBuiltin(source: EnvSource, copy: EnvCopy | undefined): ResolvedEnvironment & { changed?: string } {
+    const definition = this.defs.get(source.name);
+    if (!definition) throw new Error(`this run used the environment "${source.name}", which is not registered here; registered: ${[...this.defs.keys()].join(', ')}`);
+    if (!definition.dataFiles || source.arg === undefined || source.hash === undefined) return { definition, source };
+    let why: string;
+    try {
+      const now = hashDataFiles(definition.dataFiles(source.arg));
+      if (now.hash === source.hash) return { definition, source };
+      why = `the data ${source.arg} changed since this run started (its files hashed ${source.hash}, now ${now.hash})`;
+    } catch (err) {
+      why = `the data ${source.arg} cannot be read now (${(err as Error).message})`;
+    }
+    if (!copy) return { definition, source, changed: `${why}; using it as it is now` };
+    const taken = hashDataFiles(definition.dataFiles(copy.path));
+    if (taken.hash !== source.hash) throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the data the run started with either`);
+    const name = source.spec.slice(0, source.spec.indexOf(':') + 1);
+    return { definition, source: { ...source, spec: `${name}${copy.path}`, arg: copy.path }, changed: `${why}; using the run's copy of it (${copy.shown})` };
+  }
+
+  private async fromModule(spec: string, path: string, arg: string | undefined, known?: ModuleInspection, origin?: string): Promise<ResolvedEnvironment> {
+    let inspection: ModuleInspection;
+    let definition: EnvironmentDefinition;
+    try {
+      inspection = known ?? (await inspectModule(path));
+      definition = await importDefinition(path, { ...(this.own ? { own: this.own } : {}), inspection, ...(origin ? { packagesFrom: origin } : {}) });
+    } catch (err) {
+      // What the module holds is the researcher's to fix, but it is no mistake in the command that named it.
+      throw err instanceof ContentError ? err : new ContentError((err as Error).message, { cause: err });
+    }
+    const note = this.own ? automemoNote(path, inspection, this.own) : undefined;
+    return {
+      definition,
+      source: { spec, kind: 'module', name: definition.name, ...(arg ? { arg } : {}), path, hash: inspection.hash, files: inspection.files, ...(origin ? { origin } : {}) },
+      files: { root: inspection.root, paths: inspection.paths },
+      ...(note ? { notes: [note] } : {}),
+    };
   }
 }
 
-/** A note when a run's environment module changed or is gone since the run started; nothing for built-ins. */
-export async function moduleChangeNote(source: EnvSource | undefined): Promise<string | undefined> {
-  if (source?.kind !== 'module' || !source.path) return undefined;
-  try {
-    const now = await fingerprintModule(resolveModule({ kind: 'path', path: source.path }, '/'));
-    return now.hash === source.hash ? undefined : changeNote(source.path, source.hash, now.hash);
-  } catch (err) {
-    return `environment module ${source.path} cannot be read now: ${(err as Error).message}`;
+/**
+ * A note when a run's environment (module or data) changed or is gone since the run started, and what stands in for
+ * it; nothing when it is as it was, or for built-ins without files.
+ */
+export async function environmentChangeNote(source: EnvSource | undefined, dataFiles: ((arg: string) => string[]) | undefined, copy?: string): Promise<string | undefined> {
+  const instead = copy ? `the run's copy of it (${copy}) is used by --resume and export` : 'the run has no copy of it';
+  if (source?.kind === 'module' && source.path) {
+    if (!existsSync(source.path)) return `environment module ${source.path} is gone (moved or deleted since the run started); ${instead}`;
+    try {
+      const now = await fingerprintModule(resolveModule({ kind: 'path', path: source.path }, '/'));
+      return now.hash === source.hash ? undefined : `${changeNote(source.path, source.hash, now.hash)}; ${instead}`;
+    } catch (err) {
+      return `environment module ${source.path} cannot be read now (${(err as Error).message.split('\n')[0]}); ${instead}`;
+    }
   }
+  if (source?.kind === 'builtin' && dataFiles && source.arg !== undefined && source.hash !== undefined) {
+    try {
+      const now = hashDataFiles(dataFiles(source.arg));
+      return now.hash === source.hash ? undefined : `the data ${source.arg} changed since this run started (its files hashed ${source.hash}, now ${now.hash}); ${instead}`;
+    } catch (err) {
+      return `the data ${source.arg} cannot be read now (${(err as Error).message}); ${instead}`;
+    }
+  }
+  return undefined;
 }
 
 const changeNote = (path: string, then: string | undefined, now: string | undefined) => `environment module ${path} changed since this run started (its files hashed ${then}, now ${now})`;

@@ -7,8 +7,7 @@ import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Trajectory } from './contract.ts';
 import type { ScoredRun } from './task-run.ts';
 import type { AgentStep, EnvTask, TaskImage } from './task-spec.ts';
-
-const asBuffer = (b: Uint8Array) => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+import { asBuffer } from '../../foundation/bytes.ts';
 
 /** Puts images into the host's store; one it cannot read is an error naming where it came from. */
 export async function storeImages(images: readonly TaskImage[], store: ImageStore, where: string): Promise<ImageRef[]> {

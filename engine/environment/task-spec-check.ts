@@ -2,6 +2,8 @@
 // at once (which task, which field), instead of failing later in the middle of a search. Sizes are bounded before
 // any per-task work.
 import { z } from 'zod';
+import { closest } from '../../foundation/closest.ts';
+import { unknownKeys } from '../../foundation/unknown-keys.ts';
 import { JsonSchema } from '../../sandbox/schemas.ts';
 import type { TaskEnvironmentSpec, TaskRole } from './task-spec.ts';
 
@@ -129,11 +131,36 @@ export function jsonDataProblem(value: unknown, name: string): string | undefine
   return walk(value);
 }
 
+const SPEC_KEYS = Object.keys(SpecSchema.shape).concat('tasks');
+const TASK_KEYS = Object.keys(TaskSchema.shape).concat('truth');
+const AGENT_KEYS = ['id', 'run', 'mode', 'deterministic'];
+
+/** Keys tasks hold that a task does not have, each once: where it first appears and in how many tasks. */
+function unknownTaskKeys(tasks: unknown[]): string[] {
+  const seen = new Map<string, { first: number; count: number }>();
+  for (const [i, task] of tasks.entries()) {
+    if (task === null || typeof task !== 'object') continue;
+    for (const k of Object.keys(task)) {
+      if (TASK_KEYS.includes(k)) continue;
+      const s = seen.get(k);
+      if (s) s.count++;
+      else if (seen.size < SHOWN) seen.set(k, { first: i, count: 1 });
+    }
+  }
+  return [...seen].map(([k, s]) => `tasks[${s.first}]${s.count > 1 ? ` (and ${s.count - 1} more tasks)` : ''}: ${unknownKeys([k], TASK_KEYS)[0]}`);
+}
+
+/** Whether an object looks meant as a task spec: it has tasks or agent, or a key a typo away from one of the spec's. */
+export function looksLikeSpec(value: object): boolean {
+  return 'tasks' in value || 'agent' in value || Object.keys(value).some((k) => closest(k, SPEC_KEYS) !== undefined && !['info', 'run', 'worlds', 'samples', 'scenario'].includes(k));
+}
+
 /** Problems of the spec's shape: every task's, the agent's and the rest; empty when it is usable. */
 export function specProblems(value: unknown): string[] {
   if (value === null || typeof value !== 'object') return [`expected tasks + agent (+ check), got ${value === null ? 'null' : typeof value}`];
   const spec = value as Record<string, unknown>;
-  const out: string[] = [];
+  const out: string[] = [...unknownKeys(Object.keys(spec), SPEC_KEYS)];
+  if (spec.agent && typeof spec.agent === 'object') out.push(...unknownKeys(Object.keys(spec.agent), AGENT_KEYS).map((p) => `agent: ${p}`));
   // Data that cannot be JSON is named before the schema sees it (JSON.stringify failed later, naming nothing).
   const dataProblem = spec.data === undefined ? undefined : jsonDataProblem(spec.data, 'data');
   if (dataProblem) out.push(`data is not JSON data: ${dataProblem}`);
@@ -147,6 +174,7 @@ export function specProblems(value: unknown): string[] {
   if (!Array.isArray(tasks)) return [...out, 'tasks must be an array of tasks'];
   if (tasks.length === 0) return [...out, 'tasks is empty: give at least one update, one validation and one test task'];
   if (tasks.length > MAX_TASKS) return [...out, `tasks holds ${tasks.length} tasks; at most ${MAX_TASKS}`];
+  out.push(...unknownTaskKeys(tasks));
   const seen = new Map<string, number>();
   for (const [i, task] of tasks.entries()) {
     if (out.length > SHOWN * 4) break;

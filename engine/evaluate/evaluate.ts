@@ -170,7 +170,8 @@ async function attemptWorld(
     }
     record.updateMs = Math.round(performance.now() - updateStarted);
     prims.freeze();
-    if (world.retrieveTime !== undefined && inst.alive) await inst.setClock(world.retrieveTime);
+    let clock = world.retrieveTime;
+    if (clock !== undefined && inst.alive) await inst.setClock(clock);
 
     // Retrieve phase: retrieves run one at a time in the sandbox; agents run alongside, up to taskConcurrency.
     const total = world.tasks.length;
@@ -190,6 +191,8 @@ async function attemptWorld(
         );
         continue;
       }
+      const asked = world.taskTimes?.get(task.taskId) ?? world.retrieveTime;
+      if (asked !== undefined && asked !== clock) await inst.setClock((clock = asked));
       const retrieved = await retrieveWithRetry(inst, task, prims, options.infraRetries ?? 2);
       if (!retrieved.ok && !inst.alive) {
         if (retrieved.error.kind === 'infra') infraDeath ??= retrieved.error.message;

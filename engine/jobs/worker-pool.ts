@@ -9,11 +9,12 @@ import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { type JobExecutor, queuePriority, type RunHints } from './executor.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
 import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
+import type { EnvVars } from '../../foundation/env-vars.ts';
 
 /** How a worker process is started: node with these arguments (the CLI's `worker --ipc`). */
 export interface WorkerCommand {
   args: string[];
-  env?: NodeJS.ProcessEnv;
+  env?: EnvVars;
 }
 
 /** A job runs at most this many times on workers that die under it. */

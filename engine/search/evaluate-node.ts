@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import type { NewEvent } from './journal-events.ts';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
-import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';
 import { jobKey } from '../jobs/job.ts';
 import { priceOf } from '../../foundation/llm/ledger.ts';
@@ -39,7 +39,8 @@ export async function scoreProgram(run: SearchRun, id: string, program: Compiled
     seed: run.options.seed,
     ...(sample.taskIds ? { taskIds: sample.taskIds } : {}),
   });
-  const result = await evaluateByJob(run.executor, job, { evidenceDir: dir, ...(deps.signal ? { signal: deps.signal } : {}) }, deps.env, deps.services.images);
+  const hints = { evidenceDir: dir, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.(id, e) } : {}) };
+  const result = await evaluateByJob(run.executor, job, hints, deps.env, deps.services.images);
   chargeAgents(run, result, id);
   const unscored = unscoredReason(result);
   const evidenceDir = unscored ? setAsideEvidence(dir, 'unscored') : dir;

@@ -32,7 +32,7 @@ async function generateChild(g: Generator, parentId: string, step: number, again
   const parent = run.tree.get(parentId);
   const ctx = await g.contexts.of(parent, step);
   const childId = `n${step}`;
-  // A try after a no-op writes beside it, so the journal's no-op keeps its own files.
+  // A try after a no-op writes beside it; the no-op's own files were moved aside (noOp).
   const base = again ? `${childId}-again${again}` : childId;
   let proposal: Proposal | null;
   try {
@@ -41,10 +41,14 @@ async function generateChild(g: Generator, parentId: string, step: number, again
     return failed(run, err, parentId, step, 1);
   }
   for (let attempt = 0; proposal; attempt++) {
-    const dir = run.folder.writeProgram(attempt === 0 ? base : `${base}-try${attempt}`, proposal.files);
+    let dir = run.folder.writeProgram(attempt === 0 ? base : `${base}-try${attempt}`, proposal.files);
     const report = await run.examine(proposal.files, dir);
-    run.log({ type: 'quick-exam', step, dir: relative(run.folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
-    if (report.passed) return accept(g, { parent, proposal, report, dir, childId, step, attempt, again });
+    // The first try sits at the child's own name: if it does not become the child, it moves aside (a later try is
+    // written there) before any event names it.
+    const own = attempt === 0 && again === 0;
+    if (report.passed) return accept(g, { parent, proposal, report, dir, childId, step, attempt, again, own });
+    if (own) dir = run.folder.moveProgram(childId, `${childId}-try0`);
+    logExam(run, step, dir, attempt, report);
     if (attempt >= run.options.repairAttempts) {
       run.tree.failed.push({ parent: parentId, step, reason: report.failure?.detail ?? 'quick examination failed', attempts: attempt + 1 });
       run.log({ type: 'generation-failed', step, parent: parentId, reason: `${report.failure?.check}: ${report.failure?.detail ?? ''}`.slice(0, 2000), attempts: attempt + 1, dir: relative(run.folder.dir, dir) });
@@ -61,6 +65,10 @@ async function generateChild(g: Generator, parentId: string, step: number, again
   return 'done';
 }
 
+function logExam(run: SearchRun, step: number, dir: string, attempt: number, report: QuickExamReport): void {
+  run.log({ type: 'quick-exam', step, dir: relative(run.folder.dir, dir), attempt, passed: report.passed, ...(report.failure ? { failure: `${report.failure.check}: ${report.failure.detail}`.slice(0, 2000) } : {}) });
+}
+
 interface Passed {
   parent: TreeNode;
   proposal: Proposal;
@@ -70,6 +78,8 @@ interface Passed {
   step: number;
   attempt: number;
   again: number;
+  /** Written at the child's own name (the step's first try). */
+  own: boolean;
 }
 
 /** A child that passed quick examination: a no-op, or a node of the tree with its first evaluation. */
@@ -88,6 +98,7 @@ async function accept(g: Generator, p: Passed): Promise<'done' | 'no-op'> {
       setAsideEvidence(join(run.folder.dir, scored.event.evidence), 'no-op');
       return noOp(run, p, same);
     }
+    logExam(run, p.step, p.dir, p.attempt, p.report);
     const child = await addChild(g, p);
     recordNodeEvaluation(run, child, scored.event);
     return 'done';
@@ -95,6 +106,7 @@ async function accept(g: Generator, p: Passed): Promise<'done' | 'no-op'> {
   const same = await g.noOps.sameExam(p.parent, p.report);
   if (same) return noOp(run, p, same);
   g.noOps.remember(p.childId, p.report);
+  logExam(run, p.step, p.dir, p.attempt, p.report);
   await evaluateNode(run, await addChild(g, p), 'train', p.step);
   return 'done';
 }
@@ -123,8 +135,10 @@ async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
 /** A child that would change nothing: recorded for the agent (it tries again), never a node. */
 function noOp(run: SearchRun, p: Passed, noop: NoOp): 'no-op' {
   const { parent, proposal, step } = p;
+  const dir = p.own ? run.folder.moveProgram(p.childId, `${p.childId}-noop`) : p.dir;
+  logExam(run, step, dir, p.attempt, p.report);
   run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
-  run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, p.dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
+  run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
   return 'no-op';
 }
 

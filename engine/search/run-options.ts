@@ -13,6 +13,8 @@ export const RunOptionsSchema = z
   .object({
     env: z.string(),
     data: z.string().optional(),
+    /** --strict: the data had to load whole (a resume refuses it if it no longer does). */
+    strict: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000),
     seeds: z.array(z.string().min(1).max(4096)).max(MAX_SEEDS),
     /**

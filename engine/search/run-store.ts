@@ -19,6 +19,11 @@ export interface RunStore {
   evidenceDir(node: string, split: string, index: number): string;
   /** Writes a program's files (entry index.ts) and returns its folder. */
   writeProgram(node: string, files: ProgramFiles): string;
+  /**
+   * Moves a program's folder to a free name beside it (`to`, else `to-2`, …) and returns where it went: a try written
+   * at the child's own name that did not become the child keeps its files.
+   */
+  moveProgram(from: string, to: string): string;
   /** Writes what the meta agent said about a child. */
   writeMeta(node: string, meta: MetaFile): void;
   /** The run's description; the search reads when it was created (its id in job keys). */

@@ -18,7 +18,7 @@ import type { MetaAgent } from '../meta/types.ts';
 import type { JournalEvent, NewEvent } from './journal-events.ts';
 import { type Replayed, replay } from './replay.ts';
 import type { JournalWriter, RunStore } from './run-store.ts';
-import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import { examineByJob, examJob } from '../jobs/exam-job.ts';
 import { InProcessExecutor, localEnvRef } from '../jobs/in-process.ts';
 import type { EnvRef } from '../jobs/job.ts';
@@ -42,6 +42,8 @@ export interface SearchDeps {
   models: ResolvedModels;
   ledger: CostLedger;
   onEvent?: (event: JournalEvent, state: SearchState) => void;
+  /** Tasks done as an evaluation goes (not journaled): which node, and the evaluation's event. */
+  onProgress?: (node: string, event: ProgressEvent) => void;
   /** Stops the search cleanly: the step in flight is abandoned (its resume redoes it), the journal says so. */
   signal?: AbortSignal;
   /** Called before each step; throwing stops the run (tests use it to simulate a kill). */

@@ -1,4 +1,4 @@
-// The action scores of the budget-aware tree search, each formula in one place (DESIGN.md, "Budget-aware tree
+// The action scores of the budget-aware tree search, each formula in one place (docs/design.md, "The tree
 // search"). Q(v) mean full-evaluation score, n(v) its evaluations, N all evaluations so far, r the root,
 // m(v) evaluated children, S(v) their summed improvement.
 

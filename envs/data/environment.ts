@@ -5,6 +5,7 @@ import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '
 import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
 import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { resolveInside } from '../../foundation/safe-path.ts';
+import { ContentError } from '../../foundation/usage-error.ts';
 import { readSmallBytes } from '../../foundation/small-file.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
@@ -17,6 +18,18 @@ import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
 const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
+/** Where automemo/lib's renderUnits cuts a unit unless told otherwise (memo-programs/lib/units.ts). */
+const UNIT_CHARS = 1200;
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** 'left out: world "w3" (12 questions), a world at x.jsonl:7 (4 questions)', or undefined when every world loaded. */
+function leftOutLine(data: Dataset): string | undefined {
+  if (!data.leftOut.length) return undefined;
+  const shown = data.leftOut.slice(0, 8).map((w) => `${w.id !== undefined ? `world ${JSON.stringify(w.id)}` : `the world at ${w.where}`} (${plural(w.questions, 'question')})`);
+  const more = data.leftOut.length > 8 ? ` and ${data.leftOut.length - 8} more worlds` : '';
+  return `left out: ${shown.join(', ')}${more}`;
+}
 
 export interface DataOptions {
   path: string;
@@ -24,6 +37,8 @@ export interface DataOptions {
   models: Pick<ResolvedModels, 'executor' | 'judge'>;
   images: ImageStore;
   onNote?: (message: string) => void;
+  /** Refuse a dataset a world of which was left out whole (a ContentError naming each), instead of noting it. */
+  strict?: boolean;
 }
 
 export class DataEnvironment implements Environment {
@@ -58,15 +73,47 @@ export class DataEnvironment implements Environment {
   }
 
   static load(options: DataOptions): DataEnvironment {
-    const env = new DataEnvironment(loadDataset(options.path), options);
+    const data = loadDataset(options.path);
+    const lost = leftOutLine(data);
+    if (options.strict && lost) throw new ContentError(`dataset ${options.path}: ${lost} (--strict):\n${data.leftOut.slice(0, 12).map((w) => `  - ${w.where}: ${w.why}`).join('\n')}`);
+    const env = new DataEnvironment(data, options);
     const rule = env.data.header.scoring;
     if (readsAnswer(rule) && env.scorer.mode === 'offline') {
       env.data.warnings.push(
-        `scoring "${rule}" runs offline: ${rule === 'multiple-choice' ? 'a rule-based reader picks the choice whose words the payload holds most' : 'an extractive reader answers with the payload line closest to the question'}; set AUTOMEMO_EXECUTOR_MODEL for a model's answers`,
+        `scoring "${rule}" runs offline: ${rule === 'multiple-choice' ? 'a rule-based reader picks the choice whose words the payload holds most (a tie goes to the first of them)' : 'an extractive reader answers with the payload line closest to the question'}; set AUTOMEMO_EXECUTOR_MODEL for a model's answers`,
       );
     }
+    const long = env.longEvidence();
+    if (long) env.data.warnings.push(long);
     for (const w of env.data.warnings) options.onNote?.(`data: ${w}`);
+    options.onNote?.(`data: ${env.summaryLine()}`);
     return env;
+  }
+
+  /** What loaded and what did not, in a line: "8 worlds, 120 questions (96 scored); left out: world "w3" (12 questions)". */
+  summaryLine(): string {
+    const scored = [...this.questions.values()].filter(({ q }) => this.scorer.scorable(q)).length;
+    const lost = leftOutLine(this.data);
+    return `${this.data.header.name}: ${plural(this.data.worlds.length, 'world')}, ${plural(this.questions.size, 'question')} (${scored} scored)${lost ? `; ${lost} (--strict refuses this)` : ''}`;
+  }
+
+  /**
+   * Evidence turns longer than the standard designs' unit (automemo/lib renderUnits cuts a unit at 1,200 characters):
+   * evidence recall needs a turn whole (or 70% of its words in one paragraph), so these designs cannot cover them.
+   */
+  private longEvidence(): string | undefined {
+    if (this.data.header.scoring !== 'evidence-recall') return undefined;
+    let long = 0;
+    let all = 0;
+    for (const { world, q } of this.questions.values()) {
+      const turns = this.turns.get(world.id);
+      for (const id of q.evidence ?? []) {
+        all++;
+        if ((turns?.get(id)?.t.text.length ?? 0) > UNIT_CHARS) long++;
+      }
+    }
+    if (!long) return undefined;
+    return `${long} of ${all} evidence turns are longer than ${UNIT_CHARS.toLocaleString('en')} characters, where bm25, dense and g-memory cut a unit (automemo/lib's renderUnits): a turn cut short is not covered (evidence recall needs it whole, or 70% of its words in one paragraph), so those designs score 0 on them; a program that shows long turns whole can`;
   }
 
   info(): EnvironmentInfo {
@@ -145,6 +192,7 @@ export class DataEnvironment implements Environment {
         .filter((q) => this.scorer.scorable(q) && this.train.has(q.id) === (split === 'train'))
         .map((q) => questionTask(this.data.header.name, world, q)),
       retrieveTime: (world.times[world.times.length - 1] as number) + 86_400_000,
+      ...(world.asked.size ? { taskTimes: world.asked } : {}),
     }));
   }
 
@@ -250,7 +298,9 @@ const DATA_SCHEMA =
   'observation.images), outcome always success (no task outcome), meta = { kind: "dialogue", conversation (the world id), ' +
   'session (number), date (ISO), dateText, speakers, turns: [{ id, speaker?, text, caption? }] } — meta.turns[i] is ' +
   'steps[i] without the speaker prefix. ctx.now() during update() is the session\'s date. retrieve() gets one question: ' +
-  'taskId, instruction = the question, meta = { conversation, speakers, choices? } (choices for multiple-choice data).';
+  'taskId, instruction = the question, meta = { conversation, speakers, choices?, date? } (choices for multiple-choice data; ' +
+  "date, ISO, when the question says when it is asked). ctx.now() during retrieve() is the question's date when it has one, " +
+  'else a day after the world\'s last session.';
 
 /** What a world's questions are about, for a model's prompt. */
 function about(world: LoadedWorld): string {

@@ -22,6 +22,10 @@ export const LIMITS = {
 
 const Id = z.string().min(1).max(200);
 const Text = z.string().max(LIMITS.textChars);
+/** An answer or a choice: text, or a number written as one (42, 3.5), read as its text. */
+const AnswerText = z.union([Text, z.number().finite().transform((n) => String(n))]);
+/** ISO date-time (without a zone: UTC) or ms since epoch (envs/data/time.ts). */
+const Time = z.union([z.string().max(100), z.number().finite()]);
 
 export const HeaderSchema = z
   .object({
@@ -53,8 +57,8 @@ const TurnSchema = z
 
 const SessionSchema = z
   .object({
-    /** ISO date-time or ms since epoch: the memory's clock during this session. */
-    time: z.union([z.string().max(100), z.number().finite()]),
+    /** The memory's clock during this session. */
+    time: Time,
     /** How the date reads in the data (e.g. "1:56 pm on 8 May, 2023"); default the ISO date. */
     label: z.string().max(200).optional(),
     turns: z.array(TurnSchema).min(1).max(LIMITS.turnsPerSession),
@@ -67,12 +71,14 @@ const QuestionSchema = z
     question: Text,
     /** Groups results (a category, a skill). Default "all". */
     scenario: z.string().min(1).max(100).optional(),
-    answers: z.array(Text).max(100).optional(),
+    answers: z.array(AnswerText).max(100).optional(),
     /** Turn ids of this world that hold the answer. */
     evidence: z.array(Id).max(1000).optional(),
     /** Multiple choice: the options; the gold one is `correct` (index) or the first of `answers`. */
-    choices: z.array(Text).min(2).max(26).optional(),
+    choices: z.array(AnswerText).min(2).max(26).optional(),
     correct: z.number().int().min(0).max(25).optional(),
+    /** When the question is asked: the memory's clock during its retrieve (default a day after the last session). */
+    time: Time.optional(),
   })
   .strict();
 

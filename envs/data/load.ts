@@ -8,15 +8,28 @@ import type { z } from 'zod';
 import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
+import { issueText } from '../../foundation/unknown-keys.ts';
+import { ContentError } from '../../foundation/usage-error.ts';
 import { DocumentSchema, type Header, HeaderSchema, LIMITS, type WorldRecord, WorldSchema } from './format.ts';
+import { parseTime } from './time.ts';
 
 export interface LoadedWorld extends WorldRecord {
   /** The folder image paths are relative to. */
   baseDir: string;
   /** Session times, ms since epoch, in order. */
   times: number[];
+  /** When each question that says so is asked, ms since epoch, by question id. */
+  asked: Map<string, number>;
   /** Where the world came from, for messages. */
   where: string;
+}
+
+/** A world none of which loaded: its id (when it could be read), its questions, where, and why. */
+export interface LeftOutWorld {
+  id?: string;
+  questions: number;
+  where: string;
+  why: string;
 }
 
 export interface Dataset {
@@ -25,6 +38,8 @@ export interface Dataset {
   files: { file: string; sha256: string }[];
   /** Problems that did not stop loading. */
   warnings: string[];
+  /** Worlds a problem left out whole (their problems are among the warnings too). */
+  leftOut: LeftOutWorld[];
 }
 
 type Limits = typeof LIMITS;
@@ -46,17 +61,18 @@ function kindOf(type: unknown): string {
   return typeof type === 'string' ? 'another type' : `a type that is a ${type === null ? 'null' : typeof type}`;
 }
 
-function issues(error: z.ZodError): string {
+function issues(error: z.ZodError, schema: unknown): string {
   return error.issues
     .slice(0, 3)
-    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .map((i) => `${i.path.length ? `${i.path.join('.')}: ` : ''}${issueText(i, schema)}`)
     .join('; ');
 }
 
 /** Entries a dataset folder may hold in all (data files or not): past this the folder is refused unread. */
 const MAX_FOLDER_ENTRIES = 100_000;
 
-function dataFiles(path: string, limits: Limits): string[] {
+/** The data files a dataset path names: the file, or the folder's .jsonl / .json files, sorted. */
+export function dataFiles(path: string, limits: Limits): string[] {
   const st = statSync(path, { throwIfNoEntry: false });
   if (!st) throw new Error(`dataset ${path} does not exist`);
   // A file given through a link is read where it lies: its folder is the one its images must stay inside.
@@ -79,16 +95,6 @@ function dataFiles(path: string, limits: Limits): string[] {
   return names.map((n) => join(path, n));
 }
 
-/** Session times programs and reports can use: the years 1 to 9999 (a retrieve a day after the last stays a date). */
-const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
-const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
-
-function parseTime(t: string | number): number | 'not a date' | 'out of range' {
-  const ms = typeof t === 'number' ? t : Date.parse(t);
-  if (!Number.isFinite(ms)) return 'not a date';
-  return ms < EARLIEST_TIME || ms > LATEST_TIME ? 'out of range' : ms;
-}
-
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
 function imageProblem(baseDir: string, path: string, seen: { count: number; bytes: number }, limits: Limits): string | undefined {
   let full: string;
@@ -107,126 +113,172 @@ function imageProblem(baseDir: string, path: string, seen: { count: number; byte
   return undefined;
 }
 
-/** `limits` lower the ceilings (a test's way to reach them without writing gigabytes). */
-export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
-  const root = resolve(path);
-  const warnings: string[] = [];
-  const warn = (w: string) => {
-    if (warnings.length < MAX_WARNINGS) warnings.push(w);
-    else if (warnings.length === MAX_WARNINGS) warnings.push('… more problems not listed');
-  };
-  let header: Header | undefined;
-  const worlds: LoadedWorld[] = [];
-  const worldIds = new Set<string>();
-  const questionIds = new Set<string>();
-  const files: Dataset['files'] = [];
-  const images = { count: 0, bytes: 0 };
+/** A time as a message may show it (a string cut at 50 characters). */
+const shownTime = (t: string | number) => JSON.stringify(typeof t === 'string' ? t.slice(0, 50) : t);
 
-  const takeWorld = (raw: unknown, where: string, baseDir: string) => {
-    if (worlds.length >= limits.worlds) return warn(`${where}: more than ${limits.worlds} worlds; the rest is left out`);
+/** What one read of a dataset gathers, line by line: the header, the worlds, the ids seen and every problem. */
+class DatasetReader {
+  header: Header | undefined;
+  readonly worlds: LoadedWorld[] = [];
+  readonly warnings: string[] = [];
+  readonly leftOut: LeftOutWorld[] = [];
+  readonly files: Dataset['files'] = [];
+  private readonly worldIds = new Set<string>();
+  private readonly questionIds = new Set<string>();
+  private readonly images = { count: 0, bytes: 0 };
+
+  constructor(private readonly limits: Limits) {}
+
+  warn(w: string): void {
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(w);
+    else if (this.warnings.length === MAX_WARNINGS) this.warnings.push('… more problems not listed');
+  }
+
+  takeHeader(raw: unknown, where: string): void {
+    const r = HeaderSchema.safeParse(raw);
+    if (!r.success) return this.warn(`${where}: not a usable dataset header: ${issues(r.error, HeaderSchema)}`);
+    if (this.header) return this.warn(`${where}: a second dataset header; the first is kept`);
+    this.header = r.data;
+  }
+
+  takeWorld(raw: unknown, where: string, baseDir: string): void {
+    if (this.worlds.length >= this.limits.worlds) return this.drop(raw, where, `more than ${this.limits.worlds} worlds; the rest is left out`);
     const r = WorldSchema.safeParse(raw);
-    if (!r.success) return warn(`${where}: not a usable world: ${issues(r.error)}`);
+    if (!r.success) return this.drop(raw, where, `not a usable world: ${issues(r.error, WorldSchema)}`);
     const w = r.data;
-    if (worldIds.has(w.id)) return warn(`${where}: world "${w.id}" appears twice; the first is kept`);
+    if (this.worldIds.has(w.id)) return this.drop(raw, where, `world "${w.id}" appears twice; the first is kept`);
+    const times = this.sessionTimes(w);
+    if (typeof times === 'string') return this.drop(raw, where, times);
+    const turnIds = this.turns(w, where, baseDir);
+    const { questions, asked } = this.questions(w, where, turnIds);
+    this.worldIds.add(w.id);
+    this.worlds.push({ ...w, questions, baseDir, times, asked, where });
+  }
+
+  /** A world none of which loads: warned as file:line, and counted for the summary line (and --strict). */
+  private drop(raw: unknown, where: string, why: string): void {
+    this.warn(`${where}: ${why}`);
+    const r = raw && typeof raw === 'object' ? (raw as { id?: unknown; questions?: unknown }) : {};
+    const id = typeof r.id === 'string' ? r.id.slice(0, 200) : undefined;
+    this.leftOut.push({ ...(id !== undefined ? { id } : {}), questions: Array.isArray(r.questions) ? r.questions.length : 0, where, why });
+  }
+
+  /** The sessions' times in ms, or why the world cannot be used (one session without a usable time). */
+  private sessionTimes(w: WorldRecord): number[] | string {
     const times: number[] = [];
     for (const [i, s] of w.sessions.entries()) {
       const t = parseTime(s.time);
-      const shown = JSON.stringify(typeof s.time === 'string' ? s.time.slice(0, 50) : s.time);
-      if (t === 'not a date') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is not a date`);
-      if (t === 'out of range') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is outside the years 1 to 9999; the world is left out`);
+      if (t === 'not a date') return `world "${w.id}", session ${i + 1}: time ${shownTime(s.time)} is not a date; the world is left out`;
+      if (t === 'out of range') return `world "${w.id}", session ${i + 1}: time ${shownTime(s.time)} is outside the years 1 to 9999; the world is left out`;
       times.push(t);
     }
+    return times;
+  }
+
+  /** The world's turn ids; a repeated id and an unusable image are reported (the image is left out). */
+  private turns(w: WorldRecord, where: string, baseDir: string): Set<string> {
     const turnIds = new Set<string>();
     for (const s of w.sessions) {
       for (const t of s.turns) {
-        if (turnIds.has(t.id)) warn(`${where}: world "${w.id}": turn id "${t.id}" appears twice; evidence naming it counts the first`);
+        if (turnIds.has(t.id)) this.warn(`${where}: world "${w.id}": turn id "${t.id}" appears twice; evidence naming it counts the first`);
         turnIds.add(t.id);
         if (!t.image) continue;
-        const problem = imageProblem(baseDir, t.image.path, images, limits);
+        const problem = imageProblem(baseDir, t.image.path, this.images, this.limits);
         if (problem) {
-          warn(`${where}: world "${w.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${problem}; left out`);
+          this.warn(`${where}: world "${w.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${problem}; left out`);
           delete t.image;
         }
       }
     }
-    const questions = [];
+    return turnIds;
+  }
+
+  /** The world's usable questions (ids new to the dataset, times that are dates) with their evidence kept to its turns. */
+  private questions(w: WorldRecord, where: string, turnIds: Set<string>): { questions: WorldRecord['questions']; asked: Map<string, number> } {
+    const questions: WorldRecord['questions'] = [];
+    const asked = new Map<string, number>();
     for (const q of w.questions) {
-      if (questionIds.has(q.id)) {
-        warn(`${where}: question id "${q.id}" appears twice; the first is kept`);
+      if (this.questionIds.has(q.id)) {
+        this.warn(`${where}: question id "${q.id}" appears twice; the first is kept`);
         continue;
+      }
+      if (q.time !== undefined) {
+        const t = parseTime(q.time);
+        if (typeof t !== 'number') {
+          this.warn(`${where}: question "${q.id}": time ${shownTime(q.time)} is ${t === 'not a date' ? 'not a date' : 'outside the years 1 to 9999'}; the question is left out`);
+          continue;
+        }
+        asked.set(q.id, t);
       }
       const unknown = (q.evidence ?? []).filter((id) => !turnIds.has(id));
-      if (unknown.length) warn(`${where}: question "${q.id}" cites evidence ${unknown.slice(0, 5).join(', ')} that is not a turn of world "${w.id}"; left out`);
-      questionIds.add(q.id);
+      if (unknown.length) this.warn(`${where}: question "${q.id}" cites evidence ${unknown.slice(0, 5).join(', ')} that is not a turn of world "${w.id}"; left out`);
+      this.questionIds.add(q.id);
       questions.push({ ...q, ...(q.evidence ? { evidence: q.evidence.filter((id) => turnIds.has(id)) } : {}) });
     }
-    worldIds.add(w.id);
-    worlds.push({ ...w, questions, baseDir, times, where });
-  };
-
-  const takeHeader = (raw: unknown, where: string) => {
-    const r = HeaderSchema.safeParse(raw);
-    if (!r.success) return warn(`${where}: not a usable dataset header: ${issues(r.error)}`);
-    if (header) return warn(`${where}: a second dataset header; the first is kept`);
-    header = r.data;
-  };
-
-  for (const file of dataFiles(root, limits)) {
-    const baseDir = dirname(file);
-    const hash = createHash('sha256');
-    const name = basename(file);
-    if (file.endsWith('.json')) {
-      let doc: unknown;
-      const size = statSync(file).size;
-      if (size > limits.fileBytes) {
-        warn(`${name}: ${sizeText(size)}, over the ${sizeText(limits.fileBytes)} a JSON dataset file may hold (JSONL is read line by line); left out`);
-        continue;
-      }
-      let text: string;
-      try {
-        text = readSmallFile(file, limits.fileBytes) ?? '';
-      } catch (err) {
-        warn(`${name}: cannot be read: ${(err as Error).message}`);
-        continue;
-      }
-      hash.update(text);
-      try {
-        doc = JSON.parse(text);
-      } catch (err) {
-        warn(`${name}: not JSON${jsonErrorPlace(err)}`);
-        continue;
-      }
-      const r = DocumentSchema.safeParse(doc);
-      if (!r.success) {
-        warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error)}`);
-        continue;
-      }
-      takeHeader({ type: 'dataset', ...r.data.dataset }, name);
-      r.data.worlds.forEach((w, i) => takeWorld(w && typeof w === 'object' ? { type: 'world', ...w } : w, `${name}: worlds[${i}]`, baseDir));
-    } else {
-      const read = readLines(file, { maxLineBytes: limits.lineBytes, maxFileBytes: limits.fileBytes }, (line) => {
-        const where = `${name}:${line.number}`;
-        if ('tooLong' in line) return warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(limits.lineBytes)} a line may hold`);
-        hash.update(line.text).update('\n');
-        if (!line.text.trim()) return;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(line.text);
-        } catch (err) {
-          return warn(`${where}: not JSON${jsonErrorPlace(err)}`);
-        }
-        const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
-        if (type === 'dataset') takeHeader(raw, where);
-        else if (type === 'world') takeWorld(raw, where, baseDir);
-        else warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${kindOf(type)}`);
-      });
-      if (read.kind !== 'read') warn(`${name}: ${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
-      else if (read.cut) warn(`${name}: over ${sizeText(limits.fileBytes)}; the rest of the file is left out`);
-    }
-    files.push({ file: name, sha256: hash.digest('hex').slice(0, 16) });
+    return { questions, asked };
   }
-  if (!header) throw new Error(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
+
+  /** A .json file: one document { dataset, worlds }, read whole (so within the file cap). */
+  readDocument(file: string): void {
+    const name = basename(file);
+    const size = statSync(file).size;
+    if (size > this.limits.fileBytes) return this.warn(`${name}: ${sizeText(size)}, over the ${sizeText(this.limits.fileBytes)} a JSON dataset file may hold (JSONL is read line by line); left out`);
+    let text: string;
+    try {
+      text = readSmallFile(file, this.limits.fileBytes) ?? '';
+    } catch (err) {
+      return this.warn(`${name}: cannot be read: ${(err as Error).message}`);
+    }
+    this.files.push({ file: name, sha256: createHash('sha256').update(text).digest('hex').slice(0, 16) });
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (err) {
+      return this.warn(`${name}: not JSON${jsonErrorPlace(err)}`);
+    }
+    const r = DocumentSchema.safeParse(doc);
+    if (!r.success) return this.warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error, DocumentSchema)}`);
+    this.takeHeader({ type: 'dataset', ...r.data.dataset }, name);
+    r.data.worlds.forEach((w, i) => this.takeWorld(w && typeof w === 'object' ? { type: 'world', ...w } : w, `${name}: worlds[${i}]`, dirname(file)));
+  }
+
+  /** A .jsonl file, line by line: a line is parsed only under the line cap. */
+  readLines(file: string): void {
+    const name = basename(file);
+    const hash = createHash('sha256');
+    const read = readLines(file, { maxLineBytes: this.limits.lineBytes, maxFileBytes: this.limits.fileBytes }, (line) => {
+      const where = `${name}:${line.number}`;
+      if ('tooLong' in line) return this.warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(this.limits.lineBytes)} a line may hold`);
+      hash.update(line.text).update('\n');
+      if (!line.text.trim()) return;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line.text);
+      } catch (err) {
+        return this.warn(`${where}: not JSON${jsonErrorPlace(err)}`);
+      }
+      const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
+      if (type === 'dataset') this.takeHeader(raw, where);
+      else if (type === 'world') this.takeWorld(raw, where, dirname(file));
+      else this.warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${kindOf(type)}`);
+    });
+    if (read.kind !== 'read') this.warn(`${name}: ${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
+    else if (read.cut) this.warn(`${name}: over ${sizeText(this.limits.fileBytes)}; the rest of the file is left out`);
+    this.files.push({ file: name, sha256: hash.digest('hex').slice(0, 16) });
+  }
+}
+
+/** `limits` lower the ceilings (a test's way to reach them without writing gigabytes). */
+export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
+  const reader = new DatasetReader(limits);
+  for (const file of dataFiles(resolve(path), limits)) {
+    if (file.endsWith('.json')) reader.readDocument(file);
+    else reader.readLines(file);
+  }
+  const { header, worlds, warnings, files, leftOut } = reader;
+  const problems = warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : '';
+  if (!header) throw new ContentError(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${problems}`);
   const asked = worlds.reduce((n, w) => n + w.questions.length, 0);
-  if (worlds.length === 0 || asked === 0) throw new Error(`dataset ${path} has nothing usable: ${worlds.length} worlds, ${asked} questions${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
-  return { header, worlds, files, warnings };
+  if (worlds.length === 0 || asked === 0) throw new ContentError(`dataset ${path} has nothing usable: ${worlds.length} worlds, ${asked} questions${problems}`);
+  return { header, worlds, files, warnings, leftOut };
 }

@@ -55,6 +55,11 @@ export function questionTask(env: string, world: LoadedWorld, q: QuestionRecord)
     domain: 'conversation',
     instruction: q.question,
     initial: {},
-    meta: { conversation: world.id, speakers: world.speakers ?? [], ...(q.choices ? { choices: q.choices } : {}) },
+    meta: {
+      conversation: world.id,
+      speakers: world.speakers ?? [],
+      ...(q.choices ? { choices: q.choices } : {}),
+      ...(world.asked.has(q.id) ? { date: new Date(world.asked.get(q.id) as number).toISOString() } : {}),
+    },
   };
 }

@@ -7,6 +7,7 @@ import { ExtractiveReader } from '../locomo/agents.ts';
 import { normalizeAnswer, tokenF1 } from '../locomo/f1.ts';
 import { evidenceRecall, fold } from '../scoring/evidence-recall.ts';
 import { askModel } from './ask.ts';
+import { ContentError } from '../../foundation/usage-error.ts';
 import type { QuestionRecord, ScoringRule } from './format.ts';
 
 type Tokens = { prompt: number; completion: number };
@@ -103,6 +104,13 @@ export function needs(rule: ScoringRule): string {
 export const readsAnswer = (rule: ScoringRule) => rule === 'exact-match' || rule === 'f1' || rule === 'llm-judge' || rule === 'multiple-choice';
 
 export function createScorer(rule: ScoringRule, models: Pick<ResolvedModels, 'executor' | 'judge'>): Scorer {
+  if (rule === 'exact-match' && !models.executor) {
+    // The offline reader answers with a whole line of the payload: it would never equal a short gold answer, and every
+    // program would score 0 for a reason that is not its memory.
+    throw new ContentError(
+      'scoring "exact-match" needs a model to answer (AUTOMEMO_EXECUTOR_MODEL, with OPENAI_BASE_URL and OPENAI_API_KEY): offline, the reader answers with a whole line of the payload, which never equals a short gold answer. Offline, score with "answer-containment" (the payload holds a gold answer) or "f1" (word overlap of that line with the gold answer)',
+    );
+  }
   if (rule === 'llm-judge' && !models.judge) {
     throw new Error('scoring "llm-judge" needs a judge model: set AUTOMEMO_JUDGE_MODEL (with OPENAI_BASE_URL and OPENAI_API_KEY, or AUTOMEMO_JUDGE_BASE_URL / _API_KEY); none is configured');
   }

@@ -107,7 +107,7 @@ export interface MemoryContents {
   episodes: LoggedEpisode[];
   kv: [string, string][];
   snapshot?: Json;
-  images: { ref: ImageRef; bytes: Buffer }[];
+  images: { ref: ImageRef; bytes: Uint8Array }[];
 }
 
 export interface SaveParts extends MemoryContents {

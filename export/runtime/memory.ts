@@ -32,6 +32,7 @@ import {
 } from './inputs.ts';
 import { type Fingerprint, isMemoryDir, kvFingerprint, type LoggedEpisode, type Manifest, MEMORY_CAPS, MEMORY_FORMAT, readMemoryDir, type ReadMemory, writeMemoryDir } from './memory-dir.ts';
 import { inspectMemoryDir, recoverInterruptedSave } from './memory-target.ts';
+import { asBuffer } from '../../foundation/bytes.ts';
 
 /** What the package (or the export) knows about the program it runs. */
 export interface MemorySetup {
@@ -206,7 +207,9 @@ export class Memory {
   /** An image the memory holds (from episodes, or made by the program), with its bytes. */
   image(id: string): { ref: ImageRef; bytes: Buffer } | undefined {
     const store = this.host.services.images;
-    return store.has(id) ? store.get(id) : undefined;
+    if (!store.has(id)) return undefined;
+    const { ref, bytes } = store.get(id);
+    return { ref, bytes: asBuffer(bytes) };
   }
 
   stats(): Promise<MemoryStats> {

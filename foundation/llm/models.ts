@@ -2,6 +2,7 @@
 // OpenAI SDK's own OPENAI_BASE_URL / OPENAI_API_KEY. A role with no model name runs offline.
 import { z } from 'zod';
 import { redactCredentials } from '../redact.ts';
+import type { EnvVars } from '../env-vars.ts';
 
 export const ROLES = ['meta', 'executor', 'judge', 'memo', 'embedding'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,12 +27,12 @@ export type ModelsConfig = Partial<Record<Role, Partial<z.infer<typeof RoleModel
 
 export type ResolvedModels = Record<Role, RoleModel | null>;
 
-function envFor(role: Role, key: string, env: NodeJS.ProcessEnv): string | undefined {
+function envFor(role: Role, key: string, env: EnvVars): string | undefined {
   const v = env[`AUTOMEMO_${role.toUpperCase()}_${key}`];
   return v === undefined || v === '' ? undefined : v;
 }
 
-export function resolveModels(config: ModelsConfig = {}, env: NodeJS.ProcessEnv = process.env): ResolvedModels {
+export function resolveModels(config: ModelsConfig = {}, env: EnvVars = process.env): ResolvedModels {
   const out = {} as ResolvedModels;
   for (const role of ROLES) {
     const c = config[role] ?? {};

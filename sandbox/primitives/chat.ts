@@ -12,7 +12,7 @@ export interface ChatService {
   readonly offline: boolean;
   chat(request: ChatRequest): Promise<ChatResult>;
   /** One-sentence description of an image; only model-backed services have it. */
-  describeImage?(bytes: Buffer, mime: string): Promise<string>;
+  describeImage?(bytes: Uint8Array, mime: string): Promise<string>;
 }
 
 const tokensOf = (chars: number) => Math.ceil(chars / 4);
@@ -42,7 +42,7 @@ export class OpenAIChat implements ChatService {
     };
   }
 
-  async describeImage(bytes: Buffer, mime: string): Promise<string> {
+  async describeImage(bytes: Uint8Array, mime: string): Promise<string> {
     const res = await clientFor(this.model).chat.completions.create({
       model: this.model.model,
       max_tokens: 150,

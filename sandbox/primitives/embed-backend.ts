@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import type { EnvVars } from '../../foundation/env-vars.ts';
 
 export type EmbedBackend = 'onnx' | 'onnx-int8' | 'tfjs';
 
@@ -33,7 +34,7 @@ export function onnxRuntimeAvailable(): boolean {
 }
 
 /** AUTOMEMO_EMBED_BACKEND (onnx or tfjs), else onnx where it can run, else tfjs. */
-export function embedBackendFromEnv(env: NodeJS.ProcessEnv = process.env): EmbedBackend {
+export function embedBackendFromEnv(env: EnvVars = process.env): EmbedBackend {
   const raw = env.AUTOMEMO_EMBED_BACKEND?.trim();
   if (!raw) return onnxRuntimeAvailable() ? 'onnx' : 'tfjs';
   const parsed = BackendName.safeParse(raw);

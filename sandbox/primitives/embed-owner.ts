@@ -1,6 +1,7 @@
 // Who asked for embedding work: one owner per program instance. Shared machinery (the offline worker pool, an
 // embedding endpoint) files work under its owner, so the work of an instance that ended can be cancelled, and the
 // time an owner waited behind others' work can be told apart from time spent on its own.
+import { setMaxListeners } from 'node:events';
 
 /** The owner ended (its program instance was disposed) before this work ran. */
 export class EmbedCancelledError extends Error {
@@ -37,6 +38,11 @@ export class EmbedOwner {
   private readonly times: number[] = [];
   private readonly cumulative: number[] = [];
   private rate = 0;
+
+  constructor() {
+    // One listener per embedding request in flight, removed when it ends (OpenAIEmbedder): a program may send many at once.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   get closed(): boolean {
     return this.ended;

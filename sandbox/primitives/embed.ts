@@ -14,6 +14,7 @@ import { type EmbedOwner, HOST_OWNER } from './embed-owner.ts';
 import { type EmbedPool, embedPool, stopEmbedPool, unit } from './embed-pool.ts';
 import { flushEmbeddingStores, sharedEmbeddingStore } from './embed-store.ts';
 import type { TextEmbedder } from './text-embedder.ts';
+import type { EnvVars } from '../../foundation/env-vars.ts';
 
 export { CachingEmbedder } from './embed-cache.ts';
 export type { TextEmbedder } from './text-embedder.ts';
@@ -94,11 +95,16 @@ export class OpenAIEmbedder implements TextEmbedder {
 
   async embed(texts: string[], owner: EmbedOwner = HOST_OWNER): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const res = await clientFor(this.model).embeddings.create(
-      { model: this.model.model, input: texts, encoding_format: 'float' },
-      // The request stops when its program instance ends.
-      { signal: owner.signal },
-    );
+    // The request stops when its program instance ends. The SDK adds an abort listener to the signal it is given and
+    // never removes it, so it gets a signal of its own, tied to the owner's only while the request is in flight: on
+    // the owner's signal listeners piled up, one per request (Node's MaxListenersExceededWarning at the 11th).
+    const request = new AbortController();
+    const stop = () => request.abort(owner.signal.reason);
+    owner.signal.addEventListener('abort', stop, { once: true });
+    if (owner.signal.aborted) stop();
+    const res = await clientFor(this.model)
+      .embeddings.create({ model: this.model.model, input: texts, encoding_format: 'float' }, { signal: request.signal })
+      .finally(() => owner.signal.removeEventListener('abort', stop));
     const rows = [...res.data].sort((a, b) => a.index - b.index);
     if (rows.length !== texts.length) {
       throw new Error(`embedding endpoint returned ${rows.length} vectors for ${texts.length} texts`);
@@ -110,7 +116,7 @@ export class OpenAIEmbedder implements TextEmbedder {
 const DEFAULT_CACHE_MB = 256;
 
 /** The disk cache's cap from AUTOMEMO_EMBED_CACHE_MB (megabytes; 0 turns the disk cache off). */
-export function embedCacheCapBytes(env: NodeJS.ProcessEnv = process.env): number {
+export function embedCacheCapBytes(env: EnvVars = process.env): number {
   const raw = env.AUTOMEMO_EMBED_CACHE_MB;
   if (raw === undefined || raw.trim() === '') return DEFAULT_CACHE_MB * 2 ** 20;
   const mb = Number(raw);

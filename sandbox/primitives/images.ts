@@ -8,17 +8,18 @@ import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { ImageRef, OcrResult, TextResult } from '../../memo-programs/contract.ts';
 import type { ChatService } from './chat.ts';
+import { asBuffer } from '../../foundation/bytes.ts';
 
 export interface StoredImage {
   ref: ImageRef;
-  bytes: Buffer;
+  bytes: Uint8Array;
 }
 
 /** Content-addressed image store shared by the host; ids are stable across runs for the same bytes. */
 export class ImageStore {
   private readonly images = new Map<string, StoredImage>();
 
-  async put(bytes: Buffer, options: { mime?: string; caption?: string } = {}): Promise<ImageRef> {
+  async put(bytes: Uint8Array, options: { mime?: string; caption?: string } = {}): Promise<ImageRef> {
     const id = `img_${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
     const existing = this.images.get(id);
     if (existing) return existing.ref;
@@ -28,7 +29,7 @@ export class ImageStore {
     if (meta.width) ref.width = meta.width;
     if (meta.height) ref.height = meta.height;
     if (options.caption) ref.caption = options.caption;
-    this.images.set(id, { ref, bytes });
+    this.images.set(id, { ref, bytes: asBuffer(bytes) });
     return ref;
   }
 
@@ -57,7 +58,7 @@ export class ImageStore {
 }
 
 /** 64-bit DCT perceptual hash (32×32 greyscale, low 8×8 frequencies against their median) as 16 hex digits. */
-export async function perceptualHash(bytes: Buffer): Promise<string> {
+export async function perceptualHash(bytes: Uint8Array): Promise<string> {
   const px = await sharp(bytes).flatten({ background: '#ffffff' }).greyscale().resize(32, 32, { fit: 'fill' }).raw().toBuffer();
   const N = 32;
   const cos = (k: number, x: number) => Math.cos(((2 * x + 1) * k * Math.PI) / (2 * N));
@@ -83,12 +84,12 @@ export async function perceptualHash(bytes: Buffer): Promise<string> {
   return hex;
 }
 
-export async function thumbnail(bytes: Buffer, maxSide: number): Promise<Buffer> {
+export async function thumbnail(bytes: Uint8Array, maxSide: number): Promise<Uint8Array> {
   return sharp(bytes).resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
 }
 
 /** Offline image embedding: 16×16 RGB layout, mean-centred, unit length (768-d). Not semantic. */
-export async function pixelEmbedding(bytes: Buffer): Promise<number[]> {
+export async function pixelEmbedding(bytes: Uint8Array): Promise<number[]> {
   const px = await sharp(bytes).flatten({ background: '#ffffff' }).removeAlpha().resize(16, 16, { fit: 'fill' }).raw().toBuffer();
   const v = Array.from(px, (x) => x / 255);
   const mean = v.reduce((a, b) => a + b, 0) / v.length;
@@ -115,14 +116,14 @@ async function startOcr(): Promise<TesseractWorker> {
   });
 }
 
-export async function ocr(bytes: Buffer): Promise<OcrResult> {
+export async function ocr(bytes: Uint8Array): Promise<OcrResult> {
   ocrWorker ??= startOcr();
   const worker = await ocrWorker;
   // Tesseract reads small renders badly; scale tiny images up first.
   const meta = await sharp(bytes).metadata();
   const input =
     (meta.width ?? 0) < 300 ? await sharp(bytes).resize({ width: 600, kernel: 'lanczos3' }).png().toBuffer() : bytes;
-  const { data } = await worker.recognize(input);
+  const { data } = await worker.recognize(asBuffer(input));
   return { text: data.text.trim(), confidence: Math.round(data.confidence * 10) / 10 };
 }
 

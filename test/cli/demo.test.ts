@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
-import { automemo } from '../support/cli.ts';
+import { automemo, withoutProgress } from '../support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'demo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,7 +19,7 @@ describe('automemo demo', () => {
     mkdirSync(data);
     cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
     const r = automemo('demo', '--budget', '2', '--out', out, '--data', data);
-    expect(r.err).toBe('');
+    expect(withoutProgress(r.err)).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/meta agent offline/);
     const report = join(out, 'report.html');

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { repoRoot } from '../../foundation/paths.ts';
-import { automemo, automemoInProcess, bin, cliEnv as env } from '../support/cli.ts';
+import { automemo, automemoInProcess, bin, cliEnv as env, withoutProgress } from '../support/cli.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { replay } from '../../engine/search/replay.ts';
 
@@ -47,7 +47,7 @@ describe('automemo search', () => {
     const keptNodes = [...finished.tree.nodes.values()].map((n) => [n.id, n.scores]);
 
     const resumed = automemo('search', '--resume', '--out', out);
-    expect(resumed.err).toBe('');
+    expect(withoutProgress(resumed.err)).toBe('');
     expect(resumed.code).toBe(0);
     expect(resumed.out).toContain('(resumed)');
     expect(resumed.out).toMatch(/^steps\s+4$/m);
@@ -84,7 +84,8 @@ describe('automemo search', () => {
     const again = await automemoInProcess('search', '--env', 'locomo', '--budget', '0', '--out', out);
     expect(again.code).toBe(2);
     expect(again.err).toContain('already holds a run; use --resume');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('unknown --policy magic');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('--policy: unknown policy "magic"; known: ucb, greedy, random, alma-softmax');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'ucbb')).err).toContain('unknown policy "ucbb" (did you mean "ucb"?)');
     expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'nope')).err).toContain('no memo program "nope"');
     expect((await automemoInProcess('search', '--resume', '--out', join(out, 'missing'))).err).toContain('has no run.json');
     expect((await automemoInProcess('search', '--env', 'locomo', '--meta', 'model')).err).toContain('--meta model needs a model');

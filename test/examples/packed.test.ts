@@ -47,22 +47,40 @@ describe('automemo installed from its tarball, with a benchmark of its own', () 
     expect(info.versions['isolated-vm']).toBe('5.0.4');
   }, 300_000);
 
-  it('gives a TypeScript consumer the API\'s types: options are checked, results typed', () => {
+  it('gives a TypeScript consumer the API\'s types with nothing else installed: options are checked, results typed', () => {
+    // No @types/node in the consumer (automemo's types name bytes as Uint8Array and the environment as a record).
+    // Under skipLibCheck a name @types/node would give is silently any; checking every library instead costs ~20 s,
+    // so the declaration files the consumer reaches are read for such names.
+    expect(existsSync(join(scratch, 'node_modules', '@types', 'node'))).toBe(false);
     writeFileSync(
       join(scratch, 'consumer.ts'),
       `import { search, defineEnvironment, type SearchResult } from 'automemo';
+import { defineMemo, type MemoProgram } from 'automemo/contract';
+import { Bm25Index } from 'automemo/lib';
+import { renderUnits } from 'automemo/lib/units';
 const env = defineEnvironment({ name: 'typed', summary: 'types only', load: () => ({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' }) });
 export async function typed(): Promise<number> {
-  const r: SearchResult = await search({ env, budget: 1 });
+  const r: SearchResult = await search({ env, budget: 1, signal: new AbortController().signal });
   // @ts-expect-error budget is a number
   await search({ env, budget: 'lots' });
+  // @ts-expect-error a policy is one of the policies' names
+  await search({ env, policy: 'ucbb' });
   return r.winner.validation;
 }
+export const program: MemoProgram = defineMemo({
+  async update() {},
+  async retrieve() { return { text: \`\${typeof Bm25Index} \${typeof renderUnits}\`, images: [] }; },
+});
 `,
     );
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }));
-    const r = run(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
+    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = run(process.execPath, [tsc, '-p', 'tsconfig.json']);
     expect(r.code, r.out + r.err).toBe(0);
+    const reached = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFilesOnly']).out.split('\n').filter((f) => f.includes('node_modules/automemo/'));
+    expect(reached.length).toBeGreaterThan(20);
+    const nodeOnly = reached.filter((f) => /\bBuffer\b|\bNodeJS\.|from ['"]node:|types="node"/.test(readFileSync(f.trim(), 'utf8')));
+    expect(nodeOnly).toEqual([]);
   }, 120_000);
 
   it('runs the same search from a plain .ts file through the library API', () => {

@@ -1,8 +1,10 @@
 // The install's cache of native builds: a verified build is reused, anything else is compiled again.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../../foundation/paths.ts';
 // @ts-expect-error a plain .mjs script of the install step, without types
 import { buildKey, restoreBuild, storeBuild } from '../../scripts/native-build-cache.mjs';
 
@@ -54,5 +56,47 @@ describe('native build cache', () => {
   it('stores nothing when the build is not there', () => {
     expect(storeBuild(checkout('unbuilt'), 'hnswlib-node', join(work, 'cache', 'none'))).toBe(false);
     expect(existsSync(join(work, 'cache', 'none'))).toBe(false);
+  });
+});
+
+describe('a project that installed automemo with --ignore-scripts', () => {
+  const locked = { version: '3.0.0', integrity: 'sha512-project', hasInstallScript: true };
+  /** Runs the script as a user would, in the project's folder, with its own cache folder. */
+  const install = (root: string, cache: string) =>
+    spawnSync(process.execPath, [join(repoRoot, 'scripts', 'native-build-cache.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, AUTOMEMO_BUILD_CACHE: cache, npm_config_update_notifier: 'false', npm_config_offline: 'true' },
+      timeout: 120_000,
+    });
+  const project = (name: string) => {
+    const root = checkout(name);
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, dependencies: { 'hnswlib-node': '3.0.0' } }));
+    writeFileSync(join(root, 'package-lock.json'), JSON.stringify({ name, lockfileVersion: 3, packages: { '': { name }, 'node_modules/hnswlib-node': locked } }));
+    return root;
+  };
+
+  it('takes the native build from the cache a checkout filled, saying so', () => {
+    const cache = join(work, 'project-cache');
+    storeBuild(checkout('filled', { built: 'compiled bytes' }), 'hnswlib-node', join(cache, buildKey('hnswlib-node', locked)));
+    const root = project('project-warm');
+    const r = install(root, cache);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`[automemo install] native builds of hnswlib-node taken from ${cache}`);
+    expect(r.stderr).not.toContain('compiling');
+    expect(readFileSync(built(root), 'utf8')).toBe('compiled bytes');
+  });
+
+  it('says what compiling takes before it starts when the cache has no build', () => {
+    const r = install(project('project-cold'), join(work, 'empty-cache'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/hnswlib-node: compiling from source .*about 80 s on two idle cores, several minutes on a busy machine/);
+    expect(r.stderr).toContain('install scripts of hnswlib-node ran in');
+  });
+
+  it('names what is missing when run outside a project', () => {
+    const r = install(join(work, 'cache'), join(work, 'empty-cache'));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/has no package-lock\.json: run this in the project that installed automemo/);
   });
 });

@@ -44,3 +44,10 @@ export function automemoAsync(args: string[], env: NodeJS.ProcessEnv = cliEnv): 
     child.once('exit', (code) => resolve({ code, out, err }));
   });
 }
+
+/** stderr without the progress lines a run prints every 30 s when stderr is not a terminal (cli/progress.ts). */
+export const withoutProgress = (err: string) =>
+  err
+    .split('\n')
+    .filter((l) => l && !l.startsWith('  … '))
+    .join('\n');

@@ -7,11 +7,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { repoRoot } from '../../foundation/paths.ts';
 import type { ScriptedReply } from './openai-server.ts';
+import { sharedDir } from './shared-dir.ts';
 
-export const sessionDir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session');
-export const session2Dir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session-2');
+export const SESSION = 'data/meta-model-session';
+export const sessionDir = join(sharedDir, SESSION);
+export const session2Dir = join(sharedDir, 'data', 'meta-model-session-2');
 
 export type Purpose = 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
 

@@ -40,7 +40,7 @@ export async function startRedis(): Promise<TestRedis> {
     });
     if (ready) return { url: `redis://127.0.0.1:${port}`, port, stop: () => stop(child, dir) };
     rmSync(dir, { recursive: true, force: true });
-    if (attempt >= 3) throw new Error('redis-server did not start (is it installed? npm test installs it through apt)');
+    if (attempt >= 3) throw new Error('redis-server did not start (is it installed? npm test installs it through apt: node scripts/ensure-install.mjs --for queue)');
   }
 }
 

@@ -3,7 +3,7 @@
 // that does, and whose tasks ask hostile, overlong questions. Checked on the page: every column of the action log
 // inside the viewport, each task's question shown (as text, shortened), every bound within [0, 1] and no -0.00 on the
 // chart, colours on the absolute scale, and the no-op children drawn and marked. Screenshots are kept and printed.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -28,8 +28,9 @@ import { ToyEnvironment } from '../support/toy-env.ts';
 import { createToyRun } from '../support/toy-run.ts';
 import { loadPageScripts } from './page-script.ts';
 
-// Kept after the test (only the screenshots: the run is removed), emptied when it starts.
-const base = join(tmpdir(), 'automemo-viewer-browser');
+// Kept after the test (only the screenshots: the run is removed); a fresh folder per run, so two runs at once (two
+// checkouts on one machine) never share it.
+const base = mkdtempSync(join(tmpdir(), 'automemo-viewer-browser-'));
 const run = join(base, 'run');
 /** A seed of the user's own, by path: its id is as long as realistic ids get in the action log's columns. */
 const SEED = 'seed-recency-weighted-trajectory-retrieval';
@@ -58,8 +59,6 @@ let url: string;
 let view: RunView;
 
 beforeAll(async () => {
-  rmSync(base, { recursive: true, force: true });
-  mkdirSync(base, { recursive: true });
   server = await OpenAITestServer.start();
   // The first generation: a comment-only change (its payloads are its parent's), then the parent again (the same
   // program), then a real change. Every later one: the real change again — a no-op three times over.
@@ -153,12 +152,13 @@ describe('the viewer at 1,280 and 1,440 px', () => {
       await page.waitForSelector('#panel .noop-reason');
       expect(await page.locator('#panel h2').first().textContent()).toBe(`No-op child, step ${first}`);
       expect(await page.locator('#panel').textContent()).toContain(`the same program as ${SEED}`);
-      // Its own files (the parent's program again), against its parent's; the first no-op's folder went to n1.
+      // Its own files (the parent's program again), against its parent's.
       await page.waitForSelector('#panel .diff-summary');
       expect(await page.locator('#panel .diff-summary').textContent()).toBe(`${SEED} and no-op of step ${first} have the same source`);
+      // The step's first try was written at the child's name and moved aside before the child was: its files are kept.
       await page.locator('#tree .noop[data-noop="0"]').click();
-      await page.waitForSelector('#panel .later p.muted');
-      expect(await page.locator('#panel').textContent()).toContain('its files are not kept: programs/n1 now holds the node the step wrote after it');
+      await page.waitForFunction("!(document.querySelector('#panel .diff-summary')?.textContent ?? 'same source').includes('same source')");
+      expect(await page.locator('#panel').textContent()).not.toContain('its files are not kept');
 
       // Bounds: every node's tooltip, the panel's score table, the chart's axis.
       const shown: number[] = [];

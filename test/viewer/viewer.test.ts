@@ -17,7 +17,8 @@ import { buildBundle } from '../../viewer/report.ts';
 import { ViewServer } from '../../viewer/server.ts';
 import { automemo, bin, cliEnv } from '../support/cli.ts';
 
-const base = join(tmpdir(), 'automemo-view-test');
+// A fresh folder per run (two checkouts testing at once on one machine never share it); the screenshot stays.
+const base = mkdtempSync(join(tmpdir(), 'automemo-view-test-'));
 const run = join(base, 'run');
 const screenshot = join(base, 'viewer.png');
 // In the page (a string: tests are not type-checked against the DOM): the added 48×32 image has loaded.
@@ -61,8 +62,6 @@ function rawGet(url: string, path: string, host?: string): Promise<{ status: num
 }
 
 beforeAll(async () => {
-  rmSync(run, { recursive: true, force: true });
-  mkdirSync(base, { recursive: true });
   const r = automemo('search', '--env', 'locomo', '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '0', '--out', run);
   expect(r.code, r.err).toBe(0);
   // LoCoMo shows no images; one is added to a task's payload so that serving and inlining images are exercised.

@@ -1,10 +1,14 @@
+// The search policies by name: what --policy and search({ policy }) take.
 import type { SearchPolicy } from '../policy.ts';
 import { almaPolicy } from './alma.ts';
 import { greedyPolicy } from './greedy.ts';
 import { randomPolicy } from './random.ts';
 import { ucbPolicy } from './ucb.ts';
 
-export const POLICIES: Record<string, SearchPolicy> = {
+export const POLICY_NAMES = ['ucb', 'greedy', 'random', 'alma-softmax'] as const;
+export type PolicyName = (typeof POLICY_NAMES)[number];
+
+export const POLICIES: Record<PolicyName, SearchPolicy> & Record<string, SearchPolicy | undefined> = {
   ucb: ucbPolicy,
   greedy: greedyPolicy,
   random: randomPolicy,

@@ -28,7 +28,7 @@ function isLoopback(url: string): boolean {
 
 async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new InfraError(`Chromium is not installed at ${CHROMIUM_PATH}; run "node scripts/ensure-install.mjs" (it installs Debian's chromium-headless-shell through apt) or set AUTOMEMO_CHROMIUM`);
+    throw new InfraError(`Chromium is not installed at ${CHROMIUM_PATH}; install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; in a checkout of automemo, "node scripts/ensure-install.mjs --for web" does it) or set AUTOMEMO_CHROMIUM`);
   }
   try {
     // Loaded on first launch: importing playwright costs every process 0.6 s, and most never open a page.

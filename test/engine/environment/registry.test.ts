@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defineEnvironment } from '../../../engine/environment/define.ts';
+import { ownAutomemo } from '../../../api/environments.ts';
+import { InfraError } from '../../../engine/environment/contract.ts';
+import { defineEnvironment, type LoadContext } from '../../../engine/environment/define.ts';
 import { EnvironmentRegistry } from '../../../engine/environment/registry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'env-registry-'));
@@ -77,5 +79,54 @@ describe('the environment registry', () => {
 
   it('refuses a recorded builtin that is not registered here', async () => {
     await expect(new EnvironmentRegistry().reopen({ spec: 'toy', kind: 'builtin', name: 'toy' })).rejects.toThrow(/not registered here/);
+  });
+});
+
+describe('a module anywhere on disk', () => {
+  const registry = new EnvironmentRegistry([], { ownAutomemo });
+  const ctx = { seed: 0, onNote: () => undefined } as unknown as LoadContext;
+
+  it('imports automemo, its contract and its helpers with none installed, as an ES module under a CommonJS package.json', async () => {
+    write('cjs/package.json', JSON.stringify({ name: 'cjs-bench', type: 'commonjs' }));
+    write('cjs/lib/words.ts', `import { tokenize } from 'automemo/lib';\nimport { jaccard } from 'automemo/lib/jaccard';\nexport const words = (s: string) => tokenize(s);\nexport const same = jaccard;\n`);
+    write(
+      'cjs/env.ts',
+      `import { defineEnvironment, InfraError } from 'automemo';
+import { defineMemo } from 'automemo/contract';
+import { words, same } from './lib/words';
+export default defineEnvironment({
+  name: 'anywhere',
+  summary: 'tokens: ' + words('Hello there, world').length + ', overlap ' + same(new Set(['a']), new Set(['a'])) + ', memo ' + typeof defineMemo,
+  load: () => { throw new InfraError('the site is down'); },
+});
+`,
+    );
+    const got = await registry.resolve(join(dir, 'cjs/env.ts'), dir);
+    expect(got.definition.summary).toBe('tokens: 3, overlap 1, memo function');
+    expect(got.source).toMatchObject({ files: 2 });
+    expect(got.notes).toBeUndefined();
+    // The module's InfraError is the engine's: its failures are the machinery's, never a program's.
+    const thrown = await Promise.resolve().then(() => got.definition.load(ctx)).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(InfraError);
+  });
+
+  it('says which automemo it gets when another is installed beside it', async () => {
+    write('own/node_modules/automemo/package.json', JSON.stringify({ name: 'automemo', version: '9.9.9', type: 'module', exports: { '.': './index.js' } }));
+    write('own/node_modules/automemo/index.js', `export const defineEnvironment = (d) => ({ ...d, summary: d.summary + ' (their automemo)' });\nexport class InfraError extends Error { [Symbol.for('automemo.InfraError')] = true; }\n`);
+    write('own/env.ts', `import { defineEnvironment } from 'automemo';\nexport default defineEnvironment({ name: 'own', summary: 'beside', load: () => ({}) });\n`);
+    const got = await registry.resolve(join(dir, 'own/env.ts'), dir);
+    expect(got.definition.summary).toBe('beside (their automemo)');
+    expect(got.notes?.[0]).toMatch(new RegExp(`imports automemo 9\\.9\\.9 installed at ${join(dir, 'own/node_modules/automemo')}, not the automemo running it \\(`));
+  });
+
+  it('names a syntax error by file:line:col with the line, and where an error thrown while loading was raised', async () => {
+    write('syntax/env.ts', `export default {\n  name: 'x',\n  summary: 's'\n  load() {},\n};\n`);
+    const err = await registry.resolve(join(dir, 'syntax/env.ts'), dir).catch((e: Error) => e.message);
+    expect(err).toContain(`${join(dir, 'syntax/env.ts')}:4:3: Expected "}" but found "load"`);
+    expect(err).toContain('    load() {},\n      ^');
+    write('throws/helper.ts', `export function boom(): never {\n  throw new TypeError('tasks.json is not there');\n}\n`);
+    write('throws/env.ts', `import { boom } from './helper.ts';\nboom();\nexport default {};\n`);
+    const thrown = await registry.resolve(join(dir, 'throws/env.ts'), dir).catch((e: Error) => e.message);
+    expect(thrown).toMatch(new RegExp(`failed to load: tasks\\.json is not there \\(at ${join(dir, 'throws/helper.ts')}:\\d+:\\d+\\)`));
   });
 });

@@ -73,7 +73,7 @@ describe('collecting update episodes', () => {
     for (const ep of read) {
       const look = ep.steps[0]?.observation?.images?.[0];
       expect(look?.caption).toBe('what the agent saw');
-      expect(fresh.images.get(look?.id as string).bytes.equals(await png(`look ${ep.taskId}`))).toBe(true);
+      expect(Buffer.from(fresh.images.get(look?.id as string).bytes).equals(await png(`look ${ep.taskId}`))).toBe(true);
       for (const ref of ep.initial.images ?? []) expect(fresh.images.has(ref.id)).toBe(true);
     }
     expect(read.some((ep) => (ep.initial.images ?? []).length > 0)).toBe(true);

@@ -59,9 +59,12 @@ describe('children that would change nothing', () => {
     expect(s).toMatchObject({ steps: 1, generations: 1, validGenerations: 1, noOps: 2, failedGenerations: 0 });
     expect(replay(events).tree.noops.map((x) => x.step)).toEqual([1, 1]);
     expect(readRun(folder.dir).noops.map((x) => x.step)).toEqual([1, 1]);
-    // Each try kept its own files.
-    expect(noops.map((e) => (e.type === 'no-op' ? e.dir : ''))).toEqual(['programs/n1', 'programs/n1-again1']);
+    // Each try kept its own files: the first, written at the child's name, moved aside before the child was written there.
+    expect(noops.map((e) => (e.type === 'no-op' ? e.dir : ''))).toEqual(['programs/n1-noop', 'programs/n1-again1']);
+    expect(readFileSync(join(folder.dir, 'programs', 'n1-noop', 'index.ts'), 'utf8')).toContain('a comment only');
     expect(readFileSync(join(folder.dir, 'programs', 'n1', 'index.ts'), 'utf8')).toContain("text: 'nothing'");
+    const exams = events.filter((e) => e.type === 'quick-exam').map((e) => (e.type === 'quick-exam' ? e.dir : ''));
+    expect(exams).toEqual(['programs/n1-noop', 'programs/n1-again1', 'programs/n1-again2']);
     // The model heard of the first no-op when it tried again.
     const generations = server.chatRequests().filter((b) => purposeOf(b) === 'generation').map((b) => String(b.messages.at(-1).content));
     expect(generations[1]).toContain('- step 1: Add a comment. — failed before evaluation: changed nothing');

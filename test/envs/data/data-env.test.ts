@@ -10,6 +10,9 @@ import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
+import { compileProgram } from '../../../sandbox/compile.ts';
+import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
+import { offlineServices } from '../../support/services.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'data-env-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -171,6 +174,67 @@ describe('loading a dataset', () => {
 });
 
 describe('the documented examples', () => {
+  it('says which worlds a bad field left out, in the summary line, and refuses them with --strict', () => {
+    const bad = (id: string, field: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(world(id, [q(`${id}-q1`), q(`${id}-q2`)])), ...field });
+    const p = file('lost.jsonl', [header('answer-containment'), world('w1', [q('q1')]), bad('w2', { sesions: [] }), bad('w3', { sessions: [{ time: 'soon', turns: [{ id: 't', text: 'x' }] }] })]);
+    const notes: string[] = [];
+    const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore(), onNote: (n) => notes.push(n) });
+    expect(notes.join('\n')).toContain('lost.jsonl:3: not a usable world: unknown key "sesions" (did you mean "sessions"?)');
+    expect(notes.at(-1)).toBe('data: mini: 1 world, 1 question (1 scored); left out: world "w2" (2 questions), world "w3" (2 questions) (--strict refuses this)');
+    expect(env.info().data).toMatchObject({ worlds: 1 });
+    expect(() => DataEnvironment.load({ path: p, models: offline, images: new ImageStore(), strict: true })).toThrow(
+      /lost\.jsonl: left out: world "w2" \(2 questions\), world "w3" \(2 questions\) \(--strict\):\n {2}- lost\.jsonl:3: not a usable world.*\n {2}- lost\.jsonl:4: world "w3", session 1: time "soon" is not a date/,
+    );
+  });
+
+  it('reads a date without a zone as UTC whatever the machine\'s zone, and asks a question at its own time', async () => {
+    const p = file('times.jsonl', [
+      header('answer-containment', { trainShare: 0.99 }),
+      JSON.stringify({
+        type: 'world',
+        id: 'w1',
+        sessions: [{ time: '2024-03-04T09:00:00', turns: [{ id: 'w1:1', text: 'We picked Postgres for billing.' }] }, { time: 'March 11, 2024 9:00', turns: [{ id: 'w1:2', text: 'Kestrel is staging.' }] }],
+        questions: [q('q1', { time: '2024-03-05 12:00', answers: ['2024-03-05T12:00'] }), q('q2', { answers: ['2024-03-12T09:00'] })],
+      }),
+    ]);
+    // Read on a machine 5 hours behind UTC (Node reads TZ again when it changes): the clocks are the same.
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    let env: DataEnvironment;
+    try {
+      expect(new Date(2024, 2, 4).getTimezoneOffset()).toBe(300);
+      env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+    const [w] = await env.worlds('train');
+    expect(w?.episodeTimes).toEqual([Date.parse('2024-03-04T09:00:00Z'), Date.parse('2024-03-11T09:00:00Z')]);
+    expect(w?.taskTimes?.get('q1')).toBe(Date.parse('2024-03-05T12:00:00Z'));
+    expect(w?.taskTimes?.has('q2')).toBe(false);
+    expect(w?.tasks.find((t) => t.taskId === 'q1')?.meta.date).toBe('2024-03-05T12:00:00.000Z');
+    // A program's clock reads the question's time in its retrieve; without one, a day after the last session.
+    writeFileSync(
+      join(dir, 'clock.ts'),
+      "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ async update() {}, async retrieve(_t, ctx) { return { text: new Date(ctx.now()).toISOString(), images: [] }; } });\n",
+    );
+    const compiled = await compileProgram({ entryPath: join(dir, 'clock.ts') });
+    if (!compiled.ok) throw new Error('clock.ts does not compile');
+    const r = await evaluateProgram(compiled.program, { env, split: 'train', services: offlineServices() });
+    expect(Object.fromEntries(r.tasks.map((t) => [t.taskId, t.reward]))).toEqual({ q1: 1, q2: 1 });
+  });
+
+  it('says when evidence turns are longer than the standard designs\' units', () => {
+    const long = 'We compared every database for billing. '.repeat(40);
+    const p = file('long.jsonl', [
+      header('evidence-recall'),
+      JSON.stringify({ type: 'world', id: 'w1', sessions: [{ time: '2024-03-04T09:00:00Z', turns: [{ id: 'w1:1', text: long }, { id: 'w1:2', text: 'short' }] }], questions: [q('q1', { evidence: ['w1:1', 'w1:2'] })] }),
+    ]);
+    const notes: string[] = [];
+    DataEnvironment.load({ path: p, models: offline, images: new ImageStore(), onNote: (n) => notes.push(n) });
+    expect(notes.join('\n')).toContain('1 of 2 evidence turns are longer than 1,200 characters, where bm25, dense and g-memory cut a unit');
+  });
+
   it('the shipped example dataset and the README\'s world load without a problem', () => {
     const example = loadDataset(join(import.meta.dirname, '../../../examples/qa-data/team-notes.jsonl'));
     expect(example.warnings).toEqual([]);
@@ -190,12 +254,13 @@ describe('scoring rules', () => {
     return env.run(w?.tasks[0] as never, { ...payload, text });
   };
 
-  it('scores evidence recall, containment, exact match, F1 and multiple choice offline', async () => {
+  it('scores evidence recall, containment, F1 and multiple choice offline', async () => {
     expect((await score('evidence-recall', {})).reward).toBe(1);
     expect((await score('evidence-recall', {}, 'nothing relevant')).reward).toBe(0);
     expect((await score('answer-containment', {})).reward).toBe(1);
     expect((await score('answer-containment', { answers: ['MongoDB'] })).reward).toBe(0);
-    expect((await score('exact-match', { answers: ['Ana: We picked Postgres for billing.'] })).reward).toBe(1);
+    // Numbers are answers too, read as their text.
+    expect((await score('answer-containment', { question: 'How many servers?', answers: [3] }, 'We run 3 servers.')).reward).toBe(1);
     const f1 = await score('f1', { answers: ['Postgres for billing'] });
     expect(f1.reward).toBeGreaterThan(0.5);
     expect(f1.reward).toBeLessThan(1);
@@ -203,11 +268,19 @@ describe('scoring rules', () => {
     expect(right.reward).toBe(1);
     expect(right.trajectory.answer).toBe('B. Postgres');
     expect((await score('multiple-choice', { choices: ['MongoDB', 'Postgres'], correct: 0 })).reward).toBe(0);
+    // A tie (here: a payload that names neither) goes to the first choice, as the README says; numbers are choices too.
+    const tie = await score('multiple-choice', { choices: [2, 3], correct: 1 }, 'nothing relevant');
+    expect([tie.trajectory.answer, tie.reward]).toEqual(['A. 2', 0]);
   });
 
   it('says which model a rule needs, and refuses a dataset no question of which can be scored', () => {
     const p = file('judge.jsonl', [header('llm-judge'), world('w1', [q('q1')])]);
     expect(() => DataEnvironment.load({ path: p, models: offline, images: new ImageStore() })).toThrow(/needs a judge model: set AUTOMEMO_JUDGE_MODEL/);
+    // Offline, exact match could only ever score 0 (the reader answers with a whole line): refused, with the reason.
+    const exact = file('exact.jsonl', [header('exact-match'), world('w1', [q('q1')])]);
+    expect(() => DataEnvironment.load({ path: exact, models: offline, images: new ImageStore() })).toThrow(
+      /"exact-match" needs a model to answer \(AUTOMEMO_EXECUTOR_MODEL.*\): offline, the reader answers with a whole line of the payload, which never equals a short gold answer/,
+    );
     const none = file('none.jsonl', [header('multiple-choice'), world('w1', [q('q1')])]);
     expect(() => DataEnvironment.load({ path: none, models: offline, images: new ImageStore() })).toThrow(/no question has what scoring "multiple-choice" needs/);
   });

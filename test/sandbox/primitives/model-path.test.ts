@@ -1,9 +1,11 @@
 // The memo and embedding roles against a local OpenAI-compatible server, through the real openai SDK.
 import sharp from 'sharp';
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ExtractiveChat, OpenAIChat } from '../../../sandbox/primitives/chat.ts';
 import { CachingEmbedder, OpenAIEmbedder, UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
+import { EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
 import { caption, ImageStore } from '../../../sandbox/primitives/images.ts';
 import { createHostServices, InstancePrimitives } from '../../../sandbox/primitives/index.ts';
 import { fakeEmbedding, OpenAITestServer } from '../../support/openai-server.ts';
@@ -63,6 +65,29 @@ describe('memo model path', () => {
     expect(server.requests.filter((r) => r.path.endsWith('/embeddings')).length).toBe(calls);
     expect(emb.hits).toBe(3);
     expect(server.requests.filter((r) => r.path.endsWith('/embeddings')).at(-1)?.body.encoding_format).toBe('float');
+  });
+
+  it('ties a request to its program instance only while it is in flight: no listeners pile up on the owner', async () => {
+    const owner = new EmbedOwner();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const emb = new OpenAIEmbedder(resolveModels({}, env()).embedding as never);
+      for (let i = 0; i < 15; i++) await emb.embed([`text ${i}`], owner);
+      await Promise.all(Array.from({ length: 12 }, (_, i) => emb.embed([`at once ${i}`], owner)));
+      // The SDK never removes the listener it adds: on the owner's own signal, 27 would be left here.
+      expect(getEventListeners(owner.signal, 'abort')).toHaveLength(0);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      // Ending the instance still stops a request in flight.
+      server.embeddingQueue.push({ delayMs: 2000 });
+      const late = emb.embed(['late'], owner);
+      owner.close();
+      await expect(late).rejects.toThrow();
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('reaches programs through ctx with the mode stated', async () => {

@@ -1,0 +1,98 @@
+// A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
+// the spend — from the journal's events as they are written.
+import type { SearchState } from '../engine/search/search.ts';
+import type { JournalEvent } from '../engine/search/journal-events.ts';
+import type { RunOptions } from '../engine/search/run-options.ts';
+import { clock, dim } from './style.ts';
+
+export const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
+
+/**
+ * The time the steps still to run will take: the budget's steps so far took `sinceFirstStep` ms for `stepsDone`
+ * steps. Step 0 (the root, the seeds, the screen of the standard designs) is not one of them: counted in, it made
+ * the first estimate of a one-minute demo 8 min 40 s.
+ */
+export function stepsLeftMs(sinceFirstStep: number, stepsDone: number, stepsLeft: number): number {
+  return stepsDone > 0 ? (sinceFirstStep / stepsDone) * Math.max(0, stepsLeft) : 0;
+}
+
+const children = (n: number) => (n === 1 ? 'a child' : `${n} children`);
+
+/** One line per step, written through `write`; `now` is the clock (a test's own). */
+export function stepProgress(options: RunOptions, write: (text: string) => void = (t) => void process.stdout.write(t), now: () => number = Date.now): (e: JournalEvent, s: SearchState) => void {
+  /** What each step does ("step 3/20 generate from n1"): with steps in flight at once, lines are per step. */
+  const lines = new Map<number, string>();
+  /** Children a step wrote that changed nothing (a step tries up to three): said once, in the step's own line. */
+  const noOps = new Map<number, { count: number; reason: string }>();
+  /** Designs the screen scored: their nodes' evaluation lines are the screen's, already printed. */
+  const screened = new Set<string>();
+  let firstStepAt: number | undefined;
+  let stepsDone = 0;
+  const lineOf = (step: number) => lines.get(step) ?? `step ${step}/${options.budget}`;
+  const after = (step: number) => {
+    const n = noOps.get(step);
+    noOps.delete(step);
+    return n ? ` (after ${children(n.count)} that changed nothing)` : '';
+  };
+  const flushNoOp = (step: number) => {
+    const n = noOps.get(step);
+    if (n) write(`  ${lineOf(step)}: ${children(n.count)} that changed nothing, not evaluated (${n.reason.slice(0, 120)})\n`);
+    noOps.delete(step);
+  };
+  return (e, s) => {
+    if (e.type === 'action') {
+      if (e.step > 0) firstStepAt ??= now();
+      lines.set(e.step, `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`);
+    }
+    if (e.type === 'node' && e.step === 0 && !screened.has(e.id)) write(dim(`  ${e.id}: evaluating…\n`));
+    if (e.type === 'screen') {
+      for (const r of e.results) screened.add(r.node);
+      write(`  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`);
+    }
+    if (e.type === 'quick-exam' && !e.passed) write(dim(`  ${lineOf(e.step)}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`));
+    if (e.type === 'evaluation') write(evaluationLine(e, s));
+    if (e.type === 'no-op') {
+      const n = noOps.get(e.step);
+      noOps.set(e.step, { count: (n?.count ?? 0) + 1, reason: e.reason });
+    }
+    if (e.type === 'generation-failed') write(`  ${lineOf(e.step)}${after(e.step)}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
+    if (e.type === 'step-done') {
+      flushNoOp(e.step);
+      if (e.step > 0) stepsDone++;
+      lines.delete(e.step);
+    }
+    if (e.type === 'stopped') {
+      for (const step of [...noOps.keys()]) flushNoOp(step);
+      write(`  stopped at step ${e.step}: ${e.reason}\n`);
+    }
+  };
+
+  function evaluationLine(e: Extract<JournalEvent, { type: 'evaluation' }>, s: SearchState): string {
+    if (e.score === null) {
+      const what = e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${lineOf(e.step)}${after(e.step)}`;
+      return `${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`;
+    }
+    const tree = s.tree;
+    const node = tree.nodes.get(e.node);
+    if (e.step === 0) return screened.has(e.node) ? '' : `  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
+    if (e.step === -1 && e.split === 'train') return `  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${node ? tree.q(node).toFixed(3) : '?'}\n`;
+    if (e.split === 'test') return `  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
+    if (!node) return '';
+    const N = tree.totalEvaluations();
+    let best = { id: '', lcb: -Infinity };
+    for (const n of tree.evaluated()) {
+      const l = tree.q(n) - options.ucb.cEval * Math.sqrt(Math.log(Math.max(N, 1)) / n.scores.length);
+      if (l > best.lcb) best = { id: n.id, lcb: l };
+    }
+    const elapsed = now() - s.startedAt;
+    // This step is done but for its bookkeeping: counted with the finished ones.
+    const left = stepsLeftMs(now() - (firstStepAt ?? now()), stepsDone + 1, options.budget - e.step);
+    const fresh = node.kind === 'child' && node.scores.length === 1;
+    const what = fresh ? ` → ${node.id} [${(node.description ?? '').slice(0, 90)}]` : '';
+    const ledger = s.ledger;
+    return (
+      `  ${lineOf(e.step)}${after(e.step)}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | ` +
+      `best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} of steps left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`
+    );
+  }
+}

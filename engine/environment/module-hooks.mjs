@@ -1,0 +1,102 @@
+// Node module hooks for a researcher's environment module, registered by module-source.ts once per folder of
+// modules (`root`); they run on Node's hooks thread, so this file is plain JavaScript. They touch only files inside
+// `root` that are not under a node_modules folder:
+// - `automemo`, `automemo/contract`, `automemo/lib` and `automemo/lib/<helper>` resolve to the automemo running the
+//   module when nothing else provides them, so a module anywhere on disk runs with no install beside it;
+// - a file written with import/export loads as an ES module whatever its package.json says: without "type":
+//   "module", tsx compiles a .ts file to CommonJS, and automemo's entry, which awaits at its top level, cannot be
+//   required from CommonJS;
+// - a run's copy of a module (`packagesFrom` set: the copy's files were at `packagesFrom` when the run started)
+//   finds the packages it imports from the original folder when none are installed where the copy lies.
+import { readFileSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** @type {{ root: string, automemo: Record<string, string>, libDir: string, packagesFrom?: string }} */
+let rule;
+
+export function initialize(data) {
+  rule = { ...data, root: data.root.endsWith(sep) ? data.root : data.root + sep };
+}
+
+/** The path of a file: URL inside the root, else undefined. */
+function insideRoot(url) {
+  if (typeof url !== 'string' || !url.startsWith('file:')) return undefined;
+  const path = fileURLToPath(url.replace(/[?#].*$/, ''));
+  if (!path.startsWith(rule.root) || path.slice(rule.root.length).split(/[\\/]/).includes('node_modules')) return undefined;
+  return path;
+}
+
+const ESM_SYNTAX = /^[ \t]*(?:import[ \t]*[\w{*'"]|export[ \t])/m;
+const SOURCE_FILE = /\.(?:ts|tsx|mts|js|jsx|mjs)$/;
+
+/** Whether a source file of the root is written with import/export (then it loads as an ES module). */
+function isEsm(path) {
+  if (!SOURCE_FILE.test(path)) return false;
+  try {
+    return statSync(path).isFile() && ESM_SYNTAX.test(readFileSync(path, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The file a relative specifier names, as tsx finds it: as written, .js for .ts, or with an extension or index added. */
+function localFile(base) {
+  const candidates = [base];
+  const js = /\.(m?)js(x?)$/.exec(base);
+  if (js) candidates.push(base.slice(0, -js[0].length) + `.${js[1]}ts${js[2]}`);
+  if (!/\.[a-z]+$/i.test(base)) for (const ext of ['.ts', '.tsx', '.mts', '.js', '.mjs', '/index.ts', '/index.js']) candidates.push(base + ext);
+  return candidates.find((p) => {
+    try {
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+function ownAutomemo(specifier) {
+  if (Object.hasOwn(rule.automemo, specifier)) return rule.automemo[specifier];
+  const helper = /^automemo\/lib\/([\w-]+)$/.exec(specifier);
+  return helper ? new URL(`${helper[1]}.ts`, rule.libDir).href : undefined;
+}
+
+const BARE = /^(?![./\\]|[a-z][\w+.-]*:)/i;
+const RELATIVE = /^\.{1,2}\//;
+
+/**
+ * A root file written with import/export, resolved here as an ES module: the entry (a file: URL) and relative imports
+ * between root files. Left to the next resolver (tsx, Node), it would be compiled to CommonJS under a package.json
+ * without "type": "module", with every file it imports.
+ */
+function ownFile(specifier, parent) {
+  let target;
+  if (specifier.startsWith('file:')) target = insideRoot(specifier);
+  else if (RELATIVE.test(specifier) && parent) {
+    const found = localFile(fileURLToPath(new URL(specifier, pathToFileURL(parent))));
+    target = found && insideRoot(pathToFileURL(found).href);
+  }
+  return target && isEsm(target) ? { url: pathToFileURL(target).href, format: 'module', shortCircuit: true } : undefined;
+}
+
+export async function resolve(specifier, context, next) {
+  const parent = insideRoot(context.parentURL);
+  const own = ownFile(specifier, parent);
+  if (own) return own;
+  try {
+    return await next(specifier, context);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !parent || !BARE.test(specifier)) throw err;
+    if (rule.packagesFrom) {
+      const original = pathToFileURL(rule.packagesFrom + sep + parent.slice(rule.root.length)).href;
+      try {
+        return await next(specifier, { ...context, parentURL: original });
+      } catch {
+        // not there either: automemo's own, or the first error
+      }
+    }
+    const automemo = ownAutomemo(specifier);
+    if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
+    throw err;
+  }
+}

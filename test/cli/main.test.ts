@@ -1,0 +1,13 @@
+// The CLI's entry run many times in one process (the tests do; so may a host): its guard against stray rejections
+// is installed once, so Node never warns of a listener leak.
+import { describe, expect, it } from 'vitest';
+import { automemoInProcess } from '../support/cli.ts';
+
+describe('automemo main', () => {
+  it('adds its unhandledRejection listener once, however many commands run', async () => {
+    await automemoInProcess('--help');
+    const before = process.listenerCount('unhandledRejection');
+    for (let i = 0; i < 12; i++) expect((await automemoInProcess('--help')).code).toBe(0);
+    expect(process.listenerCount('unhandledRejection')).toBe(before);
+  });
+});
