@@ -1,6 +1,6 @@
 // The files of an exported package besides its bundle and memory: package.json (with the run, node and scores
-// under "automemo"), README.md and index.d.ts from templates, and the program (its TypeScript and the bundle the
-// sandbox runs).
+// under "automemo"), README.md from templates, index.d.ts (generated/, emitted from the runtime by declarations.ts),
+// and the program (its TypeScript and the bundle the sandbox runs).
 // Every value put into README.md is escaped for where it lands (markdown.ts): a run folder, a node's description
 // and model names are text, never HTML or Markdown the reader's renderer would act on.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -50,7 +50,7 @@ export function writeTextFiles(outDir: string, pkg: Record<string, unknown>, val
   if (withMcp) readme += `\n${fillMarkdown(readPrompt(import.meta.url, './templates/README-mcp.md'), values)}`;
   writeInside(outDir, 'README.md', `${readme}\n`);
   // index.d.ts takes no values: it is the same for every package.
-  writeInside(outDir, 'index.d.ts', readFileSync(new URL('./templates/index.d.ts', import.meta.url), 'utf8'));
+  writeInside(outDir, 'index.d.ts', readFileSync(new URL('./generated/index.d.ts', import.meta.url), 'utf8'));
 }
 
 /**

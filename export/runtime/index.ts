@@ -10,12 +10,12 @@ export type { Memory, MemoryStats, Restored, Retrieved } from './memory.ts';
 export type { EpisodeInput, MemoryOptions, TaskInput } from './inputs.ts';
 export type { PackageInfo } from './package-info.ts';
 
-/** The package's folder: dist/ holds this code once bundled. */
+/** The package's folder: dist/ holds this code once bundled. @internal */
 export const packageRoot = (): string => fileURLToPath(new URL('..', import.meta.url));
 
 let cached: { setup: MemorySetup; info: PackageInfo; name: string; version: string } | undefined;
 
-/** The package's program, environment and memory, read once. */
+/** The package's program, environment and memory, read once. @internal (the MCP server's) */
 export function packageSetup(root = packageRoot()): { setup: MemorySetup; info: PackageInfo; name: string; version: string } {
   if (cached) return cached;
   const { name, version, info } = readPackageInfo(root);

@@ -3,12 +3,14 @@
 // outside a benchmark rarely has (env, initial observation, steps, meta). An image may come as bytes (base64
 // `data`), which the memory stores and replaces by a reference.
 import { z } from 'zod';
+import type { Json } from '../../memo-programs/contract.ts';
 import { QuotasSchema } from '../../sandbox/primitives/quotas.ts';
 import { ImageRefSchema, JsonSchema } from '../../sandbox/schemas.ts';
 
 const ModelOption = z
   .object({
     model: z.string().min(1),
+    /** Any OpenAI-compatible endpoint. */
     baseURL: z.string().url().optional(),
     apiKey: z.string().optional(),
     timeoutMs: z.number().int().positive().optional(),
@@ -29,6 +31,7 @@ export const MemoryOptionsSchema = z
     rebuild: z.boolean().optional(),
     /** Models of the memo (ctx.llm, captions) and embedding (ctx.embed) roles; absent or null: offline. */
     models: z.object({ memo: ModelOption.nullable().optional(), embedding: ModelOption.nullable().optional() }).strict().optional(),
+    /** Sandbox limits: isolate heap cap (MB), CPU and wall-clock time per call, program load time. */
     limits: z
       .object({
         heapMb: z.number().int().min(16).max(16_384),
@@ -39,7 +42,9 @@ export const MemoryOptionsSchema = z
       .partial()
       .strict()
       .optional(),
+    /** Quotas on host primitives (embedding batches, vector bytes, kv bytes, model calls, ...). */
     quotas: QuotasSchema.partial().optional(),
+    /** Payload budget of retrieve(); default: the environment's. */
     budget: z.object({ maxChars: z.number().int().positive(), maxImages: z.number().int().min(0) }).partial().strict().optional(),
     /** Seed of Math.random and ctx.random inside the program. */
     seed: z.number().int().optional(),
@@ -55,14 +60,17 @@ const ImageInput = z.union([
     .object({ data: z.string().min(1).describe('image bytes, base64'), mime: z.string().min(1).optional(), caption: z.string().optional() })
     .strict(),
 ]);
-export type ImageInput = z.infer<typeof ImageInput>;
+/** An image given to the memory: a reference it already holds, or the bytes (base64). */
+export type ImageInput = z.input<typeof ImageInput>;
 
 const Observation = z
   .object({ text: z.string().optional(), url: z.string().optional(), images: z.array(ImageInput).max(64).optional() })
   .strict();
+export type ObservationInput = z.input<typeof Observation>;
 
 const Step = z
   .object({
+    /** Default: its position. */
     index: z.number().int().min(0).optional(),
     observation: Observation.optional(),
     thought: z.string().optional(),
@@ -71,14 +79,19 @@ const Step = z
     error: z.string().optional(),
   })
   .strict();
+export type StepInput = z.input<typeof Step>;
+
+/** JsonSchema takes any value and accepts only JSON; callers are told to pass JSON (the published types say so). */
+const JsonIn = JsonSchema as z.ZodType<Json, Json>;
 
 const taskShape = {
   taskId: z.string().min(1).max(500),
+  /** Default: the environment the program was selected on. */
   env: z.string().min(1).optional(),
   domain: z.string().optional(),
   instruction: z.string(),
   initial: Observation.default({}),
-  meta: z.record(z.string(), JsonSchema).default({}),
+  meta: z.record(z.string(), JsonIn).default({}),
 };
 
 export const EpisodeInputSchema = z
@@ -89,9 +102,11 @@ export const EpisodeInputSchema = z
     outcome: z.object({ reward: z.number().min(0).max(1), success: z.boolean(), note: z.string().optional() }).strict(),
   })
   .strict();
+/** A finished episode: what update() learns from. */
 export type EpisodeInput = z.input<typeof EpisodeInputSchema>;
 
 export const TaskInputSchema = z.object(taskShape).strict();
+/** A task about to start: what retrieve() is asked about. */
 export type TaskInput = z.input<typeof TaskInputSchema>;
 
 /** Virtual time of a call (ms since the epoch); default: the wall clock. */

@@ -94,6 +94,7 @@ function unwrap<T>(r: CallResult<T>, what: string): T {
   return r.value;
 }
 
+/** An open memory. Calls run one at a time, in the order they were made. */
 export class Memory {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -204,7 +205,7 @@ export class Memory {
     });
   }
 
-  /** An image the memory holds (from episodes, or made by the program), with its bytes. */
+  /** An image the memory holds (from episodes, or made by the program), with its bytes (a Node Buffer). */
   image(id: string): { ref: ImageRef; bytes: Buffer } | undefined {
     const store = this.host.services.images;
     if (!store.has(id)) return undefined;
@@ -212,6 +213,7 @@ export class Memory {
     return { ref, bytes: asBuffer(bytes) };
   }
 
+  /** Sizes, primitive usage, the models, and how the memory was restored. */
   stats(): Promise<MemoryStats> {
     return this.exclusive(async () => ({
       node: this.setup.node,

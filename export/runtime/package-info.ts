@@ -40,6 +40,7 @@ export const PackageInfoSchema = z.object({
   }),
   native: z.object({ mode: z.enum(['bundle', 'source']), platform: z.string(), arch: z.string(), abi: z.string() }),
 });
+/** What the package records about the run, the node and its scores (package.json "automemo"). */
 export type PackageInfo = z.infer<typeof PackageInfoSchema>;
 
 export function readPackageInfo(root: string): { name: string; version: string; info: PackageInfo } {

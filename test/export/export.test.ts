@@ -128,11 +128,18 @@ console.log(JSON.stringify(out));
   it('type-checks a TypeScript consumer against its index.d.ts', () => {
     writeFileSync(
       join(scratch, 'consumer.ts'),
-      `import { createMemory, type Retrieved } from '${NAME}';
+      `import { about, createMemory, type Retrieved } from '${NAME}';
 const memory = await createMemory({ memoryDir: 'm', models: { embedding: null }, limits: { heapMb: 128 } });
 const r: Retrieved = await memory.retrieve({ taskId: 't', instruction: 'x' });
 await memory.update({ taskId: 'e', instruction: 'x', outcome: { reward: 1, success: true } }, { time: 0 });
 export const text: string = r.text;
+// What the hand-written index.d.ts lacked or typed loosely before it was emitted from the runtime.
+export const alive: boolean = memory.alive;
+export const kvBytes: number = (await memory.stats()).usage.kvBytes;
+export const bytes: number | undefined = memory.image('i')?.bytes.byteLength;
+export const hash: string = about().program.hash;
+// @ts-expect-error a memory folder is a path
+await createMemory({ memoryDir: 1 });
 `,
     );
     // No @types: the declarations must stand on their own (and checking Node's types would take most of the time).
