@@ -8,6 +8,7 @@ import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../engine/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../engine/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
+import { type ModelMetaOptions, ModelMetaOptionsSchema } from '../engine/meta/model/agent.ts';
 import { POLICIES } from '../engine/search/policies/index.ts';
 import { runSearch, type SearchState } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
@@ -48,6 +49,10 @@ export interface SearchOptions {
   parallel?: number;
   /** How the model meta agent groups evidence: CluE's model-managed cluster pool (default) or metadata groups. */
   clustering?: 'clue' | 'metadata';
+  /** How the model meta agent reads the evidence: one call per program covering its clusters (default) or one per cluster and a synthesis. */
+  analysis?: 'program' | 'cluster';
+  /** The model meta agent's max_tokens per purpose (analysis, generation, …); a reply cut at its limit is asked again with twice it. */
+  metaMaxTokens?: ModelMetaOptions['maxTokens'];
   /** The environment's data folder (LoCoMo conversations). */
   data?: string;
   /** Evaluate the final choice on the test split (default true). */
@@ -114,6 +119,8 @@ const OptionsSchema = z
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
+    analysis: ModelMetaOptionsSchema.shape.analysis,
+    metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
     test: z.boolean().optional(),
     workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
@@ -201,6 +208,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   const onNote = o.onNote ?? (() => undefined);
   const { folder, options, recorded } = settings(o, models);
   return withHost(models, async (services) => {
+    // Said before the environment is opened; checked again under the folder's lock when the run is created.
+    if (!o.resume) asUsageSync(() => folder.checkNew());
     // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
     const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}) };
     let opened: OpenedEnvironment;
@@ -211,20 +220,20 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     const { env, source } = opened;
     try {
       const info = env.info();
-      if (!o.resume) {
-        asUsageSync(() =>
-          folder.create({
-            format: RUN_FORMAT,
-            createdAt: new Date().toISOString(),
-            options,
-            env: info as unknown as Record<string, unknown>,
-            envSource: source,
-            models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
-            versions: versions(),
-          }),
-        );
-      }
-      const release = asUsageSync(() => folder.lock());
+      // A new run's folder is locked before run.json is written into it; a resumed run's when it is taken up.
+      const release = o.resume
+        ? asUsageSync(() => folder.lock())
+        : asUsageSync(() =>
+            folder.create({
+              format: RUN_FORMAT,
+              createdAt: new Date().toISOString(),
+              options,
+              env: info as unknown as Record<string, unknown>,
+              envSource: source,
+              models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+              versions: versions(),
+            }),
+          );
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -248,7 +257,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
         const summary = await runSearch({
           env,
           services,
-          meta: createMetaAgent(options.meta, models, options.clustering),
+          meta: createMetaAgent(options.meta, models, { ...(options.clustering ? { clustering: options.clustering } : {}), ...(o.analysis ? { analysis: o.analysis } : {}), ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}) }),
           folder,
           options,
           models,

@@ -11,6 +11,9 @@ import type { JobExecutor } from '../engine/jobs/executor.ts';
 import { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { mapEnvRef, type PathMapping } from '../engine/jobs/path-map.ts';
+import { rootsProblem } from '../engine/jobs/env-roots.ts';
+import { ModuleLoadError } from '../engine/environment/module-source.ts';
+import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/isolate.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
@@ -72,22 +75,49 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
 
 const MAX_OUTCOME_CACHES = 4;
 
+/** An opening failure as it may travel: a module's import error by its kind only (its message may quote the file). */
+function shareable(err: unknown): string {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof ModuleLoadError) return e.summary;
+  return (err as Error).message;
+}
+
+export interface WorkerContextOptions {
+  /** Where this machine holds the modules and data the search had elsewhere (--path-map). */
+  pathMap?: PathMapping[];
+  /**
+   * The folders whose environment modules and data this worker opens (--env-root), built-in environments always;
+   * anything a job names elsewhere is refused unread. Absent: whatever a job names (a search's own local workers).
+   */
+  roots?: string[];
+  /** The most a job may ask of the sandbox; a job asking more gets these (default: the sandbox's defaults). */
+  maxLimits?: Partial<SandboxLimits>;
+}
+
 /**
  * What a worker process runs jobs with: its host services, and each environment a job names, opened once (paths
- * the search had are read where `pathMap` says they are on this machine).
+ * the search had are read where `pathMap` says they are on this machine, and only under `roots` when given).
  */
-export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, pathMap: PathMapping[] = []): JobContext {
+export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, o: WorkerContextOptions = {}): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
   const opened = new Map<string, Promise<Environment>>();
   const open = async (asked: EnvRef): Promise<Environment> => {
-    const ref = mapEnvRef(asked, pathMap);
+    const ref = mapEnvRef(asked, o.pathMap ?? []);
+    if (o.roots) {
+      const builtin = ref.source.kind === 'builtin' ? BUILTIN_ENVIRONMENTS.find((d) => d.name === ref.source.name) : undefined;
+      const problem = rootsProblem(ref, o.roots, builtin?.argIsPath === true);
+      if (problem) throw new JobRefused(`${worker} ${problem}`);
+    }
     let env: Environment;
     try {
       ({ env } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
     } catch (err) {
-      throw new JobRefused(`${worker} cannot open the environment ${ref.source.spec}: ${(err as Error).message}`);
+      // What goes back names the problem in this code's words: a module's own error may quote the file.
+      const reason = shareable(err);
+      onNote(`${worker} cannot open the environment ${ref.source.spec}: ${(err as Error).message}`);
+      throw new JobRefused(`${worker} cannot open the environment ${ref.source.spec}: ${reason}`);
     }
-    const here = environmentHash(env, ref.source);
+    // Hashed as the search named it: a path mapped here is the same environment (the hash leaves locations out).
+    const here = environmentHash(env, asked.source);
     if (here !== ref.hash) {
       throw new JobRefused(`${worker} has a different environment ${ref.source.spec} (content hash ${here}, the search's ${ref.hash}): give every worker the same environment code, data and models`);
     }
@@ -97,6 +127,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
   return {
     services,
     worker,
+    maxLimits: { ...DEFAULT_LIMITS, ...o.maxLimits },
     // A worker keeps what the search process kept before workers: an agent's outcome for a payload it saw before is
     // not computed again (per environment: two data files may share task ids and an agent).
     outcomes: (ref) => {

@@ -15,7 +15,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openNamed } from '../api/environments.ts';
 import { withHost } from '../api/host.ts';
@@ -47,7 +47,9 @@ function startWorkers(n: number): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: n }, () => {
       // Started as a pool of as many local workers would be (the same Node flags).
-      const child = spawn(process.execPath, ['--no-node-snapshot', ...workerNodeFlags(n), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // A data file given with --envs is opened by the workers only under a folder they serve: its own.
+      const roots = envs.filter((e) => e.startsWith('data:')).flatMap((e) => ['--env-root', dirname(resolve(e.slice(5)))]);
+      const child = spawn(process.execPath, ['--no-node-snapshot', ...workerNodeFlags(n), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url, ...roots], { stdio: ['ignore', 'pipe', 'inherit'] });
       return new Promise<ChildProcess>((resolve) => {
         let out = '';
         child.stdout?.on('data', (d) => {

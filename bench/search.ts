@@ -3,8 +3,9 @@
 // every standard design and the root on the held-out test split; a search with the defaults (seeds screened
 // automatically, offline meta agent); what it picked and how that scores on test against the best baseline and the
 // best seed; how its steps went (no-op share of children, re-evaluations, whether a re-evaluation ever scored a sample
-// twice); and what its validation could resolve. Then the criteria of issue 27, and the parallel row (model steps
-// against a slow local model).
+// twice); and what its validation could resolve. Then the criteria of issue 27, and the model rows: 8 model steps
+// with --parallel 1 and 4 against a slow local model (calls and tokens per valid child), and a real model's recorded
+// session replayed (bench/search-recorded.ts).
 // Usage: npm run bench:search [-- --envs locomo,workshops --budget 12 --seeds 1 --policies ucb,greedy --dev --no-parallel]
 //   --dev runs the development benchmarks (bench/benchmarks/dev, vault-env) instead: the ones the agent was tuned on.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { readJournal } from '../search-trees/journal.ts';
 import { BENCHMARKS, type BenchBenchmark, DEV_BENCHMARKS } from './benchmarks/index.ts';
 import { parallelRows, printParallelRows } from './search-parallel.ts';
+import { printRecordedRows, recordedRows } from './search-recorded.ts';
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
@@ -167,5 +169,6 @@ if (verdicts.length) {
 if (!values['no-parallel']) {
   const latency = 3000;
   printParallelRows(await parallelRows(latency, 8), latency);
+  printRecordedRows(await recordedRows());
 }
 await closeHostServices();

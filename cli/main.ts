@@ -1,5 +1,6 @@
 // Dispatches `automemo <command>`. Usage problems exit 2 with the command's usage; anything unexpected exits 1
 // with its message (and the stack when AUTOMEMO_DEBUG is set).
+import { redactCredentials } from '../foundation/redact.ts';
 import { UsageError } from './args.ts';
 
 interface Command {
@@ -39,7 +40,7 @@ Run "automemo <command> --help" for a command's options.`;
 export async function main(argv: string[]): Promise<number> {
   // A stray rejection must never take the process (and its isolates) down silently.
   process.on('unhandledRejection', (reason) => {
-    process.stderr.write(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`);
+    process.stderr.write(redactCredentials(`automemo: unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}\n`));
   });
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -60,10 +61,10 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`automemo ${name}: ${err.message}\n\n${command.usage}\n`);
+      process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `\n${command.usage}\n` : ''}`);
       return 2;
     }
-    process.stderr.write(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`);
+    process.stderr.write(redactCredentials(`automemo ${name}: ${process.env.AUTOMEMO_DEBUG ? (err as Error).stack : (err as Error).message}\n`));
     return 1;
   }
 }

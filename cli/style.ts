@@ -1,4 +1,6 @@
 // Terminal styling: colour only on a TTY and when NO_COLOR is unset.
+import { redactCredentials } from '../foundation/redact.ts';
+
 const on = process.stdout.isTTY && !process.env.NO_COLOR;
 const wrap = (code: number) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
 
@@ -11,4 +13,4 @@ export const cyan = wrap(36);
 export const ok = (pass: boolean) => (pass ? green('✓') : red('✗'));
 
 /** Progress notes from environments (episode collection, data warnings) go to stderr, one per line. */
-export const noteToStderr = (message: string) => void process.stderr.write(`${message}\n`);
+export const noteToStderr = (message: string) => void process.stderr.write(`${redactCredentials(message)}\n`);

@@ -4,6 +4,7 @@
 import { rankedRoles, taskHash } from '../engine/environment/roles.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import type { TaskRole } from '../engine/environment/task-spec.ts';
+import { keyedObject } from '../foundation/keyed-object.ts';
 
 export { taskHash };
 
@@ -40,7 +41,7 @@ export function splitReport<T>(
   options: SplitOptions,
   train: (id: string) => boolean = (id) => isTrain(id, options),
 ): Record<string, { train: number; test: number }> {
-  const out: Record<string, { train: number; test: number }> = {};
+  const out = keyedObject<{ train: number; test: number }>();
   for (const item of items) {
     const s = (out[stratumOf(item)] ??= { train: 0, test: 0 });
     if (train(idOf(item))) s.train++;

@@ -63,10 +63,13 @@ function textualProblem(rel: string): string | undefined {
   return undefined;
 }
 
+/** `base` with one separator at its end ("/" stays "/"). */
+const withSep = (base: string) => (base.endsWith(sep) ? base : base + sep);
+
 /** The deepest path from `full` upwards that exists (a dangling link counts as existing). */
 function deepestExisting(full: string, base: string): string {
   let p = full;
-  while (p !== base && p.startsWith(base + sep)) {
+  while (p !== base && p.startsWith(withSep(base))) {
     try {
       lstatSync(p);
       return p;
@@ -77,7 +80,7 @@ function deepestExisting(full: string, base: string): string {
   return base;
 }
 
-const within = (p: string, base: string) => p === base || p.startsWith(base + sep);
+const within = (p: string, base: string) => p === base || p.startsWith(withSep(base));
 
 /**
  * The absolute path of `rel` inside `root` (which must exist), whether or not it exists yet. Throws PathOutsideError

@@ -1,9 +1,14 @@
 // A problem with what the user asked (an unknown environment, a bad option, a run folder that is not one): the
-// library throws it as it is, the CLI prints it with the command's usage and exits 2.
+// library throws it as it is, the CLI prints it and exits 2 — with the command's usage when the problem is in the
+// command line, without it when it is in what the user's own files hold (their environment module, their data).
 export class UsageError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** Whether the command's usage helps: false for problems inside the user's files. */
+  readonly showUsage: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; showUsage?: boolean }) {
     super(message, options);
     this.name = 'UsageError';
+    this.showUsage = options?.showUsage ?? true;
   }
 }
 
@@ -13,7 +18,7 @@ export async function asUsage<T>(load: () => Promise<T> | T): Promise<T> {
     return await load();
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError((err as Error).message, { cause: err });
+    throw new UsageError((err as Error).message, { cause: err, showUsage: false });
   }
 }
 
@@ -23,6 +28,6 @@ export function asUsageSync<T>(step: () => T): T {
     return step();
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError((err as Error).message, { cause: err });
+    throw new UsageError((err as Error).message, { cause: err, showUsage: false });
   }
 }

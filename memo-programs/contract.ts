@@ -95,8 +95,12 @@ export interface VectorIndex {
   addMany(items: { label: number; vector: number[]; tags?: string[] }[]): Promise<void>;
   /** Embeds `text` with ctx.embed's model on the host and adds it; the vector never crosses the sandbox. */
   addText(label: number, text: string, tags?: string[]): Promise<void>;
+  /**
+   * The k nearest items, nearest first. k may be 0 to 10,000 (more is an error); a k above the items the index holds
+   * returns them all, and with labels or anyTags only matching items come back, so fewer than k is normal.
+   */
   search(vector: number[], k: number, options?: VectorSearchOptions): Promise<VectorHit[]>;
-  /** Embeds `text` on the host and searches with it: one call instead of embed() + search(). */
+  /** Embeds `text` on the host and searches with it (as search does): one call instead of embed() + search(). */
   searchText(text: string, k: number, options?: VectorSearchOptions): Promise<VectorHit[]>;
   remove(label: number): Promise<void>;
   size(): Promise<number>;

@@ -1,5 +1,6 @@
-// The signatures and one-line docs of every automemo/lib helper, for the meta agent's prompts. Generated from the
-// helpers' own declarations (TypeScript's declaration emit: inferred return types included, bodies dropped), so
+// The signatures and one-line docs of every automemo/lib helper, for the meta agent's prompts, with each pipeline
+// stage's contract (the state fields it reads and writes, hit order, id formats). Generated from the helpers' own
+// declarations (TypeScript's declaration emit: inferred return types included, bodies dropped), so
 // the prompt can never drift from the code a program actually imports.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,21 +17,36 @@ function helperFiles(): string[] {
     .map((f) => join(libDir, f));
 }
 
-/** A JSDoc block reduced to its first sentence on one line; other comments dropped. */
+/** The JSDoc tags a stage's contract is stated in: the state fields it reads and writes, hit order, id formats. */
+export const CONTRACT_TAGS = ['reads', 'writes', 'order', 'ids'] as const;
+
+/**
+ * A JSDoc block reduced to its first sentence on one line, and its contract tags (one line each, as
+ * `reads: …`); other tags and comments dropped.
+ */
 function oneLineDocs(dts: string): string {
   return dts
     .replace(/\/\*\*([\s\S]*?)\*\//g, (_, body: string) => {
-      const text = body
-        .split('\n')
-        .map((l) => l.replace(/^\s*\*\s?/, '').trim())
-        .filter((l) => l && !l.startsWith('@'))
-        .join(' ');
+      const lines = body.split('\n').map((l) => l.replace(/^\s*\*\s?/, '').trim());
+      const tagAt = lines.findIndex((l) => l.startsWith('@'));
+      const text = (tagAt < 0 ? lines : lines.slice(0, tagAt)).filter(Boolean).join(' ');
       const first = text.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? text;
-      return first ? `/** ${first} */` : '';
+      const tags = (tagAt < 0 ? [] : lines.slice(tagAt))
+        .join('\n')
+        .split(/\n(?=@)/)
+        .flatMap((t) => {
+          const m = /^@(\w+)\s+([\s\S]*)$/.exec(t);
+          return m && (CONTRACT_TAGS as readonly string[]).includes(m[1] as string) ? [`${m[1]}: ${(m[2] as string).replace(/\s+/g, ' ').trim()}`] : [];
+        });
+      if (!first && !tags.length) return '';
+      return tags.length ? `/** ${first}\n * ${tags.join('\n * ')} */` : `/** ${first} */`;
     })
     .replace(/^\s*\/\/.*$/gm, '')
     .replace(/^import .*$/gm, '')
     .replace(/^export \{\};?$/gm, '')
+    // Every declaration here is an export (the prompt says so): the keywords and the emit's 4-space indent are dropped.
+    .replace(/^export (declare )?/gm, '')
+    .replace(/^((?: {4})+)/gm, (m) => '  '.repeat(m.length / 4))
     .replace(/\n{2,}/g, '\n')
     .trim();
 }

@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readSy
 import { z } from 'zod';
 import { type LineLimits, readLines, sizeText } from '../foundation/bounded-lines.ts';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../foundation/safe-path.ts';
+import { redactCredentials } from '../foundation/redact.ts';
 
 /** A journal line is at most 8 MB (ours are a few KB); the whole journal at most 256 MB. */
 export const JOURNAL_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
@@ -67,6 +68,10 @@ export const EventSchema = z.discriminatedUnion('type', [
     ms: z.number(),
     ok: z.boolean(),
     error: z.string().optional(),
+    /** The reply was cut off at max_tokens; the agent asked again with a larger limit. */
+    cut: z.boolean().optional(),
+    /** No request was made: an identical request of the run (in flight or answered) gave its reply. */
+    reused: z.object({ step: z.number().int(), node: NodeId, purpose: z.string().max(200) }).optional(),
   }),
   // CluE's clustering of one step's evidence: the pool after it (model) or the metadata groups used instead, and why.
   z.object({
@@ -198,11 +203,14 @@ export class Journal {
     this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   }
 
+  /** Writes the event (credentials of any address in it hidden) and returns it as written. */
   append(event: NewEvent): JournalEvent {
     const full = { ...event, t: Date.now() } as JournalEvent;
-    writeSync(this.fd, `${JSON.stringify(full)}\n`);
+    const text = JSON.stringify(full);
+    const line = redactCredentials(text);
+    writeSync(this.fd, `${line}\n`);
     fsyncSync(this.fd);
-    return full;
+    return line === text ? full : (JSON.parse(line) as JournalEvent);
   }
 
   close(): void {

@@ -5,6 +5,7 @@
 import type { ClusterPool } from '../engine/meta/clue/pool.ts';
 import { recordEvaluation, SearchTree } from '../engine/search/tree.ts';
 import type { JournalEvent } from './journal.ts';
+import { keyedObject } from '../foundation/keyed-object.ts';
 
 export interface Replayed {
   tree: SearchTree;
@@ -42,7 +43,7 @@ export function replay(events: JournalEvent[]): Replayed {
   });
   const done = new Set(doneIn.keys());
   const tree = new SearchTree();
-  const out: Replayed = { tree, completedSteps: 0, doneSteps: [...done].filter((s) => s > 0).sort((a, b) => a - b), initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], noops: [], clusterings: [], cluePool: { clusters: [], summaries: {}, assignment: {} }, dropped: 0 };
+  const out: Replayed = { tree, completedSteps: 0, doneSteps: [...done].filter((s) => s > 0).sort((a, b) => a - b), initDone: done.has(0), metaCalls: [], evaluations: [], actions: [], failures: [], noops: [], clusterings: [], cluePool: { clusters: [], summaries: keyedObject(), assignment: keyedObject() }, dropped: 0 };
   for (const [i, e] of events.entries()) {
     if (e.type === 'meta-call') {
       out.metaCalls.push(e);
@@ -86,8 +87,9 @@ export function replay(events: JournalEvent[]): Replayed {
             const pool = out.cluePool;
             out.cluePool = {
               clusters: e.clusters.map(({ id, label, description }) => ({ id, label, description })),
-              summaries: { ...pool.summaries, ...e.summaries },
-              assignment: { ...Object.fromEntries(Object.entries(pool.assignment).filter(([, c]) => e.clusters.some((x) => x.id === c))), ...e.assignment },
+              // Keyed by task ids: data, so objects without a prototype.
+              summaries: keyedObject([...Object.entries(pool.summaries), ...Object.entries(e.summaries)]),
+              assignment: keyedObject([...Object.entries(pool.assignment).filter(([, c]) => e.clusters.some((x) => x.id === c)), ...Object.entries(e.assignment)]),
             };
           }
           break;

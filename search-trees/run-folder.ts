@@ -2,7 +2,7 @@
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
 // Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
 // written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
@@ -10,6 +10,7 @@ import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPa
 import type { ProgramFiles } from '../engine/meta/offline/config-edit.ts';
 import { EnvSourceSchema } from '../engine/environment/registry.ts';
 import type { MetaFile } from './meta-file.ts';
+import { redactCredentials } from '../foundation/redact.ts';
 
 export const RUN_FORMAT = 'automemo-run/1';
 
@@ -83,6 +84,9 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Run folders a search in this process holds: the pid in their lock cannot tell two searches here apart. */
+const heldHere = new Set<string>();
+
 export class RunFolder {
   constructor(readonly dir: string) {}
 
@@ -108,12 +112,39 @@ export class RunFolder {
     return existsSync(this.runJson);
   }
 
-  create(info: RunInfo): void {
+  /**
+   * Refuses a folder a new run cannot start in: one holding a run (resume it instead), a file, or a folder holding
+   * anything but `allowed` — automemo never writes among a user's files.
+   */
+  checkNew(allowed: readonly string[] = []): void {
+    const st = statSync(this.dir, { throwIfNoEntry: false });
+    if (!st) return;
+    if (!st.isDirectory()) throw new Error(`${this.dir} is not a folder: give a new or empty folder for the run`);
     if (this.exists()) throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
+    if (readdirSync(this.dir).some((name) => !allowed.includes(name))) {
+      throw new Error(`${this.dir} exists and is not empty, and holds no run: choose another out folder, or empty it`);
+    }
+  }
+
+  /**
+   * Starts a new run here: the folder (missing or empty) is locked before anything else is written into it, so of
+   * two searches started on it at once one runs and the other is refused; then run.json. Returns the lock's release.
+   */
+  create(info: RunInfo): () => void {
+    this.checkNew();
     mkdirSync(this.dir, { recursive: true });
-    mkdirInside(this.dir, 'programs');
-    mkdirInside(this.dir, 'evidence');
-    writeInside(this.dir, 'run.json', `${JSON.stringify(info, null, 2)}\n`);
+    const release = this.lock();
+    try {
+      // Another search may have taken the folder between the look above and the lock.
+      this.checkNew(['lock']);
+      mkdirInside(this.dir, 'programs');
+      mkdirInside(this.dir, 'evidence');
+      writeInside(this.dir, 'run.json', `${redactCredentials(JSON.stringify(info, null, 2))}\n`, 'exclusive');
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return release;
   }
 
   read(): RunInfo {
@@ -139,6 +170,8 @@ export class RunFolder {
    */
   lock(): () => void {
     mkdirSync(this.dir, { recursive: true });
+    const key = realpathSync(this.dir);
+    if (heldHere.has(key)) throw new Error(`${this.dir} is in use by another search in this process; wait for it to finish`);
     try {
       writeInside(this.dir, 'lock', String(process.pid), 'exclusive');
     } catch (err) {
@@ -149,7 +182,9 @@ export class RunFolder {
       }
       writeInside(this.dir, 'lock', String(process.pid));
     }
+    heldHere.add(key);
     const onExit = () => {
+      heldHere.delete(key);
       try {
         if (readSmallFile(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
       } catch {

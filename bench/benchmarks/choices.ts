@@ -34,7 +34,7 @@ const NAMES = [
 
 const fill = (t: string, v: Record<string, string>) => t.replace(/\{(\w)\}/g, (_, k: string) => v[k] ?? '');
 
-export function choices(seed: number, worlds = 16, sessions = 8): string {
+export function choices(seed: number, worlds = 24, sessions = 8): string {
   const r = rng(seed);
   const lines: string[] = [
     JSON.stringify({
@@ -43,6 +43,8 @@ export function choices(seed: number, worlds = 16, sessions = 8): string {
       description: 'Chats between two friends over some weeks in which each weighs options and later decides (sometimes changing their mind). Questions ask what was decided, with the options weighed as choices.',
       scoring: 'multiple-choice',
       budget: { maxChars: 1500, maxImages: 0 },
+      // Multiple choice is noisy question by question: validation holds enough questions to rank programs by it.
+      trainShare: 0.4,
     }),
   ];
   for (let w = 0; w < worlds; w++) {

@@ -20,7 +20,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 export const BENCHMARKS: BenchBenchmark[] = [
   { name: 'locomo', shape: 'dialogue memory (real data), evidence recall', prepare: () => 'locomo' },
-  { name: 'workshops', shape: 'procedural module, 6 worlds, 1 / attempts', prepare: () => join(here, 'workshops.ts') },
+  { name: 'workshops', shape: 'procedural module, 8 worlds, 1 / attempts', prepare: () => join(here, 'workshops.ts') },
   {
     name: 'team-logs',
     shape: 'data-file QA, answer containment',

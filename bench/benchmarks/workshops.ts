@@ -1,4 +1,4 @@
-// A procedural benchmark with several worlds, written against automemo's public API only (as a researcher writes
+// A procedural benchmark with several worlds (eight workshops), written against automemo's public API only (as a researcher writes
 // theirs): workshops whose machines are fixed by secret procedures. In each workshop (a world), how a job type
 // (repair, calibrate, restart) is done depends on the machine's generation (mk1 or mk2) — never on the machine class
 // or its model number, which only add words. Without memory the agent tries the four procedures of the job in a fixed
@@ -71,7 +71,9 @@ export default defineEnvironment({
     const perWorld = ctx.arg ? Number(ctx.arg) : 30;
     if (!Number.isInteger(perWorld) || perWorld < 6 || perWorld > 300) throw new Error(`tasks per workshop must be a whole number from 6 to 300; got "${ctx.arg}"`);
     return {
-      tasks: tasks(1000 + ctx.seed, 6, perWorld),
+      tasks: tasks(1000 + ctx.seed, 8, perWorld),
+      // Enough past jobs per workshop that most jobs a validation task asks about were done before.
+      split: { update: 8 * Math.round(perWorld * 0.3), validation: 8 * Math.round(perWorld * 0.25) },
       description:
         'Each task asks the agent to repair, calibrate or restart a machine in a workshop. Each workshop has its own way of doing each job, ' +
         'and it depends on the machine generation (mk1 or mk2), not on the machine class or model number. The agent acts with steps ' +

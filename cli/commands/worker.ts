@@ -5,10 +5,12 @@ import { withHost } from '../../api/host.ts';
 import { workerContext } from '../../api/workers.ts';
 import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
 import { parsePathMapping } from '../../engine/jobs/path-map.ts';
+import { parseEnvRoot } from '../../engine/jobs/env-roots.ts';
 import { resolveModels } from '../../engine/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import { noteToStderr } from '../style.ts';
+import { redactCredentials } from '../../foundation/redact.ts';
 
 export const usage = `automemo worker --queue redis://[:password@]host:port [options]
 
@@ -24,16 +26,30 @@ Options:
                       rediss://… for TLS. Never expose Redis without a password
                       (requirepass) and, across networks, TLS.
   --concurrency C     jobs this process runs at once (default 1)
+  --env-root DIR      an absolute folder whose environment modules and data
+                      this worker opens (repeatable). Without it, only the
+                      built-in environments (and their default data): a job
+                      naming any other file is refused unread, since anyone
+                      who reaches Redis can put a job on the queue
   --path-map FROM=TO  the search's environment modules and data under the
                       absolute folder FROM are under TO on this machine
                       (repeatable; the environment is still checked against the
-                      search's content hash)
+                      search's content hash; TO must be under an --env-root)
   --lock-ms MS        a job's lock; a worker that dies loses its job to another
                       after about this long (default 30000, or 30000 per
                       concurrent job). A program's call holds the worker's
                       thread for up to its CPU limit (10 s) and renewals wait
                       behind it: keep the lock well above that, or a busy
                       worker loses its job and the job fails as its program's`;
+
+/** An option's value checked by `parse`: its problem is a usage error (printed with the usage). */
+function asArgument<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
 
 /** How long a stopping worker waits for its job and Redis before it leaves anyway. */
 const CLOSE_WAIT_MS = 10_000;
@@ -45,21 +61,22 @@ const Args = z.object({
   concurrency: intOption(1, 64),
   'lock-ms': intOption(1000, 3_600_000),
   'path-map': z.array(z.string().max(8192)).max(32, 'at most 32 --path-map options').optional(),
+  'env-root': z.array(z.string().max(8192)).max(32, 'at most 32 --env-root options').optional(),
 });
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { queue: { type: 'string' }, ipc: { type: 'boolean' }, concurrency: { type: 'string' }, 'lock-ms': { type: 'string' }, 'path-map': { type: 'string', multiple: true } }, Args);
+  const a = parse(
+    argv,
+    { queue: { type: 'string' }, ipc: { type: 'boolean' }, concurrency: { type: 'string' }, 'lock-ms': { type: 'string' }, 'path-map': { type: 'string', multiple: true }, 'env-root': { type: 'string', multiple: true } },
+    Args,
+  );
   if (!a.queue && !a.ipc) throw new UsageError('give --queue redis://host:port');
-  const pathMap = (a['path-map'] ?? []).map((m) => {
-    try {
-      return parsePathMapping(m);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  });
+  const pathMap = (a['path-map'] ?? []).map((m) => asArgument(() => parsePathMapping(m)));
+  const roots = (a['env-root'] ?? []).map((r) => asArgument(() => parseEnvRoot(r)));
   const models = resolveModels();
   return withHost(models, async (services) => {
-    const context = workerContext(models, services, noteToStderr, pathMap);
+    // A local worker (--ipc) serves the search that started it; one behind a queue serves anyone who reaches Redis.
+    const context = workerContext(models, services, noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
     if (a.ipc) {
       await serveIpc(context);
       return 0;
@@ -70,7 +87,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.concurrency ? { concurrency: a.concurrency } : {}),
       ...(a['lock-ms'] ? { lockMs: a['lock-ms'] } : {}),
       context,
-      onJob: (e) => process.stdout.write(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`),
+      onJob: (e) => process.stdout.write(redactCredentials(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`)),
     }).catch((err: Error) => {
       throw new UsageError(err.message);
     });

@@ -24,6 +24,21 @@ export interface LoadContext {
   onNote: (message: string) => void;
 }
 
+/**
+ * How long each call into the environment's code may take before it is ended with a message naming the part and
+ * the task (a task whose agent or checker ran out is unscored: the environment's failure, not the program's).
+ */
+export interface EnvironmentLimits {
+  /** load(): default 10 minutes. */
+  loadMs?: number;
+  /** The agent's run of one task (a full Environment's run()): default 10 minutes. */
+  agentMs?: number;
+  /** The checker's verdict on one task: default 5 minutes. */
+  checkMs?: number;
+}
+
+export const DEFAULT_ENVIRONMENT_LIMITS: Required<EnvironmentLimits> = { loadMs: 600_000, agentMs: 600_000, checkMs: 300_000 };
+
 export interface EnvironmentDefinition {
   /** Lower-case name: letters, digits and dashes. */
   name: string;
@@ -31,8 +46,15 @@ export interface EnvironmentDefinition {
   summary: string;
   /** How the part after the colon reads, for help, e.g. "<family,...>". */
   options?: string;
+  /**
+   * The part after the colon names a file or folder (data:<file>): a worker serving a queue opens it only under the
+   * folders it was started for, and a search and a worker that find it at different paths agree on its content.
+   */
+  argIsPath?: boolean;
   /** Builds the environment: a full Environment, or tasks + agent + checker that the engine turns into one. */
   load(context: LoadContext): LoadResult;
+  /** Time limits of calls into this environment's code (defaults in DEFAULT_ENVIRONMENT_LIMITS). */
+  limits?: EnvironmentLimits;
 }
 
 /** Typed identity: `export default defineEnvironment({...})`. The shape is checked again when it is loaded. */

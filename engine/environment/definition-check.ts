@@ -8,12 +8,25 @@ import type { TaskEnvironmentSpec } from './task-spec.ts';
 const fn = (what: string) => z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: `${what} must be a function` });
 
 export const ENV_NAME = /^[a-z][a-z0-9-]{0,63}$/;
+const MAX_LIMIT_MS = 86_400_000;
+const limitMs = (name: string) =>
+  z
+    .number({ error: `limits.${name} must be a number of milliseconds` })
+    .int(`limits.${name} must be whole milliseconds`)
+    .min(1, `limits.${name} must be at least 1 ms`)
+    .max(MAX_LIMIT_MS, `limits.${name} is over a day`)
+    .optional();
 
 const DefinitionSchema = z.object({
   name: z.string({ error: 'name is missing (a lower-case name: letters, digits, dashes)' }).regex(ENV_NAME, 'name must be lower-case letters, digits and dashes, starting with a letter (at most 64)'),
   summary: z.string({ error: 'summary is missing (one line for help)' }).min(1, 'summary is empty').max(300, 'summary is over 300 characters'),
   options: z.string().max(200).optional(),
+  argIsPath: z.boolean({ error: 'argIsPath must be true or false' }).optional(),
   load: fn('load'),
+  limits: z
+    .object({ loadMs: limitMs('loadMs'), agentMs: limitMs('agentMs'), checkMs: limitMs('checkMs') }, { error: 'limits must be { loadMs?, agentMs?, checkMs? }' })
+    .strict()
+    .optional(),
 });
 
 const EnvironmentShape = z.object({

@@ -57,6 +57,21 @@ function packageEntry(json: string, name: string): string {
   return entry;
 }
 
+/**
+ * A module that failed to import. Its message quotes the error, which may quote the file (a syntax error shows the
+ * token it met); `summary` says the same without it, for a refusal that travels to another machine.
+ */
+export class ModuleLoadError extends Error {
+  override name = 'ModuleLoadError';
+  readonly summary: string;
+
+  constructor(file: string, cause: unknown) {
+    const kind = (cause as Error)?.name ?? 'Error';
+    super(`environment module ${file} failed to load: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`, { cause });
+    this.summary = `environment module ${file} failed to load (${kind}; its message is in the log of the machine that loaded it)`;
+  }
+}
+
 /** Imports the module and returns its default export as a checked definition. */
 export async function importDefinition(file: string): Promise<EnvironmentDefinition> {
   let mod: Record<string, unknown>;
@@ -65,7 +80,7 @@ export async function importDefinition(file: string): Promise<EnvironmentDefinit
     // tsx compile it to CommonJS, which a plain import() of it refuses).
     mod = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
   } catch (err) {
-    throw new Error(`environment module ${file} failed to load: ${(err as Error).message.split('\n')[0]}`, { cause: err });
+    throw new ModuleLoadError(file, err);
   }
   const exported = defaultExport(mod);
   if (exported === undefined) throw new Error(`environment module ${file} has no default export: end it with export default defineEnvironment({ name, summary, load })`);

@@ -16,6 +16,7 @@ import { episodeRecord, partialRecord, trajectoryOf } from './task-records.ts';
 import { runAndScore } from './task-run.ts';
 import { checkTaskSpec, roleProblems, throwProblems } from './task-spec-check.ts';
 import type { EnvTask, TaskEnvironmentSpec, TaskRole } from './task-spec.ts';
+import type { EnvironmentLimits } from './define.ts';
 
 export interface TaskEnvironmentContext {
   /** The run's seed: roles of tasks without one depend on it. */
@@ -27,6 +28,8 @@ export interface TaskEnvironmentContext {
   sourceHash?: string;
   /** Where update episodes are stored (default the cache folder). */
   episodeStore?: EpisodeStore;
+  /** Time limits of the agent's and the checker's calls (the definition's; defaults otherwise). */
+  limits?: EnvironmentLimits;
 }
 
 /** An explanation longer than this is cut: it goes into the meta agent's evidence for every task. */
@@ -125,7 +128,7 @@ class TaskEnvironment<T> implements Environment {
       collectOne: async (taskId) => {
         const task = this.task(taskId);
         const partial = await this.partial(task);
-        const scored = await runAndScore(this.name, this.spec, task, { text: '', images: [] }, this.context.images);
+        const scored = await runAndScore(this.name, this.spec, task, { text: '', images: [] }, this.context.images, this.context.limits);
         return episodeRecord(partial, scored, this.context.images);
       },
       images: this.context.images,
@@ -161,7 +164,7 @@ class TaskEnvironment<T> implements Environment {
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const t = this.task(task.taskId);
     const partial = await this.partial(t);
-    const scored = await runAndScore(this.name, this.spec, t, payload, this.context.images);
+    const scored = await runAndScore(this.name, this.spec, t, payload, this.context.images, this.context.limits);
     return {
       reward: scored.reward,
       success: scored.success,

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
+import { TimeLimitError, withinTime } from '../../foundation/time-limit.ts';
 import { InfraError } from './contract.ts';
+import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentLimits } from './define.ts';
 import type { AgentRun, EnvTask, TaskEnvironmentSpec, Verdict } from './task-spec.ts';
 
 export interface ScoredRun {
@@ -69,13 +71,17 @@ const VerdictObject = z.object({
 
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
 
-/** The agent's run; an error it throws is the machinery failing (InfraError), a run of the wrong shape an error naming the task. */
-export async function runAgent<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore): Promise<AgentRun> {
+/**
+ * The agent's run, within its time limit; an error it throws or running out of time is the machinery failing
+ * (InfraError), a run of the wrong shape an error naming the task.
+ */
+export async function runAgent<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<AgentRun> {
   let value: unknown;
   try {
-    value = await spec.agent.run(task, payload, { images });
+    value = await withinTime(`environment "${envName}": agent ${spec.agent.id} on task ${JSON.stringify(task.id)}`, limits.agentMs ?? DEFAULT_ENVIRONMENT_LIMITS.agentMs, () => spec.agent.run(task, payload, { images }));
   } catch (err) {
     if (err instanceof InfraError) throw err;
+    if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
     throw new InfraError(`${envName}: agent ${spec.agent.id} failed on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
   }
   const r = AgentRunSchema.safeParse(value);
@@ -112,15 +118,20 @@ function normalise(envName: string, taskId: string, from: string, verdict: Verdi
   };
 }
 
-/** Runs the task and scores it: with the checker when the spec has one, else with the agent's own reward. */
-export async function runAndScore<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore): Promise<ScoredRun> {
-  const run = await runAgent(envName, spec, task, payload, images);
+/**
+ * Runs the task and scores it: with the checker when the spec has one, else with the agent's own reward. A checker
+ * that runs out of time leaves the task unscored (InfraError), naming it.
+ */
+export async function runAndScore<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<ScoredRun> {
+  const run = await runAgent(envName, spec, task, payload, images, limits);
   if (spec.check) {
+    const check = spec.check;
     let verdict: Verdict;
     try {
-      verdict = await spec.check(task, run);
+      verdict = await withinTime(`environment "${envName}": check of task ${JSON.stringify(task.id)}`, limits.checkMs ?? DEFAULT_ENVIRONMENT_LIMITS.checkMs, () => check(task, run));
     } catch (err) {
       if (err instanceof InfraError) throw err;
+      if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
       throw new Error(`environment "${envName}": check failed on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
     }
     const v = normalise(envName, task.id, 'check', verdict);

@@ -98,13 +98,47 @@ function issues(error: z.ZodError, prefix: string): string[] {
   });
 }
 
+const MAX_JSON_DEPTH = 100;
+const MAX_JSON_VALUES = 1_000_000;
+
+/**
+ * Why `value` cannot be written as JSON data — it refers to itself, or nests past MAX_JSON_DEPTH — naming where
+ * (`name` first); undefined when it can. The walk is bounded (MAX_JSON_VALUES) and recurses at most MAX_JSON_DEPTH
+ * deep; the types of the values are the schema's business.
+ */
+export function jsonDataProblem(value: unknown, name: string): string | undefined {
+  const ancestors = new Set<object>();
+  const keys: string[] = [name];
+  let values = 0;
+  const walk = (v: unknown): string | undefined => {
+    if (++values > MAX_JSON_VALUES) return `it holds more than ${MAX_JSON_VALUES.toLocaleString('en')} values`;
+    if (v === null || typeof v !== 'object') return undefined;
+    if (ancestors.has(v)) return `it refers to itself at ${keys.join('')}`;
+    if (ancestors.size >= MAX_JSON_DEPTH) return `it is nested deeper than ${MAX_JSON_DEPTH} levels`;
+    ancestors.add(v);
+    const list = Array.isArray(v);
+    for (const [k, x] of list ? v.entries() : Object.entries(v)) {
+      keys.push(list ? `[${k}]` : `.${String(k).slice(0, 40)}`);
+      const problem = walk(x);
+      if (problem) return problem;
+      keys.pop();
+    }
+    ancestors.delete(v);
+    return undefined;
+  };
+  return walk(value);
+}
+
 /** Problems of the spec's shape: every task's, the agent's and the rest; empty when it is usable. */
 export function specProblems(value: unknown): string[] {
   if (value === null || typeof value !== 'object') return [`expected tasks + agent (+ check), got ${value === null ? 'null' : typeof value}`];
   const spec = value as Record<string, unknown>;
   const out: string[] = [];
+  // Data that cannot be JSON is named before the schema sees it (JSON.stringify failed later, naming nothing).
+  const dataProblem = spec.data === undefined ? undefined : jsonDataProblem(spec.data, 'data');
+  if (dataProblem) out.push(`data is not JSON data: ${dataProblem}`);
   try {
-    const r = SpecSchema.safeParse(spec);
+    const r = SpecSchema.safeParse(dataProblem ? { ...spec, data: undefined } : spec);
     if (!r.success) out.push(...issues(r.error, ''));
   } catch (err) {
     out.push(`the spec could not be read: ${(err as Error).message}`);
@@ -116,13 +150,16 @@ export function specProblems(value: unknown): string[] {
   const seen = new Map<string, number>();
   for (const [i, task] of tasks.entries()) {
     if (out.length > SHOWN * 4) break;
+    const id = (task as { id?: unknown } | null)?.id;
+    const meta = (task as { meta?: unknown } | null)?.meta;
+    const metaProblem = meta === undefined ? undefined : jsonDataProblem(meta, 'meta');
+    if (metaProblem) out.push(`tasks[${i}].meta${typeof id === 'string' ? ` (task ${JSON.stringify(id.slice(0, 100))})` : ''} is not JSON data: ${metaProblem}`);
     try {
-      const r = TaskSchema.safeParse(task);
+      const r = TaskSchema.safeParse(metaProblem ? { ...(task as object), meta: undefined } : task);
       if (!r.success) out.push(...issues(r.error, `tasks[${i}]`));
     } catch (err) {
       out.push(`tasks[${i}] could not be read: ${(err as Error).message}`);
     }
-    const id = (task as { id?: unknown } | null)?.id;
     if (typeof id === 'string' && id) {
       const first = seen.get(id);
       if (first !== undefined) out.push(`tasks[${i}].id ${JSON.stringify(id.slice(0, 100))} is the id of tasks[${first}] too; ids must be unique`);

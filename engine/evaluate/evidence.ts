@@ -17,6 +17,7 @@ import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { TaskOutcome } from '../environment/contract.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './evaluate.ts';
+import { redactCredentials } from '../../foundation/redact.ts';
 
 export const EVIDENCE_LIMITS: LineLimits = { maxLineBytes: 8 * 2 ** 20, maxFileBytes: 256 * 2 ** 20 };
 /** summary.json holds statistics and per-world records, never tasks: far below this. */
@@ -29,7 +30,7 @@ const REPLACE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | con
 /** The JSON of a line, or undefined when it cannot be one within the cap (too big, or not serialisable at all). */
 function lineWithin(value: unknown, maxBytes: number): string | undefined {
   try {
-    const text = JSON.stringify(value);
+    const text = redactCredentials(JSON.stringify(value));
     return Buffer.byteLength(text) <= maxBytes ? text : undefined;
   } catch {
     return undefined;
@@ -98,7 +99,7 @@ export class EvidenceWriter {
     await this.ready;
     const { tasks: _tasks, ...rest } = result;
     const file = join(this.dir, 'summary.json');
-    await writeFile(file, `${JSON.stringify(rest, null, 2)}\n`, { flag: REPLACE });
+    await writeFile(file, `${redactCredentials(JSON.stringify(rest, null, 2))}\n`, { flag: REPLACE });
     return file;
   }
 }

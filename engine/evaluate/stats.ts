@@ -2,6 +2,7 @@
 import type { InstanceUsage } from '../../sandbox/primitives/index.ts';
 import type { UsageReport } from '../../sandbox/primitives/meter.ts';
 import type { TaskRecord, WorldRecord } from './evaluate.ts';
+import { keyedObject } from '../../foundation/keyed-object.ts';
 
 export interface EvaluationStats {
   tasks: number;
@@ -39,7 +40,8 @@ export function quantile(xs: number[], q: number): number {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 export function mergeUsage(usages: (InstanceUsage | null)[]): UsageReport {
-  const out: UsageReport = {};
+  // Primitive names arrive in results from worker processes and other machines: data, not our own keys.
+  const out: UsageReport = keyedObject();
   for (const u of usages) {
     if (!u) continue;
     for (const [name, p] of Object.entries(u.primitives)) {
@@ -57,12 +59,13 @@ export function mergeUsage(usages: (InstanceUsage | null)[]): UsageReport {
 export function summarize(tasks: TaskRecord[], worlds: WorldRecord[], usage: UsageReport): EvaluationStats {
   const scored = tasks.filter((t) => t.reward !== null);
   const metricNames = new Set(tasks.flatMap((t) => Object.keys(t.metrics)));
-  const metrics: Record<string, number> = {};
+  const metrics = keyedObject<number>();
   for (const m of metricNames) {
-    const vals = tasks.map((t) => t.metrics[m]).filter((v): v is number => v !== undefined);
+    // A task's metric names are data: only its own entries count ("constructor" is not Object's).
+    const vals = tasks.map((t) => (Object.hasOwn(t.metrics, m) ? t.metrics[m] : undefined)).filter((v): v is number => v !== undefined);
     metrics[m] = mean(vals);
   }
-  const byScenario: EvaluationStats['byScenario'] = {};
+  const byScenario: EvaluationStats['byScenario'] = keyedObject();
   for (const t of tasks) {
     const s = (byScenario[t.scenario] ??= { tasks: 0, score: null });
     s.tasks++;

@@ -1,13 +1,15 @@
 // An evaluation as a job: built from a compiled program and where it is evaluated, handed to an executor, and turned
 // back into the EvaluationResult a local evaluation returns. Where the executor runs several jobs at once, the
-// evaluation goes out as one job per group of worlds (shards.ts) and comes back merged. A job that killed its worker
-// twice comes back as the program's failure: every task of its sample scores 0 with the reason, written to the
-// evidence as usual.
+// evaluation goes out as one job per group of worlds (shards.ts) and comes back merged, each part checked against
+// its job (output-check.ts). A job that killed its worker twice comes back as the program's failure: every task of
+// its sample scores 0 with the reason, written to the evidence as usual; anything else a worker gets wrong is the
+// worker's failure.
+import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import type { Environment, Split } from '../environment/contract.ts';
+import type { Environment, Split, World } from '../environment/contract.ts';
 import type { EvaluationResult, TaskRecord } from '../evaluate/evaluate.ts';
 import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { mergeUsage, summarize } from '../evaluate/stats.ts';
@@ -15,6 +17,7 @@ import { automemoVersion } from '../../foundation/version.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { EnvRef, EvalJob, JobOutput } from './job.ts';
 import { mergeShardEvidence, mergeShardResults, planShards, MAX_SHARDS, type Shard } from './shards.ts';
+import { checkedResult } from './output-check.ts';
 
 export interface JobSpec {
   key: string;
@@ -40,14 +43,19 @@ export function evalJob(spec: JobSpec): EvalJob {
 }
 
 export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
-  // One slot: the evaluation goes whole (and the split's worlds are not even listed here).
-  const worlds = executor.slots > 1 ? await env.worlds(job.split) : [];
-  const plan = planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined);
+  // One slot: the evaluation goes whole, here or to this process's own worker (the split's worlds are not even
+  // listed). Several: the worlds are listed, to split the evaluation and to check what each worker returns.
+  const worlds = executor.slots > 1 ? await env.worlds(job.split) : undefined;
+  const plan = planShards(worlds ?? [], MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined);
   if (plan.length <= 1) {
     const out = await executor.run(job, hints);
-    return out.result ?? failed(job, env, out, hints.evidenceDir, images);
+    if (out.programFailure !== undefined) return failed(job, env, out.programFailure, hints.evidenceDir, images);
+    const result = checkedResult(job, out, env, worlds);
+    // The statistics are this process's: the summary says them, not the worker's.
+    if (worlds) await new EvidenceWriter(hints.evidenceDir, images).summary(result);
+    return result;
   }
-  return evaluateSharded(executor, job, plan, worlds.map((w) => w.id), hints, env, images);
+  return evaluateSharded(executor, job, plan, worlds ?? [], hints, env, images);
 }
 
 /** The evaluation as one job per group of worlds, merged back; one shard's infrastructure failure stops the rest. */
@@ -55,7 +63,7 @@ async function evaluateSharded(
   executor: JobExecutor,
   job: EvalJob,
   plan: Shard[],
-  worldOrder: string[],
+  worlds: World[],
   hints: RunHints & { evidenceDir: string },
   env: Environment,
   images?: ImageStore,
@@ -65,18 +73,18 @@ async function evaluateSharded(
   // The shards' evidence lands in a folder this call makes, and only that folder is removed.
   const work = mkdtempSync(join(hints.evidenceDir, '.shards-'));
   const stop = new AbortController();
+  // Every shard in flight waits on it (up to MAX_SHARDS, each with a listener or two).
+  setMaxListeners(4 * MAX_SHARDS, stop.signal);
   const onAbort = () => stop.abort(hints.signal?.reason);
   hints.signal?.addEventListener('abort', onAbort, { once: true });
   if (hints.signal?.aborted) onAbort();
   let firstError: unknown;
+  const shards = plan.map(({ worldIds }, i): EvalJob => ({ ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds }));
   try {
     const settled = await Promise.allSettled(
-      plan.map(({ worldIds, tasks }, i) =>
+      plan.map(({ tasks }, i) =>
         executor
-          .run(
-            { ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds },
-            { evidenceDir: join(work, String(i)), signal: stop.signal, tasks, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) },
-          )
+          .run(shards[i] as EvalJob, { evidenceDir: join(work, String(i)), signal: stop.signal, tasks, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) })
           .catch((err: unknown) => {
             firstError ??= err;
             stop.abort(err);
@@ -86,10 +94,11 @@ async function evaluateSharded(
     );
     if (settled.some((s) => s.status === 'rejected')) throw firstError ?? (settled.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
     const outs = settled.map((s) => (s as PromiseFulfilledResult<JobOutput>).value);
-    const broken = outs.find((o) => !o.result);
-    if (broken) return await failed(job, env, broken, hints.evidenceDir, images);
+    const broken = outs.find((o) => o.programFailure !== undefined);
+    if (broken) return await failed(job, env, broken.programFailure as string, hints.evidenceDir, images);
+    const parts = outs.map((o, i) => checkedResult(shards[i] as EvalJob, o, env, worlds));
     for (const i of plan.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
-    const result = mergeShardResults(outs.map((o) => o.result as EvaluationResult), worldOrder, Math.round(performance.now() - started));
+    const result = mergeShardResults(parts, worlds.map((w) => w.id), Math.round(performance.now() - started));
     await new EvidenceWriter(hints.evidenceDir, images).summary(result);
     return result;
   } finally {
@@ -98,9 +107,8 @@ async function evaluateSharded(
   }
 }
 
-/** A job that came back without a result: the whole evaluation is the program's failure, with evidence. */
-async function failed(job: EvalJob, env: Environment, out: JobOutput, evidenceDir: string, images?: ImageStore): Promise<EvaluationResult> {
-  const reason = out.programFailure ?? `${out.worker} returned no result`;
+/** A job its executor found killed its workers: the whole evaluation is the program's failure, with evidence. */
+async function failed(job: EvalJob, env: Environment, reason: string, evidenceDir: string, images?: ImageStore): Promise<EvaluationResult> {
   const result = await failedEvaluation(job, env, reason);
   const evidence = new EvidenceWriter(evidenceDir, images);
   for (const t of result.tasks) await evidence.task(t, { text: '', images: [] }, undefined);

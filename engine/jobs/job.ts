@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { EnvSourceSchema } from '../environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 
 /** A bundle bigger than this is not a memo program (compile output of real programs is far below). */
 export const MAX_BUNDLE_BYTES = 16 * 2 ** 20;
@@ -39,8 +40,10 @@ export const BundleSchema = z
   })
   .strict();
 
+/** Past these a job is not one (an hour a call); a worker lowers what it takes further, to its own maxima. */
+const MAX_CALL_MS = 3_600_000;
 const LimitsSchema = z
-  .object({ heapMb: z.number().positive().max(8192), callCpuMs: z.number().positive(), callWallMs: z.number().positive(), loadMs: z.number().positive() })
+  .object({ heapMb: z.number().positive().max(8192), callCpuMs: z.number().positive().max(MAX_CALL_MS), callWallMs: z.number().positive().max(MAX_CALL_MS), loadMs: z.number().positive().max(MAX_CALL_MS) })
   .partial()
   .strict();
 
@@ -96,23 +99,68 @@ export type Job = EvalJob | ExamJob;
 export const EvidenceFileSchema = z.object({ path: z.string().max(600), base64: z.string() }).strict();
 export type EvidenceFile = z.infer<typeof EvidenceFileSchema>;
 
-const TaskLineSchema = z.looseObject({
-  taskId: z.string().max(1000),
+// A worker's reply is a claim. Its result is read against the full shape of what the host's own code reads of it
+// (statistics and the environment's info are not read: the host computes them itself, engine/jobs/output-check.ts).
+const Ms = z.number().finite().min(0);
+const Tokens = z.object({ prompt: Ms, completion: Ms }).strict();
+
+const TaskRecordSchema = z
+  .object({
+    taskId: z.string().max(1000),
+    world: z.string().max(1000),
+    scenario: z.string().max(1000),
+    reward: z.number().min(0).max(1).nullable(),
+    success: z.boolean(),
+    metrics: z.record(z.string().max(200), z.number().finite()).refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics'),
+    payloadChars: Ms,
+    payloadImages: Ms,
+    truncated: z.boolean(),
+    retrieveMs: Ms,
+    agentMs: Ms,
+    cached: z.boolean(),
+    programError: z.string().max(100_000).optional(),
+    infraError: z.string().max(100_000).optional(),
+    note: z.string().max(200_000).optional(),
+    answer: z.string().max(8_000_000).optional(),
+    tokens: Tokens.optional(),
+  })
+  .strict();
+
+const PrimitiveUsageSchema = z.object({ calls: Ms, errors: Ms, bytesIn: Ms, bytesOut: Ms, ms: Ms }).strict();
+const UsageSchema = z.looseObject({
+  primitives: z.record(z.string().max(100), PrimitiveUsageSchema).refine((p) => Object.keys(p).length <= 100, 'at most 100 primitives'),
+  kvBytes: Ms,
+  vectorBytes: Ms,
+  llmTokens: Tokens,
+});
+
+const WorldRecordSchema = z.looseObject({
   world: z.string().max(1000),
-  scenario: z.string().max(1000),
-  reward: z.number().min(0).max(1).nullable(),
-  success: z.boolean(),
+  episodes: Ms,
+  tasks: Ms,
+  updateMs: Ms,
+  updateErrors: z.array(z.object({ episode: z.string().max(1000), message: z.string().max(100_000) }).strict()).max(MAX_TASKS),
+  fatal: z.looseObject({ kind: z.string().max(100), message: z.string().max(100_000) }).optional(),
+  attempts: Ms,
+  usage: UsageSchema.nullable(),
+  loadMs: Ms,
 });
 
 const ResultSchema = z.looseObject({
-  program: z.object({ entry: z.string(), hash: z.string() }),
-  env: z.looseObject({ name: z.string() }),
+  program: z.object({ entry: z.string().max(4096), hash: z.string().max(100) }).strict(),
   split: z.enum(['train', 'test']),
-  score: z.number().min(0).max(1).nullable(),
-  stats: z.looseObject({ tasks: z.number(), scored: z.number(), score: z.number().nullable() }),
-  tasks: z.array(TaskLineSchema).max(MAX_TASKS),
-  worlds: z.array(z.looseObject({ world: z.string() })).max(MAX_TASKS),
-  elapsedMs: z.number(),
+  tasks: z.array(TaskRecordSchema).max(MAX_TASKS),
+  worlds: z.array(WorldRecordSchema).max(MAX_TASKS),
+  elapsedMs: Ms,
+});
+
+const CheckName = z.string().max(100);
+const ReportSchema = z.looseObject({
+  passed: z.boolean(),
+  checks: z.array(z.looseObject({ name: CheckName, ok: z.boolean(), message: z.string().max(100_000) })).max(20),
+  payloads: z.array(z.looseObject({ taskId: z.string().max(1000), digest: z.string().max(200) })).max(1000),
+  failure: z.looseObject({ check: CheckName, detail: z.string().max(200_000) }).optional(),
+  infrastructure: z.string().max(100_000).optional(),
 });
 
 export const JobOutputSchema = z
@@ -120,14 +168,14 @@ export const JobOutputSchema = z
     key: z.string().max(400),
     /** Which worker ran it ("host pid"), for the journal and for messages. */
     worker: z.string().max(300),
-    /** Set when the job scored: the evaluation, exactly as a local one returns it. */
+    /** Set when the job scored: the evaluation, as a local one returns it. */
     result: ResultSchema.optional(),
     /** The evidence folder's files, when the job ran where the run folder is not. */
     evidence: z.array(EvidenceFileSchema).max(MAX_EVIDENCE_FILES).optional(),
-    /** The program made the job fail twice (it killed its worker): every task scores 0 with this reason. */
+    /** Set by an executor (never a worker): the job killed its workers; every task scores 0 with this reason. */
     programFailure: z.string().max(4000).optional(),
     /** A quick examination's report. */
-    report: z.looseObject({ passed: z.boolean(), checks: z.array(z.looseObject({ name: z.string(), ok: z.boolean() })).max(20), payloads: z.array(z.looseObject({ taskId: z.string(), digest: z.string() })).max(1000) }).optional(),
+    report: ReportSchema.optional(),
   })
   .strict();
 
@@ -140,13 +188,19 @@ export interface JobOutput {
   report?: QuickExamReport;
 }
 
-/** A job output read from a process or a queue, checked; the message names what was wrong. */
-export function parseJobOutput(value: unknown, from: string): JobOutput {
+/**
+ * A job output as a worker sent it (over IPC or a queue), checked: a malformed one, one for another job, or one
+ * saying the program failed — which only the executor decides, when a job killed its workers — is the worker's
+ * failure (a ToolchainError naming `from`), never the program's.
+ */
+export function parseJobOutput(value: unknown, from: string, key: string): JobOutput {
   const r = JobOutputSchema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new Error(`${from} returned a malformed job result (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
+    throw new ToolchainError('workers', `${from} returned a malformed job result for ${key} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
   }
+  if (r.data.key !== key) throw new ToolchainError('workers', `${from} returned the result of ${r.data.key.slice(0, 400)} for ${key}`);
+  if (r.data.programFailure !== undefined) throw new ToolchainError('workers', `${from} says the program failed ${key} ("${r.data.programFailure.slice(0, 200)}"); only this process decides that a program failed`);
   return r.data as unknown as JobOutput;
 }
 

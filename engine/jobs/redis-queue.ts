@@ -3,6 +3,7 @@
 // finished while it was away) finds the one job. A worker that dies mid-job is BullMQ's stall handling: the job goes
 // back to the queue once; stalled twice, it is the program's failure. A worker that refuses a job (other automemo,
 // other environment) stops the search as an infrastructure failure, naming the worker and why.
+import { createHash } from 'node:crypto';
 import { Job as QueueJob, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
@@ -49,45 +50,61 @@ export class RedisQueueExecutor implements JobExecutor {
   }
 
   async run(job: Job, hints: RunHints): Promise<JobOutput> {
+    const id = queueJobId(job);
     const added = await this.queue.add(job.kind, job, {
-      jobId: job.key,
+      jobId: id,
       removeOnComplete: { age: KEEP_SECONDS },
       removeOnFail: { age: KEEP_SECONDS },
       // BullMQ serves priority 0 (none) first, then 1, 2, …: the local pool's order.
       priority: queuePriority(hints),
     });
     // The id may name a job added before (a resume): one that failed for a reason other than its program runs again.
-    const existing = await QueueJob.fromId(this.queue, added.id as string);
+    const existing = await QueueJob.fromId(this.queue, id);
     if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
     let value: unknown;
-    const id = added.id as string;
     if (hints.onProgress) this.listeners.set(id, hints.onProgress);
     try {
       value = await abortable(added.waitUntilFinished(this.events), hints.signal);
     } catch (err) {
       if (hints.signal?.aborted) throw err;
-      const reason = (err as Error).message;
+      const reason = String((err as Error)?.message ?? err);
       if (reason === STALLED_REASON) {
         return { key: job.key, worker: this.target.shown, programFailure: `the ${job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker twice (BullMQ: job stalled more than allowable limit)` };
       }
       if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length), { cause: err });
-      throw new Error(`a worker failed the evaluation ${job.key}: ${reason}`, { cause: err });
+      // Whatever a worker threw is its failure (or a rogue one's), never the program's: the search stops, naming it.
+      throw new ToolchainError('workers', `${await this.workerOf(id)} failed ${job.key}: ${reason.split('\n')[0]?.slice(0, 2000)}`, { cause: err });
     } finally {
       this.listeners.delete(id);
     }
-    const out = parseJobOutput(value, `a worker behind ${this.target.shown}`);
-    if (out.key !== job.key) throw new Error(`a worker returned the result of ${out.key} for ${job.key}`);
+    const from = await this.workerOf(id);
+    const out = parseJobOutput(value, from, job.key);
     if (out.evidence) {
-      if (!hints.evidenceDir) throw new Error(`a worker returned evidence for ${job.key}, which has no evidence folder`);
+      if (!hints.evidenceDir) throw new ToolchainError('workers', `${from} returned evidence for ${job.key}, which has no evidence folder`);
       unpackEvidence(hints.evidenceDir, out.evidence);
     }
     const { evidence: _landed, ...rest } = out;
-    return rest;
+    return { ...rest, worker: from };
+  }
+
+  /** The worker that took the job, as BullMQ recorded it, and where: for messages (a rogue worker may name itself anything). */
+  private async workerOf(id: string): Promise<string> {
+    const taken = await QueueJob.fromId(this.queue, id).catch(() => undefined);
+    return `worker "${String(taken?.processedBy ?? 'unknown').slice(0, 200)}" behind ${this.target.shown}`;
   }
 
   async close(): Promise<void> {
     await Promise.allSettled([this.events.close(), this.queue.close()]);
   }
+}
+
+/**
+ * The job's id in the queue: its idempotency key (a retry or a resumed search finds the job in flight or finished)
+ * and a digest of what the key does not pin — automemo's version and the environment's content hash — so a job
+ * finished on old data or other code is never the answer for new.
+ */
+export function queueJobId(job: Job): string {
+  return `${job.key}#${createHash('sha256').update(`${job.version}\u0000${job.env.hash}`).digest('hex').slice(0, 16)}`;
 }
 
 /** Fails fast, naming the address, when Redis cannot be reached (ioredis alone would retry for ever). */
@@ -104,10 +121,14 @@ export async function reachable(target: RedisTarget): Promise<void> {
   }
 }
 
+/** `p`, or the signal's reason once it aborts; `p` is never left without a handler (its rejection would go unhandled). */
 function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return p;
   return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal.aborted) {
+      p.catch(() => undefined);
+      return reject(signal.reason);
+    }
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

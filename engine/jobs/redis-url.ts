@@ -1,5 +1,6 @@
 // A Redis address as users give it: redis://[user:password@]host:port[/db], or rediss:// for TLS. Checked here
 // (scheme, host, port, database) so a typo is a message naming it, and printed without its password.
+import { redactCredentials } from '../../foundation/redact.ts';
 export interface RedisTarget {
   host: string;
   port: number;
@@ -16,7 +17,7 @@ export function parseRedisUrl(raw: string): RedisTarget {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`--queue ${JSON.stringify(raw.slice(0, 200))} is not a URL: give redis://host:port or rediss://:password@host:port`);
+    throw new Error(`--queue ${JSON.stringify(redactCredentials(raw.slice(0, 200)))} is not a URL (a port from 1 to 65535, a password with characters such as / or @ percent-encoded): give redis://host:port or rediss://:password@host:port`);
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`--queue must be a redis:// or rediss:// URL; got ${url.protocol}`);
   if (!url.hostname) throw new Error('--queue names no host: give redis://host:port');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { automemoVersion } from '../../foundation/version.ts';
 import { bundleHash, type CompiledProgram } from '../../sandbox/compile.ts';
+import { DEFAULT_LIMITS, type SandboxLimits } from '../../sandbox/isolate.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { Environment } from '../environment/contract.ts';
 import { evaluateProgram, type ProgressEvent } from '../evaluate/evaluate.ts';
@@ -31,6 +32,8 @@ export interface JobContext {
   outcomes?: (ref: EnvRef) => OutcomeCache;
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** The most a job may ask of the sandbox: a job's limits above these are lowered to them (default the sandbox's). */
+  maxLimits?: SandboxLimits;
 }
 
 export function checkVersion(job: Pick<Job, 'version'>, worker: string): void {
@@ -70,6 +73,12 @@ export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false)
   }
 }
 
+/** The job's limits, none above `max`: whoever put the job on a queue decides nothing beyond what this worker allows. */
+export function withinLimits(asked: Partial<SandboxLimits> | undefined, max: SandboxLimits): SandboxLimits {
+  const pick = (k: keyof SandboxLimits) => Math.min(asked?.[k] ?? max[k], max[k]);
+  return { heapMb: pick('heapMb'), callCpuMs: pick('callCpuMs'), callWallMs: pick('callWallMs'), loadMs: pick('loadMs') };
+}
+
 /** `evidenceDir`: write the evidence there (this process can reach the run folder); without it, pack it. */
 export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: string): Promise<JobOutput> {
   checkVersion(job, ctx.worker);
@@ -88,7 +97,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       services: ctx.services,
       evidence,
       seed: job.seed,
-      ...(job.limits ? { limits: job.limits } : {}),
+      limits: withinLimits(job.limits, ctx.maxLimits ?? DEFAULT_LIMITS),
       ...(ctx.outcomes ? { outcomeCache: ctx.outcomes(job.env) } : {}),
       ...(wanted ? { taskFilter: (id: string) => wanted.has(id) } : {}),
       ...(job.worldIds ? { worldIds: job.worldIds } : {}),

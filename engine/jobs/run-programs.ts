@@ -18,6 +18,7 @@ import { mapLimit } from '../evaluate/limit.ts';
 import { evalJob, evaluateByJob } from './evaluate-job.ts';
 import type { JobExecutor } from './executor.ts';
 import type { EnvRef } from './job.ts';
+import { redactCredentials } from '../../foundation/redact.ts';
 
 /** Evaluations in flight per slot of an executor that runs several jobs at once. */
 const IN_FLIGHT_PER_SLOT = 4;
@@ -103,7 +104,7 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
       ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: r.row.result.split }
       : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure };
     // Rewritten after each program, so a command killed half-way keeps what finished.
-    writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(entries.filter(Boolean), null, 2)}\n`);
+    writeFileSync(join(outDir, 'results.json'), `${redactCredentials(JSON.stringify(entries.filter(Boolean), null, 2))}\n`);
     return r;
   });
   for (const r of settled) {

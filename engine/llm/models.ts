@@ -1,6 +1,7 @@
 // Model roles and where each gets its endpoint: config first, then AUTOMEMO_<ROLE>_* variables, then the
 // OpenAI SDK's own OPENAI_BASE_URL / OPENAI_API_KEY. A role with no model name runs offline.
 import { z } from 'zod';
+import { redactCredentials } from '../../foundation/redact.ts';
 
 export const ROLES = ['meta', 'executor', 'judge', 'memo', 'embedding'] as const;
 export type Role = (typeof ROLES)[number];
@@ -71,5 +72,5 @@ export function modeOf(model: RoleModel | null): 'model' | 'offline' {
 
 export function describeModel(model: RoleModel | null): string {
   if (!model) return 'offline';
-  return `${model.model}${model.baseURL ? ` @ ${model.baseURL}` : ''}`;
+  return `${model.model}${model.baseURL ? ` @ ${redactCredentials(model.baseURL)}` : ''}`;
 }

@@ -70,6 +70,8 @@ export interface ParentContext {
 export interface TriedChild {
   /** The child's node id, or "step N" for one that never became a node. */
   node: string;
+  /** The step that wrote it (a step still writing a child of the same parent is known by it). */
+  step?: number;
   change: string;
   /** Its first validation score minus the parent's, on the same tasks. */
   delta?: number;
@@ -119,6 +121,10 @@ export interface ModelCall {
   ms: number;
   ok: boolean;
   error?: string;
+  /** The reply was cut off at max_tokens (finish reason "length"); it was asked again with a larger limit. */
+  cut?: boolean;
+  /** No request was made: an identical one of this run (in flight or answered) gave its reply. */
+  reused?: { step: number; node: string; purpose: string };
 }
 
 export interface Proposal {

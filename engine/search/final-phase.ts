@@ -34,7 +34,7 @@ export async function finalPhase(run: SearchRun): Promise<FinalChoice> {
     const { winner, tie } = choice;
     run.log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner), ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}) });
     if (!options.testWinner || run.stopped) return;
-    const toTest = [winner, tree.root, ...[...tree.nodes.values()].filter((n) => n.kind === 'seed'), ...(tie?.nodes ?? []).map((id) => tree.get(id))];
+    const toTest = [winner, tree.root, ...[...tree.nodes.values()].filter((n) => n.kind === 'seed')];
     for (const node of new Set(toTest)) if (node.testScore === undefined) await evaluateNode(run, node, 'test', FINAL_STEP);
   });
   if (finished) run.log({ type: 'step-done', step: FINAL_STEP });

@@ -1,9 +1,11 @@
 // What the meta agent is told of the tree beyond its parent: the children already tried from that parent (so a
-// second child does not repeat the first), the best programs elsewhere (inspirations, as AlphaEvolve and OpenEvolve
-// show them), and, once per search, what the memory is built from (update episodes per scenario) and which roles run.
+// second child does not repeat the first; their descriptions in whole sentences), the best programs elsewhere
+// (inspirations, as AlphaEvolve and OpenEvolve show them; the parent's own children are not "elsewhere"), and, once
+// per search, what the memory is built from (update episodes per scenario) and which roles run.
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { Environment } from '../environment/contract.ts';
 import { describeModel, type ResolvedModels } from '../llm/models.ts';
+import { wholeSentences } from '../meta/sentences.ts';
 import type { Inspiration, TriedChild } from '../meta/types.ts';
 import type { SearchTree } from './tree.ts';
 
@@ -11,7 +13,7 @@ const MAX_TRIED = 12;
 const MAX_INSPIRATIONS = 3;
 const CHANGE_CHARS = 400;
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+const clip = wholeSentences;
 
 /** Children of the parent, oldest first: valid ones with their paired score delta, failed ones with the reason. */
 export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
@@ -20,15 +22,15 @@ export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
   for (const n of tree.nodes.values()) {
     if (n.parent !== parentId || n.kind !== 'child') continue;
     const paired = n.scores[0] !== undefined && parent.scores[0] !== undefined ? (n.scores[0] as number) - (parent.scores[0] as number) : undefined;
-    out.push({ step: n.step, child: { node: n.id, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}) } });
+    out.push({ step: n.step, child: { node: n.id, step: n.step, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}) } });
   }
   for (const f of tree.failed) {
     if (f.parent !== parentId) continue;
-    out.push({ step: f.step, child: { node: `step ${f.step}`, change: '(never evaluated)', failed: clip(f.reason, CHANGE_CHARS) } });
+    out.push({ step: f.step, child: { node: `step ${f.step}`, step: f.step, change: '(never evaluated)', failed: clip(f.reason, CHANGE_CHARS) } });
   }
   for (const x of tree.noops) {
     if (x.parent !== parentId) continue;
-    out.push({ step: x.step, child: { node: `step ${x.step}`, change: clip(x.description ?? '(no description)', CHANGE_CHARS), failed: `changed nothing: ${x.reason}` } });
+    out.push({ step: x.step, child: { node: `step ${x.step}`, step: x.step, change: clip(x.description ?? '(no description)', CHANGE_CHARS), failed: `changed nothing: ${x.reason}` } });
   }
   return out
     .sort((a, b) => a.step - b.step)
@@ -36,11 +38,14 @@ export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
     .map((x) => x.child);
 }
 
-/** The best evaluated programs other than the parent, by mean validation score. */
+/**
+ * The best evaluated programs other than the parent and its children (those are in what was tried from it, with
+ * their scores against it), by mean validation score.
+ */
 export function inspirationsFor(tree: SearchTree, parentId: string): Inspiration[] {
   return tree
     .evaluated()
-    .filter((n) => n.id !== parentId && n.kind !== 'root')
+    .filter((n) => n.id !== parentId && n.parent !== parentId && n.kind !== 'root')
     .map((n) => ({ node: n.id, q: tree.q(n), evaluations: n.scores.length, change: clip(n.description ?? (n.kind === 'seed' ? 'a seed program' : '(no description)'), CHANGE_CHARS) }))
     .sort((a, b) => b.q - a.q || a.node.localeCompare(b.node))
     .slice(0, MAX_INSPIRATIONS);

@@ -82,7 +82,8 @@ export class ParentContexts {
       onClusters: (c) => this.journalClusters(c, parent.id, step),
       beforeModelCall: () => checkBudget(deps.ledger, options.maxUsd),
       onModelCall: (call) => {
-        deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, ...(call.cachedTokens !== undefined ? { cachedTokens: call.cachedTokens } : {}), completionTokens: call.completionTokens, usd: call.usd });
+        // A reused reply made no request: it is journaled, not charged.
+        if (!call.reused) deps.ledger.add({ role: 'meta', node: parent.id, promptTokens: call.promptTokens, ...(call.cachedTokens !== undefined ? { cachedTokens: call.cachedTokens } : {}), completionTokens: call.completionTokens, usd: call.usd });
         run.log({ type: 'meta-call', step, node: parent.id, role: 'meta', ...call });
       },
     };

@@ -63,6 +63,7 @@ export class SearchRun {
     this.journal = new Journal(folder.journalPath);
     this.state = { tree: this.past.tree, ledger: deps.ledger, step: this.past.completedSteps, startedAt: Date.now(), stepTimes: [], cluePool: this.past.cluePool };
     for (const call of this.past.metaCalls) {
+      if (call.reused) continue;
       deps.ledger.add({ role: call.role, node: call.node, promptTokens: call.promptTokens, ...(call.cachedTokens !== undefined ? { cachedTokens: call.cachedTokens } : {}), completionTokens: call.completionTokens, usd: call.usd });
     }
     this.stepActions = new Map(this.past.actions.map((a) => [a.step, a.kind]));

@@ -29,12 +29,3 @@ export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lc
   return best;
 }
 
-/** The best mean validation score of the programs the search started from (root and seeds). */
-export function startingBest(tree: SearchTree): number {
-  return Math.max(-Infinity, ...tree.evaluated().filter((n) => n.kind !== 'child').map((n) => tree.q(n)));
-}
-
-/** The search's pick: the best by the selection rule among programs at least as good on validation as where it started. */
-export function pick(tree: SearchTree, p: UcbParams, how: Selection = 'lcb'): TreeNode {
-  return selectFinal(tree, p, how, startingBest(tree));
-}

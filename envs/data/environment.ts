@@ -78,8 +78,8 @@ export class DataEnvironment implements Environment {
       budget: this.budget,
       agentId: this.scorer.id,
       deterministic: this.scorer.deterministic,
+      // Where the files sit is left out (a worker may hold them elsewhere): their names and content hashes say it.
       data: {
-        path: this.options.path,
         files: this.data.files,
         worlds: this.data.worlds.length,
         questions: this.questions.size,
@@ -90,14 +90,23 @@ export class DataEnvironment implements Environment {
     };
   }
 
-  /** Every world's sessions as episodes, turn images put into the host's store once. */
+  /**
+   * Every world's sessions as episodes, turn images put into the host's store once. An image that cannot be used
+   * now (no image a decoder reads, or a file changed since the dataset loaded) is left out of its step, with a note
+   * naming its line: one picture never costs a whole evaluation.
+   */
   private allEpisodes(): Promise<Map<string, EpisodeRecorder[]>> {
     this.episodes ??= (async () => {
       const out = new Map<string, EpisodeRecorder[]>();
       for (const world of this.data.worlds) {
         const refs = new Map<string, ImageRef>();
         for (const s of world.sessions) {
-          for (const t of s.turns) if (t.image) refs.set(t.id, await this.image(world, t.image.path, t.image.caption));
+          for (const t of s.turns) {
+            if (!t.image) continue;
+            const ref = await this.image(world, t.image.path, t.image.caption);
+            if (typeof ref !== 'string') refs.set(t.id, ref);
+            else this.options.onNote?.(`data: ${world.where}: world "${world.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${ref}; left out`);
+          }
         }
         out.set(world.id, world.sessions.map((_, i) => sessionEpisode(this.data.header.name, world, i, refs)));
       }
@@ -108,16 +117,21 @@ export class DataEnvironment implements Environment {
 
   /**
    * A turn's image (checked when the dataset loaded: inside its data file's folder, bounded in size and count), read
-   * again within the same bounds and never through a link, so a file swapped since cannot lead out or grow.
+   * again within the same bounds and never through a link, so a file swapped since cannot lead out or grow; or why
+   * it cannot be used.
    */
-  private async image(world: LoadedWorld, path: string, caption: string | undefined): Promise<ImageRef> {
-    const where = `${world.where}: world "${world.id}": image ${JSON.stringify(path.slice(0, 200))}`;
+  private async image(world: LoadedWorld, path: string, caption: string | undefined): Promise<ImageRef | string> {
+    let bytes: Buffer | undefined;
     try {
-      const bytes = readSmallBytes(resolveInside(world.baseDir, path), LIMITS.imageBytes);
-      if (!bytes) throw new Error('the file is gone');
+      bytes = readSmallBytes(resolveInside(world.baseDir, path), LIMITS.imageBytes);
+    } catch (err) {
+      return `cannot be read now (${(err as Error).message.split('\n')[0]})`;
+    }
+    if (!bytes) return 'is gone';
+    try {
       return await this.options.images.put(bytes, caption ? { caption } : {});
     } catch (err) {
-      throw new Error(`${where}: ${(err as Error).message}`, { cause: err });
+      return `is not an image that can be read (${(err as Error).message.split('\n')[0]})`;
     }
   }
 

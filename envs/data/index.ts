@@ -6,6 +6,7 @@ export const definition = defineEnvironment({
   name: 'data',
   summary: 'your benchmark as a JSONL/JSON file or folder: histories and questions, a named scoring rule',
   options: '<file or folder>',
+  argIsPath: true,
   load(ctx) {
     const path = ctx.arg ?? ctx.data;
     if (!path) throw new Error('environment "data" needs its file: --env data:./my-bench.jsonl');

@@ -31,6 +31,21 @@ type Limits = typeof LIMITS;
 
 const MAX_WARNINGS = 200;
 
+// Messages quote no text of the file they are about: they reach other machines (a worker's refusal goes back to
+// whoever put the job on the queue), and a path given as a dataset may be any file — say, one holding a password.
+
+/** Where JSON.parse stopped ("at character 12"), never the text around it, which Node quotes. */
+function jsonErrorPlace(err: unknown): string {
+  const at = /position (\d+)/.exec(String((err as Error)?.message))?.[1];
+  return at === undefined ? '' : ` (at character ${Number(at) + 1})`;
+}
+
+/** A line's "type" as a message may show it: by its kind only. */
+function kindOf(type: unknown): string {
+  if (type === undefined) return 'no type';
+  return typeof type === 'string' ? 'another type' : `a type that is a ${type === null ? 'null' : typeof type}`;
+}
+
 function issues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -64,9 +79,14 @@ function dataFiles(path: string, limits: Limits): string[] {
   return names.map((n) => join(path, n));
 }
 
-function parseTime(t: string | number): number | undefined {
+/** Session times programs and reports can use: the years 1 to 9999 (a retrieve a day after the last stays a date). */
+const EARLIEST_TIME = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
+function parseTime(t: string | number): number | 'not a date' | 'out of range' {
   const ms = typeof t === 'number' ? t : Date.parse(t);
-  return Number.isFinite(ms) ? ms : undefined;
+  if (!Number.isFinite(ms)) return 'not a date';
+  return ms < EARLIEST_TIME || ms > LATEST_TIME ? 'out of range' : ms;
 }
 
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
@@ -111,7 +131,9 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
     const times: number[] = [];
     for (const [i, s] of w.sessions.entries()) {
       const t = parseTime(s.time);
-      if (t === undefined) return warn(`${where}: world "${w.id}", session ${i + 1}: time "${String(s.time).slice(0, 50)}" is not a date`);
+      const shown = JSON.stringify(typeof s.time === 'string' ? s.time.slice(0, 50) : s.time);
+      if (t === 'not a date') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is not a date`);
+      if (t === 'out of range') return warn(`${where}: world "${w.id}", session ${i + 1}: time ${shown} is outside the years 1 to 9999; the world is left out`);
       times.push(t);
     }
     const turnIds = new Set<string>();
@@ -171,7 +193,7 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
       try {
         doc = JSON.parse(text);
       } catch (err) {
-        warn(`${name}: not JSON (${(err as Error).message})`);
+        warn(`${name}: not JSON${jsonErrorPlace(err)}`);
         continue;
       }
       const r = DocumentSchema.safeParse(doc);
@@ -191,17 +213,17 @@ export function loadDataset(path: string, limits: Limits = LIMITS): Dataset {
         try {
           raw = JSON.parse(line.text);
         } catch (err) {
-          return warn(`${where}: not JSON (${(err as Error).message})`);
+          return warn(`${where}: not JSON${jsonErrorPlace(err)}`);
         }
         const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
         if (type === 'dataset') takeHeader(raw, where);
         else if (type === 'world') takeWorld(raw, where, baseDir);
-        else warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${type === undefined ? 'no type' : JSON.stringify(type).slice(0, 40)}`);
+        else warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${kindOf(type)}`);
       });
       if (read.kind !== 'read') warn(`${name}: ${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
       else if (read.cut) warn(`${name}: over ${sizeText(limits.fileBytes)}; the rest of the file is left out`);
     }
-    files.push({ file, sha256: hash.digest('hex').slice(0, 16) });
+    files.push({ file: name, sha256: hash.digest('hex').slice(0, 16) });
   }
   if (!header) throw new Error(`dataset ${path} has no usable header line ({"type": "dataset", "name": …, "scoring": …})${warnings.length ? `; problems: ${warnings.slice(0, 5).join(' | ')}` : ''}`);
   const asked = worlds.reduce((n, w) => n + w.questions.length, 0);

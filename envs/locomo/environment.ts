@@ -114,8 +114,8 @@ export class LocomoEnvironment implements Environment {
       budget: this.budget,
       agentId: this.reader.id,
       deterministic: this.reader.deterministic,
+      // Where the files sit is left out (a worker may hold them elsewhere): their names and content hashes say it.
       data: {
-        dir: this.dataDir,
         files: this.data.files,
         conversations: this.data.conversations.length,
         questions: all.length,

@@ -2,6 +2,7 @@
 // units' word sets, and a soft cap on hits per source episode.
 import { ensureHits } from './fusion.ts';
 import { jaccard } from './jaccard.ts';
+import { stemmedTokens } from './stem.ts';
 import { type Hit, named, type Stage, sortHits } from './retrieval-state.ts';
 import type { UnitStore } from './unit-store.ts';
 
@@ -32,7 +33,12 @@ export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: numbe
   return [...picked, ...hits.slice(k)].map((h, i, all) => ({ ...h, score: (all.length - i) / all.length }));
 }
 
-/** Stage: MMR over the top `k` hits (default 60), λ = `lambda` (default 0.7; 1 = relevance only). */
+/**
+ * Stage: MMR over the top `k` hits (default 60), λ = `lambda` (default 0.7; 1 = relevance only).
+ * @reads lists, hits, store
+ * @writes hits (the top k reordered by MMR over the units' word sets, the rest after them; every score rewritten to (n − position) / n so later stages keep the order), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending
+ */
 export function mmrStage(options: { k?: number; lambda?: number } = {}): Stage {
   const k = Math.max(1, Math.min(options.k ?? 60, 500));
   return named('mmrStage', (state) => {
@@ -52,10 +58,44 @@ export function capSources(hits: Hit[], store: UnitStore, max: number, decay: nu
   return sortHits(out);
 }
 
-/** Stage: a soft cap of `max` hits per source episode (default 4); hits beyond it are scaled by `decay` (default 0.75) each. */
+/**
+ * Stage: a soft cap of `max` hits per source episode (default 4); hits beyond it are scaled by `decay` (default 0.75) each.
+ * @reads lists, hits, store
+ * @writes hits (the n-th hit of a source beyond max scaled by decay^(n − max), then resorted), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function capPerSource(options: { max?: number; decay?: number } = {}): Stage {
   const max = Math.max(1, Math.min(options.max ?? 4, 1000));
   return named('capPerSource', (state) => {
     state.hits = capSources(ensureHits(state), state.store, max, options.decay ?? 0.75);
+  });
+}
+
+/** Hits dedupe compares; those below pass untouched (a payload never reaches that far down the list). */
+const DEDUPE_DEPTH = 500;
+
+/**
+ * Stage: drops hits that repeat a better-ranked hit — the same words (stemmed content words, without a leading
+ * "Speaker: ") with a Jaccard similarity of at least `similarity` (default 0.9; 1 drops exact repeats only). Chat logs
+ * and agent traces say the same thing many times, often in other mouths; a payload that shows it once has room for
+ * something else.
+ * @reads lists, hits, store
+ * @writes hits (the repeats removed, the rest in their order), lists (fused by ensureHits first, when no hits were scored yet)
+ * @order hits best first: score descending
+ */
+export function dedupe(options: { similarity?: number } = {}): Stage {
+  const threshold = Math.max(0.5, Math.min(options.similarity ?? 0.9, 1));
+  return named('dedupe', (state) => {
+    const hits = ensureHits(state);
+    const kept: Hit[] = [];
+    const sets: Set<string>[] = [];
+    for (const h of hits.slice(0, DEDUPE_DEPTH)) {
+      const text = (state.store.units[h.label]?.text ?? '').replace(/^[^:\n]{1,40}: /, '');
+      const set = new Set(stemmedTokens(text));
+      if (set.size && sets.some((s) => jaccard(s, set) >= threshold)) continue;
+      kept.push(h);
+      sets.push(set);
+    }
+    state.hits = [...kept, ...hits.slice(DEDUPE_DEPTH)];
   });
 }

@@ -34,7 +34,12 @@ export function expandNeighbours(state: RetrievalState, options: { seeds: number
   return sortHits([...byLabel.values()]);
 }
 
-/** Stage: adds the units `window` steps either side of the top `seeds` hits (or `before`/`after`), score × decay^distance. */
+/**
+ * Stage: adds the units `window` steps either side of the top `seeds` hits (or `before`/`after`), score × decay^distance.
+ * @reads lists, hits, store
+ * @writes hits (neighbours inside the same source episode added, or raised when already hits, to their seed's score × decay^distance; via "neighbour"), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function neighbourExpand(options: { window?: number; before?: number; after?: number; seeds?: number; decay?: number } = {}): Stage {
   const window = Math.max(0, Math.min(options.window ?? 1, 10));
   const o = { seeds: Math.max(1, Math.min(options.seeds ?? 10, 200)), before: Math.min(options.before ?? window, 10), after: Math.min(options.after ?? window, 10), decay: options.decay ?? 0.7 };
@@ -43,7 +48,12 @@ export function neighbourExpand(options: { window?: number; before?: number; aft
   });
 }
 
-/** Stage: for the top `seeds` hits, up to `per` units sharing the most names with the hit, score × decay. */
+/**
+ * Stage: for the top `seeds` hits, up to `per` units sharing the most names with the hit, score × decay.
+ * @reads lists, hits, store
+ * @writes hits (units sharing a name other than a speaker's with a seed hit added or raised to the seed's score × decay; via "graph"), lists (fused by ensureHits first when pending)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function graphExpand(options: { seeds?: number; per?: number; decay?: number } = {}): Stage {
   const seeds = Math.max(1, Math.min(options.seeds ?? 5, 100));
   const per = Math.max(1, Math.min(options.per ?? 3, 20));

@@ -74,22 +74,41 @@ function fuseStage(name: string, fuse: (lists: RankedList[]) => Hit[]): Stage {
   });
 }
 
-/** Stage: fuses the pending lists by reciprocal rank (k: the rank offset, default 60). */
+/**
+ * Stage: fuses the pending lists by reciprocal rank (k: the rank offset, default 60).
+ * @reads lists, hits
+ * @writes hits (replaced, when lists are pending, by the fusion of the pending lists and the earlier hits, which count as one more list named "earlier" of weight 1 in their order; a unit keeps the via of its earlier hit), lists (emptied)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function rrfFuse(options: { k?: number } = {}): Stage {
   return fuseStage('rrfFuse', (lists) => fuseRrf(lists, options.k ?? 60));
 }
 
-/** Stage: fuses the pending lists by weighted, scaled scores. */
+/**
+ * Stage: fuses the pending lists by weighted, scaled scores.
+ * @reads lists, hits
+ * @writes hits (replaced, when lists are pending, as rrfFuse does, the earlier hits counting as one more list of weight 1), lists (emptied)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function weightedFuse(): Stage {
   return fuseStage('weightedFuse', fuseWeighted);
 }
 
-/** Stage: fuses the pending lists by each label's best scaled score. */
+/**
+ * Stage: fuses the pending lists by each label's best scaled score.
+ * @reads lists, hits
+ * @writes hits (replaced, when lists are pending, as rrfFuse does, the earlier hits counting as one more list of weight 1), lists (emptied)
+ * @order hits best first: score descending, ties by label ascending
+ */
 export function maxFuse(): Stage {
   return fuseStage('maxFuse', fuseMax);
 }
 
-/** Fuses pending lists by reciprocal rank when a stage needs hits and no fusion stage ran. */
+/**
+ * Fuses pending lists by reciprocal rank when a stage needs hits and no fusion stage ran.
+ * @reads lists, hits
+ * @writes hits, lists (only when lists are pending — that is how it tells that no fusion ran since the last search stage: it fuses them with the earlier hits as rrfFuse({ k: 60 }) does and empties lists; with no list pending it returns state.hits as they are)
+ */
 export function ensureHits(state: RetrievalState): Hit[] {
   if (state.lists.length) {
     const earlier = new Map(state.hits.map((h) => [h.label, h.via]));

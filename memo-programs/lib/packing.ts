@@ -83,7 +83,12 @@ export function chooseWhole(hits: Hit[], store: UnitStore, maxChars: number, ren
   return chosen;
 }
 
-/** Stage: writes the payload — whole units, best first, within the budget; metadata names shown and passed-over units. */
+/**
+ * Stage: writes the payload — whole units, best first, within the budget; metadata names shown and passed-over units.
+ * @reads lists, hits, store, trace
+ * @writes payload (text: the chosen units grouped as asked; images: none; metadata: { units: chosen units' ids, via, cut: ids of better-ranked units left out, stages: trace }), hits, lists (fused by ensureHits first when pending)
+ * @ids unit ids are StoredUnit.id: the turn's own id (meta.turns[i].id) when the episode gives one, else "<taskId>#<i>"
+ */
 export function packWhole(options: PackOptions = {}): Stage {
   const render = options.render ?? 'compact';
   const groupBy = options.groupBy ?? 'time';

@@ -12,12 +12,15 @@ export { bm25Stage, denseStage } from './search-stages.ts';
 export { rrfFuse, weightedFuse, maxFuse } from './fusion.ts';
 export { prfQuery, entityQueries } from './query-rewrite.ts';
 export { neighbourExpand, graphExpand } from './expansion.ts';
-export { mmrStage, capPerSource } from './diversity.ts';
+export { mmrStage, capPerSource, dedupe } from './diversity.ts';
 export { recencyBoost, timeBoost } from './time-focus.ts';
 export { routeByKind, taskKind, type TaskKind } from './routing.ts';
 export { packWhole, type PackOptions, type Rendering, type Grouping } from './packing.ts';
 
-/** Runs `stages` in order for one task; without a packing stage, packs whole units compactly at the end. */
+/**
+ * Runs `stages` in order for one task; without a packing stage, packs whole units compactly at the end.
+ * @writes trace (appends each stage's name after it ran), payload (by packWhole() when no stage wrote one; an empty payload when the store has no unit)
+ */
 export async function runStages(stages: readonly Stage[], store: UnitStore, task: PartialRecorder, ctx: MemoContext): Promise<MemoryPayload> {
   if (!store.units.length) return { text: '', images: [] };
   const state = initialState(task, store, ctx);

@@ -22,6 +22,8 @@ export function feedbackTerms(store: UnitStore, labels: number[], query: string,
 /**
  * Stage: pseudo-relevance feedback — the task query plus the top `terms` words of the best `docs` units found so far
  * (by BM25 when nothing was found yet), as one more query of weight `weight`.
+ * @reads queries, lists, hits, store
+ * @writes queries (appends one of origin "prf", weight default 0.5, when feedback words are found), hits, lists (fused by ensureHits first when lists are pending)
  */
 export function prfQuery(options: { docs?: number; terms?: number; weight?: number } = {}): Stage {
   const docs = Math.max(1, Math.min(options.docs ?? 5, 50));
@@ -38,6 +40,8 @@ export function prfQuery(options: { docs?: number; terms?: number; weight?: numb
  * Stage: per-entity sub-queries — for each name the task mentions that the memory knows (speakers, capitalised
  * words), the query without the other names, searched only among that name's units. With `minNames` (default 2)
  * or more names, or "both" and two known speakers.
+ * @reads queries, store
+ * @writes queries (appends, per known name, at most 6, one of origin "entity:<name>", weight default 0.6, `only` = the labels of that name's units)
  */
 export function entityQueries(options: { weight?: number; minNames?: number } = {}): Stage {
   return named('entityQueries', (state: RetrievalState) => {

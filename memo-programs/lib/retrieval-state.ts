@@ -54,12 +54,18 @@ export function named(name: string, run: (state: RetrievalState) => void | Promi
   return Object.assign(run, { stageName: name });
 }
 
-/** A fresh state for one task: the task's instruction as the only query. */
+/**
+ * A fresh state for one task: the task's instruction as the only query.
+ * @writes queries ([{ text: task.instruction, weight: 1, origin: "task" }]), lists ([]), hits ([]), trace ([])
+ */
 export function initialState(task: PartialRecorder, store: UnitStore, ctx: MemoContext): RetrievalState {
   return { task, ctx, store, queries: [{ text: task.instruction ?? '', weight: 1, origin: 'task' }], lists: [], hits: [], trace: [] };
 }
 
-/** Sorts hits best first (ties by label, so the order is deterministic). */
+/**
+ * Sorts hits best first (ties by label, so the order is deterministic).
+ * @order score descending, ties by label ascending (in place)
+ */
 export function sortHits(hits: Hit[]): Hit[] {
   return hits.sort((a, b) => b.score - a.score || a.label - b.label);
 }

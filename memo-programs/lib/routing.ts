@@ -16,7 +16,11 @@ export function taskKind(instruction: string, store: UnitStore): TaskKind {
   return 'other';
 }
 
-/** Stage: runs the stages listed under the task's kind (none when its kind is not listed). */
+/**
+ * Stage: runs the stages listed under the task's kind (none when its kind is not listed).
+ * @reads queries, store, and whatever the routed stages read
+ * @writes trace (appends "<kind>:<stage name>" per routed stage), and whatever the routed stages write
+ */
 export function routeByKind(routes: Partial<Record<TaskKind, Stage[]>>): Stage {
   return named('routeByKind', async (state: RetrievalState) => {
     const kind = taskKind(state.queries[0]?.text ?? '', state.store);

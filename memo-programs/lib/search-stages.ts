@@ -3,7 +3,11 @@
 import { type RetrievalState, named, type Stage } from './retrieval-state.ts';
 import { stemmedTokens } from './stem.ts';
 
-/** Stage: BM25 over the units' stemmed content words, k units per query (default 40). */
+/**
+ * Stage: BM25 over the units' stemmed content words, k units per query (default 40).
+ * @reads queries, store
+ * @writes lists (appends, for each query whose stemmed words find anything, one list named "bm25:<query origin>" with the query's weight: labels best first with their BM25 scores; ties in label order as strings, so 10 before 9)
+ */
 export function bm25Stage(options: { k?: number } = {}): Stage {
   const k = Math.max(1, Math.min(options.k ?? 40, 1000));
   return named('bm25Stage', (state: RetrievalState) => {
@@ -17,7 +21,11 @@ export function bm25Stage(options: { k?: number } = {}): Stage {
   });
 }
 
-/** Stage: dense search (the host embeds each query), k units per query (default 40); skipped without a dense index. */
+/**
+ * Stage: dense search (the host embeds each query), k units per query (default 40); skipped without a dense index.
+ * @reads queries, store
+ * @writes lists (appends, for each non-empty query that finds anything, one list named "dense:<query origin>" with the query's weight: labels best first with their cosine similarities, those below minSimilarity dropped; a k above the units held returns them all)
+ */
 export function denseStage(options: { k?: number; minSimilarity?: number } = {}): Stage {
   const k = Math.max(1, Math.min(options.k ?? 40, 1000));
   return named('denseStage', async (state: RetrievalState) => {

@@ -36,6 +36,9 @@ export function asksWhen(text: string): boolean {
 /**
  * Stage: hits from the span the task names are scaled by `span` (default 1.5; `spillDays` after it, default 35),
  * and, for tasks that ask when, hits that say when by `when` (default 1.3).
+ * @reads queries, lists, hits, store
+ * @writes hits (rescored and resorted, only when the first query names a span or asks when; a unit's time is its source episode's ctx.now() when added), lists (fused by ensureHits first, in that case only)
+ * @order hits best first: score descending, ties by label ascending
  */
 export function timeBoost(options: { span?: number; when?: number; spillDays?: number } = {}): Stage {
   return named('timeBoost', (state) => {
@@ -67,6 +70,9 @@ export function asksLatest(text: string): boolean {
  * (`when: 'always'`), hits from later episodes are scaled up: by 1 + `weight` × the episode's place in time among the
  * memory's episodes (0 for the first, 1 for the last; default weight 0.5). A fact that changed is then found in its
  * latest form first.
+ * @reads queries, lists, hits, store
+ * @writes hits (rescored and resorted, only when `when` is 'always' or the first query asks about the latest state; a unit's time is its source episode's ctx.now() when added), lists (fused by ensureHits first, in that case only)
+ * @order hits best first: score descending, ties by label ascending
  */
 export function recencyBoost(options: { weight?: number; when?: 'asked' | 'always' } = {}): Stage {
   const weight = Math.max(0, Math.min(options.weight ?? 0.5, 10));

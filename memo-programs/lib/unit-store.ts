@@ -36,7 +36,7 @@ export interface StoreOptions {
 
 export interface StoredUnit {
   label: number;
-  /** The step's own id when the episode gives one (meta.turns[i].id), else `<taskId>#<index>`. */
+  /** The step's own id when the episode gives one (meta.turns[i].id), else `<taskId>#<i>` (i: its position in episode.steps). */
   id: string;
   /** Index of the source episode in `store.sources`. */
   source: number;
@@ -127,9 +127,12 @@ export function namesIn(text: string): string[] {
 }
 
 export class UnitStore {
+  /** Every unit in the order added: a unit's label is its index here (0, 1, 2, …). */
   readonly units: StoredUnit[] = [];
   readonly sources: SourceEpisode[] = [];
+  /** The lexical index: a document's id is its unit's label as a string, so Number(hit.id) is the label. */
   readonly bm25 = new Bm25Index();
+  /** The dense index (its labels are unit labels); undefined until a vector is added (index 'bm25', or embedding failed). */
   dense: VectorIndex | undefined;
   /** Lower-cased name → labels of the units that say it or are said by it. */
   readonly names = new Map<string, number[]>();

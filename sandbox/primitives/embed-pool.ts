@@ -59,6 +59,8 @@ export interface EmbedPoolStats {
 
 /** How long a worker may go on with a job nobody wants any more before it is stopped (and reloads the model). */
 const DROP_GRACE_MS = 1000;
+/** How long a stopping worker may take to finish its batch before it is terminated after all. */
+const STOP_GRACE_MS = 60_000;
 /** Model loads that may fail in a row before the waiting work fails as infrastructure. */
 const LOAD_ATTEMPTS = 2;
 const MAX_DIM = 65_536;
@@ -240,6 +242,7 @@ export class EmbedPool {
     if (this.slots[i] !== slot) return;
     this.slots[i] = undefined;
     clearTimeout(slot.dropTimer);
+    // It died (an error event): nothing runs in it any more, so terminating it is safe.
     void slot.worker.terminate();
     const job = slot.job;
     this.endJob(slot);
@@ -278,11 +281,11 @@ export class EmbedPool {
     this.pump();
   }
 
-  /** Stops a worker on purpose (not a crash): its slot is refilled when work waits. */
+  /** Stops a worker on purpose (not a crash): its slot is refilled when work waits; it ends once its batch is done. */
   private retire(i: number, slot: Slot): void {
     this.slots[i] = undefined;
     this.endJob(slot);
-    void slot.worker.terminate();
+    void stopWorker(slot.worker);
     this.pump();
   }
 
@@ -304,8 +307,31 @@ export class EmbedPool {
       clearTimeout(s.dropTimer);
       if (s.job && !s.job.owner.closed) s.job.reject(failure);
     }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => stopWorker(s.worker)));
   }
+}
+
+/**
+ * Asks a worker to end once the batch in hand is done (embed-worker.mjs) and waits for it to exit; terminated only if it
+ * has not after STOP_GRACE_MS. Terminating a worker while ONNX Runtime runs a batch aborts the process.
+ */
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // Held until it has exited: a process that ended around a running batch would abort the same way.
+    worker.ref();
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve()), STOP_GRACE_MS);
+    timer.unref();
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      worker.postMessage({ stop: true });
+    } catch {
+      clearTimeout(timer);
+      void worker.terminate().then(() => resolve());
+    }
+  });
 }
 
 /** The worker's answer as unit vectors, or undefined when it is not n vectors of one sane dimension. */

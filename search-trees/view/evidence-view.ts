@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readEvidenceLines } from '../../engine/evaluate/evidence.ts';
 import { insideRoot, isSafeName, PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
+import { keyedObject } from '../../foundation/keyed-object.ts';
 
 /** More image files than this in one evaluation's folder are left out (and said so). */
 const MAX_IMAGES = 10_000;
@@ -71,7 +72,8 @@ export function readEvidence(runDir: string, evidence: string, limits?: ClipLimi
   const read = tasksFile(runDir, evidence) ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine) : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
   const tasks = limits ? read.records.map((t) => clipTask(t, limits)) : read.records;
   const problems = [...read.problems];
-  const images: Record<string, string> = {};
+  // Keyed by file names anyone can put in the folder: no name may stand for what objects inherit.
+  const images = keyedObject<string>();
   let dirHandle: Dir | undefined;
   try {
     if (insideRoot(runDir, `${evidence}/images`)) dirHandle = opendirSync(join(dir, 'images'));

@@ -10,6 +10,7 @@ import { insideRoot } from '../../foundation/safe-path.ts';
 import { type JournalEvent, readJournal } from '../journal.ts';
 import { type MetaFile, readMetaFile } from '../meta-file.ts';
 import type { RunView } from './run-model.ts';
+import { keyedObject } from '../../foundation/keyed-object.ts';
 
 /** A program file bigger than this is named, not shown; a folder shows at most MAX_FILES files. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -28,7 +29,7 @@ export interface ClusteringDetail {
 export interface StepDetail {
   clustering?: ClusteringDetail;
   quickExams: { dir: string; attempt: number; passed: boolean; failure?: string }[];
-  metaCalls: { purpose: string; model: string; promptTokens: number; cachedTokens?: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string }[];
+  metaCalls: { purpose: string; model: string; promptTokens: number; cachedTokens?: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string; cut?: boolean; reused?: { step: number; node: string; purpose: string } }[];
 }
 
 export interface NodeDetail extends StepDetail {
@@ -49,7 +50,7 @@ export interface FailureDetail extends StepDetail {
 function programAt(runDir: string, rel: string): Record<string, string> {
   const dir = insideRoot(runDir, rel);
   if (!dir) return {};
-  const files: Record<string, string> = {};
+  const files = keyedObject<string>();
   let names: string[];
   try {
     names = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort().slice(0, MAX_FILES);

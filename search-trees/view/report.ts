@@ -8,6 +8,7 @@ import { type FailureDetail, type NodeDetail, readFailureDetail, readNodeDetail 
 import { inlinePage } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
 import { insideRoot } from '../../foundation/safe-path.ts';
+import { keyedObject } from '../../foundation/keyed-object.ts';
 
 export interface ReportLimits {
   /** Payload text kept per task. */
@@ -40,11 +41,11 @@ const MIME: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg'
 
 export function buildBundle(dir: string, limits: ReportLimits = REPORT_LIMITS): ReportBundle {
   const run = readRun(dir);
-  const nodes: Record<string, NodeDetail> = {};
+  const nodes = keyedObject<NodeDetail>();
   for (const n of run.nodes) nodes[n.id] = readNodeDetail(run, n.id) as NodeDetail;
-  const failures: Record<string, FailureDetail> = {};
+  const failures = keyedObject<FailureDetail>();
   for (const f of run.failures) failures[String(f.step)] = readFailureDetail(run, f.step) as FailureDetail;
-  const evidence: Record<string, EvidenceView> = {};
+  const evidence = keyedObject<EvidenceView>();
   for (const n of run.nodes) {
     for (const e of n.evaluations) {
       const view = readEvidence(run.dir, e.evidence, limits);
@@ -58,7 +59,7 @@ export function buildBundle(dir: string, limits: ReportLimits = REPORT_LIMITS): 
 /** The referenced images as data URIs, the winner's evaluations first, until the caps are reached. */
 function inlineImages(run: RunView, evidence: Record<string, EvidenceView>, limits: ReportLimits): { images: Record<string, string>; omitted: number } {
   const order = [...run.nodes].sort((a, b) => Number(b.id === run.winner) - Number(a.id === run.winner));
-  const images: Record<string, string> = {};
+  const images = keyedObject<string>();
   let total = 0;
   let omitted = 0;
   for (const node of order) {

@@ -4,7 +4,7 @@
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { pick } from '../../engine/search/selection.ts';
+import { selectFinal } from '../../engine/search/selection.ts';
 import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import type { SearchTree } from '../../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../../engine/search/ucb.ts';
@@ -195,7 +195,7 @@ export function readRun(dir: string): RunView {
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
     // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
-    winner: finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? pick(tree, p, info.options.selection).id : null,
+    winner: finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null,
     spend: spendOf(past.metaCalls),
     journalBytes,
   };
@@ -287,7 +287,9 @@ export function stepSeries(evaluations: Evaluation[], completed: number[], p: Uc
   return points;
 }
 
-function spendOf(calls: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView['spend'] {
+function spendOf(journaled: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView['spend'] {
+  // A reused reply made no request and cost nothing.
+  const calls = journaled.filter((c) => !c.reused);
   const priced = calls.filter((c) => c.usd !== null);
   return {
     calls: calls.length,

@@ -1,5 +1,5 @@
 // --env as a user meets it on the command line: the help lists what is registered and the other forms, and a
-// module that is missing or wrong is a usage error (exit 2) naming the problem.
+// module that is missing or wrong is a usage error (exit 2) naming the problem (and the task), without the usage text.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,5 +35,20 @@ describe('--env on the command line', () => {
     const half = await automemoInProcess('search', '--env', join(dir, 'half.ts'), '--out', join(dir, 'run'));
     expect(half.code).toBe(2);
     expect(half.err).toMatch(/the task spec is not usable:\n {2}- agent is missing.*\n {2}- reward is missing.*\n {2}- tasks is empty/);
+  });
+
+  it('names the task whose meta refers to itself, without the command\'s usage (the problem is in the module)', async () => {
+    writeFileSync(
+      join(dir, 'cyclic.mjs'),
+      "const meta = { note: 'x' }; meta.self = meta;\n" +
+        "export default { name: 'cyclic', summary: 's', load: () => ({ description: 'd', reward: 'r', check: () => 1,\n" +
+        "  agent: { id: 'a/1', run: async () => ({ steps: [] }) },\n" +
+        "  tasks: Array.from({ length: 10 }, (_, i) => ({ id: `t${i}`, scenario: 'a', instruction: 'say', ...(i === 3 ? { meta } : {}) })) }) };\n",
+    );
+    const r = await automemoInProcess('eval', '--env', join(dir, 'cyclic.mjs'), '--program', 'bm25', '--out', join(dir, 'cyclic-out'));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('tasks[3].meta (task "t3") is not JSON data: it refers to itself at meta.self');
+    expect(r.err).not.toContain('Converting circular structure');
+    expect(r.err).not.toContain('Options:');
   });
 });

@@ -61,7 +61,8 @@ function start(args: string[]): Proc {
 
 // Short enough that a killed worker's job comes back within seconds, long enough that a worker starved of CPU on a
 // loaded machine still renews its lock (a second stall would fail the job as its program's).
-const worker = () => start(['worker', '--queue', redis.url, '--lock-ms', '8000']);
+// Started for the example environments' folder: a worker opens no module elsewhere.
+const worker = () => start(['worker', '--queue', redis.url, '--lock-ms', '8000', '--env-root', join(repoRoot, 'examples')]);
 const ready = (w: Proc) => w.line((l) => l.includes('serving redis://'));
 async function stopAll(...ps: Proc[]) {
   for (const p of ps) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');

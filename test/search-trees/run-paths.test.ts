@@ -15,6 +15,7 @@ import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readJournal } from '../../search-trees/journal.ts';
 import type { RunOptions } from '../../search-trees/run-folder.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
+import { programAnalysisReply } from '../support/meta-replies.ts';
 import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
@@ -94,6 +95,7 @@ describe('a search writes only inside its run folder', () => {
         const purpose = purposeOf(body);
         if (purpose === 'analysis') return { content: analysis };
         if (purpose === 'synthesis') return { content: synthesis };
+        if (purpose === 'program-analysis') return { content: programAnalysisReply(body) };
         if (purpose !== 'generation') return { content: '{}' };
         generation++;
         // First a reply that names a file outside the program (beside a good index.ts), then a usable one.

@@ -1,5 +1,6 @@
 // A small OpenAI-compatible server on 127.0.0.1 for tests of the model path: scripted chat replies (including
-// malformed output, 429/500 errors and slow replies), deterministic embeddings, and a log of every request.
+// malformed output, 429/500 errors, slow replies, replies cut at max_tokens, and replies a handler waits for),
+// deterministic embeddings, and a log of every request.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ export interface ScriptedReply {
   raw?: string;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** The choice's finish reason (default "stop"; "length" says the reply hit max_tokens). */
+  finishReason?: string;
   /** Usage to report (default: rough counts). */
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
 }
@@ -23,7 +26,7 @@ export interface RecordedRequest {
   headers: IncomingMessage['headers'];
 }
 
-export type ChatHandler = (body: any) => ScriptedReply | undefined;
+export type ChatHandler = (body: any) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
 
 export class OpenAITestServer {
   readonly requests: RecordedRequest[] = [];
@@ -74,7 +77,7 @@ export class OpenAITestServer {
   }
 
   private async chat(body: any, res: ServerResponse): Promise<void> {
-    const reply = this.chatQueue.shift() ?? this.onChat?.(body) ?? { content: echo(body) };
+    const reply = this.chatQueue.shift() ?? (await this.onChat?.(body)) ?? { content: echo(body) };
     if (reply.delayMs) await sleep(reply.delayMs);
     if (res.destroyed) return;
     if (reply.raw !== undefined) return sendRaw(res, reply.status ?? 200, reply.raw);
@@ -89,7 +92,7 @@ export class OpenAITestServer {
       object: 'chat.completion',
       created: 0,
       model: body?.model ?? 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: reply.finishReason ?? 'stop' }],
       usage: reply.usage ?? {
         prompt_tokens: Math.ceil(promptChars / 4),
         completion_tokens: Math.ceil(content.length / 4),

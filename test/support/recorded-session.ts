@@ -1,6 +1,9 @@
-// A real model's replies to our meta prompts (../shared/data/meta-model-session/), served again by the local
-// OpenAI-compatible server: each request is classified by what it asks for and gets the next recorded reply of
-// that purpose, in the order the real run made them. Prompts may change; the replies stay the model's own.
+// A real model's replies to our meta prompts (../shared/data/meta-model-session*/), served again by the local
+// OpenAI-compatible server. Each request is classified by what it asks for (and, where the prompt says, for which
+// program and which cluster), and gets the next recorded reply of that kind, in the order the real run made them.
+// Prompts may change; the replies stay the model's own. A request that analyses every cluster of a program at once
+// (the agent's default) gets the recorded per-cluster analyses of that program's round and its synthesis, as one
+// reply in the shape it asks for.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -8,39 +11,70 @@ import { repoRoot } from '../../sandbox/paths.ts';
 import type { ScriptedReply } from './openai-server.ts';
 
 export const sessionDir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session');
+export const session2Dir = join(repoRoot, '..', 'shared', 'data', 'meta-model-session-2');
 
-export type Purpose = 'analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
+export type Purpose = 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
 
 const Call = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
   reply: z.string(),
 });
 
+/** The text of a request's last message (a multimodal request's text is its first part). */
+export function requestText(body: { messages?: { content?: unknown }[] }): string {
+  const last = body.messages?.at(-1)?.content;
+  return typeof last === 'string' ? last : Array.isArray(last) ? String(last[0]?.text ?? '') : '';
+}
+
 /** What a meta request asks for, read from the phrases each prompt's task part carries. */
 export function purposeOf(body: { messages?: { content?: unknown }[] }): Purpose | undefined {
-  const last = body.messages?.at(-1)?.content;
-  // A multimodal request's text is its first part.
-  const text = typeof last === 'string' ? last : Array.isArray(last) ? String(last[0]?.text ?? '') : '';
+  const text = requestText(body);
   if (text.includes('failed quick examination')) return 'repair';
   if (text.includes('scenario summariser')) return 'summaries';
   if (text.includes('cluster manager')) return 'clusters';
   if (text.includes('Write the next version')) return 'generation';
   if (text.includes('Write a first memory program')) return 'initialization';
-  // The synthesis quotes the analyses, so it is told apart first.
+  // One analysis of every cluster with the proposal (the default), then the synthesis, which quotes the analyses.
+  if (text.includes('{"clusters": [{"cluster"')) return 'program-analysis';
   if (text.includes('"changes"')) return 'synthesis';
   if (text.includes('"relevance"')) return 'analysis';
   return undefined;
 }
 
+/** The program a request is about, and the cluster an analysis of one cluster names (old and new wording). */
+export function subjectOf(body: { messages?: { content?: unknown }[] }): { node?: string; cluster?: string } {
+  const text = requestText(body);
+  const node = /The program \((?:a new child of )?([^,\s]+),/.exec(text)?.[1];
+  const tail = text.slice(text.lastIndexOf('\n\nTask:'));
+  const cluster = /one cluster of tasks(?: \(|: )"([^"]+)"/.exec(tail)?.[1];
+  return { ...(node ? { node } : {}), ...(cluster ? { cluster } : {}) };
+}
+
+export interface RecordedCall {
+  name: string;
+  purpose: Purpose;
+  node?: string;
+  cluster?: string;
+  reply: string;
+}
+
+/** The recorded calls in the order they were made. */
+export function recordedCalls(dir = sessionDir): RecordedCall[] {
+  return readdirSync(dir)
+    .filter((n) => /^call-\d+\.json$/.test(n))
+    .sort()
+    .map((name) => {
+      const call = Call.parse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
+      const purpose = purposeOf({ messages: call.messages });
+      if (!purpose) throw new Error(`${name}: cannot tell what the recorded request asked for`);
+      return { name, purpose, ...subjectOf({ messages: call.messages }), reply: call.reply };
+    });
+}
+
 /** The recorded calls, grouped by purpose in call order. */
 export function recordedReplies(dir = sessionDir): Map<Purpose, string[]> {
   const byPurpose = new Map<Purpose, string[]>();
-  for (const name of readdirSync(dir).filter((n) => /^call-\d+\.json$/.test(n)).sort()) {
-    const call = Call.parse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
-    const purpose = purposeOf({ messages: call.messages });
-    if (!purpose) throw new Error(`${name}: cannot tell what the recorded request asked for`);
-    byPurpose.set(purpose, [...(byPurpose.get(purpose) ?? []), call.reply]);
-  }
+  for (const call of recordedCalls(dir)) byPurpose.set(call.purpose, [...(byPurpose.get(call.purpose) ?? []), call.reply]);
   return byPurpose;
 }
 
@@ -52,5 +86,69 @@ export function replayHandler(replies: Map<Purpose, string[]>, served: Purpose[]
     if (!purpose || next === undefined) return { status: 500 };
     served.push(purpose);
     return { content: next };
+  };
+}
+
+/** Per program, its rounds of analysis: the per-cluster analyses before each of its syntheses, and that synthesis. */
+function rounds(calls: RecordedCall[]): Map<string, { analyses: RecordedCall[]; synthesis: RecordedCall }[]> {
+  const out = new Map<string, { analyses: RecordedCall[]; synthesis: RecordedCall }[]>();
+  const pending = new Map<string, RecordedCall[]>();
+  for (const c of calls) {
+    if (!c.node) continue;
+    if (c.purpose === 'analysis') pending.set(c.node, [...(pending.get(c.node) ?? []), c]);
+    if (c.purpose === 'synthesis') {
+      out.set(c.node, [...(out.get(c.node) ?? []), { analyses: pending.get(c.node) ?? [], synthesis: c }]);
+      pending.delete(c.node);
+    }
+  }
+  return out;
+}
+
+/** One program analysis composed of a round's recorded per-cluster analyses and its synthesis. */
+function composed(round: { analyses: RecordedCall[]; synthesis: RecordedCall }): string {
+  const parse = (c: RecordedCall) => JSON.parse(c.reply.slice(c.reply.indexOf('{'), c.reply.lastIndexOf('}') + 1)) as Record<string, unknown>;
+  const clusters = round.analyses.map((a) => ({ cluster: a.cluster ?? 'all', ...parse(a) }));
+  return JSON.stringify({ clusters, ...parse(round.synthesis) });
+}
+
+export interface Served {
+  purpose: Purpose;
+  node?: string;
+  cluster?: string;
+  /** The recorded calls that answered it. */
+  from: string[];
+}
+
+/**
+ * A chat handler serving each request the next unserved recorded reply of its purpose, program and cluster (or of
+ * its purpose and program, or its purpose, when the recording names fewer); a program analysis gets its program's
+ * next round composed. `gate` may hold a reply back (e.g. until a step is done, to keep the real run's order). A
+ * request with nothing recorded for it is answered 400 (not retried by the SDK), which the test sees.
+ */
+export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?: (purpose: Purpose, node: string | undefined) => Promise<void>): (body: any) => Promise<ScriptedReply> {
+  const left = calls.slice();
+  const programRounds = rounds(calls);
+  const take = (match: (c: RecordedCall) => boolean) => {
+    const i = left.findIndex(match);
+    return i < 0 ? undefined : (left.splice(i, 1)[0] as RecordedCall);
+  };
+  return async (body) => {
+    const purpose = purposeOf(body);
+    const { node, cluster } = subjectOf(body);
+    if (!purpose) return { status: 400 };
+    await gate?.(purpose, node);
+    if (purpose === 'program-analysis') {
+      const round = node ? programRounds.get(node)?.shift() : undefined;
+      if (!round) return { status: 400 };
+      served.push({ purpose, ...(node ? { node } : {}), from: [...round.analyses, round.synthesis].map((c) => c.name) });
+      return { content: composed(round) };
+    }
+    const call =
+      take((c) => c.purpose === purpose && c.node === node && c.cluster === cluster) ??
+      take((c) => c.purpose === purpose && c.node === node && !c.cluster) ??
+      take((c) => c.purpose === purpose && !c.node);
+    if (!call) return { status: 400 };
+    served.push({ purpose, ...(node ? { node } : {}), ...(cluster ? { cluster } : {}), from: [call.name] });
+    return { content: call.reply };
   };
 }

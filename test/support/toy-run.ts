@@ -26,7 +26,7 @@ export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
 export function createToyRun(dir: string, options: Partial<RunOptions> = {}): { folder: RunFolder; opts: RunOptions } {
   const folder = new RunFolder(dir);
   const opts = toyRunOptions(options);
-  folder.create({
+  const release = folder.create({
     format: RUN_FORMAT,
     createdAt: new Date().toISOString(),
     options: opts,
@@ -34,5 +34,7 @@ export function createToyRun(dir: string, options: Partial<RunOptions> = {}): { 
     models: {},
     versions: {},
   });
+  // A run made for a test is not held: the test's own search may take it up.
+  release();
   return { folder, opts };
 }

@@ -1,10 +1,13 @@
 // CluE's clustering step: each evaluated task gets a short model-written scenario summary (once per task, then
 // reused from the pool), the cluster manager updates the persistent pool and assigns this step's tasks, and the
-// pool's limits are enforced. When the step's evidence is too small, or a reply cannot be used, the tasks keep the
-// environment's metadata groups and the reason is said: clustering never costs a step its child.
+// pool's limits are enforced. Tasks the pool has already summarised and assigned (the same evaluation sample seen
+// again, by a step in flight or a later one) cost no call: the pool's clusters stand. When the step's evidence is
+// too small, or a reply cannot be used, the tasks keep the environment's metadata groups and the reason is said:
+// clustering never costs a step its child.
 import { z } from 'zod';
 import { fillPrompt, readPrompt } from '../../llm/prompt-file.ts';
 import { applyOperations, type ClusterPool, clusterId, MAX_CLUSTERS, MIN_TASKS, type PoolOperation } from './pool.ts';
+import { keyedObject } from '../../../foundation/keyed-object.ts';
 
 /** One evaluated task as the clustering sees it. */
 export interface ClueTask {
@@ -55,13 +58,13 @@ const ManagerReply = z.object({
 
 const metadata = (pool: ClusterPool, tasks: ClueTask[], why: string): ClueOutcome => ({
   pool,
-  groupOf: Object.fromEntries(tasks.map((t) => [t.taskId, t.scenario])),
+  groupOf: keyedObject(tasks.map((t) => [t.taskId, t.scenario])),
   source: 'metadata',
   notes: [why],
 });
 
 async function summarise(tasks: ClueTask[], ask: AskJson): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
+  const out = keyedObject<string>();
   for (let i = 0; i < tasks.length; i += SUMMARY_BATCH) {
     const batch = tasks.slice(i, i + SUMMARY_BATCH);
     const blocks = batch.map((t) => `taskId: ${t.taskId}\n${t.text.slice(0, TEXT_CHARS) || '(no text)'}`).join('\n\n');
@@ -79,15 +82,30 @@ function renderPool(pool: ClusterPool): string {
   return pool.clusters.map((c) => `- ${c.id} [${counts.get(c.id) ?? 0}]: ${c.label} — ${c.description}`).join('\n');
 }
 
+/** Each task's group as shown to the model: its cluster's label (two clusters labelled alike stay apart by id). */
+function groupsOf(pool: ClusterPool, ids: string[]): Record<string, string> {
+  const labels = pool.clusters.map((c) => c.label || c.id);
+  const label = new Map(pool.clusters.map((c, i) => [c.id, labels.indexOf(labels[i] as string) === labels.lastIndexOf(labels[i] as string) ? (labels[i] as string) : `${labels[i]} (${c.id})`]));
+  return keyedObject(ids.map((id) => [id, label.get((Object.hasOwn(pool.assignment, id) ? pool.assignment[id] : undefined) ?? '') ?? clusterId(id)]));
+}
+
+/** Every task already summarised and assigned to a cluster the pool still has: nothing for the model to do. */
+function alreadyClustered(pool: ClusterPool, tasks: ClueTask[]): boolean {
+  const ids = new Set(pool.clusters.map((c) => c.id));
+  return tasks.every((t) => Object.hasOwn(pool.summaries, t.taskId) && Object.hasOwn(pool.assignment, t.taskId) && ids.has(pool.assignment[t.taskId] as string));
+}
+
 /** Clusters this step's tasks with the model, within the pool's limits; the metadata groups when it cannot. */
 export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: AskJson): Promise<ClueOutcome> {
   if (tasks.length < MIN_EVIDENCE_TASKS) return metadata(pool, tasks, `${tasks.length} scored task(s): too few to cluster, metadata groups kept`);
+  const ids = tasks.map((t) => t.taskId);
+  if (alreadyClustered(pool, tasks)) return { pool, groupOf: groupsOf(pool, ids), source: 'model', notes: ['every task was already summarised and clustered: the pool stands, no model call'] };
   try {
     const fresh = await summarise(
-      tasks.filter((t) => pool.summaries[t.taskId] === undefined),
+      tasks.filter((t) => !Object.hasOwn(pool.summaries, t.taskId)),
       ask,
     );
-    const summaries = { ...pool.summaries, ...fresh };
+    const summaries = keyedObject([...Object.entries(pool.summaries), ...Object.entries(fresh)]);
     const notes: string[] = [];
     const unsummarised = tasks.filter((t) => summaries[t.taskId] === undefined);
     if (unsummarised.length) notes.push(`${unsummarised.length} task(s) had no summary in the reply: their metadata group stands in`);
@@ -99,13 +117,8 @@ export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: As
       fillPrompt(prompt('manage'), { maxClusters: MAX_CLUSTERS, minTasks: MIN_TASKS, poolSize: pool.clusters.length, pool: renderPool(pool), count: managed.length, tasks: lines }),
       ManagerReply,
     );
-    const ids = tasks.map((t) => t.taskId);
     const applied = applyOperations(pool, reply.operations as PoolOperation[], reply.assign, ids, summaries);
-    // Groups are shown by label; two clusters the model labelled alike stay apart by their ids.
-    const labels = applied.pool.clusters.map((c) => c.label || c.id);
-    const label = new Map(applied.pool.clusters.map((c, i) => [c.id, labels.indexOf(labels[i] as string) === labels.lastIndexOf(labels[i] as string) ? (labels[i] as string) : `${labels[i]} (${c.id})`]));
-    const groupOf = Object.fromEntries(ids.map((id) => [id, label.get(applied.pool.assignment[id] ?? '') ?? clusterId(id)]));
-    return { pool: applied.pool, groupOf, source: 'model', notes: [...notes, ...applied.notes] };
+    return { pool: applied.pool, groupOf: groupsOf(applied.pool, ids), source: 'model', notes: [...notes, ...applied.notes] };
   } catch (err) {
     return metadata(pool, tasks, `clustering failed, metadata groups kept: ${(err as Error).message.slice(0, 300)}`);
   }

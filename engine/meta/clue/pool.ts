@@ -3,6 +3,7 @@
 // limits hold whatever the model replied: at most MAX_CLUSTERS clusters, none analysed with fewer than
 // MIN_TASKS tasks.
 import { tokenize } from '../../../memo-programs/lib/tokenize.ts';
+import { keyedObject } from '../../../foundation/keyed-object.ts';
 
 export const MAX_CLUSTERS = 7;
 export const MIN_TASKS = 2;
@@ -27,7 +28,7 @@ export type PoolOperation =
   | { op: 'split'; cluster: string; into: PoolCluster[] }
   | { op: 'relabel'; cluster: string; label: string; description?: string };
 
-export const emptyPool = (): ClusterPool => ({ clusters: [], summaries: {}, assignment: {} });
+export const emptyPool = (): ClusterPool => ({ clusters: [], summaries: keyedObject(), assignment: keyedObject() });
 
 const ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
 /** A cluster id the model wrote, as a safe short name (ids reach the journal and the viewer). */
@@ -107,12 +108,15 @@ export function applyOperations(pool: ClusterPool, ops: PoolOperation[], assign:
     for (let hops = 0; renamed.has(at) && hops < 100; hops++) at = renamed.get(at) as string;
     return at;
   };
-  const allSummaries = { ...pool.summaries, ...summaries };
-  const assignment: Record<string, string> = {};
+  const allSummaries = keyedObject([...Object.entries(pool.summaries), ...Object.entries(summaries)]);
+  const assignment = keyedObject<string>();
   const left: string[] = [];
   for (const task of tasks) {
-    const wanted = assign[task] !== undefined ? follow(clusterId(assign[task])) : undefined;
-    const earlier = pool.assignment[task] !== undefined ? follow(pool.assignment[task]) : undefined;
+    // Task ids are data: only a task's own entry counts, never what an object inherits under its name.
+    const asked = Object.hasOwn(assign, task) ? assign[task] : undefined;
+    const before = Object.hasOwn(pool.assignment, task) ? pool.assignment[task] : undefined;
+    const wanted = asked !== undefined ? follow(clusterId(asked)) : undefined;
+    const earlier = before !== undefined ? follow(before) : undefined;
     const id = [wanted, earlier].find((x) => x !== undefined && clusters.has(x));
     if (id) assignment[task] = id;
     else left.push(task);

@@ -1,7 +1,7 @@
 // Pulls program files out of a model's reply: fenced blocks whose first line is `// file: name.ts` (or whose info
 // string says file=name.ts), else the largest block that looks like a program, else the whole reply when it is
-// bare code. An unclosed fence (a reply cut off at max_tokens) still yields its text, and then fails to compile
-// with a clear error rather than vanishing here.
+// bare code. An unclosed fence still yields its text, and then fails to compile with a clear error rather than
+// vanishing here (a reply the endpoint says it cut at max_tokens is asked again before it gets here: calls.ts).
 export type ExtractedFiles = Record<string, string>;
 
 const FENCE = /```([^\n`]*)\n([\s\S]*?)(?:```|$)/g;

@@ -1,18 +1,39 @@
-// Plain renderings of the tree and the data for the meta prompts: what was tried from this parent, the best programs
-// elsewhere, one real update episode (clipped), and what the memory is built from.
+// Plain renderings of the tree and the data for the meta prompts: what was tried from this parent (and what steps in
+// flight are writing from it), the best programs elsewhere, one real update episode (clipped), and what the memory
+// is built from.
 import type { EpisodeRecorder, Json } from '../../../memo-programs/contract.ts';
 import type { Inspiration, TriedChild } from '../types.ts';
+import type { InFlight } from './siblings.ts';
 
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
 
-export function renderTried(tried: TriedChild[], parentScore: number): string {
-  if (!tried.length) return '';
-  const lines = tried.map((t) =>
-    t.failed
-      ? `- ${t.node}: failed before evaluation: ${t.failed}`
-      : `- ${t.node}: ${t.change}${t.delta !== undefined ? ` → ${signed(t.delta)} against this program on the same tasks (this program: ${parentScore.toFixed(3)})` : ' (not evaluated yet)'}`,
-  );
-  return `\nAlready tried from this program (take a different direction from each; do not write any of them again):\n${lines.join('\n')}\n`;
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+/**
+ * What was already tried from this program: the tree's children (change and paired score delta, or why they
+ * failed), the directions steps in flight are writing from it now, and how many of those have not chosen yet. A
+ * child that beat the program may be built on.
+ */
+export function renderTried(tried: TriedChild[], parentScore: number, inFlight: InFlight = { decided: [], undecided: 0 }): string {
+  const inTree = new Set(tried.flatMap((t) => (t.step === undefined ? [] : [t.step])));
+  const now = inFlight.decided.filter((w) => !inTree.has(w.step));
+  if (!tried.length && !now.length && !inFlight.undecided) return '';
+  const better = tried.some((t) => !t.failed && (t.delta ?? 0) > 0);
+  const lines = [
+    ...tried.map((t) =>
+      t.failed
+        ? `- ${t.node}: ${t.change !== '(never evaluated)' ? `${t.change} — ` : ''}failed before evaluation: ${t.failed}`
+        : `- ${t.node}: ${t.change}${t.delta !== undefined ? ` → ${signed(t.delta)} against this program on the same tasks (this program: ${parentScore.toFixed(3)})${t.delta > 0 ? ', better' : ''}` : ' (not evaluated yet)'}`,
+    ),
+    ...now.map((w) => `- step ${w.step} (being written now by a step in flight, not evaluated yet): ${w.direction}`),
+  ];
+  const rule = better
+    ? 'Do not write any of them again. A child that scored better than this program may be built on: extend its direction with a change of your own, or diverge from it; say which in your summary. Take a different direction from each of the others.'
+    : 'Take a different direction from each; do not write any of them again.';
+  const undecided = inFlight.undecided
+    ? `${inFlight.undecided === 1 ? 'Another step in flight is' : `${inFlight.undecided} other steps in flight are`} writing a child of this program at the same time and has not chosen its direction yet. So that the children differ, carry out the direction you rank ${ordinal(inFlight.undecided + 1)} most promising (the steps before you take those ranked above it), and say so in your summary.\n`
+    : '';
+  return `\n${lines.length ? `Already tried from this program:\n${lines.join('\n')}\n${rule}\n` : ''}${undecided}`;
 }
 
 export function renderInspirations(list: Inspiration[]): string {
@@ -43,6 +64,7 @@ export function clipJson(value: Json, depth = 0): Json {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipJson(v, depth + 1)]));
 }
 
+/** One episode as compact JSON (indentation would repeat on every line of every prompt of the run). */
 export function renderEpisode(episode: EpisodeRecorder): string {
-  return JSON.stringify(clipJson(episode as unknown as Json), null, 1);
+  return JSON.stringify(clipJson(episode as unknown as Json));
 }

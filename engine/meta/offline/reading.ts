@@ -33,6 +33,8 @@ export interface Reading {
   tasksWithOutcomes: boolean;
   /** Shown units per payload (pipelines' metadata), the median. */
   shownUnits?: number;
+  /** Share of payload lines that repeat another line of the same payload (budget spent twice on one thing). */
+  repeats: number;
   /** Shares of the validation tasks that ask about the latest state, ask when (or name a time), name several people. */
   asks: { latest: number; time: number; names: number };
 }
@@ -69,9 +71,28 @@ export function readEvidence(ctx: ParentContext): Reading {
     weak,
     dialogue: example?.meta?.kind === 'dialogue',
     asks: asksOf(ctx.instructions ?? []),
+    repeats: repeatShare(ctx.payloads),
     tasksWithOutcomes: example !== undefined && example.meta?.kind !== 'dialogue',
     ...shownUnits(ctx),
   };
+}
+
+/** The share of payload lines (of at least 20 characters) that repeat a line above them in the same payload. */
+function repeatShare(payloads: ReadonlyMap<string, string>): number {
+  let lines = 0;
+  let repeats = 0;
+  for (const text of [...payloads.values()].slice(0, 2000)) {
+    const seen = new Set<string>();
+    for (const raw of text.split('\n').slice(0, 5000)) {
+      // A line's words without a speaker prefix: the same thing said again by someone else is a repeat too.
+      const line = raw.replace(/^[^:]{1,40}: /, '').trim().toLowerCase();
+      if (line.length < 20) continue;
+      lines++;
+      if (seen.has(line)) repeats++;
+      else seen.add(line);
+    }
+  }
+  return lines ? repeats / lines : 0;
 }
 
 /** What the validation tasks ask, as shares. */

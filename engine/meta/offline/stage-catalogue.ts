@@ -29,10 +29,11 @@ export const STAGES: Record<string, StageInfo> = {
   weightedFuse: { phase: 2, role: 'fuse', call: 'weightedFuse()', options: {} },
   maxFuse: { phase: 2, role: 'fuse', call: 'maxFuse()', options: {} },
   timeBoost: { phase: 3, role: 'rescore', call: 'timeBoost({ span: 1.5, when: 1.3 })', options: { span: float(1, 3), when: float(1, 3), spillDays: int(0, 90) }, needs: 'dialogue' },
-  recencyBoost: { phase: 3, role: 'rescore', call: 'recencyBoost({ weight: 0.5 })', options: { weight: float(0.1, 3) } },
+  recencyBoost: { phase: 3, role: 'rescore', call: 'recencyBoost({ weight: 0.5 })', options: { weight: float(0.1, 3), when: { kind: 'enum', values: ["'asked'", "'always'"] } }, optional: { when: "'asked'" } },
   neighbourExpand: { phase: 4, role: 'expand', call: 'neighbourExpand({ before: 1, after: 1, seeds: 10, decay: 0.7 })', options: { before: int(0, 4), after: int(0, 4), seeds: int(1, 60), decay: float(0.1, 1) } },
   graphExpand: { phase: 4, role: 'expand', call: 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', options: { seeds: int(1, 30), per: int(1, 10), decay: float(0.1, 1) } },
   mmrStage: { phase: 5, role: 'diversity', call: 'mmrStage({ k: 60, lambda: 0.7 })', options: { k: int(5, 300), lambda: float(0.3, 1) } },
+  dedupe: { phase: 5, role: 'diversity', call: 'dedupe({ similarity: 0.9 })', options: { similarity: float(0.5, 1) } },
   capPerSource: { phase: 5, role: 'diversity', call: 'capPerSource({ max: 4, decay: 0.75 })', options: { max: int(1, 30), decay: float(0.1, 1) } },
   packWhole: {
     phase: 6,

@@ -157,6 +157,7 @@ export const PIPELINE_STAGE_NAMES = [
   'graphExpand',
   'mmrStage',
   'capPerSource',
+  'dedupe',
   'timeBoost',
   'recencyBoost',
   'routeByKind',

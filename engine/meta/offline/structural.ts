@@ -69,6 +69,7 @@ export function movedOption(t: Tunable, current: string, up: boolean, random: ()
 interface KeyHistory {
   tries: number;
   inert: number;
+  helped: number;
   best: number;
 }
 
@@ -76,9 +77,10 @@ function learnKeys(history: EditOutcome[]): Map<string, KeyHistory> {
   const out = new Map<string, KeyHistory>();
   for (const h of history) {
     for (const e of h.edits) {
-      const s = out.get(e.path) ?? { tries: 0, inert: 0, best: -Infinity };
+      const s = out.get(e.path) ?? { tries: 0, inert: 0, helped: 0, best: -Infinity };
       s.tries++;
       if (Math.abs(h.delta) < 1e-9) s.inert++;
+      else if (h.delta > 0) s.helped++;
       s.best = Math.max(s.best, h.delta);
       out.set(e.path, s);
     }
@@ -86,12 +88,15 @@ function learnKeys(history: EditOutcome[]): Map<string, KeyHistory> {
   return out;
 }
 
-/** How history scales an edit's weight: inert everywhere → almost never; helped somewhere → more; hurt → less. */
+/**
+ * How history scales an edit's weight: inert everywhere → almost never; each time it helped → more, each time it did
+ * nothing or hurt → less, so an edit that helped once and then did nothing (k raised again and again) fades.
+ */
 function historyFactor(h: KeyHistory | undefined): number {
   if (!h) return 1;
   if (h.inert === h.tries) return 0.05;
-  if (h.best > 1e-9) return 2 + 20 * h.best;
-  return 0.3;
+  const hurt = h.tries - h.inert - h.helped;
+  return Math.max(0.05, ((1 + 2 * h.helped) * (1 + 10 * Math.max(0, h.best))) / (1 + 2 * h.inert + hurt));
 }
 
 /** The evidence as shares: recall (the answer was missing), precision (it was there, among too much), cut, beside. */
@@ -106,14 +111,18 @@ export interface Pressure {
 export function pressure(r: Reading): Pressure {
   const m = r.misses.misses;
   const units = m.cut + m.neighbour + m.unseen;
-  const cut = units ? m.cut / units : 0;
-  const neighbour = units ? m.neighbour / units : 0;
+  const unitLine = units ? ` (gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found)` : '';
+  const repeats = r.repeats >= 0.05 ? `; ${Math.round(100 * r.repeats)}% of payload lines repeat another` : '';
+  // Of the answers missing from payloads, the gold units say why: never found (recall), ranked but cut (packing),
+  // beside a shown unit (expansion); without unit ids, missing counts as recall.
+  const split = units ? { recall: m.unseen / units, cut: m.cut / units, neighbour: m.neighbour / units } : { recall: 1, cut: 0, neighbour: 0 };
   if (r.traced >= 3) {
     const found = r.found / r.traced;
-    return { recall: 1 - found, precision: found, cut, neighbour, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${units ? ` (gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found)` : ''}` };
+    const missing = 1 - found;
+    return { recall: missing * split.recall, precision: found, cut: missing * split.cut, neighbour: missing * split.neighbour, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${unitLine}${repeats}` };
   }
-  if (units) return { recall: m.unseen / units, precision: 0.2, cut, neighbour, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found` };
-  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting` };
+  if (units) return { ...split, precision: 0.2, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found${repeats}` };
+  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting${repeats}` };
 }
 
 /** Does the data have what a stage needs? */
@@ -144,6 +153,7 @@ function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure
     graphExpand: 0.2 + p.recall,
     mmrStage: 0.3 + p.cut + p.precision,
     capPerSource: 0.2 + p.cut + p.precision,
+    dedupe: 0.1 + 6 * r.repeats + (r.repeats >= 0.05 ? p.cut + p.precision : 0),
     timeBoost: r.asks.time ? 0.3 + 2 * r.asks.time : 0,
     recencyBoost: r.asks.latest ? 0.3 + 3 * r.asks.latest * (0.5 + p.precision) : 0,
     entityQueries: r.asks.names ? 0.3 + p.recall * (0.5 + r.asks.names) : 0,

@@ -39,6 +39,10 @@ export async function loadOnnxBackend(precision) {
       vectors.dispose?.();
       return flat;
     },
+    /** Frees the session's native memory before the thread ends. */
+    async release() {
+      await session.release();
+    },
   };
 }
 

@@ -123,7 +123,7 @@
             el(
               'tr',
               {},
-              el('td', {}, c.purpose),
+              el('td', {}, c.reused ? `${c.purpose} (reused: step ${c.reused.step}'s reply)` : c.cut ? `${c.purpose} (cut at max_tokens)` : c.purpose),
               el('td', {}, c.model),
               el('td', { class: 'num' }, `${c.promptTokens}${c.cachedTokens ? ` (${c.cachedTokens})` : ''}/${c.completionTokens}`),
               el('td', { class: 'num' }, c.usd === null ? '—' : c.usd.toFixed(4)),

@@ -56,6 +56,25 @@ describe('a task spec is checked when it arrives', () => {
     expect(load(null)).toThrow(/expected tasks \+ agent/);
   });
 
+  it('names the task whose meta (or the spec whose data) is no JSON data: a cycle, or nesting past any use', async () => {
+    const tasks = await arithmeticTasks(2);
+    const cyclic: Record<string, unknown> = { note: 'x' };
+    cyclic.self = cyclic;
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200_000; i++) deep = { d: deep };
+    const spec = (over: object) => ({ tasks: tasks.map((t, i) => (i === 3 ? { ...t, meta: cyclic } : i === 5 ? { ...t, meta: deep } : t)), agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r', ...over });
+    let message = '';
+    try {
+      load(spec({ data: { loop: cyclic } }))();
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toContain(`tasks[3].meta (task "${tasks[3]?.id}") is not JSON data: it refers to itself at meta.self`);
+    expect(message).toContain(`tasks[5].meta (task "${tasks[5]?.id}") is not JSON data: it is nested deeper than 100 levels`);
+    expect(message).toContain('data is not JSON data: it refers to itself at data.loop.self');
+    expect(message).not.toContain('Converting circular structure');
+  });
+
   it('refuses roles that leave a split without its tasks', async () => {
     const tasks = (await arithmeticTasks(2)).map((t, i) => ({ ...t, role: (i % 2 ? 'update' : 'test') as TaskRole }));
     const spec = await arithmeticSpec(hooks(), { tasks });

@@ -1,6 +1,7 @@
-// A worker on another machine finds the search's environment module under another folder with --path-map; the
-// environment is still checked against the search's content hash, and a worker without the mapping refuses by name.
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+// A worker on another machine finds the search's environment module or data file under another folder with
+// --path-map; the environment is still checked against the search's content hash (which leaves out where files
+// sit), and a worker without the mapping refuses by name.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,9 +52,29 @@ it('lets a worker open a module environment the search had elsewhere, still chec
     // The module is not where the search had it on this machine.
     renameSync(there, here);
     await expect(workerContext(models, services, () => undefined).environment(ref)).rejects.toThrow(/cannot open the environment/);
-    const mapped = await workerContext(models, services, () => undefined, [parsePathMapping(`${there}=${here}`)]).environment(ref);
+    const mapped = await workerContext(models, services, () => undefined, { pathMap: [parsePathMapping(`${there}=${here}`)] }).environment(ref);
     expect(environmentHash(mapped, mapEnvRef(ref, [parsePathMapping(`${there}=${here}`)]).source)).toBe(ref.hash);
     expect((await mapped.worlds('test')).length).toBeGreaterThan(0);
     await mapped.close?.();
+  });
+});
+
+it('lets a worker open a data file the search had elsewhere: the same content hash, wherever the file sits', async () => {
+  const models = resolveModels({}, {});
+  await withHost(models, async (services) => {
+    const there = join(work, 'search-data');
+    const here = join(work, 'worker-data');
+    mkdirSync(there);
+    cpSync(join(repoRoot, 'examples', 'qa-data'), join(there, 'qa'), { recursive: true });
+    const { env, source } = await openNamed(`data:${join(there, 'qa', 'team-notes.jsonl')}`, { models, images: services.images, seed: 0, onNote: () => undefined });
+    const ref = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) };
+    renameSync(there, here);
+    const map = [parsePathMapping(`${there}=${here}`)];
+    const mapped = await workerContext(models, services, () => undefined, { pathMap: map, roots: [here] }).environment(ref);
+    expect((await mapped.worlds('test')).length).toBeGreaterThan(0);
+    // Other data under the same path is still refused.
+    cpSync(join(here, 'qa', 'team-notes.jsonl'), join(here, 'qa', 'other.jsonl'));
+    writeFileSync(join(here, 'qa', 'team-notes.jsonl'), readFileSync(join(here, 'qa', 'other.jsonl'), 'utf8').replace('Postgres', 'MySQL'));
+    await expect(workerContext(models, services, () => undefined, { pathMap: map, roots: [here] }).environment(ref)).rejects.toThrow(/has a different environment data:/);
   });
 });

@@ -58,7 +58,7 @@ describe('what comes back from a worker is checked', () => {
     const dir = join(work, 'evidence');
     expect(() => unpackEvidence(dir, [{ path: '../escaped.txt', base64: Buffer.from('x').toString('base64') }])).toThrow(/not a safe relative path/);
     expect(existsSync(join(work, 'escaped.txt'))).toBe(false);
-    expect(() => parseJobOutput({ key: 'k', worker: 'w', result: { score: 7 } }, 'a worker')).toThrow(/a worker returned a malformed job result \(result\./);
+    expect(() => parseJobOutput({ key: 'k', worker: 'w', result: { score: 7 } }, 'a worker', 'k')).toThrow(/a worker returned a malformed job result for k \(result\./);
   });
 });
 

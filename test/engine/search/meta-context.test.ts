@@ -1,6 +1,6 @@
 // What the search tells the meta agent of the tree: the children already tried from a parent (valid ones with their
-// paired delta, failed ones with the reason), so a second child of the same parent gets a different prompt, and the
-// best programs elsewhere as inspirations.
+// paired delta, failed ones with the reason; changes cut at sentence ends), so a second child of the same parent gets
+// a different prompt, and the best programs elsewhere (not the parent's own children) as inspirations.
 import { describe, expect, it } from 'vitest';
 import { inspirationsFor, triedFrom } from '../../../engine/search/meta-context.ts';
 import { SearchTree, type TreeNode } from '../../../engine/search/tree.ts';
@@ -31,15 +31,27 @@ function tree(): SearchTree {
 describe('the tree as the meta agent sees it', () => {
   it('lists what was tried from a parent in step order, with paired deltas and failure reasons', () => {
     expect(triedFrom(tree(), 'seed-a')).toEqual([
-      { node: 'n1', change: 'fuse BM25 and dense', delta: expect.closeTo(0.2, 10) },
-      { node: 'step 2', change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
-      { node: 'n3', change: 'neighbour turns' },
+      { node: 'n1', step: 1, change: 'fuse BM25 and dense', delta: expect.closeTo(0.2, 10) },
+      { node: 'step 2', step: 2, change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
+      { node: 'n3', step: 3, change: 'neighbour turns' },
     ]);
     expect(triedFrom(tree(), 'n4')).toEqual([]);
   });
 
-  it('offers the best programs other than the parent (never the root) as inspirations', () => {
-    expect(inspirationsFor(tree(), 'n1').map((x) => x.node)).toEqual(['n4', 'seed-a']);
+  it('cuts a long change at a sentence end, never mid-word', () => {
+    const t = tree();
+    const long = `Replace the blind neighbour expansion with speaker-aware expansion. ${'Then keep every turn of the speaker the question names, and pack them by date. '.repeat(6)}`;
+    t.add(node('n5', 'seed-a', 'child', 5, [], long));
+    const change = triedFrom(t, 'seed-a').at(-1)?.change ?? '';
+    expect(change.length).toBeLessThanOrEqual(400);
+    expect(change.startsWith('Replace the blind neighbour expansion with speaker-aware expansion. Then keep')).toBe(true);
+    expect(change.endsWith('by date.')).toBe(true);
+  });
+
+  it('offers the best programs other than the parent and its own children (never the root) as inspirations', () => {
+    expect(inspirationsFor(tree(), 'n1').map((x) => x.node)).toEqual(['seed-a']);
     expect(inspirationsFor(tree(), 'seed-a')[0]).toEqual({ node: 'n4', q: 0.875, evaluations: 2, change: 'compact dated lines' });
+    // n1 (0.8) is seed-a's child: it is among what was tried from seed-a, with its delta, not an inspiration.
+    expect(inspirationsFor(tree(), 'seed-a').map((x) => x.node)).toEqual(['n4']);
   });
 });

@@ -15,6 +15,7 @@ import { readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
 import { readRun } from '../../../search-trees/view/run-model.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
+import { programAnalysisReply } from '../../support/meta-replies.ts';
 import { purposeOf } from '../../support/recorded-session.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
@@ -39,6 +40,7 @@ describe('children that would change nothing', () => {
       const purpose = purposeOf(body);
       if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
       if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
+      if (purpose === 'program-analysis') return { content: programAnalysisReply(body, 'Add a comment.', 'c') };
       return { content: `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\`` };
     };
     const { folder, opts } = createToyRun(join(work, 'run'), { budget: 1, policy: 'greedy', meta: 'model' });
@@ -62,6 +64,6 @@ describe('children that would change nothing', () => {
     expect(readFileSync(join(folder.dir, 'programs', 'n1', 'index.ts'), 'utf8')).toContain("text: 'nothing'");
     // The model heard of the first no-op when it tried again.
     const generations = server.chatRequests().filter((b) => purposeOf(b) === 'generation').map((b) => String(b.messages.at(-1).content));
-    expect(generations[1]).toContain('- step 1: failed before evaluation: changed nothing');
+    expect(generations[1]).toContain('- step 1: Add a comment. — failed before evaluation: changed nothing');
   }, 120_000);
 });

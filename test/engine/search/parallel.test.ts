@@ -8,6 +8,7 @@ import { CostLedger } from '../../../engine/llm/ledger.ts';
 import { resolveModels } from '../../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
+import { SearchRun } from '../../../engine/search/search-run.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../search-trees/journal.ts';
 import { replay } from '../../../search-trees/replay.ts';
@@ -15,6 +16,7 @@ import { OpenAITestServer } from '../../support/openai-server.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 import { createToyRun } from '../../support/toy-run.ts';
+import { purposeOf } from '../../support/recorded-session.ts';
 
 let server: OpenAITestServer;
 const dirs: string[] = [];
@@ -50,19 +52,24 @@ function scriptedModel(latencyMs: number) {
   };
 }
 
-async function searchWith(parallel: number, extra: { maxUsd?: number; budget?: number } = {}) {
+async function searchWith(parallel: number, extra: { maxUsd?: number; budget?: number; analysis?: 'cluster' | 'program'; ledger?: CostLedger; generateOnly?: boolean } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'parallel-'));
   dirs.push(dir);
   const { folder, opts } = createToyRun(dir, { budget: extra.budget ?? 4, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 0, quickExamTasks: 2, ...(extra.maxUsd ? { maxUsd: extra.maxUsd } : {}) });
   const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' });
-  const summary = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: opts, models, ledger: new CostLedger() });
-  return { summary, events: readJournal(folder.journalPath).events };
+  const meta = new ModelMetaAgent(models.meta as never, { analysis: extra.analysis ?? 'program' });
+  const summary = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta, folder, options: extra.generateOnly ? { ...opts, ucb: { ...opts.ucb, cEval: 0 } } : opts, models, ledger: extra.ledger ?? new CostLedger() });
+  return { summary, events: readJournal(folder.journalPath).events, folder };
 }
 
 describe('parallel search', () => {
   it('keeps several steps in flight: their model calls overlap, each step is journaled once, and no child is lost', async () => {
     scriptedModel(1500);
+    const before = server.chatRequests().length;
     const { summary, events } = await searchWith(4);
+    // No request was sent twice, however the steps in flight overlapped.
+    const sent = server.chatRequests().slice(before).map((b) => JSON.stringify(b));
+    expect(new Set(sent).size).toBe(sent.length);
     const r = replay(events);
     expect(r.doneSteps).toEqual([1, 2, 3, 4]);
     expect(events.filter((e) => e.type === 'action').map((e) => e.step).sort()).toEqual([1, 2, 3, 4]);
@@ -76,6 +83,29 @@ describe('parallel search', () => {
     expect(summary.validGenerations).toBe(summary.generations);
     expect(sequential.summary.validGenerations).toBe(sequential.summary.generations);
     expect(summary.failedGenerations + sequential.summary.failedGenerations).toBe(0);
+  }, 120_000);
+
+  it('asks the same analyses of steps in flight once: the journal records the reuse, the ledger charges only what was sent', async () => {
+    scriptedModel(800);
+    const before = server.chatRequests().length;
+    const ledger = new CostLedger();
+    const { events, folder } = await searchWith(2, { budget: 2, analysis: 'cluster', ledger, generateOnly: true });
+    const sent = server.chatRequests().slice(before);
+    // Both steps wrote a child of the seed at once: the toy's two clusters were analysed once.
+    expect(events.filter((e) => e.type === 'action').map((e) => (e.type === 'action' ? `${e.kind} ${e.node}` : ''))).toEqual(['generate seed-trajectory-retrieval', 'generate seed-trajectory-retrieval']);
+    const calls = events.flatMap((e) => (e.type === 'meta-call' ? [e] : []));
+    const reused = calls.filter((c) => c.reused);
+    expect(reused.map((c) => [c.step, c.purpose, c.reused?.step, c.reused?.purpose])).toEqual([
+      [2, 'analysis', 1, 'analysis'],
+      [2, 'analysis', 1, 'analysis'],
+    ]);
+    expect(sent.filter((b) => purposeOf(b) === 'analysis')).toHaveLength(2);
+    expect(ledger.total.calls).toBe(sent.length);
+    expect(ledger.total.calls).toBe(calls.length - reused.length);
+    // A resumed run charges what the journal says was sent, not the reuses.
+    const again = new SearchRun({ env: new ToyEnvironment(), services: offlineServices(), meta: new ModelMetaAgent(resolveModels({}, { AUTOMEMO_META_MODEL: 'meta-1' }).meta as never), folder, options: folder.read().options, models: resolveModels({}, {}), ledger: new CostLedger() });
+    expect(again.state.ledger.total.calls).toBe(sent.length);
+    again.close();
   }, 120_000);
 
   it('stops every step in flight at --max-usd, journaling the stop once and keeping what finished', async () => {

@@ -94,15 +94,15 @@ describe('tree search with a model meta agent', () => {
     '});',
   ].join('\n');
   const analysis = JSON.stringify({ relevance: [{ taskId: 'w1/door-1', label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
-  const synthesis = JSON.stringify({ summary: 'Return the one matching line.', changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }] });
+  const cluster = (name: string) => ({ cluster: name, relevance: [{ taskId: `${name}/door-0`, label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
+  const programAnalysis = JSON.stringify({ clusters: [cluster('w1'), cluster('w2')], summary: 'Return the one matching line.', changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }] });
 
-  it('analyses clusters, synthesises, generates, repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
+  it('analyses every cluster in one call, generates, repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
     const { folder, opts, env } = setup({ budget: 1, meta: 'model', seeds: ['trajectory-retrieval'] });
     let generation = 0;
     server.onChat = (body) => {
       const purpose = purposeOf(body);
-      if (purpose === 'analysis') return { content: analysis };
-      if (purpose === 'synthesis') return { content: synthesis };
+      if (purpose === 'program-analysis') return { content: programAnalysis };
       if (purpose === 'generation') {
         generation++;
         // First a program that does not type-check; the repair prompt then gets the report.
@@ -122,17 +122,17 @@ describe('tree search with a model meta agent', () => {
     const events = readJournal(folder.journalPath).events;
     const calls = events.filter((e) => e.type === 'meta-call');
     const purposes = calls.map((c) => c.type === 'meta-call' && c.purpose);
-    expect(purposes).toEqual(['analysis', 'analysis (retry 1)', 'analysis', 'synthesis', 'generation', 'repair']);
+    expect(purposes).toEqual(['analysis', 'analysis (retry 1)', 'generation', 'repair']);
     expect(calls.every((c) => c.type === 'meta-call' && c.ok && c.promptTokens > 0)).toBe(true);
     const exams = events.filter((e) => e.type === 'quick-exam');
     expect(exams.map((e) => e.type === 'quick-exam' && e.passed)).toEqual([false, true]);
-    expect(ledger.byRole.get('meta')?.calls).toBe(6);
+    expect(ledger.byRole.get('meta')?.calls).toBe(4);
     expect(ledger.usd).toBeGreaterThan(0);
     expect(s.winner.validation).toBe(1);
     // The repair request carried the failure.
     const repairPrompt = server.chatRequests().find((b) => purposeOf(b) === 'repair')?.messages[1].content as string;
     expect(repairPrompt).toMatch(/Failure:\ninterface/);
-    // The analyses per cluster and the synthesis are kept in the child's meta.json.
+    // The analysis of each cluster and the proposal are kept in the child's meta.json.
     const meta = readMetaFile(join(folder.dir, 'programs', 'n1', 'meta.json'));
     expect(meta?.attempts).toBe(2);
     expect(meta?.feedback?.clusters.map((c) => [c.scenario, c.tasks, c.summary])).toEqual([

@@ -122,6 +122,52 @@ describe('loading a dataset', () => {
     expect(step?.observation?.text).toBe('[Ana shared an image: a whiteboard]');
     expect(images.size).toBe(1);
   });
+
+  it('leaves out an image inside the folder that is no readable image, with a warning naming file:line; the rest runs', async () => {
+    mkdirSync(join(dir, 'broken'));
+    writeFileSync(join(dir, 'broken', 'scan.png'), 'these bytes are no image at all');
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } }).png().toBuffer();
+    writeFileSync(join(dir, 'broken', 'half.png'), png.subarray(0, 20));
+    const p = join(dir, 'broken', 'ds.jsonl');
+    const withImage = (text: string, path: string) => (line: string) => line.replace(`"text":"${text}"`, `"text":"${text}","image":{"path":"${path}"}`);
+    const line = withImage('The staging server is kestrel.', 'half.png')(withImage('We picked Postgres for billing.', 'scan.png')(world('w1', [q('q1')])));
+    writeFileSync(p, `${header('answer-containment')}\n${line}\n`);
+    const notes: string[] = [];
+    const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore(), onNote: (n) => notes.push(n) });
+    const [w] = await env.worlds('train');
+    const steps = w?.episodes[0]?.steps ?? [];
+    expect(steps.map((s) => s.action)).toEqual(['Ana: We picked Postgres for billing.', 'Ben: The staging server is kestrel.']);
+    expect(steps.map((s) => s.observation?.images ?? [])).toEqual([[], []]);
+    expect(notes.join('\n')).toMatch(/ds\.jsonl:2: world "w1", turn "w1:1": image "scan\.png" is not an image that can be read \(.+\); left out/);
+    expect(notes.join('\n')).toMatch(/ds\.jsonl:2: world "w1", turn "w1:2": image "half\.png" is not an image that can be read \(.+\); left out/);
+    // Both splits read the same episodes: the warning is said once.
+    await env.worlds('test');
+    expect(notes.filter((n) => n.includes('scan.png'))).toHaveLength(1);
+  });
+
+  it('refuses a session time outside the years 1 to 9999 where it is read, as file:line, and the rest evaluates', async () => {
+    const at = (time: string) => (line: string) => line.replace('"2024-03-11T09:00:00Z"', time);
+    const p = file('times.jsonl', [
+      header('answer-containment'),
+      at('9e15')(world('w1', [q('q1')])),
+      at('"+275760-09-13T00:00:00Z"')(world('w2', [q('q2', { evidence: ['w2:1'] })])),
+      at('-62198755200000')(world('w3', [q('q3', { evidence: ['w3:1'] })])),
+      at('"9999-12-31T23:59:59Z"')(world('w4', [q('q4', { evidence: ['w4:1'] }), q('q5', { evidence: ['w4:1'] })])),
+    ]);
+    const d = loadDataset(p);
+    expect(d.worlds.map((w) => w.id)).toEqual(['w4']);
+    const w = d.warnings.join('\n');
+    expect(w).toMatch(/times\.jsonl:2: world "w1", session 2: time 9000000000000000 is outside the years 1 to 9999/);
+    expect(w).toMatch(/times\.jsonl:3: world "w2", session 2: time "\+275760-09-13T00:00:00Z" is outside the years 1 to 9999/);
+    expect(w).toMatch(/times\.jsonl:4: world "w3", session 2: time -62198755200000 is outside the years 1 to 9999/);
+    const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
+    for (const split of ['train', 'test'] as const) {
+      for (const world of await env.worlds(split)) {
+        expect(world.episodes.map((e) => e.meta.date)).toEqual(['2024-03-04T09:00:00.000Z', '9999-12-31T23:59:59.000Z']);
+        expect(Number.isFinite(new Date(world.retrieveTime as number).getTime())).toBe(true);
+      }
+    }
+  });
 });
 
 describe('the documented examples', () => {

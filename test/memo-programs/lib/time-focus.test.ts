@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksWhen, namedSpan, saysWhen, timeBoost } from '../../../memo-programs/lib/time-focus.ts';
+import { asksLatest, asksWhen, namedSpan, recencyBoost, saysWhen, timeBoost } from '../../../memo-programs/lib/time-focus.ts';
 import { stateFor } from '../../support/pipeline-store.ts';
 
 describe('time focus', () => {
@@ -31,5 +31,31 @@ describe('time focus', () => {
     ];
     await timeBoost({ when: 1.3 })(when);
     expect(when.hits.map((h) => h.label)).toEqual([4, 6]);
+  });
+
+  it('recencyBoost puts the latest episode first for tasks that ask about the current state, and only for those', async () => {
+    expect(asksLatest('Who waters the plants now?')).toBe(true);
+    expect(asksLatest('Which version was deployed most recently?')).toBe(true);
+    expect(asksLatest('Who waters the plants?')).toBe(false);
+    // Label 1 is in the first session, label 6 in the second (a month later).
+    const now = await stateFor('What is Biscuit doing now?');
+    now.hits = [
+      { label: 1, score: 1, via: 'a' },
+      { label: 6, score: 0.8, via: 'a' },
+    ];
+    await recencyBoost({ weight: 0.5 })(now);
+    expect(now.hits.map((h) => [h.label, h.score])).toEqual([
+      [6, 0.8 * 1.5],
+      [1, 1],
+    ]);
+    const plain = await stateFor('What is Biscuit doing?');
+    plain.hits = [
+      { label: 1, score: 1, via: 'a' },
+      { label: 6, score: 0.8, via: 'a' },
+    ];
+    await recencyBoost({ weight: 0.5 })(plain);
+    expect(plain.hits.map((h) => h.label)).toEqual([1, 6]);
+    await recencyBoost({ weight: 0.5, when: 'always' })(plain);
+    expect(plain.hits.map((h) => h.label)).toEqual([6, 1]);
   });
 });

@@ -99,3 +99,22 @@ describe('query by text', () => {
     expect(bad).toEqual({ ok: false, error: 'vectors.searchText: query: vector has 512 dimensions, the index has 8' });
   });
 });
+
+describe('search limits, as the contract states them', () => {
+  // What VectorIndex.search's doc in the contract tells programs (and the meta model).
+  it('returns everything it holds, nearest first, when k is above its size; fewer when a filter matches fewer; refuses k over 10,000', async () => {
+    const vs = new VectorStore(DEFAULT_QUOTAS);
+    const { handle } = vs.create(2, 'cosine', 8);
+    vs.add(handle, [0, 0.4, 0.9].map((a, label) => ({ label, vector: unitVec(a), ...(label === 2 ? { tags: ['x'] } : {}) })));
+    expect(vs.search(handle, unitVec(0), 50).map((h) => h.label)).toEqual([0, 1, 2]);
+    expect(vs.search(handle, unitVec(0), 50, { labels: [1, 2] }).map((h) => h.label)).toEqual([1, 2]);
+    expect(vs.search(handle, unitVec(0), 50, { anyTags: ['x'] }).map((h) => h.label)).toEqual([2]);
+    const { InstancePrimitives } = await import('../../../sandbox/primitives/index.ts');
+    const { offlineServices } = await import('../../support/services.ts');
+    const prims = new InstancePrimitives(offlineServices());
+    const made = (await prims.dispatch('vectors.create', [{ dim: 2 }])) as { ok: true; value: { handle: number } };
+    const refused = await prims.dispatch('vectors.search', [made.value.handle, unitVec(0), 10_001, null]);
+    expect(refused.ok).toBe(false);
+    expect(await prims.dispatch('vectors.search', [made.value.handle, unitVec(0), 10_000, null])).toEqual({ ok: true, value: [] });
+  });
+});

@@ -26,7 +26,7 @@ function makeRun(withFinal: string | null): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'export-select-')), 'run');
   dirs.push(join(dir, '..'));
   const folder = new RunFolder(dir);
-  folder.create({
+  const release = folder.create({
     format: RUN_FORMAT,
     createdAt: '2026-01-01T00:00:00.000Z',
     options: { env: 'locomo', budget: 0, seeds: [], meta: 'offline', seed: 0, policy: 'ucb', selection: 'lcb', evalFraction: 1, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 5, testWinner: false },
@@ -40,6 +40,7 @@ function makeRun(withFinal: string | null): string {
   j.append({ type: 'step-done', step: 0 });
   if (withFinal) j.append({ type: 'final', selection: 'lcb', winner: withFinal, lcb: 0, validation: 0 });
   j.close();
+  release();
   return dir;
 }
 

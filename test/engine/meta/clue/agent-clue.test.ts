@@ -1,11 +1,12 @@
 // The model meta agent with CluE, against the local server: the step's evidence is analysed per cluster the model
 // formed (not per dataset label), the clustering is reported for the journal, and `metadata` keeps the labels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../../../../engine/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
+import { emptyPool } from '../../../../engine/meta/clue/pool.ts';
 import type { Clustering, ParentContext } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
+import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 
 let server: OpenAITestServer;
 beforeAll(async () => {
@@ -23,22 +24,9 @@ const QUESTIONS: Record<string, string> = {
 };
 const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
 
-function context(reported: Clustering[]): ParentContext {
-  const tasks = Object.keys(QUESTIONS).map((taskId, i) => ({ taskId, world: 'w', scenario: i % 2 ? 'single-hop' : 'temporal', reward: i < 3 ? 1 : 0, success: i < 3, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false }) as TaskRecord);
-  return {
-    node: 'seed-a',
-    files: { 'index.ts': "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n" },
-    q: 0.5,
-    evaluations: 1,
-    evaluation: { score: 0.5, tasks } as unknown as EvaluationResult,
-    payloads: new Map(),
-    env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `Question: ${QUESTIONS[id]}`,
-    envDescription: 'questions about two friends',
-    step: 1,
-    seed: 0,
-    onClusters: (c) => reported.push(c),
-  };
+function context(reported: Clustering[], step = 1): ParentContext {
+  const tasks = Object.keys(QUESTIONS).map((taskId, i) => scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0));
+  return parentContext(tasks, { explain: (id) => `Question: ${QUESTIONS[id]}`, envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
 }
 
 function scripted() {
@@ -53,7 +41,8 @@ function scripted() {
       return { content: JSON.stringify({ operations: [{ op: 'create', id: 'dates', label: 'dates of past events', description: '' }, { op: 'create', id: 'likes', label: 'preferences', description: '' }], assign: Object.fromEntries(ids.map((id) => [id, isWhen(id) ? 'dates' : 'likes'])) }) };
     }
     if (body.response_format?.type === 'json_object') {
-      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], summary: 's', changes: [{ change: 'c' }] }) };
+      const clusters = [...user.matchAll(/## Cluster "([^"]+)"/g)].map((m) => ({ cluster: m[1] as string, weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }));
+      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], clusters, summary: 's', changes: [{ change: 'c' }] }) };
     }
     return { content: "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```" };
   };
@@ -74,6 +63,23 @@ describe('model meta agent with CluE', () => {
     expect(reported[0]).toMatchObject({ source: 'model', assignment: { q1: 'dates', q3: 'likes' } });
     expect(Object.keys(reported[0]?.summaries ?? {})).toHaveLength(6);
     expect(reported[0]?.pool.clusters.map((c) => c.id)).toEqual(['dates', 'likes']);
+  });
+
+  it('clusters the same tasks once for steps in flight: the later step reuses the pool the earlier one made', async () => {
+    scripted();
+    const before = server.chatRequests().length;
+    const reported: Clustering[] = [];
+    const agent = new ModelMetaAgent(models().meta as never);
+    // Both steps started from the same (empty) pool, as steps in flight do.
+    const pool = emptyPool();
+    const [a, b] = await Promise.all([agent.propose({ ...context(reported, 1), cluePool: pool }), agent.propose({ ...context(reported, 2), cluePool: pool })]);
+    const prompts = server.chatRequests().slice(before).map((r) => String(r.messages.at(-1).content));
+    expect(prompts.filter((p) => p.includes('scenario summariser'))).toHaveLength(1);
+    expect(prompts.filter((p) => p.includes('cluster manager'))).toHaveLength(1);
+    expect(reported.map((r) => r.source)).toEqual(['model', 'model']);
+    expect(reported[1]?.notes).toEqual(['every task was already summarised and clustered: the pool stands, no model call']);
+    expect(reported[1]?.assignment).toEqual(reported[0]?.assignment);
+    for (const p of [a, b]) expect(p.feedback?.clusters.map((c) => c.scenario)).toEqual(['dates of past events', 'preferences']);
   });
 
   it('keeps the metadata groups when asked to, with no clustering call', async () => {

@@ -1,5 +1,6 @@
 // CluE's clustering against the local OpenAI-compatible server: summaries once per task, the manager's pool
-// applied, and the metadata groups (with the reason) when the evidence is small or a reply cannot be used.
+// applied, no call for tasks the pool has already clustered, and the metadata groups (with the reason) when the
+// evidence is small or a reply cannot be used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { clusterTasks, type AskJson, type ClueTask } from '../../../../engine/meta/clue/cluster-tasks.ts';
@@ -28,7 +29,7 @@ const QUESTIONS: [string, string][] = [
   ['q6', 'What are Melanie\'s hobbies?'],
 ];
 const tasks: ClueTask[] = QUESTIONS.map(([taskId, text], i) => ({ taskId, text, scenario: i % 2 ? 'single-hop' : 'temporal' }));
-const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
+const isWhen = (id: string) => ['q1', 'q2', 'q5', 'q7'].includes(id);
 
 function scriptedModel() {
   server.onChat = (body) => {
@@ -60,11 +61,17 @@ describe('CluE clustering', () => {
     expect(first.source).toBe('model');
     expect(first.groupOf).toEqual({ q1: 'dates of past events', q2: 'dates of past events', q5: 'dates of past events', q3: 'preferences and activities', q4: 'preferences and activities', q6: 'preferences and activities' });
     expect(server.chatRequests().length - before).toBe(2);
-    // The same tasks again: no summary is asked twice; the manager sees the pool and relabels.
-    const second = await clusterTasks(first.pool, tasks, ask);
+    // The same tasks again (another step's copy of the sample): nothing to ask, the pool stands.
+    const again = await clusterTasks(first.pool, tasks, ask);
+    expect(server.chatRequests().length - before).toBe(2);
+    expect(again).toMatchObject({ source: 'model', groupOf: first.groupOf, notes: ['every task was already summarised and clustered: the pool stands, no model call'] });
+    // A sample with a new task: only it is summarised; the manager sees the pool and relabels.
+    const more = [...tasks, { taskId: 'q7', text: 'When did Melanie go camping?', scenario: 'temporal' }];
+    const second = await clusterTasks(first.pool, more, ask);
     const calls = server.chatRequests().slice(before + 2);
-    expect(calls).toHaveLength(1);
-    expect(String(calls[0].messages.at(-1).content)).toContain('- likes [3]: preferences and activities');
+    expect(calls).toHaveLength(2);
+    expect(String(calls[0].messages.at(-1).content)).toContain('Tasks (1), one per block:\ntaskId: q7');
+    expect(String(calls[1].messages.at(-1).content)).toContain('- likes [3]: preferences and activities');
     expect(second.groupOf.q3).toBe('hobbies');
     expect(second.pool.clusters.map((c) => c.id)).toEqual(['dates', 'likes']);
   });

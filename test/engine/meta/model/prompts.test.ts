@@ -1,7 +1,8 @@
 // What the model meta agent tells a model, read off the requests the local server receives: the reward rule, the
-// data schema, the helpers' signatures and the sandbox's semantics; one cacheable prefix for every analysis of a
-// step; "what to protect" for a cluster without failures; per-cluster numbers in the synthesis; what was tried
-// from the parent (so a second child gets a different prompt); images as image parts; cached tokens priced apart.
+// data schema, the helpers' signatures and the sandbox's semantics (the contract where a program is written); one analysis call per program covering every
+// cluster (the default), or one per cluster sharing all but their last lines; "what to protect" for a cluster
+// without failures; per-cluster numbers in the synthesis; what was tried from the parent, and which sibling may be
+// built on; images as image parts; cached tokens priced apart.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,18 +30,26 @@ afterAll(async () => {
 });
 
 const analysis = JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] });
-const synthesis = JSON.stringify({ summary: 's', changes: [{ change: 'c' }] });
+const synthesis = JSON.stringify({ summary: 'Keep only the lines of the door asked about. Then sort them by date.', changes: [{ change: 'c' }] });
+const programAnalysis = JSON.stringify({
+  clusters: ['multi-hop', 'single-hop', 'temporal'].map((cluster) => ({ cluster, relevance: [], weaknesses: [`weak at ${cluster}`], suggestions: [{ priority: 1, change: `fix ${cluster}` }] })),
+  summary: 'Keep only the lines of the door asked about. Then sort them by date.',
+  changes: [{ change: 'filter by door', why: 'multi-hop misses it', clusters: ['multi-hop'] }],
+});
 const program = "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```";
 beforeEach(() => {
   server.onChat = (body) => {
     const purpose = purposeOf(body);
-    if (purpose === 'analysis') return { content: analysis, usage: { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } } };
+    const usage = { prompt_tokens: 1000, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 800 } };
+    if (purpose === 'analysis') return { content: analysis, usage };
+    if (purpose === 'program-analysis') return { content: programAnalysis, usage };
     if (purpose === 'synthesis') return { content: synthesis };
     return { content: program };
   };
 });
 
 const SCENARIOS = ['multi-hop', 'single-hop', 'temporal'];
+let step = 1;
 function context(extra: Partial<ParentContext> = {}): ParentContext {
   // multi-hop fails everything, single-hop half, temporal nothing.
   const tasks = Array.from({ length: 12 }, (_, i) => {
@@ -61,13 +70,16 @@ function context(extra: Partial<ParentContext> = {}): ParentContext {
     envDescription: 'questions about two friends',
     guide: { reward: 'RULE: a turn is covered when 70% of its content words appear', schema: 'SCHEMA: meta.turns has ids', reader: 'READER: no agent', agentAnswers: false },
     roles: 'meta (you): online; memo: offline',
-    step: 1,
+    // Each call is another step, as in a search (the same step's prompts would be the same prompts).
+    step: step++,
     seed: 0,
     ...extra,
   };
 }
 
 const models = (env: Record<string, string> = {}) => resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', ...env }).meta as never;
+const perCluster = () => new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'cluster' });
+const perProgram = () => new ModelMetaAgent(models(), { clustering: 'metadata' });
 const userText = (body: any): string => {
   const c = body.messages.at(-1).content;
   return typeof c === 'string' ? c : c[0].text;
@@ -82,17 +94,19 @@ function commonPrefix(a: string, b: string): number {
 describe('the model meta agent\'s prompts', () => {
   it('carry the reward rule, the schema, the reader, the roles, the helpers\' signatures and the sandbox\'s semantics', async () => {
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(models(), 'metadata').propose(context());
+    await perProgram().propose(context());
     const prompts = since(n).map(userText);
-    expect(prompts.length).toBe(5);
+    // One analysis of the whole program, one generation; only the call that writes a program carries the contract.
+    expect(since(n).map(purposeOf)).toEqual(['program-analysis', 'generation']);
+    expect(prompts.map((p) => p.includes('The memo-program contract') && p.includes('export function defineMemo'))).toEqual([false, true]);
     for (const p of prompts) {
       expect(p).toContain('RULE: a turn is covered');
       expect(p).toContain('SCHEMA: meta.turns has ids');
       expect(p).toContain('READER: no agent');
       expect(p).toContain('meta (you): online; memo: offline');
       // Generated from the helpers' declarations: signatures with types, and their docs.
-      expect(p).toMatch(/export declare class Bm25Index[\s\S]*search\(query: string \| string\[\], k: number/);
-      expect(p).toContain('export declare function mmr<T>(candidates: readonly MmrCandidate<T>[], k: number');
+      expect(p).toMatch(/class Bm25Index[\s\S]*search\(query: string \| string\[\], k: number/);
+      expect(p).toContain('function mmr<T>(candidates: readonly MmrCandidate<T>[], k: number');
       expect(p).toContain('// automemo/lib/tokenize');
       expect(p).toContain('Module-level state');
       expect(p).toContain('ctx.now() is the episode\'s own time');
@@ -101,26 +115,49 @@ describe('the model meta agent\'s prompts', () => {
     }
   });
 
-  it('share one prefix across a step\'s analyses (at least 80% of the shortest), the part that differs last', async () => {
+  it('analyse every cluster in one call per program: each cluster\'s evidence and findings, the proposal and its summary', async () => {
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(models(), 'metadata').propose(context());
+    const proposal = await perProgram().propose(context());
+    const [a] = since(n).filter((b) => purposeOf(b) === 'program-analysis').map(userText);
+    for (const s of SCENARIOS) expect(a).toContain(`## Cluster "${s}"`);
+    expect(a).toContain('for a cluster with no failed task: what\nthe program does that these tasks depend on');
+    expect(proposal.feedback?.clusters.map((c) => [c.scenario, c.tasks, c.summary])).toEqual([
+      ['multi-hop', 4, 'weak at multi-hop'],
+      ['single-hop', 4, 'weak at single-hop'],
+      ['temporal', 4, 'weak at temporal'],
+    ]);
+    expect(proposal.feedback?.proposal).toBe('Keep only the lines of the door asked about. Then sort them by date.\n1. filter by door (multi-hop misses it)');
+    // The description is the summary in whole sentences.
+    expect(proposal.description).toBe('Keep only the lines of the door asked about. Then sort them by date.');
+    const [g] = since(n).filter((b) => purposeOf(b) === 'generation').map(userText);
+    expect(g).toContain('applying this proposal:\nKeep only the lines of the door asked about.');
+  });
+
+  it('per cluster: the analyses of a step share at least 90% of their characters as a prefix, the part that differs last', async () => {
+    const n = server.chatRequests().length;
+    await perCluster().propose(context());
     const analyses = since(n).filter((b) => purposeOf(b) === 'analysis').map(userText);
     expect(analyses).toHaveLength(3);
     const shortest = Math.min(...analyses.map((a) => a.length));
     const shared = Math.min(commonPrefix(analyses[0] as string, analyses[1] as string), commonPrefix(analyses[1] as string, analyses[2] as string));
-    expect(shared / shortest).toBeGreaterThanOrEqual(0.8);
-    // The synthesis and the generation start the same way: one cache entry serves the whole step.
-    const rest = since(n).filter((b) => purposeOf(b) !== 'analysis').map(userText);
+    expect(shared / shortest).toBeGreaterThanOrEqual(0.9);
+    // Every cluster's evidence is in the shared part; the task naming the cluster comes after it.
     const task = (analyses[0] as string).lastIndexOf('\n\nTask:');
-    expect(task).toBeGreaterThan(0.8 * shortest);
-    for (const p of rest) expect(commonPrefix(p, analyses[0] as string)).toBeGreaterThanOrEqual(task);
+    expect(shared).toBeGreaterThanOrEqual(task);
+    for (const s of SCENARIOS) expect((analyses[0] as string).slice(0, task)).toContain(`## Cluster "${s}"`);
+    // The synthesis starts with the same whole prefix; the generation with the context and the program.
+    const synth = userText(since(n).find((b) => purposeOf(b) === 'synthesis'));
+    expect(commonPrefix(synth, analyses[0] as string)).toBeGreaterThanOrEqual(task);
+    const gen = userText(since(n).find((b) => purposeOf(b) === 'generation'));
+    expect(commonPrefix(gen, analyses[0] as string)).toBeGreaterThanOrEqual((analyses[0] as string).indexOf('Evidence from the program\'s latest evaluation'));
   });
 
-  it('ask what to protect of a cluster without failures, and show the synthesis every cluster\'s count and mean', async () => {
+  it('per cluster: ask what to protect of a cluster without failures, and show the synthesis every cluster\'s count and mean', async () => {
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(models(), 'metadata').propose(context());
+    await perCluster().propose(context());
     const sent = since(n);
-    const byCluster = Object.fromEntries(sent.filter((b) => purposeOf(b) === 'analysis').map((b) => [/one cluster of tasks \("([^"]+)"/.exec(userText(b))?.[1], userText(b)]));
+    const tail = (b: any) => userText(b).slice(userText(b).lastIndexOf('\n\nTask:'));
+    const byCluster = Object.fromEntries(sent.filter((b) => purposeOf(b) === 'analysis').map((b) => [/one cluster of tasks: "([^"]+)"/.exec(tail(b))?.[1], tail(b)]));
     expect(byCluster.temporal).toContain('what the next version must protect');
     expect(byCluster['multi-hop']).not.toContain('what the next version must protect');
     expect(byCluster['multi-hop']).toContain('explain the failures');
@@ -131,16 +168,16 @@ describe('the model meta agent\'s prompts', () => {
 
   it('show an answer only where an agent answered, and a decisive tool result whole', async () => {
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(models(), 'metadata').propose(context());
-    const a = since(n).filter((b) => purposeOf(b) === 'analysis').map(userText).join('\n');
+    await perProgram().propose(context());
+    const a = since(n).map(userText).join('\n');
     expect(a).not.toContain("Agent's answer");
     expect(a).toMatch(/READ x{1000} END-t\d+/);
-    await new ModelMetaAgent(models(), 'metadata').propose(context({ guide: { ...context().guide!, agentAnswers: true } }));
+    await perProgram().propose(context({ guide: { ...context().guide!, agentAnswers: true } }));
     expect(since(n).map(userText).join('\n')).toContain("Agent's answer: answer of t");
   });
 
-  it('give a second child of the same parent a different prompt: what was tried, and the best programs elsewhere', async () => {
-    const agent = new ModelMetaAgent(models(), 'metadata');
+  it('give a second child of the same parent a different prompt: what was tried (a better sibling may be built on), the best programs elsewhere', async () => {
+    const agent = perProgram();
     const n = server.chatRequests().length;
     await agent.propose(context());
     const first = since(n).filter((b) => purposeOf(b) === 'generation').map(userText);
@@ -148,30 +185,41 @@ describe('the model meta agent\'s prompts', () => {
     await agent.propose(
       context({
         tried: [
-          { node: 'n3', change: 'BM25 over whole turns', delta: -0.04 },
-          { node: 'step 4', change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
+          { node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 },
+          { node: 'n5', step: 5, change: 'Neighbour turns around each hit.', delta: 0.08 },
+          { node: 'step 4', step: 4, change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
         ],
-        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, change: 'neighbour turns around each hit' }],
+        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, change: 'dated lines' }],
       }),
     );
     const second = since(m).filter((b) => purposeOf(b) === 'generation').map(userText);
     expect(second[0]).not.toBe(first[0]);
-    expect(second[0]).toContain('Already tried from this program');
-    expect(second[0]).toContain('- n3: BM25 over whole turns → -0.040');
+    expect(second[0]).toContain('Already tried from this program:');
+    expect(second[0]).toContain('- n3: BM25 over whole turns. → -0.040 against this program on the same tasks (this program: 0.500)\n');
+    expect(second[0]).toContain('- n5: Neighbour turns around each hit. → +0.080 against this program on the same tasks (this program: 0.500), better');
     expect(second[0]).toContain('- step 4: failed before evaluation: interface: retrieve returns no text');
-    expect(second[0]).toContain('- n7 (mean validation 0.910 over 2 evaluations): neighbour turns around each hit');
-    const synth = since(m).find((b) => purposeOf(b) === 'synthesis');
-    expect(userText(synth)).toContain('Already tried from this program');
+    expect(second[0]).toContain('A child that scored better than this program may be built on: extend its direction with a change of your own, or diverge from it; say which in your summary.');
+    expect(second[0]).toContain('- n7 (mean validation 0.910 over 2 evaluations): dated lines');
+    // The proposal was made knowing the same.
+    const a = userText(since(m).find((b) => purposeOf(b) === 'program-analysis'));
+    expect(a).toContain('- n5: Neighbour turns around each hit.');
+    // Without a better child, every direction is one to leave.
+    const k = server.chatRequests().length;
+    await agent.propose(context({ tried: [{ node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 }] }));
+    const third = userText(since(k).find((b) => purposeOf(b) === 'generation'));
+    expect(third).toContain('Take a different direction from each; do not write any of them again.');
+    expect(third).not.toContain('may be built on');
   });
 
-  it('attach evidence images as image parts after the text, within 4 per episode and 2 of memory', async () => {
+  it('attach evidence images as image parts after the text: per cluster its own, per program every cluster\'s', async () => {
     const images = new Map([
       ['t9', { episode: [png, png, png, png], payload: [png, png] }],
       ['t6', { episode: [png], payload: [] }],
+      ['t4', { episode: [png], payload: [] }],
     ]);
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(models(), 'metadata').propose(context({ images }));
-    const multi = since(n).find((b) => purposeOf(b) === 'analysis' && /"multi-hop"/.test(userText(b)));
+    await perCluster().propose(context({ images }));
+    const multi = since(n).find((b) => purposeOf(b) === 'analysis' && /cluster of tasks: "multi-hop"/.test(userText(b)));
     const parts = multi.messages.at(-1).content as { type: string; text?: string; image_url?: { url: string } }[];
     expect(Array.isArray(parts)).toBe(true);
     expect(parts[0]?.type).toBe('text');
@@ -183,14 +231,20 @@ describe('the model meta agent\'s prompts', () => {
     expect(labels.filter((l) => l?.startsWith('Image: task t9: memory'))).toHaveLength(2);
     expect(labels.filter((l) => l?.startsWith('Image: task t6: episode'))).toHaveLength(1);
     // A cluster with no images stays plain text.
-    const temporal = since(n).find((b) => purposeOf(b) === 'analysis' && /"temporal"/.test(userText(b)));
+    const temporal = since(n).find((b) => purposeOf(b) === 'analysis' && /cluster of tasks: "temporal"/.test(userText(b)));
     expect(typeof temporal.messages.at(-1).content).toBe('string');
+    // One call per program carries the images of every cluster (t4 is single-hop's).
+    const m = server.chatRequests().length;
+    await perProgram().propose(context({ images }));
+    const whole = since(m).find((b) => purposeOf(b) === 'program-analysis').messages.at(-1).content as { type: string; text?: string }[];
+    expect(whole.filter((p) => p.type === 'image_url')).toHaveLength(8);
+    expect(whole.some((p) => p.text === 'Image: task t4: episode image 1')).toBe(true);
   });
 
   it('record cached prompt tokens and price them at their own rate', async () => {
     const calls: ModelCall[] = [];
     const priced = models({ AUTOMEMO_META_USD_PER_M_INPUT: '10', AUTOMEMO_META_USD_PER_M_CACHED: '1', AUTOMEMO_META_USD_PER_M_OUTPUT: '0' });
-    await new ModelMetaAgent(priced, 'metadata').propose(context({ onModelCall: (c) => calls.push(c) }));
+    await new ModelMetaAgent(priced, { clustering: 'metadata', analysis: 'cluster' }).propose(context({ onModelCall: (c) => calls.push(c) }));
     const a = calls.find((c) => c.purpose === 'analysis');
     expect(a).toMatchObject({ promptTokens: 1000, cachedTokens: 800 });
     // 200 uncached at $10/M and 800 cached at $1/M.

@@ -48,7 +48,7 @@ const misses = (cut: number, neighbour: number, unseen: number, kinds: Partial<M
 /** A reading of 10 failed tasks: `found` of them had the answer in their payload. */
 function reading(over: Partial<Reading> = {}): Reading {
   const found = over.found ?? 0;
-  return { scored: 30, failed: 10, traced: 10, found, missing: 10 - found, misses: misses(0, 0, 0), fill: 0.9, truncated: 0, empty: 0, weak: [], dialogue: true, tasksWithOutcomes: false, asks: { latest: 0.2, time: 0.2, names: 0.2 }, ...over };
+  return { scored: 30, failed: 10, traced: 10, found, missing: 10 - found, misses: misses(0, 0, 0), fill: 0.9, truncated: 0, empty: 0, weak: [], dialogue: true, tasksWithOutcomes: false, repeats: 0, asks: { latest: 0.2, time: 0.2, names: 0.2 }, ...over };
 }
 
 const weightOf = (list: ReturnType<typeof candidates>, key: string) => list.find((c) => c.key === key)?.weight ?? 0;
