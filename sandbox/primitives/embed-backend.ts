@@ -15,8 +15,8 @@ export type EmbedBackend = 'onnx' | 'onnx-int8' | 'tfjs';
 export const EMBED_BACKENDS: Record<EmbedBackend, { id: string; label: string }> = {
   // The id names model and backend and is part of every cache key; bump its version when the ONNX graph's
   // numerics change.
-  onnx: { id: 'use-lite-512+onnx-fp32-v2', label: 'ONNX Runtime' },
-  'onnx-int8': { id: 'use-lite-512+onnx-int8-v2', label: 'ONNX Runtime int8' },
+  onnx: { id: 'use-lite-512+onnx-fp32-v3', label: 'ONNX Runtime' },
+  'onnx-int8': { id: 'use-lite-512+onnx-int8-v3', label: 'ONNX Runtime int8' },
   tfjs: { id: 'use-lite-512', label: 'TF.js WebAssembly' },
 };
 

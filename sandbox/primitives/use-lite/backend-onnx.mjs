@@ -24,6 +24,7 @@ export async function loadOnnxBackend(precision) {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    // 'all' includes constant folding, which turns layer 0's products of initializers into tables (onnx-graph.mjs).
     graphOptimizationLevel: 'all',
   });
   return {
