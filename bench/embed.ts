@@ -2,7 +2,7 @@
 // this machine is shared and noisy):
 //   1. texts/s of each backend — tfjs (TF.js WebAssembly, the path every vector came from before), onnx (ONNX
 //      Runtime, fp32) and onnx-int8 — with 1 worker thread and with one per core, no cache, on two workloads:
-//      a. generated dialogue turns, sent as programs send them (calls of 64, cut into jobs of up to 32 similar
+//      a. generated dialogue turns, sent as programs send them (calls of 64, cut into jobs of up to 16 similar
 //         lengths);
 //      b. LoCoMo's own: the jobs a cold evaluation of the baselines on LoCoMo's test split sent to the pool
 //         (recorded first, in this process; every --locomo-every-th job is replayed): turns, programs' notes and

@@ -2,7 +2,7 @@
 // receives while the baselines are evaluated on LoCoMo's test split in this process with an empty cache — turns,
 // the programs' own texts (notes, summaries, whole sessions: many past the model's 128 tokens) and one query per
 // question, in the batches the programs' calls were cut into (mostly 1–4 texts). Replaying them on each backend
-// measures texts/s on that mix rather than on uniform batches of 32 similar turns.
+// measures texts/s on that mix rather than on uniform batches of similar turns.
 import { join } from 'node:path';
 import { openNamed } from '../api/environments.ts';
 import { withHost } from '../api/host.ts';
