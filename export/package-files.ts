@@ -34,7 +34,7 @@ export function packageJson(p: PackageJsonInput): Record<string, unknown> {
     files: ['dist', 'program', 'memory', 'index.d.ts', 'README.md'],
     engines: { node: '>=20.0.0 <21' },
     dependencies: p.dependencies,
-    optionalDependencies: p.optionalDependencies,
+    ...(Object.keys(p.optionalDependencies).length ? { optionalDependencies: p.optionalDependencies } : {}),
     ...(p.bundled.length ? { bundleDependencies: p.bundled } : {}),
     license: 'MIT',
     automemo: p.info,
@@ -45,7 +45,8 @@ const fmt = (x: number | null) => (x === null ? 'none' : x.toFixed(3));
 
 export function writeTextFiles(outDir: string, pkg: Record<string, unknown>, values: Record<string, string | number>, withMcp: boolean): void {
   writeInside(outDir, 'package.json', `${JSON.stringify(pkg, null, 2)}\n`);
-  const native = fillMarkdown(readPrompt(import.meta.url, values.nativeBundled ? './templates/native-bundle.md' : './templates/native-source.md'), values);
+  const nativeParts = values.nativeBundled ? ['native-bundle.md', ...(values.onnxBundled ? ['onnx-bundle.md'] : [])] : ['native-source.md'];
+  const native = nativeParts.map((f) => fillMarkdown(readPrompt(import.meta.url, `./templates/${f}`), values).trim()).join('\n\n');
   let readme = fillMarkdown(readPrompt(import.meta.url, './templates/README.md'), { ...values, nativeNote: native }, new Set(['nativeNote']));
   if (withMcp) readme += `\n${fillMarkdown(readPrompt(import.meta.url, './templates/README-mcp.md'), values)}`;
   writeInside(outDir, 'README.md', `${readme}\n`);

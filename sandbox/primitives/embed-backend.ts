@@ -1,6 +1,6 @@
 // Which engine runs the offline embedding model (USE-lite, same weights either way; use-lite/README.md):
 // - 'onnx': ONNX Runtime's CPU kernels (onnxruntime-node, binary in the npm package), fp32: TF.js's vectors within
-//   1e-6 at about 7× its texts/s here (npm run bench:embed). The default where its binary exists for the platform.
+//   1e-6 at 9–11× its texts/s here (npm run bench:embed). The default where its binary exists for the platform.
 // - 'onnx-int8': the same with the transformer's matrix products in int8, about 2× faster again; vectors within
 //   cos 0.999, which moves some programs' scores (opt-in).
 // - 'tfjs': TF.js's WebAssembly backend as @energetic-ai ships it: the path every vector came from before.
@@ -16,8 +16,8 @@ export type EmbedBackend = 'onnx' | 'onnx-int8' | 'tfjs';
 export const EMBED_BACKENDS: Record<EmbedBackend, { id: string; label: string }> = {
   // The id names model and backend and is part of every cache key; bump its version when the ONNX graph's
   // numerics change.
-  onnx: { id: 'use-lite-512+onnx-fp32-v1', label: 'ONNX Runtime' },
-  'onnx-int8': { id: 'use-lite-512+onnx-int8-v1', label: 'ONNX Runtime int8' },
+  onnx: { id: 'use-lite-512+onnx-fp32-v3', label: 'ONNX Runtime' },
+  'onnx-int8': { id: 'use-lite-512+onnx-int8-v3', label: 'ONNX Runtime int8' },
   tfjs: { id: 'use-lite-512', label: 'TF.js WebAssembly' },
 };
 

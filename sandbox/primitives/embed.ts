@@ -24,13 +24,16 @@ export async function closeEmbedPool(): Promise<void> {
   await Promise.all([stopEmbedPool(), flushEmbeddingStores()]);
 }
 
-/** Texts per worker job at most. */
-const BATCH_TEXTS = 32;
+/**
+ * Texts per worker job at most. Smaller jobs keep ONNX Runtime's activations in the core's cache: 16 texts (and
+ * 4,000 padded characters) measured 7–9% less CPU per text than 32 (and 8,000), TF.js's the same within 1%.
+ */
+const BATCH_TEXTS = 16;
 /**
  * Characters per job at most, counted as the batch is padded (texts × the longest): the model's time grows
  * steeply with padded length, and a job is what another program may have to wait behind.
  */
-const BATCH_PADDED_CHARS = 8_000;
+const BATCH_PADDED_CHARS = 4_000;
 
 /**
  * Splits texts into jobs: sorted by length so similar lengths share a job (a job is padded to its longest text),

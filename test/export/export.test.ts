@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
+import { onnxRuntimeAvailable } from '../../sandbox/primitives/embed-backend.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { automemo, automemoInProcess, cliEnv } from '../support/cli.ts';
 
@@ -70,8 +71,16 @@ describe('automemo export', () => {
     expect(pkg.automemo.scores.validation).toBeCloseTo(final?.type === 'final' ? final.validation : NaN, 12);
     expect(pkg.automemo.scores.lcb).toBeCloseTo(final?.type === 'final' ? final.lcb : NaN, 12);
     expect(pkg.dependencies).toMatchObject({ 'isolated-vm': '5.0.4', 'hnswlib-node': '3.0.0', openai: '6.49.0', '@energetic-ai/embeddings': '0.2.0', '@modelcontextprotocol/sdk': '1.32.2' });
-    expect(pkg.optionalDependencies).toEqual({ 'onnxruntime-node': '1.30.0' });
     expect(pkg.bundleDependencies).toContain('isolated-vm');
+    // The memory was embedded on ONNX Runtime (where it runs): its build for this platform only is inside, with no
+    // install script, and nothing optional is left for npm to fetch (the whole npm package is 288 MB).
+    if (onnxRuntimeAvailable()) {
+      expect(pkg.bundleDependencies).toEqual(expect.arrayContaining(['onnxruntime-node', 'onnxruntime-common']));
+      expect(pkg.optionalDependencies).toBeUndefined();
+      const onnx = join(scratch, 'node_modules', NAME, 'node_modules', 'onnxruntime-node');
+      expect(readdirSync(join(onnx, 'bin', 'napi-v6'))).toEqual([process.platform]);
+      expect(JSON.parse(readFileSync(join(onnx, 'package.json'), 'utf8')).scripts).toBeUndefined();
+    }
     expect(pkg.bin).toEqual({ [`${NAME}-mcp`]: 'dist/mcp.js' });
     expect(readFileSync(join(scratch, 'node_modules', NAME, 'README.md'), 'utf8')).toContain(`import { createMemory } from '${NAME}'`);
   });
@@ -114,6 +123,8 @@ console.log(JSON.stringify(out));
     expect(episodes).toBeGreaterThan(10);
     // omni-simplemem has no snapshot(): its memory is rebuilt from the logged episodes and must match the saved one.
     expect(out.restored).toMatchObject({ mode: 'replay', episodes, verified: true });
+    // The package embeds as its memory was embedded, so the memory's saved vectors serve (nothing embedded again).
+    expect(out.restored.notes.join('\n')).not.toMatch(/embedding its texts again/);
     expect(out.restored.from).toContain(join('node_modules', NAME, 'memory'));
     expect(out.known).toContain('LGBTQ support group');
     expect(out.learned).toContain('Fizzwick');

@@ -24,6 +24,7 @@ export async function loadOnnxBackend(precision) {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
     executionMode: 'sequential',
+    // 'all' includes constant folding, which turns layer 0's products of initializers into tables (onnx-graph.mjs).
     graphOptimizationLevel: 'all',
   });
   return {
@@ -47,7 +48,7 @@ export async function loadOnnxBackend(precision) {
 }
 
 /** The batch as the graph takes it (onnx-graph.mjs GRAPH_INPUTS): real tokens packed, slots for attention. */
-function batchFeeds(ort, tokens) {
+export function batchFeeds(ort, tokens) {
   const batch = tokens.length;
   const length = Math.max(1, ...tokens.map((t) => t.length));
   const count = tokens.reduce((n, t) => n + t.length, 0);
@@ -56,7 +57,7 @@ function batchFeeds(ort, tokens) {
   const gather = new BigInt64Array(count);
   const spread = new BigInt64Array(batch * length);
   const bias = new Float32Array(batch * length).fill(PADDING_BIAS);
-  const pool = new Float32Array(batch * count);
+  const mean = new Float32Array(batch * length);
   let row = 0;
   tokens.forEach((t, b) => {
     const weight = 1 / Math.max(1, t.length);
@@ -66,7 +67,7 @@ function batchFeeds(ort, tokens) {
       gather[row] = BigInt(b * length + i);
       spread[b * length + i] = BigInt(row);
       bias[b * length + i] = 0;
-      pool[b * count + row] = weight;
+      mean[b * length + i] = weight;
     }
   });
   return {
@@ -75,6 +76,6 @@ function batchFeeds(ort, tokens) {
     spread: new ort.Tensor('int64', spread, [batch * length]),
     gather: new ort.Tensor('int64', gather, [count]),
     bias: new ort.Tensor('float32', bias, [batch, 1, 1, length]),
-    pool: new ort.Tensor('float32', pool, [batch, count]),
+    mean: new ort.Tensor('float32', mean, [batch, 1, length]),
   };
 }
