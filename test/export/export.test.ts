@@ -56,6 +56,22 @@ beforeAll(() => {
 
 afterAll(() => process.stderr.write(`export e2e timings (ms): ${JSON.stringify(timings)}\n`));
 
+
+/** The installed package's MCP server on `memoryDir`, connected with the official client over stdio. */
+async function connectMcp(memoryDir: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(scratch, 'node_modules', '.bin', `${NAME}-mcp`), '--memory-dir', memoryDir],
+    cwd: scratch,
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d) => (err += String(d)));
+  const client = new Client({ name: 'export-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err };
+}
+
 describe('automemo export', () => {
   it('records the run, the node and its scores in package.json, with types and a README', () => {
     const pkg = JSON.parse(readFileSync(join(scratch, 'node_modules', NAME, 'package.json'), 'utf8'));
@@ -164,16 +180,7 @@ await createMemory({ memoryDir: 1 });
   it('serves the memory over MCP (stdio): tools, update, retrieve, stats; a malformed call is an error and the server goes on', async () => {
     const t = Date.now();
     const memoryDir = join(scratch, 'mcp-memory');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(scratch, 'node_modules', '.bin', `${NAME}-mcp`), '--memory-dir', memoryDir],
-      cwd: scratch,
-      stderr: 'pipe',
-    });
-    let serverErr = '';
-    transport.stderr?.on('data', (d) => (serverErr += String(d)));
-    const client = new Client({ name: 'export-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, stderr } = await connectMcp(memoryDir);
     type Content = { type: string; text?: string }[];
     const textOf = (r: unknown) => ((r as { content: Content }).content)[0]?.text ?? '';
     try {
@@ -207,23 +214,14 @@ await createMemory({ memoryDir: 1 });
       await client.close();
     }
     timings.mcp = Date.now() - t;
-    expect(serverErr).toContain('MCP server ready');
+    expect(stderr()).toContain('MCP server ready');
   }, 120_000);
 
   it("never writes a --memory-dir that holds a user's files: the server runs, memory_update is a tool error, the files stay", async () => {
     const mine = join(scratch, 'documents');
     mkdirSync(mine);
     writeFileSync(join(mine, 'thesis.txt'), 'three years of work');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [join(scratch, 'node_modules', '.bin', `${NAME}-mcp`), '--memory-dir', mine],
-      cwd: scratch,
-      stderr: 'pipe',
-    });
-    let serverErr = '';
-    transport.stderr?.on('data', (d) => (serverErr += String(d)));
-    const client = new Client({ name: 'export-test', version: '1.0.0' });
-    await client.connect(transport);
+    const { client, stderr } = await connectMcp(mine);
     try {
       const up = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId: 'x1', instruction: 'remember me', outcome: { reward: 1, success: true } } } });
       expect(up.isError).toBe(true);
@@ -231,7 +229,7 @@ await createMemory({ memoryDir: 1 });
     } finally {
       await client.close();
     }
-    expect(serverErr).toContain('--memory-dir refused');
+    expect(stderr()).toContain('--memory-dir refused');
     expect(readFileSync(join(mine, 'thesis.txt'), 'utf8')).toBe('three years of work');
     expect(readdirSync(mine)).toEqual(['thesis.txt']);
   }, 120_000);

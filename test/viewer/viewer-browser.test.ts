@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PartialRecorder } from '../../memo-programs/contract.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
@@ -26,6 +26,7 @@ import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 import { createToyRun } from '../support/toy-run.ts';
+import { openViewerPage } from './open-page.ts';
 import { loadPageScripts } from './page-script.ts';
 
 // Kept after the test (only the screenshots: the run is removed); a fresh folder per run, so two runs at once (two
@@ -91,15 +92,7 @@ afterAll(async () => {
   rmSync(seedFile, { force: true });
 });
 
-async function open(width: number): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('close', () => expect(errors).toEqual([]));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
+const open = (width: number) => openViewerPage(browser, url, width);
 
 /** Every number in `text` that stands for a bound: "a … b" intervals and "LCB x". */
 function bounds(text: string): number[] {

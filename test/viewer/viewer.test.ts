@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, s
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../envs/web/browser/browser.ts';
@@ -16,6 +16,7 @@ import { readJournal } from '../../run-store/journal.ts';
 import { buildBundle } from '../../viewer/report.ts';
 import { ViewServer } from '../../viewer/server.ts';
 import { automemo, bin, cliEnv } from '../support/cli.ts';
+import { openViewerPage } from './open-page.ts';
 
 // A fresh folder per run (two checkouts testing at once on one machine never share it); the screenshot stays.
 const base = mkdtempSync(join(tmpdir(), 'automemo-view-test-'));
@@ -31,15 +32,7 @@ let browser: Browser;
 /** How many nodes the journal has (the page must draw one mark per node). */
 const journalNodes = (dir: string) => readJournal(join(dir, 'journal.jsonl')).events.filter((e) => e.type === 'node').length;
 
-async function open(url: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('close', () => expect(errors).toEqual([]));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
+const open = (url: string) => openViewerPage(browser, url);
 
 async function serve(dir: string): Promise<string> {
   const server = new ViewServer(dir, { pollMs: 300, debounceMs: 50 });
