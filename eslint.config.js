@@ -22,11 +22,28 @@ export const LAYERS = [
 
 const belowApi = LAYERS.slice(0, LAYERS.findIndex((group) => group.includes('api'))).flat();
 
+/**
+ * Layers that reach the ones below only through one of them (and foundation/): the CLI is a thin layer over the
+ * library, so what it needs from the engine, the viewer or the exporter, api/ offers a library user as well.
+ */
+export const THROUGH = { cli: ['api', 'foundation'] };
+
 const layerPolicies = LAYERS.flatMap((group, i) =>
-  group.map((folder) => ({
-    from: { element: { type: folder } },
-    allow: { to: { element: { types: { anyOf: [folder, ...LAYERS.slice(0, i).flat()] } } } },
-  })),
+  group.flatMap((folder) => {
+    const below = LAYERS.slice(0, i).flat();
+    const through = THROUGH[folder];
+    const allowed = { from: { element: { type: folder } }, allow: { to: { element: { types: { anyOf: [folder, ...(through ?? below)] } } } } };
+    if (!through) return [allowed];
+    const bypassed = below.filter((f) => !through.includes(f));
+    return [
+      allowed,
+      {
+        from: { element: { type: folder } },
+        disallow: { to: { element: { types: { anyOf: bypassed } } } },
+        message: `layers point down (THROUGH in eslint.config.js): ${folder}/ reaches the layers below only through ${through.map((f) => `${f}/`).join(' and ')}, and this import reaches {{to.type}}`,
+      },
+    ];
+  }),
 );
 
 export default tseslint.config(

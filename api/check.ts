@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError } from '../foundation/usage-error.ts';
+import { runSeeds } from '../engine/run-seeds.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
 import type { SandboxLimits } from '../sandbox/isolate.ts';
 import { type QuickExamReport, quickExam } from '../sandbox/quick-exam.ts';
@@ -16,7 +17,10 @@ export interface CheckOptions {
   env?: EnvInput;
   budget?: { maxChars?: number; maxImages?: number };
   limits?: Partial<SandboxLimits>;
+  /** The run's seed (default 0): the sandbox's Math.random / ctx.random (seed + 1) and the samples' split. */
   seed?: number;
+  /** The split the environment's samples come from (default: the run seed). */
+  splitSeed?: number;
   models?: ResolvedModels;
   onNote?: (message: string) => void;
 }
@@ -26,9 +30,10 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
   const entry = resolveEntry(o.program);
   if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}`);
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
+  const seeds = runSeeds(o.seed, o.splitSeed);
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const env = o.env ? (await openNamed(o.env, { models, images: services.images, seed: 0, onNote: o.onNote ?? (() => undefined) })).env : undefined;
+    const env = o.env ? (await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined) })).env : undefined;
     try {
       return await quickExam(
         { entryPath: entry },
@@ -40,7 +45,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
           },
           ...(env ? { samples: await env.samples(5) } : {}),
           ...(o.limits ? { limits: o.limits } : {}),
-          ...(o.seed !== undefined ? { seed: o.seed } : {}),
+          seed: seeds.sandbox,
         },
       );
     } finally {

@@ -5,6 +5,7 @@ import type { Split } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
+import { runSeeds } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
@@ -12,6 +13,9 @@ import { defaultRunFolder } from '../run-store/run-folder.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';
+
+export { BASELINES };
+export type { EvalRuns };
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
@@ -22,8 +26,10 @@ export interface EvaluateCommon {
   data?: string;
   /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
   strict?: boolean;
-  /** Split seed (default 0). */
+  /** The run's seed (default 0): the split, the task sample and the sandbox's random numbers derive from it. */
   seed?: number;
+  /** Holds the split fixed whatever the run seed (default: the run seed); a search's `splitSeed` gives its split. */
+  splitSeed?: number;
   /** Only this many of the split's tasks, a seeded sample (the same for every program of the call). */
   tasks?: number;
   /** Where evidence goes (default search-trees/runs/<kind>-<time> under the working folder: defaultRunFolder). */
@@ -72,26 +78,26 @@ async function run(
 ): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string }> {
   if (o.split !== undefined && o.split !== 'train' && o.split !== 'test')
     throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
-  if (o.seed !== undefined && (!Number.isInteger(o.seed) || o.seed < 0))
-    throw new UsageError(`seed must be a whole number from 0; got ${String(o.seed)}`);
+  const seeds = runSeeds(o.seed, o.splitSeed);
   if (o.tasks !== undefined && (!Number.isInteger(o.tasks) || o.tasks < 1))
     throw new UsageError(`tasks must be a whole number from 1; got ${String(o.tasks)}`);
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const opened = await openNamed(o.env, { models, images: services.images, seed: o.seed ?? 0, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
+    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
     const out =
       o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
-        { env: opened.env, source: opened.source, openSeed: o.seed ?? 0, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
+        { env: opened.env, source: opened.source, openSeed: seeds.split, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
       );
       try {
         const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
-          ...(o.tasks !== undefined ? { tasks: o.tasks, seed: o.seed ?? 0 } : {}),
+          ...(o.tasks !== undefined ? { tasks: o.tasks } : {}),
+          seeds,
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
         return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where };

@@ -7,7 +7,10 @@ import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { readEnvCopy } from '../run-store/env-copy.ts';
 import { exportProgram, type ExportOptions, type ExportResult } from '../export/export.ts';
+
+export type { ExportResult };
 import type { RunInfo } from '../run-store/run-folder.ts';
+import { seedsOf } from '../engine/search/run-options.ts';
 import { reopenEnv } from './environments.ts';
 
 export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
@@ -16,7 +19,7 @@ export async function exportRun(o: ExportRunOptions): Promise<ExportResult> {
   const onNote = o.onNote ?? (() => undefined);
   const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
     const copy = readEnvCopy(o.run);
-    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: 0, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
     if (opened.changed && !copy) {
       await opened.env.close?.();
       throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);

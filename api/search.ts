@@ -20,12 +20,15 @@ import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
-import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema } from '../engine/search/run-options.ts';
+import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { MAX_SEED, runSeeds } from '../engine/run-seeds.ts';
 import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
+
+export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
 
 export interface SearchOptions {
   /** A registered name ("locomo", "visual:charts"), a module path ("./my-env.ts"), "data:<file>", or a definition. */
@@ -39,10 +42,13 @@ export interface SearchOptions {
    * Seed programs by name or path, or 'auto' (the default): step 0 screens the standard designs (the baselines and the
    * pipeline seed) on the first validation sample and seeds the tree with the best SCREEN_KEEP of them.
    */
-  seeds?: string[] | 'auto';
+  seeds?: readonly string[] | 'auto';
   meta?: 'model' | 'offline';
   maxUsd?: number;
+  /** The run's seed (default 0): the split, the sandbox's random numbers and the search's draws derive from it. */
   seed?: number;
+  /** Holds the split fixed whatever the run seed (default: the run seed): repeated runs then share one test split. */
+  splitSeed?: number;
   /** How each step picks its action: 'ucb' (default), 'greedy', 'random' or 'alma-softmax'. */
   policy?: PolicyName;
   select?: 'lcb' | 'max-mean';
@@ -115,12 +121,8 @@ const OptionsSchema = z
       .optional(),
     meta: z.enum(['model', 'offline']).optional(),
     maxUsd: z.number().positive().optional(),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
+    splitSeed: z.number().int().min(0).max(MAX_SEED).optional(),
     policy: z.enum(POLICY_NAMES, { error: `unknown policy; known: ${POLICY_NAMES.join(', ')}` }).optional(),
     select: z.enum(['lcb', 'max-mean']).optional(),
     evalFraction: z.number().gt(0).max(1).optional(),
@@ -165,6 +167,9 @@ function settings(
     if (!o.out) throw new UsageError('resume needs out: the run folder to continue');
     const folder = new RunFolder(o.out);
     const info = asUsageSync(() => folder.read());
+    const kept = seedsOf(info.options);
+    if ((o.seed !== undefined && o.seed !== kept.run) || (o.splitSeed !== undefined && o.splitSeed !== kept.split))
+      throw new UsageError(`a resumed run keeps its seeds (seed ${kept.run}, split seed ${kept.split}); leave out seed and splitSeed`);
     // A resumed run keeps its settings; the budget and the dollar cap may be raised.
     const options = {
       ...info.options,
@@ -176,13 +181,14 @@ function settings(
   }
   if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
   const auto = (o.seeds ?? DEFAULT_SEEDS) === 'auto';
-  const seeds = auto ? [] : (o.seeds as string[]);
+  const seeds = auto ? [] : [...(o.seeds as readonly string[])];
   for (const s of seeds) asUsageSync(() => resolveProgram(s));
   const policy = o.policy ?? 'ucb';
   if (!POLICIES[policy]) throw new UsageError(`unknown policy ${policy}; known: ${Object.keys(POLICIES).join(', ')}`);
   const meta = o.meta ?? (models.meta ? 'model' : 'offline');
   if (meta === 'model' && !models.meta)
     throw new UsageError('meta "model" needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
+  const drawn = runSeeds(o.seed, o.splitSeed);
   const options = RunOptionsSchema.parse({
     env: typeof o.env === 'string' ? o.env : o.env.name,
     ...(o.data ? { data: o.data } : {}),
@@ -191,7 +197,9 @@ function settings(
     seeds,
     ...(auto ? { screen: { designs: STANDARD_DESIGNS, keep: SCREEN_KEEP } } : {}),
     meta,
-    seed: o.seed ?? 0,
+    seed: drawn.run,
+    splitSeed: drawn.split,
+    sandboxSeed: drawn.sandbox,
     ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
     policy,
     selection: o.select ?? 'lcb',
@@ -218,8 +226,9 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   return withHost(models, async (services) => {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
-    // A search's split does not depend on its seed: runs with different seeds share one split (eval takes --seed).
-    const open = { models, images: services.images, seed: 0, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
+    // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
+    const splitSeed = seedsOf(options).split;
+    const open = { models, images: services.images, seed: splitSeed, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
@@ -253,7 +262,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: 0, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;

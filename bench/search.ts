@@ -79,7 +79,8 @@ function repeatedSamples(runFolder: string): number {
 async function searchOnce(b: BenchBenchmark, env: string, policy: string, seed: number, work: string): Promise<Run> {
   const t0 = Date.now();
   const out = join(work, `run-${policy}-${seed}`);
-  const s = await search({ env, out, budget: BUDGET, seed, policy: policy as PolicyName, meta: 'offline', models: OFFLINE, workers: 0 });
+  // The split held at 0: every run of a benchmark is scored on the held-out tasks its baselines were.
+  const s = await search({ env, out, budget: BUDGET, seed, splitSeed: 0, policy: policy as PolicyName, meta: 'offline', models: OFFLINE, workers: 0 });
   const seedTests = Object.fromEntries(s.seeds.map((x) => [x.id, x.test ?? Number.NaN]));
   return {
     bench: b.name,

@@ -4,7 +4,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { asUsage, ContentError, UsageError } from '../foundation/usage-error.ts';
 import { didYouMean } from '../foundation/closest.ts';
-import { defaultWorkers, MAX_WORKERS } from '../api/worker-count.ts';
+import { defaultWorkers } from '../api/worker-count.ts';
+import { MAX_SEED, MAX_WORKERS } from '../api/limits.ts';
 
 export { asUsage, ContentError, UsageError };
 
@@ -35,13 +36,33 @@ export function parse<T extends z.ZodType>(
   return result.data;
 }
 
+/** --seed and --split-seed: one meaning in every command (engine/run-seeds.ts). */
+export const SEED_OPTIONS = { seed: { type: 'string' }, 'split-seed': { type: 'string' } } as const;
+
+/** Schema fields for SEED_OPTIONS. */
+export const seedFields = () => ({ seed: intOption(0, MAX_SEED), 'split-seed': intOption(0, MAX_SEED) });
+
+/** The seeds as the API takes them. */
+export function seedArgs(a: { seed?: number | undefined; 'split-seed'?: number | undefined }): { seed?: number; splitSeed?: number } {
+  return { ...(a.seed !== undefined ? { seed: a.seed } : {}), ...(a['split-seed'] !== undefined ? { splitSeed: a['split-seed'] } : {}) };
+}
+
+/** Usage lines for --seed and --split-seed, with the descriptions starting at column `indent`. */
+export function seedUsage(indent: number): string {
+  const line = (flag: string, text: string[]) => text.map((t, i) => (i === 0 ? `  ${flag.padEnd(indent - 2)}${t}` : `${' '.repeat(indent)}${t}`)).join('\n');
+  return [
+    line('--seed N', ["the run's seed (default 0): the split, the sandbox's", 'random numbers and any sampling derive from it']),
+    line('--split-seed N', ['hold the split fixed whatever --seed (default: --seed)']),
+  ].join('\n');
+}
+
 /** Options shared by the commands that evaluate on an environment (eval, baselines). */
 export const EVAL_OPTIONS = {
   env: { type: 'string' },
   split: { type: 'string' },
   data: { type: 'string' },
   strict: { type: 'boolean' },
-  seed: { type: 'string' },
+  ...SEED_OPTIONS,
   tasks: { type: 'string' },
   out: { type: 'string' },
   json: { type: 'boolean' },
@@ -64,7 +85,7 @@ export const evalFields = () => ({
   split: z.enum(['train', 'test']).default('test'),
   data: z.string().optional(),
   strict: z.boolean().optional(),
-  seed: intOption(0, 2 ** 31 - 1),
+  ...seedFields(),
   tasks: intOption(1, 1_000_000),
   out: z.string().optional(),
   json: z.boolean().optional(),

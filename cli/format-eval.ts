@@ -1,5 +1,5 @@
 // Tables of evaluation results for the terminal.
-import type { EvaluationResult } from '../engine/evaluate/evaluate.ts';
+import type { EvaluationResult } from '../api/index.ts';
 import { bold, dim } from './style.ts';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));

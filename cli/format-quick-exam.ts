@@ -1,5 +1,5 @@
 // Human-readable quick-examination reports for the terminal.
-import type { QuickExamReport } from '../sandbox/quick-exam.ts';
+import type { QuickExamReport } from '../api/index.ts';
 import { bold, dim, ok, red } from './style.ts';
 
 export function formatQuickExam(r: QuickExamReport): string {

@@ -1,7 +1,7 @@
 // Progress of the evaluations in flight, on stderr. On a terminal: one line, redrawn. Anywhere else (a pipe, a log
 // file, `| tee`): a line at most every 30 s naming the programs that moved since the last one — a long run piped to
 // a file was silent until its table.
-import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
+import type { ProgressEvent } from '../api/index.ts';
 import { clock } from './style.ts';
 
 export interface ProgressOptions {

@@ -1,8 +1,6 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import type { SearchState } from '../engine/search/search.ts';
-import type { JournalEvent } from '../engine/search/journal-events.ts';
-import type { RunOptions } from '../engine/search/run-options.ts';
+import type { JournalEvent, RunOptions, SearchState } from '../api/index.ts';
 import { clock, dim } from './style.ts';
 
 export const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));

@@ -9,6 +9,7 @@ import { createTextEmbedder } from '../sandbox/primitives/embed.ts';
 import { ImageStore } from '../sandbox/primitives/images.ts';
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { openMemory } from './runtime/memory.ts';
+import { seedsOf } from '../engine/search/run-options.ts';
 
 export interface BuiltMemory {
   episodes: number;
@@ -44,8 +45,8 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
     const info = env.info();
     const embedder = createTextEmbedder(models.embedding);
     const memory = await openMemory(
-      { program, node, env: info.name, budget: info.budget, seed: run.options.seed, builtIn: null, innerEmbedder: embedder, images },
-      { fresh: true, seed: run.options.seed, models: { memo: modelOption(models.memo), embedding: modelOption(models.embedding) } },
+      { program, node, env: info.name, budget: info.budget, seed: seedsOf(run.options).sandbox, builtIn: null, innerEmbedder: embedder, images },
+      { fresh: true, seed: seedsOf(run.options).sandbox, models: { memo: modelOption(models.memo), embedding: modelOption(models.embedding) } },
     );
     try {
       const worlds = await env.worlds('train');

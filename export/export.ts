@@ -11,12 +11,13 @@ import { EMBED_BACKENDS } from '../sandbox/primitives/embed-backend.ts';
 import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { type BuiltMemory, buildMemory, type RunEnvOpener } from './build-memory.ts';
 import { bundleRuntime, MCP_PACKAGES, OPTIONAL_WORKER_PACKAGES, RUNTIME_PACKAGES, WORKER_PACKAGES } from './bundle.ts';
-import { ExportUsageError } from './errors.ts';
+import { UsageError } from '../foundation/usage-error.ts';
 import { bundleNative, installedVersion, type NativeMode, NATIVE_PACKAGES, nativeTarget } from './native.ts';
 import { packageJson, writeProgram, writeTextFiles } from './package-files.ts';
 import { EXPORT_FORMAT, type PackageInfo } from './runtime/package-info.ts';
 import { selectNode } from './select.ts';
 import { envId, envLabel } from './env-label.ts';
+import { seedsOf } from '../engine/search/run-options.ts';
 
 export type ExportFormat = 'npm' | 'mcp';
 
@@ -49,7 +50,7 @@ export function packageName(env: string, node: string): string {
 }
 
 function checkOut(out: string): void {
-  if (existsSync(out) && readdirSync(out).length > 0) throw new ExportUsageError(`${out} exists and is not empty; choose another --out or empty it`);
+  if (existsSync(out) && readdirSync(out).length > 0) throw new UsageError(`${out} exists and is not empty; choose another --out or empty it`);
 }
 
 /** An npm package name (scoped or not): it lands in package.json, the README and the MCP server's command. */
@@ -57,7 +58,7 @@ export const NPM_NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
 export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
-  if (o.name !== undefined && (!NPM_NAME.test(o.name) || o.name.length > 214)) throw new ExportUsageError(`"${o.name.slice(0, 100)}" is not a valid npm package name (lowercase letters, digits, . _ -)`);
+  if (o.name !== undefined && (!NPM_NAME.test(o.name) || o.name.length > 214)) throw new UsageError(`"${o.name.slice(0, 100)}" is not a valid npm package name (lowercase letters, digits, . _ -)`);
   const selected = selectNode(o.run, o.node);
   checkOut(o.out);
   const { folder, run, node, programDir } = selected;
@@ -99,7 +100,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
       version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
       exportedAt: new Date().toISOString(),
       formatKind: o.format,
-      run: { folder: basename(folder.dir), createdAt: run.createdAt, env, seed: run.options.seed, selection: run.options.selection },
+      run: { folder: basename(folder.dir), createdAt: run.createdAt, env, seed: run.options.seed, sandboxSeed: seedsOf(run.options).sandbox, selection: run.options.selection },
       node: { id: node.id, kind: node.kind, parent: node.parent, ...(node.description ? { description: node.description } : {}), chosenBy: selected.chosenBy },
       scores: selected.scores,
       program: { hash: program.hash, entry: 'program/index.ts', bundle: 'dist/program.js', files },

@@ -7,7 +7,7 @@ import type { TreeNode } from '../engine/search/tree.ts';
 import { readJournal } from '../run-store/journal.ts';
 import { replay } from '../engine/search/replay.ts';
 import { type RunInfo, RunFolder } from '../run-store/run-folder.ts';
-import { ExportUsageError } from './errors.ts';
+import { UsageError } from '../foundation/usage-error.ts';
 
 export interface Selected {
   folder: RunFolder;
@@ -21,21 +21,21 @@ export interface Selected {
 
 export function selectNode(runDir: string, nodeId?: string): Selected {
   const folder = new RunFolder(runDir);
-  if (!existsSync(runDir)) throw new ExportUsageError(`${runDir} does not exist`);
+  if (!existsSync(runDir)) throw new UsageError(`${runDir} does not exist`);
   let run: RunInfo;
   try {
     run = folder.read();
   } catch (err) {
-    throw new ExportUsageError((err as Error).message);
+    throw new UsageError((err as Error).message);
   }
   const { events } = readJournal(folder.journalPath);
   const { tree } = replay(events);
-  if (tree.nodes.size === 0) throw new ExportUsageError(`${runDir}: the journal has no programs yet`);
+  if (tree.nodes.size === 0) throw new UsageError(`${runDir}: the journal has no programs yet`);
   let node: TreeNode;
   let chosenBy: Selected['chosenBy'];
   if (nodeId !== undefined) {
     const found = tree.nodes.get(nodeId);
-    if (!found) throw new ExportUsageError(`${runDir} has no node "${nodeId}"; its nodes: ${[...tree.nodes.keys()].join(', ')}`);
+    if (!found) throw new UsageError(`${runDir} has no node "${nodeId}"; its nodes: ${[...tree.nodes.keys()].join(', ')}`);
     node = found;
     chosenBy = 'node';
   } else {
@@ -45,7 +45,7 @@ export function selectNode(runDir: string, nodeId?: string): Selected {
       node = winner;
       chosenBy = 'final';
     } else {
-      if (tree.evaluated().length === 0) throw new ExportUsageError(`${runDir}: no program has been evaluated yet; name one with --node`);
+      if (tree.evaluated().length === 0) throw new UsageError(`${runDir}: no program has been evaluated yet; name one with --node`);
       node = selectFinal(tree, run.options.ucb, 'lcb');
       chosenBy = 'lcb';
     }

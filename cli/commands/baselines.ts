@@ -1,11 +1,9 @@
 // automemo baselines --env <env>: the standard memory baselines (and the Omni-SimpleMem seed) in one table.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { baselines, type BaselinesOptions } from '../../api/evaluate.ts';
+import { BASELINES, baselines, type BaselinesOptions, type EvalRuns } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { BASELINES } from '../../memo-programs/registry.ts';
-import type { EvalRuns } from '../../engine/jobs/run-programs.ts';
-import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, WORKER_USAGE } from '../args.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -22,7 +20,7 @@ ${environments.help('                        ')}
   --data DIR          the environment's data folder
   --strict            a data: benchmark must load whole: a world left out by
                       a bad field is an error (exit 1), not a note
-  --seed N            split seed (default 0)
+${seedUsage(22)}
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
   --json              print the results as JSON
@@ -42,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.programs ? { programs: a.programs.split(',') } : {}),
     ...(a.data ? { data: a.data } : {}),
     ...(a.strict ? { strict: true } : {}),
-    ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    ...seedArgs(a),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
     ...(a.out ? { out: a.out } : {}),
     ...evaluationPlace(a),

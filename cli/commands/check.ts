@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { check } from '../../api/check.ts';
 import { noteToStderr } from '../style.ts';
-import { intOption, parse } from '../args.ts';
+import { intOption, parse, SEED_OPTIONS, seedArgs, seedFields, seedUsage } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';
 
 export const usage = `automemo check <program.ts | program-folder> [options]
@@ -19,7 +19,7 @@ Options:
   --heap-mb N          isolate heap cap (default 256)
   --cpu-ms N           CPU time per call (default 10000)
   --wall-ms N          wall-clock time per call (default 60000)
-  --seed N             seed of Math.random / ctx.random (default 1)
+${seedUsage(23)}
 
 Exit status: 0 passed, 1 failed, 2 bad arguments.`;
 
@@ -32,7 +32,7 @@ const Args = z.object({
   'heap-mb': intOption(16, 4096),
   'cpu-ms': intOption(10, 3_600_000),
   'wall-ms': intOption(10, 3_600_000),
-  seed: intOption(0, 2 ** 31 - 1),
+  ...seedFields(),
 });
 
 export async function run(argv: string[]): Promise<number> {
@@ -46,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
       'heap-mb': { type: 'string' },
       'cpu-ms': { type: 'string' },
       'wall-ms': { type: 'string' },
-      seed: { type: 'string' },
+      ...SEED_OPTIONS,
     },
     Args,
   );
@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.env ? { env: a.env } : {}),
     budget: { ...(a['budget-chars'] ? { maxChars: a['budget-chars'] } : {}), ...(a['budget-images'] !== undefined ? { maxImages: a['budget-images'] } : {}) },
     limits,
-    ...(a.seed !== undefined ? { seed: a.seed } : {}),
+    ...seedArgs(a),
     onNote: noteToStderr,
   });
   process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);

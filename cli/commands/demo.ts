@@ -4,9 +4,8 @@
 // writes the run's HTML report into it.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { renderReport } from '../../viewer/report.ts';
 import { z } from 'zod';
-import { defaultRunFolder } from '../../run-store/run-folder.ts';
+import { defaultRunFolder, renderReport } from '../../api/runs.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 

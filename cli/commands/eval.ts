@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, WORKER_USAGE } from '../args.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
@@ -24,7 +24,7 @@ ${environments.help('                      ')}
   --data DIR        the environment's data folder (locomo: conversation files)
   --strict          a data: benchmark must load whole: a world left out by a
                     bad field is an error (exit 1), not a note
-  --seed N          split seed (default 0)
+${seedUsage(20)}
   --tasks N         only N of the split's tasks, a seeded sample (a quick look;
                     scores on different samples do not compare)
   --out DIR         where evidence goes (default search-trees/runs/eval-<time>)
@@ -50,7 +50,7 @@ export async function run(argv: string[]): Promise<number> {
       split: a.split,
       ...(a.data ? { data: a.data } : {}),
       ...(a.strict ? { strict: true } : {}),
-      ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...seedArgs(a),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
       ...(a.out ? { out: a.out } : {}),
       ...evaluationPlace(a),

@@ -1,11 +1,9 @@
 // automemo report: a run's summary as text, or (--html) the viewer's page as one self-contained file.
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
-import { REPORT_LIMITS, renderReport } from '../../viewer/report.ts';
-import { readRun, readRunInfo } from '../../viewer/run-model.ts';
+import { readRun, readRunInfo, REPORT_LIMITS, renderReport, textSummary } from '../../api/runs.ts';
 import { runEnvironmentNote } from '../../api/environments.ts';
 import { noteToStderr } from '../style.ts';
-import { textSummary } from '../../viewer/summary.ts';
 import { intOption, parse } from '../args.ts';
 
 export const usage = `automemo report <run-folder> [--html FILE] [--images-mb N]

@@ -3,15 +3,11 @@
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
-import { search, type SearchResult } from '../../api/search.ts';
-import { MAX_PARALLEL, MAX_SEEDS, type RunOptions } from '../../engine/search/run-options.ts';
-import type { JournalEvent } from '../../engine/search/journal-events.ts';
-import type { SearchState } from '../../engine/search/search.ts';
-import { evaluationPlace, intOption, parse, UsageError } from '../args.ts';
+import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
+import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
+import { evaluationPlace, intOption, parse, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
-import { POLICY_NAMES } from '../../engine/search/policies/index.ts';
-import type { ValidationPlan } from '../../engine/search/validation-sampler.ts';
 import { didYouMean } from '../../foundation/closest.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
@@ -38,7 +34,7 @@ ${environments.help('                        ')}
   --out DIR           run folder (default search-trees/runs/search-<time>)
   --resume            continue the run in --out from its journal
   --max-usd X         stop cleanly once the models have cost this much
-  --seed N            seed of the whole run (default 0)
+${seedUsage(22)}
   --policy P          ucb (default), greedy, random, alma-softmax
   --select S          lcb (default) or max-mean
   --eval-fraction F   share of validation tasks per evaluation (default 0.5)
@@ -69,7 +65,7 @@ const Args = z.object({
   out: z.string().optional(),
   resume: z.boolean().optional(),
   'max-usd': z.coerce.number().positive().optional(),
-  seed: intOption(0, 2 ** 31 - 1),
+  ...seedFields(),
   policy: z.enum(POLICY_NAMES, { error: (iss) => `unknown policy ${JSON.stringify(String(iss.input).slice(0, 50))}${didYouMean(String(iss.input), POLICY_NAMES)}; known: ${POLICY_NAMES.join(', ')}` }).optional(),
   select: z.enum(['lcb', 'max-mean']).optional(),
   'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
@@ -95,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
       out: { type: 'string' },
       resume: { type: 'boolean' },
       'max-usd': { type: 'string' },
-      seed: { type: 'string' },
+      ...SEED_OPTIONS,
       policy: { type: 'string' },
       select: { type: 'string' },
       'eval-fraction': { type: 'string' },
@@ -146,7 +142,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(seeds ? { seeds } : {}),
       ...(a.meta ? { meta: a.meta } : {}),
       ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}),
-      ...(a.seed !== undefined ? { seed: a.seed } : {}),
+      ...seedArgs(a),
       ...(a.policy ? { policy: a.policy } : {}),
       ...(a.select ? { select: a.select } : {}),
       ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
@@ -168,7 +164,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
-            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
+            `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
             `${validationLine(s.validation)}\n`,
         );
         if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
@@ -191,6 +187,12 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   }
 }
 
+
+/** The run seed, and the split's where it differs: the split seed names the held-out test split. */
+function runSeedLine(o: RunOptions): string {
+  const seeds = seedsOf(o);
+  return `seed ${seeds.run}${seeds.split !== seeds.run ? ` (split seed ${seeds.split})` : ''}`;
+}
 
 function seedsLine(o: RunOptions): string {
   const screen = o.screen ? `the best ${o.screen.keep} of ${o.screen.designs.length} standard designs, screened on validation` : '';
@@ -220,6 +222,7 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
     ['validation', validationLine(s.validation)],
+    ['test split', `split seed ${seedsOf(options).split}: automemo eval --split-seed ${seedsOf(options).split} scores a program on the same held-out tasks`],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];

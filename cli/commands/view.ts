@@ -1,8 +1,7 @@
 // automemo view: a web page on 127.0.0.1 that follows a run folder live — the tree, score over steps, the action
 // log, per-node code, diffs, the meta agent's feedback and per-task outcomes (viewer/).
 import { z } from 'zod';
-import { readRunInfo } from '../../viewer/run-model.ts';
-import { ViewServer } from '../../viewer/server.ts';
+import { readRunInfo, ViewServer } from '../../api/runs.ts';
 import { intOption, parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
 import { runEnvironmentNote } from '../../api/environments.ts';

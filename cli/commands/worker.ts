@@ -2,10 +2,7 @@
 // how a search starts its local worker processes (--workers N); users do not call it.
 import { z } from 'zod';
 import { withHost } from '../../api/host.ts';
-import { workerContext } from '../../api/workers.ts';
-import { serveIpc } from '../../engine/jobs/ipc-serve.ts';
-import { parsePathMapping } from '../../engine/jobs/path-map.ts';
-import { parseEnvRoot } from '../../engine/jobs/env-roots.ts';
+import { parseEnvRoot, parsePathMapping, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -81,7 +78,6 @@ export async function run(argv: string[]): Promise<number> {
       await serveIpc(context);
       return 0;
     }
-    const { serveQueue } = await import('../../engine/jobs/queue-worker.ts');
     const served = await serveQueue({
       url: a.queue as string,
       ...(a.concurrency ? { concurrency: a.concurrency } : {}),

@@ -18,13 +18,11 @@ import { mapLimit } from '../evaluate/limit.ts';
 import { evalJob, evaluateByJob } from './evaluate-job.ts';
 import type { JobExecutor } from './executor.ts';
 import type { EnvRef } from './job.ts';
+import { type RunSeeds, runSeeds } from '../run-seeds.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 
 /** Evaluations in flight per slot of an executor that runs several jobs at once. */
 const IN_FLIGHT_PER_SLOT = 4;
-
-/** The sandbox's own default seed: what `eval` and `baselines` always evaluated with. */
-const SANDBOX_SEED = 1;
 
 export interface EvalRun {
   name: string;
@@ -65,15 +63,16 @@ export interface RunHooks {
   onProgress?: (program: string, event: ProgressEvent) => void;
   /** Stops between episodes and tasks; the programs left are not started. */
   signal?: AbortSignal;
-  /** Only this many of the split's tasks: a sample drawn with `seed`, the same for every program. */
+  /** Only this many of the split's tasks: a sample drawn with the run seed, the same for every program. */
   tasks?: number;
-  seed?: number;
+  /** The run's seeds (engine/run-seeds.ts; default: run seed 0). */
+  seeds?: RunSeeds;
   /** Where the evaluations run, up to the executor's slots at once (default: this process, one at a time). */
   jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
 export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, hooks: RunHooks = {}): Promise<EvalRuns> {
-  const taskIds = hooks.tasks !== undefined ? await sampleOf(env, split, hooks.tasks, hooks.seed ?? 0) : undefined;
+  const taskIds = hooks.tasks !== undefined ? await sampleOf(env, split, hooks.tasks, (hooks.seeds ?? runSeeds()).run) : undefined;
   const jobs = hooks.jobs ?? { executor: new InProcessExecutor(env, services), env: localEnvRef(env) };
   mkdirSync(outDir, { recursive: true });
   const out: EvalRuns = { rows: [], failures: [] };
@@ -135,7 +134,7 @@ async function evaluateOne(
   if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
   // A key of fixed shape: the folder may be long or hold characters a queue's ids refuse (":").
   const folderId = createHash('sha256').update(evidenceDir).digest('hex').slice(0, 16);
-  const job = evalJob({ key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: jobs.env, split, seed: SANDBOX_SEED, ...(taskIds ? { taskIds } : {}) });
+  const job = evalJob({ key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: jobs.env, split, seed: (hooks.seeds ?? runSeeds()).sandbox, ...(taskIds ? { taskIds } : {}) });
   // A folder a run before this one left (the same --out): kept aside, never mixed with this evaluation's lines.
   setAsideEvidence(evidenceDir, 'previous');
   const hints = { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) };

@@ -12,6 +12,7 @@ import { evalJob, evaluateByJob } from '../jobs/evaluate-job.ts';
 import { jobKey } from '../jobs/job.ts';
 import { priceOf } from '../../foundation/llm/ledger.ts';
 import type { SearchRun } from './search-run.ts';
+import { seedsOf } from './run-options.ts';
 import { recordEvaluation, type TreeNode } from './tree.ts';
 import { unscoredReason } from './unscored.ts';
 
@@ -36,7 +37,7 @@ export async function scoreProgram(run: SearchRun, id: string, program: Compiled
     program,
     env: run.envRef,
     split,
-    seed: run.options.seed,
+    seed: seedsOf(run.options).sandbox,
     ...(sample.taskIds ? { taskIds: sample.taskIds } : {}),
   });
   const hints = { evidenceDir: dir, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.(id, e) } : {}) };

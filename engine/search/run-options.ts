@@ -2,6 +2,7 @@
 // policy and its constants. A resume reads them back from the run, so every field is validated, and fields added
 // later are optional (runs written before them still resume).
 import { z } from 'zod';
+import { MAX_SEED, type RunSeeds } from '../run-seeds.ts';
 
 /** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
 export const MAX_SEEDS = 32;
@@ -24,6 +25,10 @@ export const RunOptionsSchema = z
     screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
     meta: z.enum(['model', 'offline']),
     seed: z.number().int(),
+    /** The split's seed (engine/run-seeds.ts); absent in runs before the seeds were unified, which opened with 0. */
+    splitSeed: z.number().int().min(0).max(MAX_SEED).optional(),
+    /** The isolate's Math.random seed; absent in runs before the seeds were unified, which used the run seed. */
+    sandboxSeed: z.number().int().min(0).max(MAX_SEED).optional(),
     maxUsd: z.number().positive().optional(),
     policy: z.string(),
     selection: z.enum(['lcb', 'max-mean']),
@@ -43,3 +48,8 @@ export const RunOptionsSchema = z
   })
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
+
+/** The seeds a run was made with, also for runs recorded before the split and sandbox seeds were. */
+export function seedsOf(o: RunOptions): RunSeeds {
+  return { run: o.seed, split: o.splitSeed ?? 0, sandbox: o.sandboxSeed ?? o.seed };
+}

@@ -24,7 +24,7 @@ import { InProcessExecutor, localEnvRef } from '../jobs/in-process.ts';
 import type { EnvRef } from '../jobs/job.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
 import type { Edit, ProgramFiles } from '../meta/types.ts';
-import type { RunOptions } from './run-options.ts';
+import { type RunOptions, seedsOf } from './run-options.ts';
 import { BudgetExceeded } from './budget.ts';
 import type { ActionKind } from './policy.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
@@ -214,7 +214,7 @@ export class SearchRun {
     const { options } = this;
     return examineByJob(
       this.executor,
-      examJob({ key: `${this.runId}/exam/${relative(this.folder.dir, dir)}/${sourceHash(files).slice(0, 16)}`, files, dir, env: this.envRef, tasks: options.quickExamTasks, seed: options.seed }),
+      examJob({ key: `${this.runId}/exam/${relative(this.folder.dir, dir)}/${sourceHash(files).slice(0, 16)}`, files, dir, env: this.envRef, tasks: options.quickExamTasks, seed: seedsOf(options).sandbox }),
       this.deps.signal,
     );
   }

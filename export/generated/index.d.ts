@@ -132,7 +132,15 @@ export interface PackageInfo {
   version: string;
   exportedAt: string;
   formatKind: 'npm' | 'mcp';
-  run: { folder: string; createdAt: string; env: string; seed: number; selection: string };
+  run: {
+    folder: string;
+    createdAt: string;
+    env: string;
+    seed: number;
+    /** The isolate's Math.random seed the run evaluated with (absent in packages before it: the run seed then). */
+    sandboxSeed?: number;
+    selection: string;
+  };
   node: {
     id: string;
     kind: string;

@@ -33,7 +33,7 @@ export function packageSetup(root = packageRoot()): { setup: MemorySetup; info: 
     node: info.node.id,
     env: info.env.name,
     budget: info.env.budget,
-    seed: info.run.seed,
+    seed: info.run.sandboxSeed ?? info.run.seed,
     builtIn: join(root, info.memory.dir),
   };
   cached = { setup, info, name, version };

@@ -13,7 +13,15 @@ export const PackageInfoSchema = z.object({
   version: z.string(),
   exportedAt: z.string(),
   formatKind: z.enum(['npm', 'mcp']),
-  run: z.object({ folder: z.string(), createdAt: z.string(), env: z.string(), seed: z.number().int(), selection: z.string() }),
+  run: z.object({
+    folder: z.string(),
+    createdAt: z.string(),
+    env: z.string(),
+    seed: z.number().int(),
+    /** The isolate's Math.random seed the run evaluated with (absent in packages before it: the run seed then). */
+    sandboxSeed: z.number().int().optional(),
+    selection: z.string(),
+  }),
   node: z.object({
     id: z.string(),
     kind: z.string(),

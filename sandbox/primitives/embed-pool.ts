@@ -138,6 +138,9 @@ export class EmbedPool {
   /** Starts workers for waiting work, hands every idle worker the next owner's next job, then books the waits. */
   private pump(): void {
     if (this.closed) return;
+    // One clock reading for the jobs handed out and the demand they open: a job's busy time never starts before
+    // the demand it belongs to (posting a batch can take a while on a loaded machine).
+    const now = performance.now();
     let starting = this.slots.filter((s) => s && (!s.ready || !s.job)).length;
     for (let i = 0; i < this.size && this.queued > starting; i++) {
       if (!this.slots[i]) {
@@ -149,9 +152,8 @@ export class EmbedPool {
       if (!slot || !slot.ready || slot.job) continue;
       const job = this.nextJob();
       if (!job) break;
-      this.send(slot, job);
+      this.send(slot, job, now);
     }
-    const now = performance.now();
     this.book(now);
     this.noteDemand(now);
   }
@@ -177,9 +179,9 @@ export class EmbedPool {
     return undefined;
   }
 
-  private send(slot: Slot, job: Job): void {
+  private send(slot: Slot, job: Job, now: number): void {
     slot.job = job;
-    slot.sentAt = performance.now();
+    slot.sentAt = now;
     job.owner.jobs.sent++;
     slot.worker.ref();
     slot.worker.postMessage({ id: job.id, texts: job.texts });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lcb } from '../../engine/search/ucb.ts';
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
-import { ExportUsageError } from '../../export/errors.ts';
+import { UsageError } from '../../foundation/usage-error.ts';
 import { selectNode } from '../../export/select.ts';
 import { Journal } from '../../run-store/journal.ts';
 import { RUN_FORMAT, RunFolder } from '../../run-store/run-folder.ts';
@@ -63,7 +63,7 @@ describe('export selection', () => {
   it('takes a named node, evaluated or not; names the known nodes for an unknown one', () => {
     const run = makeRun('a');
     expect(selectNode(run, 'c')).toMatchObject({ chosenBy: 'node', scores: { validation: null, n: 0, lcb: null, test: null } });
-    expect(() => selectNode(run, 'zz')).toThrow(ExportUsageError);
+    expect(() => selectNode(run, 'zz')).toThrow(UsageError);
     expect(() => selectNode(run, 'zz')).toThrow('has no node "zz"; its nodes: root, a, b, c');
   });
 
