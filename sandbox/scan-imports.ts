@@ -1,6 +1,7 @@
 // Finds every module reference in a program file — static imports and re-exports (even unused or type-only
 // ones, which esbuild would drop silently), dynamic import(), require() and import.meta — with its position.
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../foundation/typescript.ts';
 
 export interface ModuleReference {
   /** The specifier, or undefined when it is computed at run time. */
@@ -12,6 +13,7 @@ export interface ModuleReference {
 }
 
 export function scanModuleReferences(fileName: string, code: string): ModuleReference[] {
+  const ts = typescript();
   const sf = ts.createSourceFile(fileName, code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const out: ModuleReference[] = [];
   const at = (node: ts.Node) => {

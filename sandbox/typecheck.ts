@@ -6,7 +6,8 @@
 // ToolchainError, infrastructure, never the program's fault.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
+import { typescript } from '../foundation/typescript.ts';
 import { classifyImport } from './allowed-imports.ts';
 import { displayPath, resolveEntry } from './compile.ts';
 import { isInside, repoRoot } from '../foundation/paths.ts';
@@ -20,19 +21,25 @@ export interface TypeDiagnostic {
   message: string;
 }
 
-const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ['lib.es2022.d.ts'],
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  types: [],
-  allowImportingTsExtensions: true,
-  esModuleInterop: true,
-  noFallthroughCasesInSwitch: true,
-};
+let options: ts.CompilerOptions | undefined;
+
+/** The checker's options, made once TypeScript is loaded (foundation/typescript.ts: on first use). */
+function checkerOptions(): ts.CompilerOptions {
+  const ts = typescript();
+  return (options ??= {
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts'],
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    allowImportingTsExtensions: true,
+    esModuleInterop: true,
+    noFallthroughCasesInSwitch: true,
+  });
+}
 
 const CHECK_FILE = '__automemo_interface_check__.ts';
 
@@ -54,7 +61,7 @@ export class ProgramTypeChecker {
     }
     const hit = this.cache.get(fileName);
     if (hit && hit.mtimeMs === mtimeMs) return hit.sf;
-    const sf = ts.createSourceFile(fileName, readFileSync(fileName, 'utf8'), version, true);
+    const sf = typescript().createSourceFile(fileName, readFileSync(fileName, 'utf8'), version, true);
     this.cache.set(fileName, { mtimeMs, sf });
     return sf;
   }
@@ -93,6 +100,7 @@ export class ProgramTypeChecker {
   }
 
   private checkOnce(entryPath: string, entryCode: string, started: number): { diagnostics: TypeDiagnostic[]; ms: number } {
+    const ts = typescript();
     const entry = resolveEntry(entryPath);
     const rootDir = dirname(entry);
     const checkFile = join(rootDir, CHECK_FILE);
@@ -103,7 +111,7 @@ export class ProgramTypeChecker {
         `import type { MemoProgram } from 'automemo/contract';\nimport program from './${basename(entry)}';\nconst _implementsMemoProgram: MemoProgram = program;\nvoid _implementsMemoProgram;\n`,
       ],
     ]);
-    const base = ts.createCompilerHost(OPTIONS, true);
+    const base = ts.createCompilerHost(checkerOptions(), true);
     const host: ts.CompilerHost = {
       ...base,
       fileExists: (f) => overlay.has(f) || base.fileExists(f),
@@ -125,7 +133,7 @@ export class ProgramTypeChecker {
           return ts.resolveModuleName(lit.text, fromDir, options, host);
         }),
     };
-    const program = ts.createProgram({ rootNames: [entry, checkFile], options: OPTIONS, host, oldProgram: this.oldProgram });
+    const program = ts.createProgram({ rootNames: [entry, checkFile], options: checkerOptions(), host, oldProgram: this.oldProgram });
     this.oldProgram = program;
     const diagnostics: TypeDiagnostic[] = [];
     const exportLine = findExportDefault(entryCode);
