@@ -4,8 +4,11 @@
 // the prompt can never drift from the code a program actually imports.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { typescript } from '../foundation/typescript.ts';
 import { libDir } from '../foundation/paths.ts';
+
+// Through require (foundation/typescript.ts): Node's ESM import scans TypeScript's 9 MB for its exports first.
+const ts = typescript();
 
 let cached: { key: string; text: string } | undefined;
 

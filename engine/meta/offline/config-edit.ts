@@ -2,8 +2,12 @@
 // numbers, booleans and string literals; a string leaf's alternatives come from its declared union type (e.g.
 // `expansion: 'rank' | 'greedy'`), found with the type checker. Spreads of other object literals in the program
 // (`{ ...CODE_PROFILE, graph: { ...CODE_PROFILE.graph } }`) are inlined first, so every leaf has a literal to edit.
-import ts from 'typescript';
+import type TS from 'typescript';
+import { typescript } from '../../../foundation/typescript.ts';
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
+
+// Through require (foundation/typescript.ts): Node's ESM import scans TypeScript's 9 MB for its exports first.
+const ts = typescript();
 
 export type { ProgramFiles };
 
@@ -19,9 +23,9 @@ export interface ConfigLeaf {
   end: number;
 }
 
-const OPTIONS: ts.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], allowImportingTsExtensions: true, moduleResolution: ts.ModuleResolutionKind.Bundler };
+const OPTIONS: TS.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], allowImportingTsExtensions: true, moduleResolution: ts.ModuleResolutionKind.Bundler };
 
-function program(files: ProgramFiles): { prog: ts.Program; checker: ts.TypeChecker; sf: (name: string) => ts.SourceFile | undefined } {
+function program(files: ProgramFiles): { prog: TS.Program; checker: TS.TypeChecker; sf: (name: string) => TS.SourceFile | undefined } {
   const root = '/program/';
   const host = ts.createCompilerHost(OPTIONS, true);
   const read = (f: string) => (f.startsWith(root) ? files[f.slice(root.length)] : undefined);
@@ -42,7 +46,7 @@ function program(files: ProgramFiles): { prog: ts.Program; checker: ts.TypeCheck
 }
 
 /** The `export const config = { ... }` object literal and the file it is in. */
-function findConfig(files: ProgramFiles, sf: (name: string) => ts.SourceFile | undefined): { file: string; literal: ts.ObjectLiteralExpression } | undefined {
+function findConfig(files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): { file: string; literal: TS.ObjectLiteralExpression } | undefined {
   for (const file of Object.keys(files).sort((a, b) => (a === 'config.ts' ? -1 : b === 'config.ts' ? 1 : a.localeCompare(b)))) {
     const source = sf(file);
     if (!source) continue;
@@ -59,13 +63,13 @@ function findConfig(files: ProgramFiles, sf: (name: string) => ts.SourceFile | u
   return undefined;
 }
 
-function unwrap(e: ts.Expression): ts.Expression {
+function unwrap(e: TS.Expression): TS.Expression {
   while (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e)) e = e.expression;
   return e;
 }
 
 /** The object literal an expression like `NAME` or `NAME.graph` refers to, inside the program's files. */
-function resolveLiteral(e: ts.Expression, files: ProgramFiles, sf: (name: string) => ts.SourceFile | undefined): ts.ObjectLiteralExpression | undefined {
+function resolveLiteral(e: TS.Expression, files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): TS.ObjectLiteralExpression | undefined {
   e = unwrap(e);
   if (ts.isObjectLiteralExpression(e)) return e;
   if (ts.isIdentifier(e)) {
@@ -82,14 +86,14 @@ function resolveLiteral(e: ts.Expression, files: ProgramFiles, sf: (name: string
   }
   if (ts.isPropertyAccessExpression(e)) {
     const obj = resolveLiteral(e.expression, files, sf);
-    const prop = obj?.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === e.name.text) as ts.PropertyAssignment | undefined;
+    const prop = obj?.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === e.name.text) as TS.PropertyAssignment | undefined;
     return prop ? resolveLiteral(prop.initializer, files, sf) : undefined;
   }
   return undefined;
 }
 
 /** Source text of an object literal with every spread of a known literal written out (later keys win). */
-function flatten(literal: ts.ObjectLiteralExpression, files: ProgramFiles, sf: (name: string) => ts.SourceFile | undefined): string | undefined {
+function flatten(literal: TS.ObjectLiteralExpression, files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): string | undefined {
   const entries = new Map<string, string>();
   for (const p of literal.properties) {
     if (ts.isSpreadAssignment(p)) {
@@ -97,8 +101,8 @@ function flatten(literal: ts.ObjectLiteralExpression, files: ProgramFiles, sf: (
       if (!inner) return undefined;
       const text = flatten(inner, files, sf);
       if (text === undefined) return undefined;
-      const innerLiteral = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true).statements[0] as ts.VariableStatement;
-      const obj = (innerLiteral.declarationList.declarations[0]?.initializer as ts.ObjectLiteralExpression).properties;
+      const innerLiteral = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true).statements[0] as TS.VariableStatement;
+      const obj = (innerLiteral.declarationList.declarations[0]?.initializer as TS.ObjectLiteralExpression).properties;
       for (const q of obj) if (ts.isPropertyAssignment(q)) entries.set(q.name.getText(), q.initializer.getText());
     } else if (ts.isPropertyAssignment(p)) {
       const value = unwrap(p.initializer);
@@ -123,15 +127,15 @@ export function materializeConfig(files: ProgramFiles): ProgramFiles {
   const { sf } = program(files);
   const found = findConfig(files, sf);
   if (!found) return files;
-  const hasSpread = (o: ts.ObjectLiteralExpression): boolean =>
-    o.properties.some((p) => ts.isSpreadAssignment(p) || (ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(unwrap(p.initializer)) && hasSpread(unwrap(p.initializer) as ts.ObjectLiteralExpression)));
+  const hasSpread = (o: TS.ObjectLiteralExpression): boolean =>
+    o.properties.some((p) => ts.isSpreadAssignment(p) || (ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(unwrap(p.initializer)) && hasSpread(unwrap(p.initializer) as TS.ObjectLiteralExpression)));
   if (!hasSpread(found.literal)) return files;
   const text = flatten(found.literal, files, sf);
   if (text === undefined) return files;
   const src = files[found.file] as string;
   // The printer reads literal text from the file a node was parsed from, so print with that file.
   const parsed = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true);
-  const expr = (parsed.statements[0] as ts.VariableStatement).declarationList.declarations[0]?.initializer as ts.Expression;
+  const expr = (parsed.statements[0] as TS.VariableStatement).declarationList.declarations[0]?.initializer as TS.Expression;
   const pretty = ts.createPrinter().printNode(ts.EmitHint.Expression, expr, parsed);
   return { ...files, [found.file]: src.slice(0, found.literal.getStart()) + pretty + src.slice(found.literal.getEnd()) };
 }
@@ -142,7 +146,7 @@ export function configLeaves(files: ProgramFiles): ConfigLeaf[] {
   const found = findConfig(files, sf);
   if (!found) return [];
   const out: ConfigLeaf[] = [];
-  const visit = (o: ts.ObjectLiteralExpression, prefix: string) => {
+  const visit = (o: TS.ObjectLiteralExpression, prefix: string) => {
     for (const p of o.properties) {
       if (!ts.isPropertyAssignment(p)) continue;
       const path = prefix + p.name.getText();
@@ -154,7 +158,7 @@ export function configLeaves(files: ProgramFiles): ConfigLeaf[] {
       else if (v.kind === ts.SyntaxKind.TrueKeyword || v.kind === ts.SyntaxKind.FalseKeyword) out.push({ ...base, kind: 'boolean', value: v.kind === ts.SyntaxKind.TrueKeyword });
       else if (ts.isStringLiteral(v) || ts.isNoSubstitutionTemplateLiteral(v)) {
         const type = checker.getContextualType(v);
-        const alternatives = type?.isUnion() ? type.types.filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value).filter((s) => s !== v.text) : [];
+        const alternatives = type?.isUnion() ? type.types.filter((t) => t.isStringLiteral()).map((t) => (t as TS.StringLiteralType).value).filter((s) => s !== v.text) : [];
         out.push({ ...base, kind: 'string', value: v.text, alternatives });
       }
     }

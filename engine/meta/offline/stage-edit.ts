@@ -2,8 +2,12 @@
 // `export const stages = [ ... ]` whose elements are stage calls (`bm25Stage({ k: 40 })`), the options of each call,
 // and the `new UnitStore({ ... })` that builds its memory. Structural edits rewrite that array (insert, remove,
 // replace a stage; set one option) and keep the stage names imported from automemo/lib/pipeline.
-import ts from 'typescript';
+import type TS from 'typescript';
+import { typescript } from '../../../foundation/typescript.ts';
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
+
+// Through require (foundation/typescript.ts): Node's ESM import scans TypeScript's 9 MB for its exports first.
+const ts = typescript();
 
 export const PIPELINE_MODULE = 'automemo/lib/pipeline';
 
@@ -24,16 +28,16 @@ export interface Pipeline {
   store: Record<string, string>;
 }
 
-function parse(file: string, text: string): ts.SourceFile {
+function parse(file: string, text: string): TS.SourceFile {
   return ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
 }
 
-function unwrap(e: ts.Expression): ts.Expression {
+function unwrap(e: TS.Expression): TS.Expression {
   while (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e)) e = e.expression;
   return e;
 }
 
-function objectOptions(arg: ts.Expression | undefined): Record<string, string> {
+function objectOptions(arg: TS.Expression | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   const o = arg && unwrap(arg);
   if (!o || !ts.isObjectLiteralExpression(o)) return out;
@@ -42,7 +46,7 @@ function objectOptions(arg: ts.Expression | undefined): Record<string, string> {
 }
 
 /** The exported `stages` array literal of a file, if it has one. */
-function stagesArray(sf: ts.SourceFile): ts.ArrayLiteralExpression | undefined {
+function stagesArray(sf: TS.SourceFile): TS.ArrayLiteralExpression | undefined {
   for (const st of sf.statements) {
     if (!ts.isVariableStatement(st) || !st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
     for (const d of st.declarationList.declarations) {
@@ -55,9 +59,9 @@ function stagesArray(sf: ts.SourceFile): ts.ArrayLiteralExpression | undefined {
   return undefined;
 }
 
-function storeCall(sf: ts.SourceFile): ts.NewExpression | undefined {
-  let found: ts.NewExpression | undefined;
-  const visit = (n: ts.Node) => {
+function storeCall(sf: TS.SourceFile): TS.NewExpression | undefined {
+  let found: TS.NewExpression | undefined;
+  const visit = (n: TS.Node) => {
     if (found) return;
     if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'UnitStore') found = n;
     else ts.forEachChild(n, visit);
@@ -66,7 +70,7 @@ function storeCall(sf: ts.SourceFile): ts.NewExpression | undefined {
   return found;
 }
 
-function callOf(e: ts.Expression): StageCall {
+function callOf(e: TS.Expression): StageCall {
   const x = unwrap(e);
   const name = ts.isCallExpression(x) && ts.isIdentifier(x.expression) ? x.expression.text : (x.getText().match(/[A-Za-z_$][\w$]*/)?.[0] ?? '');
   return { name, text: e.getText(), options: ts.isCallExpression(x) ? objectOptions(x.arguments[0]) : {} };
@@ -93,8 +97,8 @@ export function withOption(call: StageCall, key: string, value: string): string 
 }
 
 /** Names imported from automemo/lib/pipeline in a file, and the declaration that imports them. */
-function pipelineImport(sf: ts.SourceFile): ts.ImportDeclaration | undefined {
-  return sf.statements.find((s): s is ts.ImportDeclaration => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && s.moduleSpecifier.text === PIPELINE_MODULE);
+function pipelineImport(sf: TS.SourceFile): TS.ImportDeclaration | undefined {
+  return sf.statements.find((s): s is TS.ImportDeclaration => ts.isImportDeclaration(s) && ts.isStringLiteral(s.moduleSpecifier) && s.moduleSpecifier.text === PIPELINE_MODULE);
 }
 
 /** The file with `names` imported from automemo/lib/pipeline (added to its import, or a new import line). */
@@ -125,7 +129,7 @@ export function writeStages(files: ProgramFiles, stages: string[]): ProgramFiles
   const pipeline = readPipeline(files);
   if (!pipeline) throw new Error('the program has no exported stages array');
   const text = files[pipeline.file] as string;
-  const array = stagesArray(parse(pipeline.file, text)) as ts.ArrayLiteralExpression;
+  const array = stagesArray(parse(pipeline.file, text)) as TS.ArrayLiteralExpression;
   const body = stages.length ? `[\n${stages.map((s) => `  ${s},`).join('\n')}\n]` : '[]';
   const next = text.slice(0, array.getStart()) + body + text.slice(array.getEnd());
   const lib = new Set(PIPELINE_STAGE_NAMES);
