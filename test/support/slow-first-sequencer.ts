@@ -16,6 +16,7 @@ const SECONDS: Record<string, number> = {
   'test/engine/search/search.test.ts': 37,
   'test/cli/search-parallel.test.ts': 37,
   'test/envs/data/equivalence.test.ts': 35,
+  'test/lint/eslint.test.ts': 30,
   'test/viewer/viewer.test.ts': 31,
   'test/envs/web/sites/travel.test.ts': 30,
   'test/cli/demo.test.ts': 29,
