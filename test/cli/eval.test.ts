@@ -4,13 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, automemoInProcess } from '../support/cli.ts';
+
+/** The three conversations a clone ships (the full set, where present, is ten: the same code, more of it). */
+const SHIPPED = join(repoRoot, 'envs', 'locomo', 'data');
 
 describe('automemo eval', () => {
   it('evaluates a named program on LoCoMo and writes evidence', () => {
     const out = mkdtempSync(join(tmpdir(), 'eval-'));
     try {
-      const r = automemo('eval', '--env', 'locomo', '--program', 'bm25', '--split', 'train', '--out', out);
+      const r = automemo('eval', '--env', 'locomo', '--data', SHIPPED, '--program', 'bm25', '--split', 'train', '--out', out);
       expect(r.code).toBe(0);
       expect(r.out).toContain('locomo — mode: offline; reward: evidence recall of the payload; budget 4000 chars');
       expect(r.out).toMatch(/bm25\s+0\.\d{3}\s+\d+/);
@@ -62,7 +66,7 @@ describe('automemo baselines', () => {
     try {
       const broken = join(out, 'broken.ts');
       writeFileSync(broken, "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n");
-      const r = automemo('baselines', '--env', 'locomo', '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
+      const r = automemo('baselines', '--env', 'locomo', '--data', SHIPPED, '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/program\s+score\s+payload chars\s+retrieve p50 ms/);
       expect(r.out).toMatch(/no-memory\s+0\.000/);

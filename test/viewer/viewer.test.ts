@@ -11,6 +11,7 @@ import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../envs/web/browser/browser.ts';
+import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { buildBundle } from '../../viewer/report.ts';
@@ -55,7 +56,11 @@ function rawGet(url: string, path: string, host?: string): Promise<{ status: num
 }
 
 beforeAll(async () => {
-  const r = automemo('search', '--env', 'locomo', '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '0', '--out', run);
+  // One LoCoMo conversation (Caroline and Melanie's) is a whole run to view, test phase included, in a tenth of the time.
+  const data = join(base, 'locomo');
+  mkdirSync(data);
+  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+  const r = automemo('search', '--env', 'locomo', '--data', data, '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '0', '--out', run);
   expect(r.code, r.err).toBe(0);
   // LoCoMo shows no images; one is added to a task's payload so that serving and inlining images are exercised.
   const evidence = join(run, 'evidence', 'n1', 'train-0');

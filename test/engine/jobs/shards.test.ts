@@ -52,8 +52,10 @@ describe('planShards', () => {
 /** LoCoMo opened here as a search opens it, and its reference for workers; a sample of a few tasks per world. */
 function withLocomo<T>(run: (env: Environment, ref: EnvRef, services: HostServices, taskIds: string[]) => Promise<T>): Promise<T> {
   return withHost(offline, async (services) => {
-    const { env, source } = await openNamed('locomo', { models: offline, images: services.images, seed: 0, onNote: () => undefined });
-    const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) };
+    // The three conversations a clone ships: three worlds to split over two workers.
+    const data = join(repoRoot, 'envs', 'locomo', 'data');
+    const { env, source } = await openNamed('locomo', { models: offline, images: services.images, seed: 0, onNote: () => undefined, data });
+    const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source), data };
     const worlds = await env.worlds('test');
     const taskIds = worlds.flatMap((w) => w.tasks.slice(0, 6).map((t) => t.taskId));
     try {
