@@ -5,8 +5,12 @@ import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-/** Test files that kill or replace esbuild's service and count its processes: module state of their own. */
-const OWN_WORKER = ['test/sandbox/compile.test.ts', 'test/engine/search/toolchain.test.ts', 'test/cli/baselines.test.ts'];
+/**
+ * Test files with a process of their own: those that kill or replace esbuild's service and count its processes
+ * (module state of their own), and the lint pass (ESLint and the TypeScript parser would stay in a shared worker's
+ * memory for the files after it).
+ */
+const OWN_WORKER = ['test/sandbox/compile.test.ts', 'test/engine/search/toolchain.test.ts', 'test/cli/baselines.test.ts', 'test/lint/eslint.test.ts'];
 
 export default defineConfig({
   resolve: {
