@@ -246,6 +246,18 @@ describe('the environment a task spec makes', () => {
     expect(closed).toBe(1);
   });
 
+  it('collects for a quick examination only the episodes it shows, and the evaluations after it run none of them again', async () => {
+    const { h, env } = await open();
+    const samples = await env.samples(3);
+    const shown = samples.episodes.map((e) => e.taskId).sort();
+    expect([...h.runs.keys()].sort()).toEqual(shown);
+    const collectedBefore = h.runs.size;
+    await env.worlds('train');
+    // Every training task is collected now (update and validation), each once.
+    expect(h.runs.size).toBeGreaterThan(collectedBefore);
+    expect([...h.runs.values()].every((n) => n === 1)).toBe(true);
+  });
+
   it('guides the meta agent: the spec\'s own words where it gives them, the record shapes and the meta fields its tasks carry', async () => {
     const tasks = (await arithmeticTasks(6)).map((t, i) => ({ ...t, meta: { sheet: `sheet-${i % 2}`, level: i } }));
     const plain = (await open({ tasks })).env.guide?.();

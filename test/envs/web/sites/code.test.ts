@@ -121,8 +121,8 @@ describe('code site (handlers)', () => {
 describe('code site (oracles through the browser)', { timeout: 120_000 }, () => {
   afterAll(() => closeBrowsers());
   for (const t of codeSite.templates) {
-    it(`${t.id}: the oracle scores 1 on instances 0-2`, async () => {
-      for (const i of [0, 1, 2]) {
+    it(`${t.id}: the oracle scores 1 on instances 0 and 1 (other arguments, other answers)`, async () => {
+      for (const i of [0, 1]) {
         const r = await runOracle(codeSite, t.id, i);
         expect(r.correct, `${t.id}/${i}: ${r.note}\n${r.steps.join('\n')}`).toBe(true);
       }

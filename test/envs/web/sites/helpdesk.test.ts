@@ -100,8 +100,8 @@ describe('helpdesk site (handlers)', () => {
 describe('helpdesk oracles through the browser', { timeout: 120_000 }, () => {
   afterAll(() => closeBrowsers());
   for (const t of helpdeskSite.templates) {
-    it(`${t.id}: the oracle solves instances 0, 1 and 2`, async () => {
-      for (const i of [0, 1, 2]) {
+    it(`${t.id}: the oracle solves instances 0 and 1 (other arguments, other answers)`, async () => {
+      for (const i of [0, 1]) {
         const r = await runOracle(helpdeskSite, t.id, i);
         expect(r.correct, `${t.id}/${i}: ${r.note}\n${r.steps.join('\n')}`).toBe(true);
       }

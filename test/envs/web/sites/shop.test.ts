@@ -124,8 +124,8 @@ describe('shop site (handlers)', () => {
 describe('shop site (oracles through the browser)', { timeout: 120_000 }, () => {
   afterAll(() => closeBrowsers());
   for (const t of shopSite.templates) {
-    it(`${t.id}: the oracle solves instances 0, 1 and 2`, async () => {
-      for (const i of [0, 1, 2]) {
+    it(`${t.id}: the oracle solves instances 0 and 1 (other arguments, other answers)`, async () => {
+      for (const i of [0, 1]) {
         const r = await runOracle(shopSite, t.id, i);
         expect(r.correct, `${t.id}/${i}: ${r.note}\n${r.steps.join('\n')}`).toBe(true);
       }
