@@ -22,7 +22,8 @@ const searchArgs = (out: string) => ['search', '--env', envModule, '--meta', 'of
 // default 60 s when other files run beside it.
 const PROCESS_TEST_MS = 180_000;
 let redis: TestRedis;
-let reference: Map<string, number | null>;
+/** The same search in one process: run beside the first queued one (it waits on a killed worker's lock meanwhile). */
+let reference: Promise<Map<string, number | null>>;
 
 interface Proc {
   child: ChildProcess;
@@ -86,9 +87,12 @@ function evaluations(out: string): Map<string, number | null> {
 
 beforeAll(async () => {
   redis = await startRedis();
-  const one = await automemoAsync([...searchArgs(join(work, 'one-process')), '--workers', '0']);
-  expect(one.code, one.err).toBe(0);
-  reference = evaluations(join(work, 'one-process'));
+  reference = automemoAsync([...searchArgs(join(work, 'one-process')), '--workers', '0']).then((one) => {
+    expect(one.code, one.err).toBe(0);
+    return evaluations(join(work, 'one-process'));
+  });
+  // A failure before a test awaits it is still reported there, not as an unhandled rejection.
+  reference.catch(() => undefined);
 }, PROCESS_TEST_MS);
 afterAll(async () => {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -110,7 +114,7 @@ describe('search --queue with automemo worker processes', () => {
     expect(await search.exited).toBe(0);
     expect(search.lines.join('\n')).toMatch(/evaluations workers behind redis:\/\/127\.0\.0\.1:\d+/);
     expect(other.lines.some((l) => / done \S+\/seed-slow-notes\/train\/0\//.test(l))).toBe(true);
-    expect(evaluations(out)).toEqual(reference);
+    expect(evaluations(out)).toEqual(await reference);
     await stopAll(a, b);
   }, PROCESS_TEST_MS);
 
@@ -128,7 +132,7 @@ describe('search --queue with automemo worker processes', () => {
     const resumed = start(['search', '--resume', '--out', out, '--queue', redis.url]);
     expect(await resumed.exited).toBe(0);
     expect(a.lines.filter((l) => l.includes(` start ${key}`))).toHaveLength(1);
-    expect(evaluations(out)).toEqual(reference);
+    expect(evaluations(out)).toEqual(await reference);
     await stopAll(a);
   }, PROCESS_TEST_MS);
 });
