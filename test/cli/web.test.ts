@@ -34,7 +34,7 @@ describe('automemo with --env web', () => {
     // Validation runs every evaluation in Chromium; the test-split phase is the same code on any environment
     // (LoCoMo's demo covers it), and on web it took three minutes of this test's four.
     const r = await automemoAsync(
-      ['search', '--env', 'web:code', '--budget', '2', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
+      ['search', '--env', 'web:code', '--budget', '1', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
       { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);

@@ -246,15 +246,18 @@ describe('the environment a task spec makes', () => {
     expect(closed).toBe(1);
   });
 
-  it('collects for a quick examination only the episodes it shows, and the evaluations after it run none of them again', async () => {
+  it('collects for a quick examination only the episodes it shows, for validation only the update tasks\' , and runs none twice', async () => {
     const { h, env } = await open();
     const samples = await env.samples(3);
     const shown = samples.episodes.map((e) => e.taskId).sort();
     expect([...h.runs.keys()].sort()).toEqual(shown);
-    const collectedBefore = h.runs.size;
+    // Validation learns from the update tasks alone: only theirs are collected for it; the test split learns from
+    // validation tasks too, and collects those then. Each task runs once.
     await env.worlds('train');
-    // Every training task is collected now (update and validation), each once.
-    expect(h.runs.size).toBeGreaterThan(collectedBefore);
+    const update = env.info().data as { split: { update: number } };
+    expect(h.runs.size).toBe(update.split.update);
+    await env.worlds('test');
+    expect(h.runs.size).toBe(update.split.update + (env.info().data as { split: { validation: number } }).split.validation);
     expect([...h.runs.values()].every((n) => n === 1)).toBe(true);
   });
 

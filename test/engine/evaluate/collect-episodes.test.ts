@@ -90,7 +90,7 @@ describe('collecting update episodes', () => {
   it('stops naming the task after the last attempt, keeps what finished, and later collects only the rest', async () => {
     const broken = trainIds[1] as string;
     const o = await open('stop', (h) => h.failures.set(broken, Infinity));
-    await expect(o.env.worlds('train')).rejects.toThrow(`collecting the update episode of task "${broken}" failed after 3 attempts: calculator offline for ${broken}`);
+    await expect(o.env.worlds('test')).rejects.toThrow(`collecting the update episode of task "${broken}" failed after 3 attempts: calculator offline for ${broken}`);
     const finished = [...o.h.runs.keys()].filter((id) => id !== broken);
     expect(finished.length).toBeGreaterThan(0);
     const healed = await open('stop');

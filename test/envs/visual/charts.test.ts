@@ -33,12 +33,12 @@ describe('charts family', () => {
     }
   });
 
-  it("solves every template's instances by replaying a sibling's oracle procedure", async () => {
+  it("solves two instances of every template (other arguments, other answers) by replaying a sibling's oracle procedure", async () => {
     const agent = new ReferenceAgent(SOLVERS);
     for (const t of charts.templates) {
       const sibling = generate(t, 9);
       const payload = ['Task: ' + sibling.instruction, 'Outcome: SUCCESS', 'Actions:', ...sibling.oracle.map((a, k) => `  ${k + 1}. ${a}`)].join('\n');
-      for (const i of [0, 1, 2]) {
+      for (const i of [0, 1]) {
         const inst = generate(t, i);
         const { png, width, height } = renderSvg(inst.svg);
         const run = await agent.run({ taskId: `charts-${t.id}-${i}`, instruction: inst.instruction, images: [{ name: 'chart.png', png, width, height }] }, { text: payload, images: [] }, world);

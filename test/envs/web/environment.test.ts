@@ -104,7 +104,7 @@ describe('web environment', { timeout: 300_000 }, () => {
     const [world] = await env.worlds('train');
     expect(world?.episodes).toHaveLength(5);
     expect(notes.some((n) => /the browser vanished; retrying/.test(n))).toBe(true);
-    expect(notes.some((n) => /collecting 10 update episodes with web-reference/.test(n))).toBe(true);
+    expect(notes.some((n) => /collecting 5 update episodes with web-reference/.test(n))).toBe(true);
   });
 
   it('refuses unknown sites by name', async () => {
