@@ -136,8 +136,8 @@ class TaskEnvironment<T> implements Environment {
     return this.updates;
   }
 
-  /** The training episodes of these tasks (default: every task that is not a test task), from the store or run now. */
-  private collect(train = this.indicesOf((r) => r !== 'test')): Promise<Map<string, EpisodeRecorder>> {
+  /** The no-memory episodes of these tasks (by index), from the store or run now. */
+  private collect(train: number[]): Promise<Map<string, EpisodeRecorder>> {
     return collectEpisodes({
       key: {
         env: this.name,
