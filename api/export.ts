@@ -7,11 +7,11 @@ import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { readEnvCopy } from '../run-store/env-copy.ts';
 import { exportProgram, type ExportOptions, type ExportResult } from '../export/export.ts';
-
-export type { ExportResult };
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
 import { reopenEnv } from './environments.ts';
+
+export type { ExportResult };
 
 export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
 

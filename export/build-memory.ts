@@ -41,12 +41,13 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
   const started = performance.now();
   const images = new ImageStore();
   const env = await openEnv(run, images, models);
+  const seed = seedsOf(run.options).sandbox;
   try {
     const info = env.info();
     const embedder = createTextEmbedder(models.embedding);
     const memory = await openMemory(
-      { program, node, env: info.name, budget: info.budget, seed: seedsOf(run.options).sandbox, builtIn: null, innerEmbedder: embedder, images },
-      { fresh: true, seed: seedsOf(run.options).sandbox, models: { memo: modelOption(models.memo), embedding: modelOption(models.embedding) } },
+      { program, node, env: info.name, budget: info.budget, seed, builtIn: null, innerEmbedder: embedder, images },
+      { fresh: true, seed, models: { memo: modelOption(models.memo), embedding: modelOption(models.embedding) } },
     );
     try {
       const worlds = await env.worlds('train');

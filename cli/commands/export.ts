@@ -37,10 +37,7 @@ const Args = z
     native: z.enum(['bundle', 'source']).optional(),
     name: z
       .string()
-      .regex(
-        /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/,
-        'not a valid npm package name (lowercase letters, digits, . _ -)',
-      )
+      .regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'not a valid npm package name (lowercase letters, digits, . _ -)')
       .optional(),
     json: z.boolean().optional(),
   })
@@ -84,33 +81,15 @@ function report(r: ExportResult): string {
   const { info, memory } = r;
   const out = relative(process.cwd(), r.out) || r.out;
   const rows: [string, string][] = [
-    [
-      'node',
-      `${info.node.id} (${{ final: "the run's final choice", lcb: 'best LCB', node: 'named' }[info.node.chosenBy]})`,
-    ],
-    [
-      'scores',
-      `validation ${fmt(info.scores.validation)} (n=${info.scores.n}, LCB ${fmt(info.scores.lcb)}), test ${fmt(info.scores.test)}`,
-    ],
-    [
-      'memory',
-      `${memory.episodes} update episodes from ${memory.worlds.length} worlds${memory.updateErrors.length ? ` (${memory.updateErrors.length} failed in update)` : ''}; kv ${memory.kv.keys} keys, ${memory.vectors.length} vector indices (${memory.vectors.map((v) => v.size).join(', ') || 'none'} vectors)`,
-    ],
+    ['node', `${info.node.id} (${{ final: "the run's final choice", lcb: 'best LCB', node: 'named' }[info.node.chosenBy]})`],
+    ['scores', `validation ${fmt(info.scores.validation)} (n=${info.scores.n}, LCB ${fmt(info.scores.lcb)}), test ${fmt(info.scores.test)}`],
+    ['memory', `${memory.episodes} update episodes from ${memory.worlds.length} worlds${memory.updateErrors.length ? ` (${memory.updateErrors.length} failed in update)` : ''}; kv ${memory.kv.keys} keys, ${memory.vectors.length} vector indices (${memory.vectors.map((v) => v.size).join(', ') || 'none'} vectors)`],
     ['models', `embeddings ${memory.models.embed}; memo ${memory.models.memo}`],
-    [
-      'native',
-      info.native.mode === 'bundle'
-        ? `bundled, prebuilt for ${info.native.platform}-${info.native.arch} (ABI ${info.native.abi})`
-        : 'compiled on install',
-    ],
+    ['native', info.native.mode === 'bundle' ? `bundled, prebuilt for ${info.native.platform}-${info.native.arch} (ABI ${info.native.abi})` : 'compiled on install'],
     ['time', `${secs(r.timings.totalMs)} (memory ${secs(r.timings.memoryMs)}, bundle ${secs(r.timings.bundleMs)})`],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
-  const lines = [
-    `${bold('automemo export')} — ${r.name} (${info.formatKind}) in ${out}`,
-    ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`),
-    '',
-  ];
+  const lines = [`${bold('automemo export')} — ${r.name} (${info.formatKind}) in ${out}`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`), ''];
   lines.push(`Next: cd ${out} && npm pack, then npm install <the .tgz> in your project;`);
   lines.push(`      import { createMemory } from '${r.name}' (run node with --no-node-snapshot)`);
   if (r.bin) lines.push(`      MCP server: npx ${r.bin} [--memory-dir DIR]`);

@@ -205,6 +205,7 @@ export function validationLine(v: ValidationPlan): string {
   return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
 }
 export function summaryTable(s: SearchResult, options: RunOptions): string {
+  const { split } = seedsOf(options);
   const rows: [string, string][] = [
     ['steps', String(s.steps)],
     ['generation actions', String(s.generations)],
@@ -222,7 +223,7 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
     ['validation', validationLine(s.validation)],
-    ['test split', `split seed ${seedsOf(options).split}: automemo eval --split-seed ${seedsOf(options).split} scores a program on the same held-out tasks`],
+    ['test split', `split seed ${split}: automemo eval --split-seed ${split} scores a program on the same held-out tasks`],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];

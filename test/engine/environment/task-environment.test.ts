@@ -246,7 +246,7 @@ describe('the environment a task spec makes', () => {
     expect(closed).toBe(1);
   });
 
-  it('collects for a quick examination only the episodes it shows, for validation only the update tasks\' , and runs none twice', async () => {
+  it('collects for a quick examination and for validation only the update tasks\' episodes, and runs none twice', async () => {
     const { h, env } = await open();
     const samples = await env.samples(3);
     const shown = samples.episodes.map((e) => e.taskId).sort();
