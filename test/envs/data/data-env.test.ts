@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
+import { goldTexts } from '../../../engine/meta/offline/gold.ts';
 import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
@@ -271,6 +272,20 @@ describe('scoring rules', () => {
     // A tie (here: a payload that names neither) goes to the first choice, as the README says; numbers are choices too.
     const tie = await score('multiple-choice', { choices: [2, 3], correct: 1 }, 'nothing relevant');
     expect([tie.trajectory.answer, tie.reward]).toEqual(['A. 2', 0]);
+  });
+
+  it("tells the meta agent a multiple-choice question's right choice, whether by `correct` or by `answers`", () => {
+    const p = file('explain.jsonl', [
+      header('multiple-choice'),
+      world('w1', [q('q1', { answers: undefined, choices: ['MongoDB', 'Postgres'], correct: 1 }), q('q2', { choices: ['Postgres', 'MongoDB'] })]),
+    ]);
+    const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
+    expect(env.explain('q1')).toMatch(/\| gold: Postgres \| choices: A\. MongoDB; B\. Postgres \|/);
+    expect(env.explain('q2')).toMatch(/\| gold: Postgres \| choices: A\. Postgres; B\. MongoDB \|/);
+    // What the offline agent looks for in a payload: the right choice (and the evidence turn), never a wrong choice.
+    const gold = goldTexts(env.explain('q1') as string);
+    expect(gold[0]).toBe('Postgres');
+    expect(gold.some((g) => g.includes('MongoDB'))).toBe(false);
   });
 
   it('says which model a rule needs, and refuses a dataset no question of which can be scored', () => {
