@@ -216,7 +216,12 @@ function tuneDirection(info: StageInfo, key: string, t: Tunable, r: Reading, p: 
     return { up: p.neighbour > 0.3, weight: 0.15 + p.neighbour };
   }
   if (info.role === 'diversity' && key === 'max') return { up: false, weight: 0.15 + p.precision };
-  if (info.role === 'rescore') return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) };
+  if (info.role === 'rescore') {
+    // A boost the questions ask for (the latest state, a time), where failed payloads held the answer among others:
+    // the boost is what puts the right one first, so a stronger one is worth trying.
+    const asked = info.call.startsWith('recencyBoost') ? r.asks.latest : info.call.startsWith('timeBoost') ? r.asks.time : 0;
+    return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) + 2 * asked * p.precision };
+  }
   return { up: random() < 0.5, weight: 0.12 };
 }
 

@@ -127,6 +127,15 @@ describe('structural edits', () => {
     expect(structuralEdit(ctx, r, seededRandom('order', 0))!.edits[0]!.path).toBe("store.units='episodes'");
   });
 
+  it('strengthen a boost the questions ask for when failed payloads held the answer among others', () => {
+    const texts = pipeline.stages.map((s) => s.text);
+    const withRecency = readPipeline(writeStages(seed, [...texts.slice(0, -1), 'recencyBoost({ weight: 0.5 })', texts.at(-1) as string]))!;
+    const tune = (over: Partial<Reading>) => weightOf(candidates(context(), withRecency, reading(over), () => 0.5), 'recencyBoost.weight');
+    const asked = { asks: { latest: 1, time: 0, names: 0 } };
+    expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ ...asked, found: 0 }));
+    expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ asks: { latest: 0, time: 0, names: 0 }, found: 9 }));
+  });
+
   it('leave alone an edit that changed nothing before, and try again one that helped', () => {
     const inert: EditOutcome[] = [1, 2, 3].map((i) => ({ node: `n${i}`, parent: 'x', edits: [{ path: "store.units='windows'", from: "'steps'", to: "'windows'" }], delta: 0 }));
     const r = reading({ traced: 0, found: 0, missing: 0, misses: misses(0, 10, 0) });
