@@ -1,4 +1,4 @@
-// automemo eval --env <env> --program <name|path>: update-then-retrieve evaluation of one program.
+// automemo eval --env <env> [--program] <name|path>: update-then-retrieve evaluation of one program.
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
@@ -9,6 +9,7 @@ import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
 
 export const usage = `automemo eval --env <env> --program <name|path> [options]
+automemo eval <name|path> --env <env> [options]
 
 Evaluates one memo program: for each world, update on every episode in order,
 then retrieve for each task of the split; the agent runs with the payload and
@@ -19,6 +20,7 @@ Options:
 ${environments.help('                      ')}
   --program P       a program name (no-memory, omni-simplemem, bm25, dense,
                     trajectory-retrieval, reasoning-bank, g-memory) or a path
+                    (a file or folder; also accepted alone, as check takes it)
   --split S         train (the validation tasks the search uses) or test
                     (held out; default)
   --data DIR        the environment's data folder (locomo: conversation files)
@@ -34,11 +36,26 @@ ${WORKER_USAGE}
 Models: set AUTOMEMO_EXECUTOR_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY) to
 have a model answer; without one the offline reference agent and checker run.`;
 
-const Args = z.object({
-  positionals: z.array(z.string()).max(0, 'eval takes no positional arguments'),
-  program: z.string({ error: 'give --program' }),
-  ...evalFields(),
-});
+const Args = z
+  .object({
+    positionals: z.array(z.string()).max(1, 'eval takes one program: give it alone or as --program, not more'),
+    program: z.string().optional(),
+    ...evalFields(),
+  })
+  // As `check` takes it: `automemo eval ./my-program --env …` is the same as `--program ./my-program`.
+  .transform((a, ctx) => {
+    const [alone] = a.positionals;
+    if (alone !== undefined && a.program !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['positionals'], message: `give the program once: "${alone}" and --program ${a.program}` });
+      return z.NEVER;
+    }
+    const program = a.program ?? alone;
+    if (program === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['positionals'], message: 'give a program: automemo eval <name|path> --env <env> (or --program <name|path>)' });
+      return z.NEVER;
+    }
+    return { ...a, program };
+  });
 
 export async function run(argv: string[]): Promise<number> {
   const a = parse(argv, { ...EVAL_OPTIONS, program: { type: 'string' } }, Args);

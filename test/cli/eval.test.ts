@@ -34,7 +34,8 @@ describe('automemo eval', () => {
       const { qa, ...conversation } = conv;
       writeFileSync(join(data, 'locomo10.json'), JSON.stringify([{ sample_id: 'conv-7', conversation, qa }]));
       cpSync(join(DEFAULT_LOCOMO_DIR, 'README.md'), join(data, 'README.md'));
-      const r = automemo('eval', '--env', 'locomo', '--program', 'no-memory', '--data', data, '--json', '--out', join(data, 'out'));
+      // The program may be given alone, as `check` takes it.
+      const r = automemo('eval', 'no-memory', '--env', 'locomo', '--data', data, '--json', '--out', join(data, 'out'));
       expect(r.code).toBe(0);
       const res = JSON.parse(r.out);
       expect(res.worlds.map((w: { world: string }) => w.world)).toEqual(['conv-7']);
@@ -54,6 +55,10 @@ describe('automemo eval', () => {
     expect(e.code).toBe(2);
     expect(e.err).toContain('"mars" is not a registered environment, and no installed package of that name was found');
     expect(e.err).toContain('registered environments: locomo, visual, web, data');
+    const twice = await automemoInProcess('eval', 'dense', '--env', 'locomo', '--program', 'bm25');
+    expect([twice.code, twice.err]).toEqual([2, expect.stringContaining('give the program once: "dense" and --program bm25')]);
+    const none = await automemoInProcess('eval', '--env', 'locomo');
+    expect([none.code, none.err]).toEqual([2, expect.stringContaining('give a program: automemo eval <name|path> --env <env>')]);
     const d = await automemoInProcess('eval', '--env', 'locomo', '--program', 'bm25', '--data', '/nonexistent');
     expect(d.code).toBe(2);
     expect(d.err).toContain('cannot read LoCoMo data folder /nonexistent');
