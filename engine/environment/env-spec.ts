@@ -25,6 +25,8 @@ export function parseEnvSpec(spec: string, isRegistered: (name: string) => boole
   const colon = spec.indexOf(':');
   const named = splitArg(spec, colon);
   if (isRegistered(named.head)) return { kind: 'name', name: named.head, ...(named.arg ? { arg: named.arg } : {}) };
+  // The easiest slip with a benchmark written as data: naming the file alone.
+  if (/\.jsonl?$/i.test(spec)) throw new Error(`"${spec.slice(0, 200)}" is a data file, not an environment: give it as data:${spec.slice(0, 200)}`);
   // A path: its options follow the file's extension ("./env.ts:hard"), so colons inside folder names are kept.
   if (/^(?:\.{1,2}[\\/]|[\\/])/.test(spec) || MODULE_FILE.test(named.head)) {
     const m = spec.match(/^(.*?\.(?:ts|mts|js|mjs))(?::(.*))?$/s);

@@ -21,6 +21,11 @@ describe('--env specs', () => {
     expect(parseEnvSpec('@lab/bench:small', known)).toEqual({ kind: 'package', name: '@lab/bench', arg: 'small' });
   });
 
+  it('says a data file named alone is given as data:<file>', () => {
+    expect(() => parseEnvSpec('./bench/qa.jsonl', known)).toThrow('"./bench/qa.jsonl" is a data file, not an environment: give it as data:./bench/qa.jsonl');
+    expect(() => parseEnvSpec('qa.JSON', known)).toThrow(/give it as data:qa\.JSON$/);
+  });
+
   it('refuses empty, huge and control-character specs with a message', () => {
     expect(() => parseEnvSpec('', known)).toThrow(/empty/);
     expect(() => parseEnvSpec('x'.repeat(5000), known)).toThrow(/at most 4096/);
