@@ -13,7 +13,7 @@ import { splitReport, trainIds } from '../split.ts';
 import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
-import { createScorer, goldChoice, needs, readsAnswer, type Scorer } from './scoring.ts';
+import { createScorer, goldAnswers, lettered, needs, readsAnswer, type Scorer } from './scoring.ts';
 import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
@@ -260,8 +260,9 @@ export class DataEnvironment implements Environment {
       return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
     });
     // Parts are split on ' | ' by readers (engine/meta/offline/gold.ts), so the choices are lettered within one part.
-    const choices = q.choices ? ` | choices: ${q.choices.map((c, i) => `${String.fromCharCode(65 + i)}. ${c}`).join('; ')}` : '';
-    return `question (${q.scenario ?? 'all'}): ${q.question} | gold: ${goldAnswers(q).join(' | ') || '—'}${choices} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
+    const choices = q.choices ? ` | choices: ${q.choices.map((_, i) => lettered(q.choices as string[], i)).join('; ')}` : '';
+    const gold = goldAnswers(q, this.data.header.scoring);
+    return `question (${q.scenario ?? 'all'}): ${q.question} | gold: ${gold.join(' | ') || '—'}${choices} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
   }
 
   guide(): EnvironmentGuide {
@@ -320,9 +321,3 @@ const RULES = {
   'llm-judge': 'the reader answers from the payload alone; a judge model grades the answer against the gold answers.',
 } as const;
 
-/** The answers a question counts as right: its `answers`, or the gold choice of one that names it by `correct`. */
-function goldAnswers(q: QuestionRecord): string[] {
-  if (q.answers?.length) return q.answers;
-  const i = goldChoice(q);
-  return i === undefined ? [] : [q.choices?.[i] as string];
-}

@@ -37,6 +37,15 @@ export interface Scorer {
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const words = (s: string) => normalizeAnswer(s).split(' ').filter((w) => w.length > 1);
 
+/** A choice as the model and the reports show it: "B. Postgres". */
+export const lettered = (choices: readonly string[], i: number) => `${LETTERS[i]}. ${choices[i]}`;
+
+/** What a question counts as right under a rule: the gold choice for multiple choice, else its answers. */
+export function goldAnswers(q: QuestionRecord, rule: ScoringRule): string[] {
+  const i = rule === 'multiple-choice' ? goldChoice(q) : undefined;
+  return i === undefined ? (q.answers ?? []) : [(q.choices as string[])[i] as string];
+}
+
 /** The gold choice's index: `correct`, else the choice equal to the first answer. */
 export function goldChoice(q: QuestionRecord): number | undefined {
   if (!q.choices) return undefined;
@@ -78,7 +87,7 @@ async function read(executor: RoleModel | null, q: QuestionRecord, payload: stri
 async function choose(executor: RoleModel | null, q: QuestionRecord, payload: string): Promise<{ index: number; tokens?: Tokens }> {
   const choices = q.choices as string[];
   if (!executor) return { index: pickChoice(choices, payload) };
-  const listed = choices.map((c, i) => `${LETTERS[i]}. ${c}`).join('\n');
+  const listed = choices.map((_, i) => lettered(choices, i)).join('\n');
   const prompt = fillPrompt(readPrompt(import.meta.url, './prompts/choice.txt'), { memory: payload.trim() || '(empty)', question: q.question, choices: listed });
   const reply = await askModel(executor, 'executor', prompt, 4);
   const letter = reply.text.toUpperCase().match(/[A-Z]/)?.[0] ?? '';
@@ -143,7 +152,7 @@ export function createScorer(rule: ScoringRule, models: Pick<ResolvedModels, 'ex
         const choices = q.choices as string[];
         const picked = await choose(executor, q, payload);
         const right = picked.index === gold;
-        const answer = picked.index >= 0 ? `${LETTERS[picked.index]}. ${choices[picked.index]}` : '(no choice)';
+        const answer = picked.index >= 0 ? lettered(choices, picked.index) : '(no choice)';
         return { reward: right ? 1 : 0, answer, metrics, note: `${right ? 'right' : 'wrong'} choice (gold ${LETTERS[gold]})`, ...withTokens(picked.tokens) };
       }
       const reading = await read(executor, q, payload, about);
