@@ -310,15 +310,17 @@ function crossovers(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candida
 }
 
 /** How much a change of one UnitStore option is worth trying, given what the episodes are and what was missed. */
-function storeWeight(key: string, next: string, r: Reading, p: Pressure, windows: boolean): number {
+function storeWeight(key: string, next: string, r: Reading, p: Pressure, units: string): number {
   if (key === 'units') {
     // Agents of task environments replay a past task's steps: a whole procedure is what they use.
     if (next === "'episodes'") return r.tasksWithOutcomes ? 2 + 2 * p.precision : 0.05;
     // Units found by the steps around them rank replies that never repeat the question's words.
     if (next === "'windows'") return r.dialogue ? 0.4 + 3 * (p.cut + p.neighbour) : 0.15;
+    // Whole episodes of a history (not procedures) shown where the answer was there among too much: one step each is sharper.
+    if (next === "'steps'" && units === "'episodes'" && !r.tasksWithOutcomes) return 0.2 + 2 * p.precision;
     return 0.2;
   }
-  if (key === 'window') return windows ? 0.3 : 0;
+  if (key === 'window') return units === "'windows'" ? 0.3 : 0;
   // Past tasks found by how alike their instructions are to this one (trajectory retrieval).
   if (key === 'findBy') return r.tasksWithOutcomes && next === "'instruction'" ? 0.8 + 2 * p.recall : 0.05;
   if (key === 'index') return 0.3 + 0.5 * p.recall;
@@ -332,7 +334,7 @@ function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Press
     const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
     const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [String(Number(current) + 1), String(Number(current) - 1)].filter((v) => Number(v) >= t.min && Number(v) <= t.max);
     for (const next of values) {
-      const weight = storeWeight(key, next, r, p, pipeline.store.units === "'windows'");
+      const weight = storeWeight(key, next, r, p, pipeline.store.units ?? STORE_DEFAULTS.units ?? '');
       if (!weight) continue;
       const why = key === 'units' && next === "'episodes'" && r.tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : p.line;
       out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });

@@ -7,7 +7,7 @@ import type { EvaluationResult } from '../../../../engine/evaluate/evaluate.ts';
 import { OfflineMetaAgent } from '../../../../engine/meta/offline/agent.ts';
 import type { MissReport } from '../../../../engine/meta/offline/miss-analysis.ts';
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
-import { readPipeline, writeStages } from '../../../../engine/meta/offline/stage-edit.ts';
+import { readPipeline, writeStages, writeStoreOption } from '../../../../engine/meta/offline/stage-edit.ts';
 import { candidates, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
 import type { EditOutcome, ParentContext } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
@@ -134,6 +134,15 @@ describe('structural edits', () => {
     const asked = { asks: { latest: 1, time: 0, names: 0 } };
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ ...asked, found: 0 }));
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ asks: { latest: 0, time: 0, names: 0 }, found: 9 }));
+  });
+
+  it('cut whole sessions into steps when failed payloads held the answer among too much, not whole procedures', () => {
+    const episodes = readPipeline(writeStoreOption(seed, 'units', "'episodes'"))!;
+    const toSteps = (over: Partial<Reading>) => weightOf(candidates(context(), episodes, reading(over), () => 0.5), "store.units='steps'");
+    expect(toSteps({ found: 9 })).toBeGreaterThan(toSteps({ found: 0 }));
+    expect(toSteps({ found: 9 })).toBeGreaterThan(1);
+    // Where episodes are tasks with outcomes, a whole episode is the procedure an agent replays.
+    expect(toSteps({ found: 9, tasksWithOutcomes: true, dialogue: false })).toBe(0.2);
   });
 
   it('leave alone an edit that changed nothing before, and try again one that helped', () => {
