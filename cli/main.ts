@@ -1,6 +1,7 @@
 // Dispatches `automemo <command>`. Usage problems exit 2 (with the command's usage when it helps); problems in a
 // benchmark's own files (ContentError) and anything unexpected exit 1 with their message (and the stack when
 // AUTOMEMO_DEBUG is set).
+import { didYouMean } from '../foundation/closest.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 import { ContentError, UsageError } from './args.ts';
 
@@ -53,7 +54,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`automemo: unknown command "${name}"\n\n${USAGE}\n`);
+    // A near miss says what was meant; the whole usage follows only when nothing is near.
+    const near = didYouMean(name.slice(0, 100), Object.keys(COMMANDS));
+    process.stderr.write(`automemo: unknown command "${name.slice(0, 100)}"${near}\n${near ? '' : `\n${USAGE}\n`}`);
     return 2;
   }
   // The running API, published for environment modules that import `automemo` with none beside them

@@ -10,4 +10,13 @@ describe('automemo main', () => {
     for (let i = 0; i < 12; i++) expect((await automemoInProcess('--help')).code).toBe(0);
     expect(process.listenerCount('unhandledRejection')).toBe(before);
   });
+
+  it('names the command a near miss meant, and lists them all when nothing is near', async () => {
+    const near = await automemoInProcess('serach', '--env', 'locomo');
+    expect([near.code, near.err]).toEqual([2, 'automemo: unknown command "serach" (did you mean "search"?)\n']);
+    const far = await automemoInProcess('xyzzy');
+    expect(far.code).toBe(2);
+    expect(far.err).toContain('unknown command "xyzzy"');
+    expect(far.err).toContain('Commands:');
+  });
 });
