@@ -1,6 +1,7 @@
 // Memo programs by name, for the CLI (`--program bm25`) and the search (`--seeds omni-simplemem`).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { didYouMean } from '../foundation/closest.ts';
 import { repoRoot } from '../foundation/paths.ts';
 
 export interface NamedProgram {
@@ -34,5 +35,6 @@ export function resolveProgram(nameOrPath: string): { name: string; path: string
   if (named) return { name: named.name, path: named.path };
   const path = resolve(nameOrPath);
   if (existsSync(path)) return { name: nameOrPath, path };
-  throw new Error(`no memo program "${nameOrPath}": not a file or folder, and not one of ${PROGRAMS.map((p) => p.name).join(', ')}`);
+  const names = PROGRAMS.map((p) => p.name);
+  throw new Error(`no memo program "${nameOrPath.slice(0, 200)}"${didYouMean(nameOrPath.slice(0, 100), names)}: not a file or folder, and not one of ${names.join(', ')}`);
 }

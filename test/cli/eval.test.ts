@@ -51,6 +51,7 @@ describe('automemo eval', () => {
     expect(p.code).toBe(2);
     expect(p.err).toContain('no memo program "nope"');
     expect(p.err).toContain('omni-simplemem');
+    expect((await automemoInProcess('eval', '--env', 'locomo', '--program', 'dens')).err).toContain('no memo program "dens" (did you mean "dense"?)');
     const e = await automemoInProcess('eval', '--env', 'mars', '--program', 'bm25');
     expect(e.code).toBe(2);
     expect(e.err).toContain('"mars" is not a registered environment, and no installed package of that name was found');
