@@ -334,7 +334,7 @@ function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Press
     const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
     const values = t.kind === 'enum' ? t.values.filter((v) => v !== current.replace(/"/g, "'")) : [String(Number(current) + 1), String(Number(current) - 1)].filter((v) => Number(v) >= t.min && Number(v) <= t.max);
     for (const next of values) {
-      const weight = storeWeight(key, next, r, p, pipeline.store.units ?? STORE_DEFAULTS.units ?? '');
+      const weight = storeWeight(key, next, r, p, (pipeline.store.units ?? STORE_DEFAULTS.units ?? '').replace(/"/g, "'"));
       if (!weight) continue;
       const why = key === 'units' && next === "'episodes'" && r.tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : p.line;
       out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
