@@ -129,6 +129,12 @@ export function pressure(r: Reading): Pressure {
   return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, hop: 0, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace: trying the next untried setting${repeats}` };
 }
 
+/** The kind of question a stage acts on (the rest it leaves alone), as the reading counts them. */
+const ASKED_BY: Record<string, keyof Reading['asks']> = { timeBoost: 'time', recencyBoost: 'latest', entityQueries: 'names' };
+
+/** Share of the validation tasks that ask what a stage acts on; 0 for a stage that acts on every task. */
+const askedShare = (name: string, r: Reading) => (ASKED_BY[name] ? r.asks[ASKED_BY[name]] : 0);
+
 /** Does the data have what a stage needs? */
 const usable = (info: StageInfo | undefined, r: Reading) => !info?.needs || (info.needs === 'dialogue' && r.dialogue);
 
@@ -159,9 +165,9 @@ function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure
     mmrStage: 0.3 + p.cut + p.precision,
     capPerSource: 0.2 + p.cut + p.precision,
     dedupe: 0.1 + 6 * r.repeats + (r.repeats >= 0.05 ? p.cut + p.precision : 0),
-    timeBoost: r.asks.time ? 0.3 + 2 * r.asks.time : 0,
-    recencyBoost: r.asks.latest ? 0.3 + 3 * r.asks.latest * (0.5 + p.precision) : 0,
-    entityQueries: r.asks.names ? 0.3 + p.recall * (0.5 + r.asks.names) : 0,
+    timeBoost: askedShare('timeBoost', r) ? 0.3 + 2 * askedShare('timeBoost', r) : 0,
+    recencyBoost: askedShare('recencyBoost', r) ? 0.3 + 3 * askedShare('recencyBoost', r) * (0.5 + p.precision) : 0,
+    entityQueries: askedShare('entityQueries', r) ? 0.3 + p.recall * (0.5 + askedShare('entityQueries', r)) : 0,
     packWhole: 3,
   };
   const out: Candidate[] = [];
@@ -204,7 +210,7 @@ function swaps(ctx: ParentContext, pipeline: Pipeline): Candidate[] {
 }
 
 /** Which way the evidence says an option should move, and how much that move is worth trying. */
-function tuneDirection(info: StageInfo, key: string, t: Tunable, r: Reading, p: Pressure, random: () => number): { up: boolean; weight: number } {
+function tuneDirection(name: string, info: StageInfo, key: string, t: Tunable, r: Reading, p: Pressure, random: () => number): { up: boolean; weight: number } {
   if (info.role === 'pack') {
     if (key === 'maxUnits') return { up: false, weight: 0.3 + 2 * p.precision };
     if (t.kind === 'enum') return { up: true, weight: key === 'render' ? 0.4 + 1.5 * p.precision : 0.3 + p.precision };
@@ -219,8 +225,7 @@ function tuneDirection(info: StageInfo, key: string, t: Tunable, r: Reading, p: 
   if (info.role === 'rescore') {
     // A boost the questions ask for (the latest state, a time), where failed payloads held the answer among others:
     // the boost is what puts the right one first, so a stronger one is worth trying.
-    const asked = info.call.startsWith('recencyBoost') ? r.asks.latest : info.call.startsWith('timeBoost') ? r.asks.time : 0;
-    return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) + 2 * asked * p.precision };
+    return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) + 2 * askedShare(name, r) * p.precision };
   }
   return { up: random() < 0.5, weight: 0.12 };
 }
@@ -240,7 +245,7 @@ function tunes(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure, 
         // An absent option is set: for the units a payload shows, from what the parent shows now.
         current = key === 'maxUnits' && r.shownUnits ? String(Math.max(2, r.shownUnits)) : start;
       }
-      const { up, weight } = tuneDirection(info, key, t, r, p, random);
+      const { up, weight } = tuneDirection(s.name, info, key, t, r, p, random);
       const next = movedOption(t, current, up, random);
       if (next === undefined) continue;
       const from = Number(current);
