@@ -21,7 +21,11 @@
   /** What a node is, in a few words, under its id. */
   function whatLabel(run, n, grouped) {
     if (n.kind === 'root') return 'no memory';
-    if (n.kind === 'seed') return n.design && !n.id.endsWith(n.design) ? n.design : 'standard design';
+    if (n.kind === 'seed') {
+      // A seed given as a path is named by its file.
+      const design = (n.design || '').split('/').pop().replace(/\.ts$/, '');
+      return design && !n.id.endsWith(design) ? design : 'standard design';
+    }
     if (!n.edit) return '';
     return grouped ? n.edit.tail : n.edit.label;
   }

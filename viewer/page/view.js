@@ -262,7 +262,7 @@
     const box = $('panel');
     const n = state.selected && run.nodes.find((x) => x.id === state.selected);
     // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
-    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}` : '';
+    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}:${run.status}` : '';
     if (key === panelKey) return;
     panelKey = key;
     A.clear(box);
