@@ -111,7 +111,12 @@ export function repeatedIdeas(children: NodeView[], byId: Map<string, NodeView>)
 }
 
 const f = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
-const name = (p: DigestProgram) => `${p.id}${p.what && p.kind !== 'child' && !p.id.endsWith(p.what) ? ` (${p.what})` : ''}`;
+/** A seed given as a path is named by its file. */
+const shortDesign = (what: string) => what.split('/').pop()?.replace(/\.ts$/, '') ?? what;
+const name = (p: DigestProgram) => {
+  const what = p.what && p.kind !== 'child' ? shortDesign(p.what) : '';
+  return `${p.id}${what && !p.id.endsWith(what) ? ` (${what})` : ''}`;
+};
 const scored = (p: DigestProgram) => `validation ${f(p.q)}, test ${p.test === undefined ? 'not run' : f(p.test)}`;
 
 /** The digest in sentences, for the page's summary and the text report. */

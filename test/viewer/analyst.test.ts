@@ -106,7 +106,7 @@ for (const width of [1280, 1920]) {
       const page = await openViewerPage(browser, url, width);
       for (const n of view.nodes) {
         const what = await page.locator(`#tree .node[data-id="${n.id}"] .what`).evaluate((t) => t.getAttribute('data-full') ?? t.textContent);
-        expect(what).toBe(n.kind === 'root' ? 'no memory' : n.kind === 'seed' ? 'standard design' : n.edit?.tail);
+        expect(what).toBe(n.kind === 'root' ? 'no memory' : n.kind === 'seed' ? 'seed' : n.edit?.tail);
       }
       // The tails differ: the crossover alone, then what each later try added to it.
       expect(new Set(children().map((n) => n.edit?.tail)).size).toBe(3);

@@ -8,8 +8,8 @@
   'use strict';
   const W = 460;
   const H = 230;
-  // The key sits above the plot, clear of lines at 1.00.
-  const M = { l: 40, r: 12, t: 44, b: 28 };
+  // The key sits above the plot, clear of lines at 1.00: its height (M.t) grows with the kinds of marks it names.
+  const MARGIN = { l: 40, r: 12, b: 28 };
   /** Marks by what was evaluated: shape and class. */
   const MARKS = {
     root: { label: 'root', shape: 'diamond' },
@@ -25,21 +25,36 @@
     const cls = `pt-eval pt-${kind.replace(/[^a-z]/g, '')}`;
     const shape = MARKS[kind].shape;
     if (shape === 'circle' || shape === 'ring') return A.svg('circle', { cx, cy, r: s, class: cls, ...props });
-    if (shape === 'square' || shape === 'square-open') return A.svg('rect', { x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, class: cls, ...props });
-    if (shape === 'diamond') return A.svg('path', { d: `M${cx},${cy - s - 1} L${cx + s + 1},${cy} L${cx},${cy + s + 1} L${cx - s - 1},${cy} Z`, class: cls, ...props });
-    return A.svg('path', { d: `M${cx},${cy - s - 1} L${cx + s + 1},${cy + s} L${cx - s - 1},${cy + s} Z`, class: cls, ...props });
+    if (shape === 'square' || shape === 'square-open')
+      return A.svg('rect', { x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, class: cls, ...props });
+    if (shape === 'diamond')
+      return A.svg('path', {
+        d: `M${cx},${cy - s - 1} L${cx + s + 1},${cy} L${cx},${cy + s + 1} L${cx - s - 1},${cy} Z`,
+        class: cls,
+        ...props,
+      });
+    return A.svg('path', {
+      d: `M${cx},${cy - s - 1} L${cx + s + 1},${cy + s} L${cx - s - 1},${cy + s} Z`,
+      class: cls,
+      ...props,
+    });
   }
 
   /** Every evaluation to draw: the run's points, and the designs the screen scored and did not keep. */
   function evaluations(run) {
     const points = (run.points || []).map((p) => ({ ...p }));
-    for (const d of run.screen || []) if (!d.kept && d.score !== null) points.push({ step: 0, node: d.design, kind: 'screen', score: d.score, tasks: d.tasks });
+    for (const d of run.screen || [])
+      if (!d.kept && d.score !== null)
+        points.push({ step: 0, node: d.design, kind: 'screen', score: d.score, tasks: d.tasks });
     return points;
   }
 
   function pointText(run, p) {
     const n = run.nodes.find((x) => x.id === p.node);
-    const what = p.kind === 'screen' ? `${p.node} (standard design, screened at step 0, not kept)` : `${p.node}${n && n.parent ? ` (child of ${n.parent}${n.edit ? `: ${n.edit.label}` : ''})` : n && n.kind === 'seed' ? ' (seed)' : ''}`;
+    const what =
+      p.kind === 'screen'
+        ? `${p.node} (standard design, screened at step 0, not kept)`
+        : `${p.node}${n && n.parent ? ` (child of ${n.parent}${n.edit ? `: ${n.edit.label}` : ''})` : n && n.kind === 'seed' ? ' (seed)' : ''}`;
     const when = p.kind === 'final' ? 'final phase' : `step ${p.step}`;
     return `${what}\n${MARKS[p.kind].label}, ${when}: ${A.fmt(p.score)} on ${p.tasks} tasks`;
   }
@@ -50,6 +65,8 @@
     const steps = run.steps;
     svgEl.setAttribute('viewBox', `0 0 ${W} ${H}`);
     const points = evaluations(run);
+    const kinds = Object.keys(MARKS).filter((kd) => points.some((p) => p.kind === kd));
+    const M = { ...MARGIN, t: 24 + 14 * Math.ceil(kinds.length / 3) };
     if (!steps.length && !points.length) {
       svgEl.append(A.svg('text', { x: W / 2, y: H / 2, class: 'empty' }, 'no evaluation yet'));
       return;
@@ -67,9 +84,10 @@
       axes.append(A.svg('text', { x: M.l - 6, y: y(v) + 4, class: 'tick y' }, A.fmt(v, 2)));
     }
     const every = Math.max(1, Math.ceil(last / 10));
-    for (let s = 0; s <= last; s += every) axes.append(A.svg('text', { x: x(s), y: H - M.b + 16, class: 'tick x' }, String(s)));
+    for (let s = 0; s <= last; s += every)
+      axes.append(A.svg('text', { x: x(s), y: H - M.b + 16, class: 'tick x' }, String(s)));
     if (hasFinal) axes.append(A.svg('text', { x: x(-1), y: H - M.b + 16, class: 'tick x' }, 'final'));
-    axes.append(A.svg('text', { x: W - M.r, y: H - 2, class: 'axis-label' }, 'step'));
+    axes.append(A.svg('text', { x: M.l - 8, y: H - M.b + 16, class: 'axis-label' }, 'step'));
     svgEl.append(axes);
     const line = (key, cls) => {
       // A step function: the best value holds until a later step changes it.
@@ -82,8 +100,24 @@
     line('bestMean', 'best-mean');
     line('bestLcb', 'best-lcb');
     for (const s of steps) {
-      svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestMean), r: 2, class: 'pt best-mean', 'data-step': s.step }, A.svg('title', {}, `step ${s.step}: best mean ${A.fmt(s.bestMean)} (${s.bestMeanNode}), N = ${s.N}`)));
-      svgEl.append(A.svg('circle', { cx: x(s.step), cy: y(s.bestLcb), r: 2, class: 'pt best-lcb' }, A.svg('title', {}, `step ${s.step}: best LCB ${A.fmt(A.bound(s.bestLcb))} (${s.bestLcbNode})${s.bestLcb < 0 ? ', below 0 before clipping' : ''}`)));
+      svgEl.append(
+        A.svg(
+          'circle',
+          { cx: x(s.step), cy: y(s.bestMean), r: 2, class: 'pt best-mean', 'data-step': s.step },
+          A.svg('title', {}, `step ${s.step}: best mean ${A.fmt(s.bestMean)} (${s.bestMeanNode}), N = ${s.N}`),
+        ),
+      );
+      svgEl.append(
+        A.svg(
+          'circle',
+          { cx: x(s.step), cy: y(s.bestLcb), r: 2, class: 'pt best-lcb' },
+          A.svg(
+            'title',
+            {},
+            `step ${s.step}: best LCB ${A.fmt(A.bound(s.bestLcb))} (${s.bestLcbNode})${s.bestLcb < 0 ? ', below 0 before clipping' : ''}`,
+          ),
+        ),
+      );
     }
     // Points of one step spread sideways a little, so the seeds of step 0 do not hide each other.
     const perStep = new Map();
@@ -100,7 +134,12 @@
       const hi = Math.min(spread, W - M.r - 5 - x(p.step));
       const dx = count > 1 ? lo + ((hi - lo) * k) / (count - 1) : Math.min(hi, Math.max(lo, 0));
       const text = pointText(run, p);
-      const m = mark(p.kind, x(p.step) + dx, y(p.score), { 'data-node': p.node, 'data-kind': p.kind, 'data-step': p.step, tabindex: 0 });
+      const m = mark(p.kind, x(p.step) + dx, y(p.score), {
+        'data-node': p.node,
+        'data-kind': p.kind,
+        'data-step': p.step,
+        tabindex: 0,
+      });
       m.append(A.svg('title', {}, text));
       if (hover) {
         m.addEventListener('mousemove', (e) => hover(text, e));
@@ -111,15 +150,19 @@
     svgEl.append(layer);
     // The key above the plot: the two lines, then the marks this run has, three to a row.
     const key = A.svg('g', { class: 'key', transform: `translate(${M.l},10)` });
-    key.append(A.svg('line', { x1: 0, x2: 16, y1: 0, y2: 0, class: 'line best-mean' }), A.svg('text', { x: 20, y: 4 }, 'best mean'));
-    key.append(A.svg('line', { x1: 140, x2: 156, y1: 0, y2: 0, class: 'line best-lcb' }), A.svg('text', { x: 160, y: 4 }, 'best LCB'));
-    Object.keys(MARKS)
-      .filter((kd) => points.some((p) => p.kind === kd))
-      .forEach((kd, i) => {
-        const px = (i % 3) * 140 + 6;
-        const py = 14 * (1 + Math.floor(i / 3));
-        key.append(mark(kd, px, py, {}), A.svg('text', { x: px + 10, y: py + 4 }, MARKS[kd].label));
-      });
+    key.append(
+      A.svg('line', { x1: 0, x2: 16, y1: 0, y2: 0, class: 'line best-mean' }),
+      A.svg('text', { x: 20, y: 4 }, 'best mean'),
+    );
+    key.append(
+      A.svg('line', { x1: 140, x2: 156, y1: 0, y2: 0, class: 'line best-lcb' }),
+      A.svg('text', { x: 160, y: 4 }, 'best LCB'),
+    );
+    kinds.forEach((kd, i) => {
+      const px = (i % 3) * 140 + 6;
+      const py = 14 * (1 + Math.floor(i / 3));
+      key.append(mark(kd, px, py, {}), A.svg('text', { x: px + 10, y: py + 4 }, MARKS[kd].label));
+    });
     svgEl.append(key);
   }
 

@@ -332,7 +332,7 @@
       ),
     );
     if (n.edit) box.append(el('p', { class: 'edit-label' }, el('b', {}, 'edit: '), n.edit.label));
-    if (n.kind === 'seed' && n.design) box.append(el('p', { class: 'edit-label' }, el('b', {}, 'standard design: '), n.design));
+    if (n.kind === 'seed' && n.design) box.append(el('p', { class: 'edit-label' }, el('b', {}, 'seed: '), n.design));
     if (n.description) box.append(el('p', { class: 'description' }, n.description));
     // Evaluations that scored nothing are in no mean and no n: say so, with why.
     if (n.unscored && n.unscored.length) {

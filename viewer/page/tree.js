@@ -24,7 +24,7 @@
     if (n.kind === 'seed') {
       // A seed given as a path is named by its file.
       const design = (n.design || '').split('/').pop().replace(/\.ts$/, '');
-      return design && !n.id.endsWith(design) ? design : 'standard design';
+      return design && !n.id.endsWith(design) ? design : 'seed';
     }
     if (!n.edit) return '';
     return grouped ? n.edit.tail : n.edit.label;
