@@ -16,6 +16,7 @@ export type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 export type { SplitSpec } from '../engine/environment/roles.ts';
 export type { EvaluationResult, ProgressEvent, TaskRecord } from '../engine/evaluate/evaluate.ts';
 export type { JournalEvent } from '../engine/search/journal-events.ts';
+export { differingPart, editLabel, type EditLabel } from '../engine/meta/edit-label.ts';
 export type { RunOptions } from '../engine/search/run-options.ts';
 export type { QuickExamReport } from '../sandbox/quick-exam.ts';
 export type { ResolvedModels, RoleModel } from '../foundation/llm/models.ts';

@@ -1,6 +1,8 @@
 // Progress of the evaluations in flight, on stderr. On a terminal: one line, redrawn. Anywhere else (a pipe, a log
-// file, `| tee`): a line at most every 30 s naming the programs that moved since the last one — a long run piped to
-// a file was silent until its table.
+// file, `| tee`): at most every 30 s, a line for each program still being evaluated that moved since the last — a
+// long run piped to a file was silent until its table. A program whose worlds have all ended is not named again: its
+// score has a line of its own (the search's step lines), and repeating it beside the next program read as one line
+// of everything ever evaluated.
 import type { ProgressEvent } from '../api/index.ts';
 import { clock } from './style.ts';
 
@@ -27,16 +29,17 @@ export function progressPrinter(o: ProgressOptions = {}): (label: string, e: Pro
   let width = 0;
   let lastLine = now();
   const totals = () => [...programs].map(([name, p]) => `${name}: ${sum(p.worlds, 'done')}/${sum(p.worlds, 'total')} tasks`).join('  ');
+  const finished = (p: { worlds: Worlds }) => [...p.worlds.values()].every((w) => w.done === w.total);
   // Worlds start one after another: a total is only of the worlds started, so a line says so.
-  const counts = () =>
+  const lines = () =>
     [...programs]
-      .filter(([, p]) => p.moved > lastLine)
-      .map(([name, p]) => `${name}: ${sum(p.worlds, 'done')} tasks done (${p.worlds.size} ${p.worlds.size === 1 ? 'world' : 'worlds'} started, ${clock(now() - p.started)})`)
-      .join(', ');
+      .filter(([, p]) => p.moved > lastLine && !finished(p))
+      .map(([name, p]) => `  … ${name}: ${sum(p.worlds, 'done')} tasks done (${p.worlds.size} ${p.worlds.size === 1 ? 'world' : 'worlds'} started, ${clock(now() - p.started)})\n`)
+      .join('');
   return (label, e) => {
     let p = programs.get(label);
     // A world already finished starting again is the program's next evaluation: counted afresh.
-    const again = e.kind === 'world-start' && p?.worlds.has(e.world) && [...p.worlds.values()].every((w) => w.done === w.total);
+    const again = e.kind === 'world-start' && p?.worlds.has(e.world) && finished(p);
     if (!p || again) programs.set(label, (p = { worlds: new Map(), started: now(), moved: 0 }));
     if (e.kind === 'world-start') p.worlds.set(e.world, { done: 0, total: e.tasks });
     if (e.kind === 'task') {
@@ -46,13 +49,14 @@ export function progressPrinter(o: ProgressOptions = {}): (label: string, e: Pro
     if (e.kind === 'retry') write(`${tty ? '\n' : ''}${label}: world ${e.world}: retrying after an infrastructure failure (${e.reason})\n`);
     if (tty) {
       // Every world started has ended: off the line (a world that starts later puts it back).
-      if (e.kind === 'world-end' && [...p.worlds.values()].every((w) => w.done === w.total)) programs.delete(label);
+      if (e.kind === 'world-end' && finished(p)) programs.delete(label);
       const line = totals();
       write(`\r${line.padEnd(width)}`);
       width = line.length;
       if (!line) write('\r');
     } else if (e.kind === 'task' && now() - lastLine >= everyMs) {
-      write(`  … ${counts()}\n`);
+      const text = lines();
+      if (text) write(text);
       lastLine = now();
     }
   };

@@ -1,6 +1,6 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import type { JournalEvent, RunOptions, SearchState } from '../api/index.ts';
+import { differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
 import { clock, dim } from './style.ts';
 
 export const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
@@ -86,11 +86,29 @@ export function stepProgress(options: RunOptions, write: (text: string) => void 
     // This step is done but for its bookkeeping: counted with the finished ones.
     const left = stepsLeftMs(now() - (firstStepAt ?? now()), stepsDone + 1, options.budget - e.step);
     const fresh = node.kind === 'child' && node.scores.length === 1;
-    const what = fresh ? ` → ${node.id} [${(node.description ?? '').slice(0, 90)}]` : '';
+    const what = fresh ? ` → ${node.id} ${childWords(node, tree)}` : '';
     const ledger = s.ledger;
     return (
       `  ${lineOf(e.step)}${after(e.step)}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | ` +
       `best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} of steps left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`
     );
   }
+}
+
+type Tree = SearchState['tree'];
+type Node = NonNullable<ReturnType<Tree['nodes']['get']>>;
+
+/**
+ * What a child changed, as its step line says it: the part of its description that differs from its parent's and
+ * its earlier siblings' (eight tails on one crossover share their first hundred characters), and, when earlier
+ * siblings tried the same idea, which try of it this is.
+ */
+export function childWords(node: Node, tree: Tree): string {
+  const siblings = [...tree.nodes.values()].filter((n) => n.kind === 'child' && n.parent === node.parent && n.id !== node.id && n.step < node.step);
+  const parent = node.parent ? tree.nodes.get(node.parent) : undefined;
+  const others = [parent, ...siblings].map((n) => n?.description).filter((d): d is string => !!d);
+  const label = editLabel(node.edits, node.description, node.id);
+  const same = siblings.filter((n) => editLabel(n.edits, n.description, n.id).group === label.group).length;
+  const idea = same ? ` (${label.groupLabel}: try ${same + 1} from ${node.parent})` : '';
+  return `[${differingPart(node.description ?? label.label, others)}]${idea}`;
 }

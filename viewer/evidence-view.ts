@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { clipQuestion, QUESTION_CHARS, readEvidenceLines } from '../engine/evaluate/evidence.ts';
 import { insideRoot, isSafeName, PathOutsideError, resolveInside } from '../foundation/safe-path.ts';
 import { keyedObject } from '../foundation/keyed-object.ts';
+import { type ExplainedPayload, explainPayload, explanationOf } from './task-explanation.ts';
 
 /** More image files than this in one evaluation's folder are left out (and said so). */
 const MAX_IMAGES = 10_000;
@@ -20,6 +21,8 @@ const TaskLine = z.object({
   taskId: z.string(),
   /** What the task asked (its instruction); runs written before it was kept have none. */
   question: z.string().optional(),
+  /** The environment's explanation (ground truth), as evidence keeps it; runs written before it was kept have none. */
+  explain: z.string().optional(),
   world: z.string().optional(),
   scenario: z.string().optional(),
   reward: z.number().nullable(),
@@ -37,7 +40,9 @@ const TaskLine = z.object({
   payload: z.object({ text: z.string(), images: z.array(z.string()), metadata: z.unknown().optional() }).optional(),
   trajectory: z.object({ answer: z.string().optional(), steps: z.array(Step), images: z.array(z.string()).optional(), files: z.array(z.string()).optional() }).optional(),
 });
-export type TaskView = z.infer<typeof TaskLine>;
+type TaskLine = z.infer<typeof TaskLine>;
+/** A task as the page shows it: the line, with its explanation read and found in the payload. */
+export type TaskView = Omit<TaskLine, 'explain'> & { explanation?: ExplainedPayload };
 
 export interface EvidenceView {
   /** The evidence folder, relative to the run folder. */
@@ -74,7 +79,7 @@ export function readEvidence(runDir: string, evidence: string, limits?: ClipLimi
   const read = tasksFile(runDir, evidence) ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine) : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
   // A question is cut as the writer cuts it, whatever the file holds (the writer's own cut, with its note, passes).
   const questions = read.records.map((t) => (t.question !== undefined && t.question.length > QUESTION_CHARS + 100 ? { ...t, question: clipQuestion(t.question) } : t));
-  const tasks = limits ? questions.map((t) => clipTask(t, limits)) : questions;
+  const tasks = questions.map((t) => explained(t, limits ? clipTask(t, limits) : t));
   const problems = [...read.problems];
   // Keyed by file names anyone can put in the folder: no name may stand for what objects inherit.
   const images = keyedObject<string>();
@@ -114,7 +119,14 @@ function tasksFile(runDir: string, evidence: string): boolean {
   }
 }
 
-function clipTask(t: TaskView, limits: ClipLimits): TaskView {
+/** The task as shown (`shown`, maybe clipped), with its explanation found in the whole payload and marked in the shown one. */
+function explained(whole: TaskLine, shown: TaskLine): TaskView {
+  const { explain, ...rest } = shown;
+  const ex = explanationOf(explain);
+  return ex ? { ...rest, explanation: explainPayload(ex, whole.payload?.text ?? '', shown.payload?.text ?? '') } : rest;
+}
+
+function clipTask(t: TaskLine, limits: ClipLimits): TaskLine {
   return {
     ...t,
     ...(t.payload ? { payload: { ...t.payload, text: clip(t.payload.text, limits.payloadChars) } } : {}),
@@ -135,6 +147,6 @@ function clipTask(t: TaskView, limits: ClipLimits): TaskView {
 }
 
 /** Every image id a task refers to: payload images, the task's images, each step's. */
-export function imageIds(t: TaskView): string[] {
+export function imageIds(t: Pick<TaskView, 'payload' | 'trajectory'>): string[] {
   return [...(t.payload?.images ?? []), ...(t.trajectory?.images ?? []), ...(t.trajectory?.steps.flatMap((s) => s.images ?? []) ?? [])];
 }

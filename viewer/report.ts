@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { type EvidenceView, imageIds, readEvidence } from './evidence-view.ts';
+import { type Explanation, type ExplanationFound, foundPart } from './task-explanation.ts';
 import { type FailureDetail, type NodeDetail, readFailureDetail, readNodeDetail, readNoOpDetail } from './node-detail.ts';
 import { inlinePage } from './page-assets.ts';
 import { readRun, type RunView } from './run-model.ts';
@@ -23,6 +24,9 @@ export interface ReportLimits {
 
 export const REPORT_LIMITS: ReportLimits = { payloadChars: 3000, stepChars: 800, imageBytes: 400_000, totalImageBytes: 12_000_000 };
 
+type ReportTask = Omit<EvidenceView['tasks'][number], 'explanation'> & { explanation?: ExplanationFound };
+export type ReportEvidence = Omit<EvidenceView, 'tasks'> & { tasks: ReportTask[] };
+
 /** Everything the page needs, the shape the page reads from its data blob. */
 export interface ReportBundle {
   generatedAt: string;
@@ -31,8 +35,13 @@ export interface ReportBundle {
   failures: Record<string, FailureDetail>;
   /** By the no-op's index among the run's no-ops. */
   noops: Record<string, FailureDetail>;
-  /** By evidence folder (relative to the run). */
-  evidence: Record<string, EvidenceView>;
+  /**
+   * By evidence folder (relative to the run). A task's explanation is the same in every evaluation: it is kept once,
+   * in `explanations`, and a task keeps only what its payload holds of it (the page joins them again).
+   */
+  evidence: Record<string, ReportEvidence>;
+  /** Task id → its explanation. */
+  explanations: Record<string, Explanation>;
   /** Image file (relative to the run) → data URI. */
   images: Record<string, string>;
   omittedImages: number;
@@ -49,19 +58,27 @@ export function buildBundle(dir: string, limits: ReportLimits = REPORT_LIMITS): 
   for (const f of run.failures) failures[String(f.step)] = readFailureDetail(run, f.step) as FailureDetail;
   const noops = keyedObject<FailureDetail>();
   for (const x of run.noops) noops[String(x.index)] = readNoOpDetail(run, x.index) as FailureDetail;
-  const evidence = keyedObject<EvidenceView>();
+  const evidence = keyedObject<ReportEvidence>();
+  const explanations = keyedObject<Explanation>();
   for (const n of run.nodes) {
     for (const e of n.evaluations) {
       const view = readEvidence(run.dir, e.evidence, limits);
-      if (view) evidence[e.evidence] = view;
+      if (!view) continue;
+      const tasks = view.tasks.map(({ explanation, ...t }): ReportTask => {
+        if (!explanation) return t;
+        const { goldFound: _g, evidenceFound: _e, marks: _m, ...shared } = explanation;
+        explanations[t.taskId] ??= shared;
+        return { ...t, explanation: foundPart(explanation) };
+      });
+      evidence[e.evidence] = { ...view, tasks };
     }
   }
   const { images, omitted } = inlineImages(run, evidence, limits);
-  return { generatedAt: new Date().toISOString(), run, nodes, failures, noops, evidence, images, omittedImages: omitted, limits };
+  return { generatedAt: new Date().toISOString(), run, nodes, failures, noops, evidence, explanations, images, omittedImages: omitted, limits };
 }
 
 /** The referenced images as data URIs, the winner's evaluations first, until the caps are reached. */
-function inlineImages(run: RunView, evidence: Record<string, EvidenceView>, limits: ReportLimits): { images: Record<string, string>; omitted: number } {
+function inlineImages(run: RunView, evidence: Record<string, ReportEvidence>, limits: ReportLimits): { images: Record<string, string>; omitted: number } {
   const order = [...run.nodes].sort((a, b) => Number(b.id === run.winner) - Number(a.id === run.winner));
   const images = keyedObject<string>();
   let total = 0;

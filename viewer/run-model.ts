@@ -4,6 +4,8 @@
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { editLabel, type EditLabel } from '../engine/meta/edit-label.ts';
+import { digest, type RunDigest } from './digest.ts';
 import { selectFinal } from '../engine/search/selection.ts';
 import type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 import type { SearchTree } from '../engine/search/tree.ts';
@@ -55,6 +57,21 @@ export interface NodeView {
   unscored: { step: number; split: 'train' | 'test'; reason: string }[];
   /** programs/<node>/meta.json exists (the meta agent's feedback). */
   hasMeta: boolean;
+  /** A child's change in a few words and the idea it shares with its siblings (engine/meta/edit-label.ts). */
+  edit?: EditLabel;
+  /** A seed's standard design (or program), as the run named it. */
+  design?: string;
+}
+
+/** One validation evaluation as the chart draws it: a point at its step, marked by what it was. */
+export interface EvaluationPoint {
+  /** The step that ran it; the final phase's confirmations carry -1. */
+  step: number;
+  node: string;
+  /** root / seed: step 0; child: a child's first score; re-evaluation: a later one; final: the final phase's. */
+  kind: 'root' | 'seed' | 'child' | 're-evaluation' | 'final';
+  score: number;
+  tasks: number;
 }
 
 export interface FailureView {
@@ -133,6 +150,8 @@ export interface RunView {
   noops: NoOpView[];
   actions: ActionView[];
   steps: StepPoint[];
+  /** Every scored validation evaluation, in order. */
+  points: EvaluationPoint[];
   /** The action of a step that has started and not finished. */
   inFlight?: { step: number; kind: string; node: string; since: number };
   final?: { selection: string; winner: string; lcb: number; validation: number; tied?: string[]; tieNote?: string };
@@ -142,6 +161,8 @@ export interface RunView {
   screen?: { design: string; node: string; score: number | null; tasks: number; kept: boolean }[];
   /** The node the run's selection rule picks from the tree as it stands. */
   winner: string | null;
+  /** What to know first: the pick against the best starting program, the children, ideas tried more than once. */
+  digest: RunDigest;
   spend: { calls: number; tokens: number; cachedTokens: number; usd: number | null };
   journalBytes: number;
 }
@@ -200,15 +221,27 @@ export function readRun(dir: string): RunView {
       ...(node.description ? { description: node.description } : {}),
       ...(node.edits ? { edits: node.edits } : {}),
       ...(node.testScore !== undefined ? { testScore: node.testScore } : {}),
+      ...(node.kind === 'child' ? { edit: editLabel(node.edits, node.description, node.id) } : {}),
     };
     return view;
   });
+  for (const r of past.screen?.results ?? []) {
+    const seed = nodes.find((n) => n.id === r.node);
+    if (seed) seed.design = r.design;
+  }
+  for (const [i, seed] of info.options.seeds.entries()) {
+    const node = nodes.filter((n) => n.kind === 'seed')[i];
+    if (node && !node.design) node.design = seed;
+  }
   const finalEvent = [...read.events].reverse().find((e) => e.type === 'final');
+  // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
+  const winner = finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null;
+  const runStatus = status(read.events, past.stopped, pid);
   const out: RunView = {
     dir: abs,
     name: basename(abs),
     info,
-    status: status(read.events, past.stopped, pid),
+    status: runStatus,
     ucb: p,
     N,
     completedSteps: past.completedSteps,
@@ -217,10 +250,11 @@ export function readRun(dir: string): RunView {
     failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
-    // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
-    winner: finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null,
+    points: evaluationPoints(past.evaluations, tree),
+    winner,
     spend: spendOf(past.metaCalls),
     journalBytes,
+    digest: digest(nodes, winner, runStatus),
   };
   if (pid !== undefined) out.pid = pid;
   if (read.tornLine) out.torn = read.tornLine;
@@ -326,6 +360,21 @@ export function stepSeries(evaluations: Evaluation[], completed: number[], p: Uc
     if (scores.size) points.push(point);
   }
   return points;
+}
+
+/** The scored validation evaluations as points: each node's first score by what the node is, later ones as re-evaluations. */
+export function evaluationPoints(evaluations: Evaluation[], tree: SearchTree): EvaluationPoint[] {
+  const seen = new Set<string>();
+  const out: EvaluationPoint[] = [];
+  for (const e of evaluations) {
+    if (e.split !== 'train' || e.score === null) continue;
+    const node = tree.nodes.get(e.node);
+    if (!node) continue;
+    const kind = e.step < 0 ? 'final' : seen.has(e.node) ? 're-evaluation' : node.kind;
+    seen.add(e.node);
+    out.push({ step: e.step, node: e.node, kind, score: e.score, tasks: e.tasks });
+  }
+  return out;
 }
 
 function spendOf(journaled: Extract<JournalEvent, { type: 'meta-call' }>[]): RunView['spend'] {

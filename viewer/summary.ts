@@ -3,6 +3,7 @@
 import type { RunView } from './run-model.ts';
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
+const clipped = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
@@ -28,8 +29,10 @@ export function textSummary(run: RunView): string {
   }
   if (run.screen) lines.push(`screened    ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept)' : ''}`).join(', ')}`);
   if (run.torn) lines.push(`journal     line ${run.torn.line} is torn (cut off mid-write) and was not counted`);
-  const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), fmt(n.testScore), n.id === run.winner ? '← selected' : ''])];
-  lines.push('', table(rows), '');
+  const what = (n: RunView['nodes'][number]) => (n.kind === 'root' ? 'no memory' : n.kind === 'seed' ? (n.design ?? '') : (n.edit?.label ?? ''));
+  const test = (n: RunView['nodes'][number]) => (n.testScore === undefined ? 'not run' : fmt(n.testScore));
+  const rows = [['node', 'kind', 'parent', 'step', 'mean', 'n', 'LCB', 'test', 'edit / design', ''], ...run.nodes.map((n) => [n.id, n.kind, n.parent ?? '', String(n.step), fmt(n.q), String(n.n), fmt(n.lcb), test(n), clipped(what(n), 60), n.id === run.winner ? `← ${run.digest.pickWord}` : ''])];
+  lines.push('', ...run.digest.lines, '', table(rows), '');
   // Evaluations that scored nothing are in no mean above; say which, and why.
   for (const n of run.nodes) {
     for (const u of n.unscored) lines.push(`unscored: ${n.id} ${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}: ${u.reason}`);

@@ -1,5 +1,6 @@
 // Evidence of one evaluation, written as it happens so an interrupted run keeps what it finished:
 //   tasks.jsonl   one line per task: the record, the task's question (its instruction, up to QUESTION_CHARS), the
+//                 environment's explanation of it (`explain`: gold answers, evidence; up to EXPLAIN_CHARS), the
 //                 payload the agent got, the trajectory
 //   worlds.jsonl  one line per world: update timings and errors, primitive usage
 //   summary.json  the result without per-task lines, written at the end
@@ -27,6 +28,24 @@ export const QUESTION_CHARS = 2000;
 /** A question as evidence keeps it: whole up to QUESTION_CHARS, else cut there, saying how much was left out. */
 export function clipQuestion(q: string): string {
   return q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)} … [${q.length - QUESTION_CHARS} more characters]` : q;
+}
+
+/** The environment's explanation of a task (ground truth: gold answers, evidence) is kept up to this many characters. */
+export const EXPLAIN_CHARS = 4000;
+
+/**
+ * What the environment says the answer to a task is (`explain`), as evidence keeps it: clipped, and undefined when
+ * the environment has none or its explain failed (a module's own code: its failure is named, never raised).
+ */
+export function explanationText(env: { explain?(taskId: string): string | undefined }, taskId: string): string | undefined {
+  let text: unknown;
+  try {
+    text = env.explain?.(taskId);
+  } catch (err) {
+    text = `(explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)})`;
+  }
+  if (typeof text !== 'string' || !text) return undefined;
+  return text.length > EXPLAIN_CHARS ? `${text.slice(0, EXPLAIN_CHARS)} … [${text.length - EXPLAIN_CHARS} more characters]` : text;
 }
 
 /** summary.json holds statistics and per-world records, never tasks: far below this. */
@@ -79,13 +98,17 @@ export class EvidenceWriter {
     return files;
   }
 
-  /** `question`: what the task asked (its instruction), kept so a reader of the evidence sees it beside the answer. */
-  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string): Promise<void> {
+  /**
+   * `question`: what the task asked (its instruction), kept so a reader of the evidence sees it beside the answer;
+   * `explain`: the environment's explanation of it (explanationText), so a reader sees why it scored what it did
+   * without the environment's data.
+   */
+  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string, explain?: string): Promise<void> {
     await this.ready;
     const t = outcome?.trajectory;
     const ids = [...payload.images.map((i) => i.id), ...(t?.images ?? []), ...(t?.steps.flatMap((s) => s.images ?? []) ?? [])];
     const files = await this.imageFiles(ids);
-    const asked = typeof question === 'string' ? { question: clipQuestion(question) } : {};
+    const asked = { ...(typeof question === 'string' ? { question: clipQuestion(question) } : {}), ...(typeof explain === 'string' ? { explain: explain.slice(0, EXPLAIN_CHARS + 100) } : {}) };
     const line = {
       ...record,
       ...asked,

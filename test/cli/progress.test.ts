@@ -25,12 +25,29 @@ describe('evaluation progress through a pipe', () => {
     expect(out).toEqual([]);
     t = 31_000;
     print('dense', { kind: 'task', world: 'w1', taskId: 'q1', reward: 0, done: 1, total: 40 });
-    expect(out).toEqual(['  … bm25: 10 tasks done (1 world started, 0m31s), dense: 1 tasks done (1 world started, 0m31s)\n']);
+    expect(out).toEqual(['  … bm25: 10 tasks done (1 world started, 0m31s)\n  … dense: 1 tasks done (1 world started, 0m31s)\n']);
     // bm25 ends; only dense moves: the next line names dense alone.
     print('bm25', { kind: 'world-end', world: 'w1', score: 0.5 });
     t = 62_000;
     print('dense', { kind: 'task', world: 'w1', taskId: 'q2', reward: 0, done: 2, total: 40 });
     expect(out.at(-1)).toBe('  … dense: 2 tasks done (1 world started, 1m02s)\n');
+  });
+
+  it('names a program that finished since the last line no more: its score has a line of its own', () => {
+    // The demo's line: "root: 93 tasks done …, n6: 1 tasks done" — root had finished, n6 had just started.
+    let t = 0;
+    const out: string[] = [];
+    const print = progressPrinter({ tty: false, write: (s) => out.push(s), now: () => t });
+    print('root', { kind: 'world-start', world: 'w1', episodes: 3, tasks: 93 });
+    for (let done = 1; done <= 93; done++) {
+      t += 200;
+      print('root', { kind: 'task', world: 'w1', taskId: `q${done}`, reward: 0, done, total: 93 });
+    }
+    t = 24_000;
+    print('n6', { kind: 'world-start', world: 'w1', episodes: 3, tasks: 93 });
+    t = 31_000;
+    print('n6', { kind: 'task', world: 'w1', taskId: 'q1', reward: 0, done: 1, total: 93 });
+    expect(out).toEqual(['  … n6: 1 tasks done (1 world started, 0m07s)\n']);
   });
 
   it('redraws one line on a terminal', () => {

@@ -174,7 +174,10 @@ describe('run model', () => {
   it('summarises a run as text', () => {
     const text = textSummary(readRun(makeRun()));
     expect(text).toMatch(/env\s+toy — offline: code found/);
-    expect(text).toMatch(/seed-bm25\s+seed\s+root\s+0\s+0\.700\s+2\s+\S+\s+0\.650\s+← selected/);
+    expect(text).toMatch(/seed-bm25\s+seed\s+root\s+0\s+0\.700\s+2\s+\S+\s+0\.650\s+bm25\s+← winner/);
+    // A program the final phase did not test says so, and each row says what the program is.
+    expect(text).toMatch(/root\s+root\s+0\s+0\.100\s+1\s+\S+\s+not run\s+no memory/);
+    expect(text).toContain('Winner seed-bm25: validation 0.700, test 0.650 — a starting program: no child was picked over it.');
     expect(text).toContain('selected (lcb): seed-bm25');
     expect(text).toContain('1 failed generations');
   });

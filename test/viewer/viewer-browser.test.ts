@@ -26,7 +26,7 @@ import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 import { createToyRun } from '../support/toy-run.ts';
-import { openViewerPage } from './open-page.ts';
+import { openViewerPage, treeTextOverlaps } from './open-page.ts';
 import { loadPageScripts } from './page-script.ts';
 
 // Kept after the test (only the screenshots: the run is removed); a fresh folder per run, so two runs at once (two
@@ -141,6 +141,9 @@ describe('the viewer at 1,280 and 1,440 px', () => {
         expect(await mark.locator('.label').textContent()).toBe(`no-op · ${view.noops[i]?.step}`);
       }
       expect(await page.locator('#tree path.edge-noop').count()).toBe(view.noops.length);
+      // The seed's long id and the no-op marks beside it: no text of the tree overlaps another.
+      expect((await treeTextOverlaps(page)).overlaps).toEqual([]);
+      expect(await page.locator(`#tree .node[data-id="${SEED}"] .label`).getAttribute('data-full')).toBe(SEED);
       await page.locator('#tree .noop[data-noop="1"]').click();
       await page.waitForSelector('#panel .noop-reason');
       expect(await page.locator('#panel h2').first().textContent()).toBe(`No-op child, step ${first}`);

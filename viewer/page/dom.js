@@ -52,6 +52,51 @@
   A.short = (s, n) => (s && s.length > n ? `${s.slice(0, n - 1)}…` : s || '');
 
   /**
+   * Writes `text` into the SVG <text> element as at most `maxLines` lines (tspans `lineHeight` apart) no wider than
+   * `width`, broken after spaces, hyphens, dots, colons and commas (inside a word only when it is wider than a line).
+   * What does not fit ends in "…", and the element gets the whole text as its <title>. Measures in the page, so the
+   * element must be in the document. Returns the lines written.
+   */
+  A.fitText = (textEl, text, width, maxLines, lineHeight) => {
+    const x = textEl.getAttribute('x') || '0';
+    const probe = A.svg('tspan', { x });
+    textEl.append(probe);
+    const fits = (s) => {
+      probe.textContent = s;
+      return probe.getComputedTextLength() <= width + 0.5;
+    };
+    const lines = [];
+    let line = '';
+    const push = (tok) => {
+      if (fits(line + tok)) return void (line += tok);
+      if (line) lines.push(line.trimEnd());
+      line = '';
+      // A token wider than a line: broken where it must.
+      for (const ch of tok.trimStart()) {
+        if (line && !fits(line + ch)) {
+          lines.push(line);
+          line = '';
+        }
+        line += ch;
+      }
+    };
+    for (const tok of String(text).match(/[^\s\-_.:,/]+[\s\-_.:,/]*|[\s\-_.:,/]+/g) || ['']) push(tok);
+    if (line.trim() || !lines.length) lines.push(line.trimEnd());
+    const cut = lines.length > maxLines;
+    const shown = lines.slice(0, maxLines);
+    if (cut) {
+      let last = `${shown[maxLines - 1]} ${lines.slice(maxLines).join(' ')}`;
+      while (last && !fits(`${last}…`)) last = last.slice(0, -1);
+      shown[maxLines - 1] = `${last.trimEnd()}…`;
+    }
+    probe.remove();
+    shown.forEach((l, i) => textEl.append(A.svg('tspan', { x, dy: i === 0 ? 0 : lineHeight }, l)));
+    if (cut) textEl.append(A.svg('title', {}, text));
+    textEl.dataset.full = text;
+    return shown.length;
+  };
+
+  /**
    * A bound as the page shows it. Rewards lie in [0, 1], so a bound past either end says no more than the end: it is
    * shown clipped (the search ranks by the unclipped value; the tooltips say when a bound was clipped).
    */

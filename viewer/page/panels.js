@@ -94,9 +94,13 @@
     }
     if (fb.synthesis) box.append(el('h4', {}, 'Synthesis'), el('p', {}, fb.synthesis.summary), el('ol', {}, fb.synthesis.changes.map((c) => el('li', {}, c.change, c.why ? el('span', { class: 'muted' }, ` — ${c.why}`) : null))));
     if (fb.findings) {
+      // The rule the child follows is a finding of the diagnosis, or a move of its own (a crossover into a pipeline,
+      // a structural edit): then the findings are what was read, not what was done, and the page says so.
+      const followed = fb.findings.some((f) => f.rule === fb.chosen);
+      if (fb.chosen && !followed) box.append(el('p', { class: 'followed' }, el('b', {}, 'Followed: '), fb.chosen, el('span', { class: 'muted' }, ' — not one of the findings below')));
       box.append(
-        el('h4', {}, 'Diagnosis'),
-        el('ul', { class: 'findings' }, fb.findings.map((f) => el('li', { class: f.rule === fb.chosen ? 'chosen' : '' }, `${f.rule} (${f.direction}, weight ${fmt(f.weight, 2)}): ${f.detail}`, f.rule === fb.chosen ? ' ← followed' : ''))),
+        el('h4', {}, followed || !fb.chosen ? 'Diagnosis' : 'Diagnosis (what the evidence showed; not the move made)'),
+        el('ul', { class: `findings${followed || !fb.chosen ? '' : ' not-followed'}` }, fb.findings.map((f) => el('li', { class: f.rule === fb.chosen ? 'chosen' : '' }, `${f.rule} (${f.direction}, weight ${fmt(f.weight, 2)}): ${f.detail}`, f.rule === fb.chosen ? ' ← followed' : ''))),
       );
     }
     return box;
@@ -159,10 +163,12 @@
     if (t.answer !== undefined) box.append(el('p', {}, el('b', {}, 'answer: '), t.answer));
     if (t.metrics && Object.keys(t.metrics).length) box.append(el('p', { class: 'muted' }, Object.entries(t.metrics).map(([k, v]) => `${k} ${fmt(v)}`).join(' · ')));
     const p = t.payload;
-    box.append(el('h5', {}, `Payload the program returned (${t.payloadChars ?? (p ? p.text.length : 0)} characters${t.truncated ? ', cut to the budget' : ''}, ${p ? p.images.length : 0} images)`));
-    box.append(el('pre', { class: 'payload' }, p && p.text ? p.text : '(empty)'));
-    if (p && p.images.length) box.append(el('div', { class: 'images' }, p.images.map((id) => image(ctx, ev, id))));
-    if (p && p.metadata !== undefined) box.append(el('details', {}, el('summary', {}, 'payload metadata'), el('pre', { class: 'json' }, JSON.stringify(p.metadata, null, 2))));
+    const payload = el('div', { class: 'payload-col' });
+    payload.append(el('h5', {}, `Payload the program returned (${t.payloadChars ?? (p ? p.text.length : 0)} characters${t.truncated ? ', cut to the budget' : ''}, ${p ? p.images.length : 0} images)`));
+    payload.append(el('pre', { class: 'payload' }, p && p.text ? marked(p.text, t.explanation) : '(empty)'));
+    if (p && p.images.length) payload.append(el('div', { class: 'images' }, p.images.map((id) => image(ctx, ev, id))));
+    if (p && p.metadata !== undefined) payload.append(el('details', {}, el('summary', {}, 'payload metadata'), el('pre', { class: 'json' }, JSON.stringify(p.metadata, null, 2))));
+    box.append(el('div', { class: 'payload-and-truth' }, payload, explanationBox(t.explanation)));
     const tr = t.trajectory;
     if (tr) {
       if (tr.images && tr.images.length) box.append(el('h5', {}, 'Task images'), el('div', { class: 'images' }, tr.images.map((id) => image(ctx, ev, id))));
@@ -187,6 +193,41 @@
     return box;
   }
 
+  /** The payload's text with the evidence and gold answers it holds highlighted (the marks are the viewer's). */
+  function marked(text, ex) {
+    if (!ex || !ex.marks.length) return text;
+    const parts = [];
+    let at = 0;
+    for (const m of ex.marks) {
+      if (m.start < at || m.end > text.length) continue;
+      parts.push(text.slice(at, m.start));
+      const what = m.kind === 'evidence' ? `evidence ${ex.evidence[m.index].id || m.index + 1}` : 'gold answer';
+      parts.push(el('mark', { class: `found-${m.kind}`, title: what }, text.slice(m.start, m.end)));
+      at = m.end;
+    }
+    parts.push(text.slice(at));
+    return parts;
+  }
+
+  /** What the environment says the answer is, beside the payload: each gold answer and evidence, found or not. */
+  function explanationBox(ex) {
+    const box = el('div', { class: 'truth-col' }, el('h5', {}, 'Ground truth (the environment’s explanation)'));
+    if (!ex) return box.append(el('p', { class: 'muted' }, 'not recorded (the environment explains nothing, or the run was written before evidence kept it)')), box;
+    const found = (yes) => el('span', { class: yes ? 'found yes' : 'found no' }, yes ? '✓ in the payload' : '✗ not in the payload');
+    if (ex.gold.length) box.append(el('p', { class: 'gold' }, el('b', {}, ex.gold.length === 1 ? 'gold: ' : 'gold answers: '), ex.gold.map((g, i) => el('span', { class: 'gold-item' }, el('q', {}, g), ' ', found(ex.goldFound[i])))));
+    if (ex.choices.length) box.append(el('p', { class: 'choices' }, el('b', {}, 'choices: '), ex.choices.join(' · ')));
+    if (ex.evidence.length) {
+      const held = ex.evidenceFound.filter(Boolean).length;
+      box.append(
+        el('p', {}, el('b', {}, `evidence (${held} of ${ex.evidence.length} in the payload):`)),
+        el('ul', { class: 'evidence' }, ex.evidence.map((e, i) => el('li', { class: ex.evidenceFound[i] ? 'held' : 'missed' }, e.id ? el('code', {}, e.id) : null, e.id ? ' ' : '', e.text, ' ', found(ex.evidenceFound[i])))),
+      );
+    }
+    if (!ex.gold.length && !ex.evidence.length) box.append(el('p', { class: 'explain-text' }, ex.text));
+    else box.append(el('details', {}, el('summary', {}, 'as the environment wrote it'), el('p', { class: 'explain-text' }, ex.text)));
+    return box;
+  }
+
   function renderOutcomes(ctx, ev) {
     const box = el('div', { class: 'outcomes' });
     const scored = ev.tasks.filter((t) => t.reward !== null);
@@ -194,7 +235,7 @@
     box.append(el('p', {}, `${ev.tasks.length} tasks, mean reward ${fmt(mean)}${ev.unreadable ? ` · ${ev.unreadable} unreadable lines` : ''} · evidence ${ev.evidence}`));
     // What could not be read, and why: an unreadable evidence file must never look like an empty, healthy one.
     if (ev.problems && ev.problems.length) box.append(el('ul', { class: 'banner warn evidence-problems' }, ev.problems.map((p) => el('li', {}, p))));
-    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'question'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer')));
+    const table = el('table', { class: 'tasks' }, el('tr', {}, el('th', {}, 'task'), el('th', {}, 'question'), el('th', {}, 'scenario'), el('th', {}, 'reward'), el('th', {}, 'payload'), el('th', {}, 'answer'), el('th', {}, 'gold · evidence held')));
     for (const t of ev.tasks) {
       const row = el(
         'tr',
@@ -206,12 +247,20 @@
         el('td', { class: 'num' }, t.reward === null ? 'n/a' : fmt(t.reward, 2)),
         el('td', { class: 'num' }, `${t.payloadChars ?? 0}${t.truncated ? ' (cut)' : ''}${t.payloadImages ? ` +${t.payloadImages} img` : ''}`),
         el('td', {}, A.short(t.answer || t.programError || '', 90)),
+        el('td', { class: 'truth' }, truthShort(t.explanation)),
       );
-      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 6 }, taskDetail(ctx, ev, t))));
+      A.toggleRowBelow(row, () => el('tr', { class: 'task-open' }, el('td', { colspan: 7 }, taskDetail(ctx, ev, t))));
       table.append(row);
     }
     box.append(table);
     return box;
+  }
+
+  /** A task row's ground truth in short: the gold answer, and how much of the evidence the payload holds. */
+  function truthShort(ex) {
+    if (!ex) return el('span', { class: 'muted' }, '—');
+    const held = ex.evidence.length ? ` · ${ex.evidenceFound.filter(Boolean).length}/${ex.evidence.length} evidence` : '';
+    return `${A.short(ex.gold.join(' | '), 60) || (ex.evidence.length ? '' : A.short(ex.text, 60))}${held}`;
   }
 
   function renderEvaluations(ctx, n) {
@@ -258,8 +307,8 @@
       row('mean', (n) => fmt(n.q)),
       row('evaluations n', (n) => n.n),
       row('confidence interval', ciText),
-      row('LCB', (n) => `${lcbText(n)}${n.id === run.winner ? ' (winner)' : ''}`),
-      row('test', (n) => fmt(n.testScore)),
+      row('LCB', (n) => `${lcbText(n)}${n.id === run.winner ? ` (${run.status === 'finished' ? 'winner' : 'leading'})` : ''}`),
+      row('test', (n) => (n.testScore === undefined ? 'not run' : fmt(n.testScore))),
       row('scores', (n) => n.scores.map((s) => fmt(s)).join(', ') || '—'),
     );
   }
@@ -282,6 +331,8 @@
         el('button', { type: 'button', class: 'close', title: 'close', onclick: () => ctx.select(null) }, '×'),
       ),
     );
+    if (n.edit) box.append(el('p', { class: 'edit-label' }, el('b', {}, 'edit: '), n.edit.label));
+    if (n.kind === 'seed' && n.design) box.append(el('p', { class: 'edit-label' }, el('b', {}, 'seed: '), n.design));
     if (n.description) box.append(el('p', { class: 'description' }, n.description));
     // Evaluations that scored nothing are in no mean and no n: say so, with why.
     if (n.unscored && n.unscored.length) {

@@ -39,6 +39,12 @@
 
   /** Data inlined by `automemo report --html`. */
   function inlineSource(bundle) {
+    // A report keeps each task's explanation once (bundle.explanations) and per task what its payload holds of it.
+    const explanations = bundle.explanations || {};
+    const explained = (ev) => ({
+      ...ev,
+      tasks: ev.tasks.map((t) => (t.explanation && explanations[t.taskId] ? { ...t, explanation: { ...explanations[t.taskId], ...t.explanation } } : t)),
+    });
     const missing = (what) => Promise.reject(new Error(`${what} is not in this report`));
     return {
       live: false,
@@ -47,7 +53,7 @@
       node: (id) => (bundle.nodes[id] ? Promise.resolve(bundle.nodes[id]) : missing(`node ${id}`)),
       failure: (step) => (bundle.failures[String(step)] ? Promise.resolve(bundle.failures[String(step)]) : missing(`the failure at step ${step}`)),
       noop: (index) => (bundle.noops && bundle.noops[String(index)] ? Promise.resolve(bundle.noops[String(index)]) : missing(`no-op child ${index}`)),
-      evidence: (_node, evidence) => (bundle.evidence[evidence] ? Promise.resolve(bundle.evidence[evidence]) : missing(`evidence ${evidence}`)),
+      evidence: (_node, evidence) => (bundle.evidence[evidence] ? Promise.resolve(explained(bundle.evidence[evidence])) : missing(`evidence ${evidence}`)),
       image: (file) => bundle.images[file] || null,
       subscribe() {},
     };
@@ -108,10 +114,36 @@
       ` · ${o.env} (${env.mode || '?'}${env.reward ? `: ${env.reward}` : ''}) · meta ${o.meta} · policy ${o.policy} · select ${o.selection} · `,
       `step ${run.completedSteps}/${o.budget} · N = ${run.N} · `,
       el('span', { class: `status status-${run.status.replace(' ', '-')}`, id: 'status' }, status),
-      winner ? ` · winner ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
+      // A winner only once the run finished: before, the pick may still change.
+      winner ? ` · ${run.digest.pickWord} ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
       run.spend.calls ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}` : '',
     );
     document.title = `automemo — ${run.name}`;
+  }
+
+  /** What to know first, in sentences: the pick against the best starting program, the children, repeated ideas. */
+  function drawSummary() {
+    const box = A.clear($('summary'));
+    const lines = run.digest.lines;
+    box.hidden = !lines.length;
+    box.append(el('ul', {}, lines.map((l, i) => el('li', { class: i === 0 ? 'headline' : '' }, l))));
+  }
+
+  /** The action log's numbers, named: the two upper confidence bounds the policy compares, with their terms. */
+  function drawFormulas() {
+    const u = run.ucb;
+    A.clear($('formulas')).append(
+      el(
+        'div',
+        { class: 'formulas' },
+        el('p', {}, el('b', {}, 'U_eval'), ' = Q + c_e·√(ln N / n) — re-evaluate a program; ', el('b', {}, 'U_gen'), ' = Q + G + c_g·√(ln N / (1 + m)) — write a child of it. The step takes the highest.'),
+        el(
+          'p',
+          { class: 'muted' },
+          `Q: the program's mean validation score; n: its evaluations; N: all evaluations so far; m: its evaluated children; G = (S + κ·π) / (m + κ): what its children gained over it (S: their summed gains over it; π = λ·max(0, Q − Q(root))·min(1, c_e / (Q_best − Q(root))), a prior for programs above the root; m counts children that changed nothing too). This run: c_e = ${u.cEval}, c_g = ${u.cGen}, λ = ${u.lambda}, κ = ${u.kappa}. U values rank actions; they are not rewards and may pass 1.`,
+        ),
+      ),
+    );
   }
 
   function drawBanners() {
@@ -155,12 +187,19 @@
       return;
     }
     // Fixed column widths and wrapping cells: every column stays inside the pane, whatever the node ids and reasons.
-    const columns = ['step', 'chosen', 'score', 'best evaluate', 'best generate', 'outcome'];
+    const columns = [
+      ['step', 'step', 'the step'],
+      ['chosen', 'chosen', 'the action the policy took'],
+      ['score', 'its U', 'the chosen action’s U_eval or U_gen'],
+      ['best-evaluate', 'best other U_eval', 'the highest U_eval among the actions not taken'],
+      ['best-generate', 'best other U_gen', 'the highest U_gen among the actions not taken'],
+      ['outcome', 'outcome (reward)', 'what the step led to: the validation score (mean reward) of the child written or of the re-evaluation'],
+    ];
     const table = el(
       'table',
       { class: 'actions' },
-      el('colgroup', {}, columns.map((c) => el('col', { class: `col-${c.replace(' ', '-')}` }))),
-      el('tr', {}, columns.map((c) => el('th', {}, c))),
+      el('colgroup', {}, columns.map(([c]) => el('col', { class: `col-${c}` }))),
+      el('tr', {}, columns.map(([, label, title]) => el('th', { title }, label))),
     );
     const best = (a, kind) => {
       const others = a.candidates.filter((c) => c.kind === kind && !(c.kind === a.kind && c.node === a.node));
@@ -172,6 +211,8 @@
       const result = a.unscored ? `unscored: ${A.short(a.unscored, 80)}` : fmt(a.result);
       const tries = a.noops ? ` (after ${a.noops} no-op${a.noops === 1 ? '' : 's'})` : '';
       const noopText = a.noops > 1 ? `${a.noops} no-ops, the last: ${A.short(a.noop, 60)}` : `no-op: ${A.short(a.noop, 60)}`;
+      const child = a.child && run.nodes.find((n) => n.id === a.child);
+      const edit = child && child.edit ? el('div', { class: 'muted child-edit' }, child.edit.label) : null;
       const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}${tries}` : a.failed ? `failed: ${A.short(a.failed, 60)}${tries}` : a.noop ? noopText : '') : `→ ${result}`;
       const row = el(
         'tr',
@@ -181,7 +222,7 @@
         el('td', { class: 'num' }, a.retry ? '—' : fmt(a.score)),
         el('td', { class: 'num' }, best(a, 'evaluate')),
         el('td', { class: 'num' }, best(a, 'generate')),
-        el('td', { class: a.failed || a.unscored ? 'bad' : '' }, outcome),
+        el('td', { class: a.failed || a.unscored ? 'bad' : '' }, outcome, edit),
       );
       A.toggleRowBelow(row, () => el('tr', { class: 'candidates-row' }, el('td', { colspan: 6 }, candidates(a))));
       table.append(row);
@@ -221,7 +262,7 @@
     const box = $('panel');
     const n = state.selected && run.nodes.find((x) => x.id === state.selected);
     // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
-    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}` : '';
+    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}:${run.status}` : '';
     if (key === panelKey) return;
     panelKey = key;
     A.clear(box);
@@ -251,8 +292,12 @@
     A.panels.comparePanel(ctx, A.clear($('compare')), state.compareA, state.compareB);
   }
 
+  /** The programs table's order, kept across live redraws: best validation mean first. */
+  const programSort = { key: 'q', dir: -1 };
+
   function draw() {
     drawHeader();
+    drawSummary();
     drawBanners();
     const { lo, hi } = A.tree.render($('tree'), run, state, {
       select: ctx.select,
@@ -261,9 +306,11 @@
       compare: (id) => (state.compareA && !state.compareB ? ctx.compare(state.compareA, id) : ctx.compare(id, null)),
       hover,
     });
-    A.tree.legend($('legend'), lo, hi);
-    A.chart.render($('chart'), run.steps);
+    A.tree.legend($('legend'), lo, hi, run);
+    A.chart.render($('chart'), run, hover);
+    drawFormulas();
     drawLog();
+    A.programs.render(ctx, $('programs'), programSort);
     drawPanel();
     drawCompareControls();
     document.body.dataset.nodes = String(run.nodes.length);

@@ -179,13 +179,15 @@ export class OfflineMetaAgent implements MetaAgent {
     const base = `crossover into a pipeline: ${ctx.design}'s way of finding units (${form.keeps}) with automemo/lib's stages`;
     const feedback = (description: string) => ({ agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: 'crossover into a pipeline' });
     const tried = (description: string) => (ctx.tried ?? []).some((t) => t.change === description);
-    if (!ctx.inTree?.(files) && !tried(base)) return { files, description: base, edits: [{ path: `design:${ctx.design}`, from: ctx.design ?? '', to: 'pipeline' }], feedback: feedback(base) };
+    const crossover = { path: `design:${ctx.design}`, from: ctx.design ?? '', to: 'pipeline' };
+    if (!ctx.inTree?.(files) && !tried(base)) return { files, description: base, edits: [crossover], feedback: feedback(base) };
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'translated', ctx.tried?.length ?? 0);
     const tries = (ctx.tried ?? []).filter((t) => t.change.startsWith(`${base}, then `)).map((t) => ({ ...t, change: t.change.slice(base.length + 7) }));
     const edit = structuralEdit({ ...ctx, files, tried: tries }, reading, random);
     if (!edit) return undefined;
     const description = `${base}, then ${edit.kind}: ${edit.what} (${edit.why})`;
-    return { files: edit.files, description, edits: edit.edits, feedback: feedback(description) };
+    // The crossover first: a tail on it is the same idea tried again (the viewer groups them by it).
+    return { files: edit.files, description, edits: [crossover, ...edit.edits], feedback: feedback(description) };
   }
 
   /** A structural edit of a pipeline, chosen by what the benchmark's evidence shows. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
-import { EvidenceWriter } from '../../../engine/evaluate/evidence.ts';
+import { EvidenceWriter, EXPLAIN_CHARS } from '../../../engine/evaluate/evidence.ts';
 import { OutcomeCache } from '../../../engine/evaluate/outcome-cache.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { ExtractiveChat } from '../../../sandbox/primitives/chat.ts';
@@ -121,6 +121,33 @@ describe('update-then-retrieve evaluation', () => {
       expect(lines).toHaveLength(8);
       expect(lines[0]).toMatchObject({ reward: 1, payload: { text: expect.stringContaining('The code for door-') } });
       expect(readFileSync(join(dir, 'worlds.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps each task\'s explanation in its evidence (a reader needs not the environment\'s data), bounded, a failing one named', async () => {
+    class Explained extends ToyEnvironment {
+      explain(taskId: string): string {
+        if (taskId === 'w1/door-1') return `gold: ${'x'.repeat(3 * EXPLAIN_CHARS)}`;
+        if (taskId === 'w1/door-2') throw new Error('no such door in the answer key');
+        return `question: ${taskId}? | gold: the code | evidence turns: [${taskId}] the code is written on it`;
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'evidence-explain-'));
+    try {
+      await evaluateProgram(await fixture('remember.ts'), { env: new Explained(), split: 'test', services: offlineServices(), evidence: new EvidenceWriter(dir) });
+      const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const byId = Object.fromEntries(lines.map((l) => [l.taskId, l]));
+      expect(byId['w1/door-3'].explain).toBe('question: w1/door-3? | gold: the code | evidence turns: [w1/door-3] the code is written on it');
+      expect(byId['w1/door-1'].explain.length).toBeLessThan(EXPLAIN_CHARS + 100);
+      expect(byId['w1/door-1'].explain).toMatch(/… \[\d+ more characters\]$/);
+      expect(byId['w1/door-2'].explain).toBe('(explain failed: no such door in the answer key)');
+      // An environment that explains nothing leaves the field out.
+      const plain = mkdtempSync(join(tmpdir(), 'evidence-plain-'));
+      await evaluateProgram(await fixture('remember.ts'), { env: new ToyEnvironment(), split: 'test', services: offlineServices(), evidence: new EvidenceWriter(plain) });
+      expect(readFileSync(join(plain, 'tasks.jsonl'), 'utf8')).not.toContain('"explain"');
+      rmSync(plain, { recursive: true, force: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
