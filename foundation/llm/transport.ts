@@ -69,7 +69,10 @@ export type Fetch = (url: string | URL | Request, init?: RequestInit) => Promise
  */
 export function modelFetch(timeoutMs: number): Fetch {
   const deadline = Math.min(timeoutMs + GRACE_MS, MAX_DELAY_MS);
-  const dispatcher = new Agent({ headersTimeout: deadline, bodyTimeout: deadline });
+  // A connection of its own per request (pipelining 0: no keep-alive). A reused connection that the server closed
+  // while it sat idle fails a request already written, which cannot be told from one the server received; on a
+  // fresh connection, a failure before sending is a connection never made. A call takes seconds; a connect, less.
+  const dispatcher = new Agent({ headersTimeout: deadline, bodyTimeout: deadline, pipelining: 0 });
   return async (url, init = {}) => {
     // A streamed body cannot be sent twice; the SDK's JSON bodies are strings.
     const resendable = init.body === undefined || init.body === null || typeof init.body === 'string';

@@ -37,6 +37,8 @@ export class OpenAITestServer {
   onChat: ChatHandler | undefined;
   embeddingQueue: ScriptedReply[] = [];
   readonly embeddingDim: number;
+  /** TCP connections accepted so far. */
+  connections = 0;
 
   private constructor(
     private readonly server: Server,
@@ -50,6 +52,9 @@ export class OpenAITestServer {
     const holder: { self?: OpenAITestServer } = {};
     const server = createServer((req, res) => {
       void holder.self?.handle(req, res);
+    });
+    server.on('connection', () => {
+      if (holder.self) holder.self.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;

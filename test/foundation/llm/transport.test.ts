@@ -2,7 +2,7 @@
 // HTTP client's own default deadline (Node's 300 s, shortened here by giving the process a global dispatcher with a
 // short one) is waited for until the role's timeoutMs; a timeout, a connection dropped after the request went out,
 // or a gateway timeout is not sent again; a connection that was never made and an answer saying "not done" (429)
-// are, and each retry is noted with its reason.
+// are, and each retry is noted with its reason; no connection is reused.
 import { createServer } from 'node:net';
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -50,6 +50,12 @@ describe('a model call', () => {
     server.chatQueue.push({ status: 504 });
     await expect(ask(model(10_000))).rejects.toThrow(/504/);
     expect(sent(n)).toBe(3);
+  });
+
+  it('goes over a connection of its own: a kept-alive one the server closed while idle would fail it after sending', async () => {
+    const n = server.connections;
+    for (let i = 0; i < 3; i++) await ask(model(10_000));
+    expect(server.connections - n).toBe(3);
   });
 
   it('is sent again after an answer saying it was not done (429), noting why', async () => {
