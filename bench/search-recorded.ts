@@ -1,6 +1,6 @@
 // The recorded-session rows of npm run bench:search: real models' sessions replayed through today's meta agent
 // against the local server. Skipped when ../shared is absent. Run alone (both sessions, or one):
-//   node --no-node-snapshot --import tsx bench/search-recorded.ts [--session 2|3]
+//   npm run bench:search-recorded [-- --session 2|3]
 //
 // Session 3 (../shared/data/meta-model-session-3/, issue 41: 6 steps on LoCoMo, --parallel 2, one analysis per
 // program): how many tokens a valid child costs, per call kind (prompt and completion), the cacheable share of the

@@ -20,7 +20,15 @@ const MAX_DELAY_MS = 2 ** 31 - 1;
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Error codes of a connection that was never made: the request did not leave this process. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 /** Statuses that say the server is not working on the request (it refused it or already failed it). */
 const NOT_DONE = new Set([408, 429, 500, 502, 503]);
 

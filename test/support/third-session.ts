@@ -27,7 +27,10 @@ export interface Replayed {
  * back after n1 was in the tree), from seed-pipeline again (n3, after n2 was) and seed-bm25 (n4, after n3 was),
  * then from n1 (n5) and n3 (n6), each of the last two repaired once.
  */
-export async function replayThirdSession(server: OpenAITestServer, o: { out: string; edits: boolean; budget?: number }): Promise<Replayed> {
+export async function replayThirdSession(
+  server: OpenAITestServer,
+  o: { out: string; edits: boolean; budget?: number },
+): Promise<Replayed> {
   const served: Served[] = [];
   const done = new Set<number>();
   const waiting: (() => void)[] = [];
@@ -55,6 +58,21 @@ export async function replayThirdSession(server: OpenAITestServer, o: { out: str
   };
   const before = server.chatRequests().length;
   const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'recorded-frontier-model' });
-  const result = await search({ env: 'locomo', out: o.out, models, meta: 'model', budget: o.budget ?? 6, parallel: 2, seed: 7, workers: 1, onEvent });
-  return { result, events: readJournal(join(o.out, 'journal.jsonl')).events, served, requests: server.chatRequests().slice(before) };
+  const result = await search({
+    env: 'locomo',
+    out: o.out,
+    models,
+    meta: 'model',
+    budget: o.budget ?? 6,
+    parallel: 2,
+    seed: 7,
+    workers: 1,
+    onEvent,
+  });
+  return {
+    result,
+    events: readJournal(join(o.out, 'journal.jsonl')).events,
+    served,
+    requests: server.chatRequests().slice(before),
+  };
 }

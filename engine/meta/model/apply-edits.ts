@@ -43,7 +43,10 @@ export function lineMatches(text: string, needle: string, limit = 20): number[] 
 const lineOf = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 
 /** Where in `lines` the block of `search` lines most nearly is: most lines equal (trimmed) at the same offsets. */
-export function nearestLines(lines: readonly string[], search: readonly string[]): { from: number; to: number; lines: string[] } | undefined {
+export function nearestLines(
+  lines: readonly string[],
+  search: readonly string[],
+): { from: number; to: number; lines: string[] } | undefined {
   if (!lines.length || !search.length) return undefined;
   const where = new Map<string, number[]>();
   for (const [i, l] of lines.entries()) {
@@ -54,7 +57,8 @@ export function nearestLines(lines: readonly string[], search: readonly string[]
     else if (at.length < VOTES_PER_LINE) at.push(i);
   }
   const votes = new Map<number, number>();
-  for (const [j, s] of search.entries()) for (const i of where.get(s.trim()) ?? []) votes.set(i - j, (votes.get(i - j) ?? 0) + 1);
+  for (const [j, s] of search.entries())
+    for (const i of where.get(s.trim()) ?? []) votes.set(i - j, (votes.get(i - j) ?? 0) + 1);
   let start: number | undefined;
   let best = 0;
   for (const [k, v] of votes) if (v > best || (v === best && start !== undefined && k < start)) [start, best] = [k, v];
@@ -91,14 +95,27 @@ function mostAlike(lines: readonly string[], search: readonly string[]): number 
 const total = (files: ProgramFiles) => Object.values(files).reduce((n, t) => n + t.length, 0);
 
 /** `text` with the `search` lines (found once) replaced; a failure's problem otherwise. */
-export function replaceOnce(text: string, search: string[], replace: string[]): { text: string } | { problem: string; nearest?: EditFailure['nearest'] } {
+export function replaceOnce(
+  text: string,
+  search: string[],
+  replace: string[],
+): { text: string } | { problem: string; nearest?: EditFailure['nearest'] } {
   const needle = search.join('\n');
   const at = lineMatches(text, needle);
   if (at.length === 0) {
     const near = nearestLines(text.split('\n'), search);
-    return { problem: 'its SEARCH lines are not in the file (as the edits before it left it)', ...(near ? { nearest: near } : {}) };
+    return {
+      problem: 'its SEARCH lines are not in the file (as the edits before it left it)',
+      ...(near ? { nearest: near } : {}),
+    };
   }
-  if (at.length > 1) return { problem: `its SEARCH lines appear ${at.length >= 20 ? '20 or more' : at.length} times (at lines ${at.slice(0, 8).map((p) => lineOf(text, p)).join(', ')}); add lines around the change so that they appear once` };
+  if (at.length > 1)
+    return {
+      problem: `its SEARCH lines appear ${at.length >= 20 ? '20 or more' : at.length} times (at lines ${at
+        .slice(0, 8)
+        .map((p) => lineOf(text, p))
+        .join(', ')}); add lines around the change so that they appear once`,
+    };
   const p = at[0] as number;
   const end = p + needle.length;
   if (replace.length) return { text: text.slice(0, p) + replace.join('\n') + text.slice(end) };
@@ -113,7 +130,8 @@ function applyOne(files: ProgramFiles, e: FileEdit): { problem: string; nearest?
   let next: string;
   if (e.kind === 'whole') next = e.text;
   else if (!e.search.length) {
-    if (current !== undefined) return { problem: `its SEARCH part is empty but ${e.file} exists: copy the lines to change into SEARCH` };
+    if (current !== undefined)
+      return { problem: `its SEARCH part is empty but ${e.file} exists: copy the lines to change into SEARCH` };
     next = e.replace.length ? `${e.replace.join('\n')}\n` : '';
   } else if (current === undefined) return { problem: `there is no file ${e.file} (an empty SEARCH creates one)` };
   else {
@@ -121,8 +139,10 @@ function applyOne(files: ProgramFiles, e: FileEdit): { problem: string; nearest?
     if (!('text' in r)) return r;
     next = r.text;
   }
-  if (next.length > MAX_FILE_CHARS) return { problem: `it would make ${e.file} ${next.length} characters long, more than ${MAX_FILE_CHARS}` };
-  if (total(files) - (current?.length ?? 0) + next.length > MAX_PROGRAM_CHARS) return { problem: `it would make the program more than ${MAX_PROGRAM_CHARS} characters long` };
+  if (next.length > MAX_FILE_CHARS)
+    return { problem: `it would make ${e.file} ${next.length} characters long, more than ${MAX_FILE_CHARS}` };
+  if (total(files) - (current?.length ?? 0) + next.length > MAX_PROGRAM_CHARS)
+    return { problem: `it would make the program more than ${MAX_PROGRAM_CHARS} characters long` };
   files[e.file] = next;
   return undefined;
 }

@@ -17,7 +17,9 @@ import { z } from 'zod';
 import { isSafeRelPath } from '../../../foundation/safe-path.ts';
 
 /** One change: lines replaced inside a file (`search` empty: a new file), or a file given whole. */
-export type FileEdit = { kind: 'replace'; file: string; search: string[]; replace: string[] } | { kind: 'whole'; file: string; text: string };
+export type FileEdit =
+  | { kind: 'replace'; file: string; search: string[]; replace: string[] }
+  | { kind: 'whole'; file: string; text: string };
 
 /** A reply longer than this is not a program's edits (max_tokens keeps real ones far below). */
 export const MAX_REPLY_CHARS = 1_000_000;
@@ -28,10 +30,18 @@ export const MAX_FILES = 32;
 const FileName = z
   .string()
   .max(200)
-  .refine((n) => n.endsWith('.ts') && isSafeRelPath(n), 'file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-")');
+  .refine(
+    (n) => n.endsWith('.ts') && isSafeRelPath(n),
+    'file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-")',
+  );
 const Lines = z.array(z.string()).max(100_000);
 const EditsSchema = z
-  .array(z.discriminatedUnion('kind', [z.object({ kind: z.literal('replace'), file: FileName, search: Lines, replace: Lines }), z.object({ kind: z.literal('whole'), file: FileName, text: z.string() })]))
+  .array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('replace'), file: FileName, search: Lines, replace: Lines }),
+      z.object({ kind: z.literal('whole'), file: FileName, text: z.string() }),
+    ]),
+  )
   .max(MAX_EDITS, `more than ${MAX_EDITS} edits in one reply`)
   .refine((edits) => new Set(edits.map((e) => e.file)).size <= MAX_FILES, `more than ${MAX_FILES} files in one reply`);
 
@@ -50,7 +60,10 @@ export class EditFormatError extends Error {
 
 function fileName(raw: string): string {
   const name = raw.replace(/^\.\//, '');
-  if (!name.endsWith('.ts') || !isSafeRelPath(name)) throw new EditFormatError(`file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-"); not ${JSON.stringify(raw.slice(0, 100))}`);
+  if (!name.endsWith('.ts') || !isSafeRelPath(name))
+    throw new EditFormatError(
+      `file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-"); not ${JSON.stringify(raw.slice(0, 100))}`,
+    );
   return name;
 }
 
@@ -68,7 +81,8 @@ const nameOn = (line: string) => (FILE_LINE.exec(line) ?? BARE_NAME.exec(line))?
 
 /** The edits a reply asks for, in the order written. Throws EditFormatError saying what is wrong. */
 export function parseEdits(reply: string): FileEdit[] {
-  if (reply.length > MAX_REPLY_CHARS) throw new EditFormatError(`the reply is ${reply.length} characters, more than ${MAX_REPLY_CHARS}`);
+  if (reply.length > MAX_REPLY_CHARS)
+    throw new EditFormatError(`the reply is ${reply.length} characters, more than ${MAX_REPLY_CHARS}`);
   const lines = reply.replace(/\r\n?/g, '\n').split('\n');
   const edits: FileEdit[] = [];
   const anonymous: string[] = [];
@@ -89,24 +103,34 @@ export function parseEdits(reply: string): FileEdit[] {
     if (block) {
       if (block.replace === undefined) {
         if (SEP.test(line)) block.replace = [];
-        else if (START.test(line) || END.test(line)) throw new EditFormatError(`the edit at line ${block.line} of the reply has no ======= line between its SEARCH and REPLACE parts`);
+        else if (START.test(line) || END.test(line))
+          throw new EditFormatError(
+            `the edit at line ${block.line} of the reply has no ======= line between its SEARCH and REPLACE parts`,
+          );
         else block.search.push(line);
       } else if (END.test(line)) {
         push({ kind: 'replace', file: block.file, search: block.search, replace: block.replace });
         block = undefined;
-      } else if (START.test(line)) throw new EditFormatError(`the edit at line ${block.line} of the reply does not end with >>>>>>> REPLACE before the next <<<<<<< SEARCH`);
+      } else if (START.test(line))
+        throw new EditFormatError(
+          `the edit at line ${block.line} of the reply does not end with >>>>>>> REPLACE before the next <<<<<<< SEARCH`,
+        );
       else block.replace.push(line);
       continue;
     }
     if (START.test(line)) {
-      if (!file) throw new EditFormatError(`the edit at line ${i + 1} of the reply names no file: put \`// file: <name>.ts\` on the line before <<<<<<< SEARCH`);
+      if (!file)
+        throw new EditFormatError(
+          `the edit at line ${i + 1} of the reply names no file: put \`// file: <name>.ts\` on the line before <<<<<<< SEARCH`,
+        );
       if (fence) fence.wrapper = true;
       block = { file, search: [], line: i + 1 };
       continue;
     }
     const f = FENCE.exec(line);
     if (fence) {
-      const closes = f && f[1]?.[0] === fence.marker[0] && (f[1]?.length ?? 0) >= fence.marker.length && !(f[2] ?? '').trim();
+      const closes =
+        f && f[1]?.[0] === fence.marker[0] && (f[1]?.length ?? 0) >= fence.marker.length && !(f[2] ?? '').trim();
       const named = (fence.wrapper || (!fence.body.length && !fence.name)) && nameOn(line);
       if (closes) {
         closeFence(fence);
@@ -120,20 +144,30 @@ export function parseEdits(reply: string): FileEdit[] {
     if (f) {
       const info = (f[2] ?? '').trim();
       const named = /file=(\S+)/.exec(info)?.[1];
-      fence = { marker: f[1] ?? '```', body: [], wrapper: false, code: /^(ts|typescript|js|javascript)?$/i.test(info), ...(named ? { name: fileName(named) } : {}) };
+      fence = {
+        marker: f[1] ?? '```',
+        body: [],
+        wrapper: false,
+        code: /^(ts|typescript|js|javascript)?$/i.test(info),
+        ...(named ? { name: fileName(named) } : {}),
+      };
       if (fence.name) file = fence.name;
       continue;
     }
     const named = nameOn(line);
     if (named) file = fileName(named);
   }
-  if (block) throw new EditFormatError(`the edit at line ${block.line} of the reply is not closed with >>>>>>> REPLACE (was the reply cut off?)`);
+  if (block)
+    throw new EditFormatError(
+      `the edit at line ${block.line} of the reply is not closed with >>>>>>> REPLACE (was the reply cut off?)`,
+    );
   if (fence) closeFence(fence);
   if (!edits.length) {
     // The old form without a file line: the largest fenced program, or a bare one, is index.ts.
     const program = anonymous.filter((b) => PROGRAM.test(b)).sort((a, b) => b.length - a.length)[0];
     if (program !== undefined) push({ kind: 'whole', file: 'index.ts', text: `${program.trimEnd()}\n` });
-    else if (/defineMemo/.test(reply) && /export default/.test(reply) && !reply.includes('```')) push({ kind: 'whole', file: 'index.ts', text: `${reply.trim()}\n` });
+    else if (/defineMemo/.test(reply) && /export default/.test(reply) && !reply.includes('```'))
+      push({ kind: 'whole', file: 'index.ts', text: `${reply.trim()}\n` });
   }
   const checked = EditsSchema.safeParse(edits);
   if (!checked.success) throw new EditFormatError(z.prettifyError(checked.error));

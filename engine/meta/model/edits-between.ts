@@ -21,7 +21,8 @@ function merged(changes: Change[]): Change[] {
   const out: Change[] = [];
   for (const c of changes) {
     const last = out.at(-1);
-    if (last && c.a - last.aEnd <= 2 * CONTEXT) out[out.length - 1] = { a: last.a, aEnd: c.aEnd, b: last.b, bEnd: c.bEnd };
+    if (last && c.a - last.aEnd <= 2 * CONTEXT)
+      out[out.length - 1] = { a: last.a, aEnd: c.aEnd, b: last.b, bEnd: c.bEnd };
     else out.push({ ...c });
   }
   return out;
@@ -69,7 +70,11 @@ export function editsBetween(from: ProgramFiles, to: ProgramFiles): FileEdit[] {
     if (prev === next) continue;
     if (prev === undefined) {
       // A new file is a block with an empty SEARCH (which writes a last line break); one without is given whole.
-      out.push(next.endsWith('\n') && next.length > 1 ? { kind: 'replace', file, search: [], replace: next.slice(0, -1).split('\n') } : { kind: 'whole', file, text: next });
+      out.push(
+        next.endsWith('\n') && next.length > 1
+          ? { kind: 'replace', file, search: [], replace: next.slice(0, -1).split('\n') }
+          : { kind: 'whole', file, text: next },
+      );
       continue;
     }
     // A file mostly rewritten is shorter given whole (and a model would give it so).

@@ -15,7 +15,9 @@ export function failureText(report: QuickExamReport): string {
 }
 
 export function reportText(report: QuickExamReport): string {
-  return report.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`).join('\n');
+  return report.checks
+    .map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`)
+    .join('\n');
 }
 
 /**
@@ -23,11 +25,17 @@ export function reportText(report: QuickExamReport): string {
  * path ending in one of the child's files), `line:col` of the entry.
  */
 function places(report: QuickExamReport, files: ProgramFiles): Map<string, number[]> {
-  const own = (path: string) => (Object.hasOwn(files, path) ? path : Object.keys(files).find((k) => path.endsWith(`/${k}`)));
+  const own = (path: string) =>
+    Object.hasOwn(files, path) ? path : Object.keys(files).find((k) => path.endsWith(`/${k}`));
   const found: [string, number][] = [];
-  const texts = [...report.checks.filter((c) => !c.ok).flatMap((c) => [c.location ?? '', c.message]), report.failure?.detail ?? '', report.failure?.stack ?? ''];
+  const texts = [
+    ...report.checks.filter((c) => !c.ok).flatMap((c) => [c.location ?? '', c.message]),
+    report.failure?.detail ?? '',
+    report.failure?.stack ?? '',
+  ];
   for (const t of texts.map((x) => x.slice(0, 20_000))) {
-    for (const m of t.matchAll(/(?:^|[\s([])([\w./-]+\.ts):(\d+)(?::\d+)?/gm)) found.push([m[1] as string, Number(m[2])]);
+    for (const m of t.matchAll(/(?:^|[\s([])([\w./-]+\.ts):(\d+)(?::\d+)?/gm))
+      found.push([m[1] as string, Number(m[2])]);
     for (const m of t.matchAll(/^(\d+):(\d+) /gm)) found.push(['index.ts', Number(m[1])]);
   }
   const out = new Map<string, number[]>();
@@ -47,11 +55,18 @@ export function failingLines(report: QuickExamReport, files: ProgramFiles): stri
     const all = (files[file] as string).split('\n');
     const marked = new Set(lines);
     const shown = new Set<number>();
-    for (const l of lines) for (let i = Math.max(1, l - AROUND); i <= Math.min(all.length, l + AROUND); i++) shown.add(i);
+    for (const l of lines)
+      for (let i = Math.max(1, l - AROUND); i <= Math.min(all.length, l + AROUND); i++) shown.add(i);
     if (!shown.size) continue;
     const width = String(Math.max(...shown)).length;
-    const rows = [...shown].sort((a, b) => a - b).map((i) => `${marked.has(i) ? '>' : ' '} ${String(i).padStart(width)} | ${(all[i - 1] ?? '').slice(0, LINE_CHARS)}`);
+    const rows = [...shown]
+      .sort((a, b) => a - b)
+      .map(
+        (i) => `${marked.has(i) ? '>' : ' '} ${String(i).padStart(width)} | ${(all[i - 1] ?? '').slice(0, LINE_CHARS)}`,
+      );
     parts.push(`${file}:\n${rows.join('\n')}`);
   }
-  return parts.length ? `\nThe child's lines where it failed (the numbers and bars are not part of the file):\n${parts.join('\n')}\n` : '';
+  return parts.length
+    ? `\nThe child's lines where it failed (the numbers and bars are not part of the file):\n${parts.join('\n')}\n`
+    : '';
 }

@@ -24,7 +24,10 @@ function myers(a: Int32Array, b: Int32Array): { del: Uint8Array; add: Uint8Array
   for (let d = 0; d <= Math.min(max, MAX_D) && found < 0; d++) {
     trace.push(v.slice(off - d - 1, off + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[off + k - 1] as number) < (v[off + k + 1] as number)) ? (v[off + k + 1] as number) : (v[off + k - 1] as number) + 1;
+      let x =
+        k === -d || (k !== d && (v[off + k - 1] as number) < (v[off + k + 1] as number))
+          ? (v[off + k + 1] as number)
+          : (v[off + k - 1] as number) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;

@@ -11,13 +11,23 @@ import { parseEdits } from './edit-format.ts';
 const NOTE_FAILURES = 8;
 
 function describe(f: EditFailure): string {
-  const near = f.nearest ? ` The lines of ${f.file} nearest to it (lines ${f.nearest.from}–${f.nearest.to}):\n\`\`\`ts\n${f.nearest.lines.join('\n')}\n\`\`\`` : '';
+  const near = f.nearest
+    ? ` The lines of ${f.file} nearest to it (lines ${f.nearest.from}–${f.nearest.to}):\n\`\`\`ts\n${f.nearest.lines.join('\n')}\n\`\`\``
+    : '';
   return `- edit ${f.index} (${f.file}): ${f.problem}.${near}`;
 }
 
 function failuresText(failures: EditFailure[]): string {
   const shown = failures.slice(0, NOTE_FAILURES).map(describe);
-  const more = failures.length > NOTE_FAILURES ? [`- and edits ${failures.slice(NOTE_FAILURES).map((f) => f.index).join(', ')}, for the same kind of reason.`] : [];
+  const more =
+    failures.length > NOTE_FAILURES
+      ? [
+          `- and edits ${failures
+            .slice(NOTE_FAILURES)
+            .map((f) => f.index)
+            .join(', ')}, for the same kind of reason.`,
+        ]
+      : [];
   return [...shown, ...more].join('\n');
 }
 
@@ -31,7 +41,10 @@ export function programReply(base: ProgramFiles): (reply: string) => ProgramFile
   let partial: ProgramFiles | undefined;
   return (reply) => {
     const edits = parseEdits(reply);
-    if (!edits.length) throw new Error('no edits in the reply: write SEARCH/REPLACE blocks, each after a `// file: <name>.ts` line, as shown above');
+    if (!edits.length)
+      throw new Error(
+        'no edits in the reply: write SEARCH/REPLACE blocks, each after a `// file: <name>.ts` line, as shown above',
+      );
     if (partial) {
       const onTop = applyEdits(partial, edits);
       if (!onTop.failures.length) return finished(onTop);

@@ -10,7 +10,8 @@ import { editsBetween } from './edits-between.ts';
 import { failingLines, failureText, reportText } from './exam-report.ts';
 import { context, evidence, program, prompt } from './prompt-parts.ts';
 
-const about = (ctx: ParentContext) => `${ctx.node}, mean validation score ${ctx.q.toFixed(3)} over ${ctx.evaluations} evaluations`;
+const about = (ctx: ParentContext) =>
+  `${ctx.node}, mean validation score ${ctx.q.toFixed(3)} over ${ctx.evaluations} evaluations`;
 
 /** The context and the parent's program: the start of every request about this parent. */
 export function parentHead(ctx: ParentContext): string {

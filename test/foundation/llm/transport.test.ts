@@ -24,12 +24,18 @@ beforeEach(() => {
 });
 afterEach(() => setGlobalDispatcher(before));
 
-const model = (timeoutMs: number, baseURL = server.baseURL): RoleModel => ({ role: 'meta', model: 'slow-reasoner', baseURL, timeoutMs });
-const ask = (m: RoleModel) => clientFor(m).chat.completions.create({ model: m.model, messages: [{ role: 'user', content: 'think long' }] });
+const model = (timeoutMs: number, baseURL = server.baseURL): RoleModel => ({
+  role: 'meta',
+  model: 'slow-reasoner',
+  baseURL,
+  timeoutMs,
+});
+const ask = (m: RoleModel) =>
+  clientFor(m).chat.completions.create({ model: m.model, messages: [{ role: 'user', content: 'think long' }] });
 const sent = (from: number) => server.chatRequests().length - from;
 
 describe('a model call', () => {
-  it('waits for an answer past the HTTP client\'s default deadline, up to timeoutMs, and sends the request once', async () => {
+  it("waits for an answer past the HTTP client's default deadline, up to timeoutMs, and sends the request once", async () => {
     const n = server.chatRequests().length;
     server.chatQueue.push({ content: 'worth the wait', delayMs: 2500 });
     const retries: string[] = [];
@@ -75,7 +81,9 @@ describe('a model call', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const retries: string[] = [];
-    await expect(recordingRetries(retries, () => ask(model(10_000, `http://127.0.0.1:${port}/v1`)))).rejects.toThrow(/connection/i);
+    await expect(recordingRetries(retries, () => ask(model(10_000, `http://127.0.0.1:${port}/v1`)))).rejects.toThrow(
+      /connection/i,
+    );
     expect(retries).toEqual(['connection not made (ECONNREFUSED)', 'connection not made (ECONNREFUSED)']);
   });
 });

@@ -21,19 +21,32 @@ beforeAll(async () => {
   server.onChat = (body) =>
     purposeOf(body) === 'program-analysis'
       ? { content: JSON.stringify({ summary: 'Go on.', changes: [{ change: 'c' }] }) }
-      : { content: "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'y', images: [] }; } });\n```" };
+      : {
+          content:
+            "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'y', images: [] }; } });\n```",
+        };
 });
 afterAll(() => server.close());
 
-const parentText = Array.from({ length: 40 }, (_, i) => `export const step${i} = ${i};`).join('\n') + "\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n";
+const parentText =
+  Array.from({ length: 40 }, (_, i) => `export const step${i} = ${i};`).join('\n') +
+  "\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: '', images: [] }; } });\n";
 const parentFiles: ProgramFiles = { 'index.ts': parentText };
-const variant = (line: number, text: string): ProgramFiles => ({ 'index.ts': parentText.replace(`export const step${line} = ${line};`, text) });
+const variant = (line: number, text: string): ProgramFiles => ({
+  'index.ts': parentText.replace(`export const step${line} = ${line};`, text),
+});
 
 const tried: TriedChild[] = [
   { node: 'n2', step: 2, change: 'Step 3 doubled.', delta: 0.05, files: variant(3, 'export const step3 = 6;') },
   { node: 'n4', step: 4, change: 'Step 9 halved.', delta: -0.02, files: variant(9, 'export const step9 = 4.5;') },
   // Better, but its edits are too long to show: never offered to build on.
-  { node: 'n6', step: 6, change: 'A giant table.', delta: 0.09, files: variant(20, `export const step20 = '${'t'.repeat(EDITS_CHARS)}';`) },
+  {
+    node: 'n6',
+    step: 6,
+    change: 'A giant table.',
+    delta: 0.09,
+    files: variant(20, `export const step20 = '${'t'.repeat(EDITS_CHARS)}';`),
+  },
   // Better, but its program could not be read: named, never offered.
   { node: 'n8', step: 8, change: 'Lost folder.', delta: 0.07 },
   { node: 'step 9', step: 9, change: '(never evaluated)', failed: 'interface: no default export' },
@@ -51,22 +64,43 @@ function holdsWhatItNames(prompt: string, what: string): void {
   for (const t of tried) {
     if (!prompt.includes(`- ${t.node}:`)) continue;
     const shown = t.files !== undefined && prompt.includes(renderEdits(editsBetween(parentFiles, t.files)));
-    if (invited(prompt, t)) expect(shown, `${what}: invites building on ${t.node}, whose code it does not show`).toBe(true);
-    if (!t.failed) expect(shown || prompt.includes(`- ${t.node}: ${t.change} →`) && new RegExp(`- ${t.node}: [^\\n]*\\(its code is not shown\\)`).test(prompt), `${what}: names ${t.node} without its code or saying so`).toBe(true);
+    if (invited(prompt, t))
+      expect(shown, `${what}: invites building on ${t.node}, whose code it does not show`).toBe(true);
+    if (!t.failed)
+      expect(
+        shown ||
+          (prompt.includes(`- ${t.node}: ${t.change} →`) &&
+            new RegExp(`- ${t.node}: [^\\n]*\\(its code is not shown\\)`).test(prompt)),
+        `${what}: names ${t.node} without its code or saying so`,
+      ).toBe(true);
   }
-  if (prompt.includes('The best programs elsewhere')) expect(prompt, what).toContain('The best programs elsewhere in the search, for ideas (their code is not shown)');
+  if (prompt.includes('The best programs elsewhere'))
+    expect(prompt, what).toContain('The best programs elsewhere in the search, for ideas (their code is not shown)');
 }
 
 const ctx = (extra: Partial<ParentContext> = {}): ParentContext =>
-  parentContext([scoredTask('a', 'all', 0), scoredTask('b', 'all', 1)], { files: parentFiles, tried, inspirations: [{ node: 'n1', q: 0.8, evaluations: 3, change: 'dated lines' }], ...extra });
+  parentContext([scoredTask('a', 'all', 0), scoredTask('b', 'all', 1)], {
+    files: parentFiles,
+    tried,
+    inspirations: [{ node: 'n1', q: 0.8, evaluations: 3, change: 'dated lines' }],
+    ...extra,
+  });
 
-describe('the model meta agent\'s prompts', () => {
+describe("the model meta agent's prompts", () => {
   it('name no code they do not contain: a child to build on is shown as its edits, the others shown or said not to be', async () => {
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never, { clustering: 'metadata' }).propose(ctx());
+    await new ModelMetaAgent(
+      resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never,
+      { clustering: 'metadata' },
+    ).propose(ctx());
     const sent = server.chatRequests().slice(n);
     expect(sent.map(purposeOf)).toEqual(['program-analysis', 'generation']);
-    const report = { program: 'index.ts', passed: false, checks: [{ name: 'interface', ok: false, message: 'no default export' }], failure: { check: 'interface', detail: 'no default export' } } as unknown as QuickExamReport;
+    const report = {
+      program: 'index.ts',
+      passed: false,
+      checks: [{ name: 'interface', ok: false, message: 'no default export' }],
+      failure: { check: 'interface', detail: 'no default export' },
+    } as unknown as QuickExamReport;
     const prompts: [string, string][] = [
       ['analysis', requestText(sent[0])],
       ['generation', requestText(sent[1])],
