@@ -19,7 +19,7 @@ import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { readJournal } from '../run-store/journal.ts';
 import { BENCHMARKS, type BenchBenchmark, DEV_BENCHMARKS } from './benchmarks/index.ts';
 import { parallelRows, printParallelRows } from './search-parallel.ts';
-import { printRecordedRows, recordedRows } from './search-recorded.ts';
+import { printRecordedRows, printSession3, recordedRows, session3Rows } from './search-recorded.ts';
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
@@ -172,5 +172,6 @@ if (!values['no-parallel']) {
   const latency = 3000;
   printParallelRows(await parallelRows(latency, 8), latency);
   printRecordedRows(await recordedRows());
+  printSession3(await session3Rows());
 }
 await closeHostServices();

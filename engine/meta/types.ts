@@ -77,6 +77,8 @@ export interface TriedChild {
   delta?: number;
   /** Why it did not become a node (quick examination, the meta model). */
   failed?: string;
+  /** Its program, when it is a node: a prompt shows it as its edits against the parent. */
+  files?: ProgramFiles;
 }
 
 /** A good program elsewhere in the tree, with its files: what crossover takes a part from. */
@@ -125,6 +127,8 @@ export interface ModelCall {
   cut?: boolean;
   /** No request was made: an identical one of this run (in flight or answered) gave its reply. */
   reused?: { step: number; node: string; purpose: string };
+  /** The request was sent again, once per reason: only when the server could not be working on it (transport.ts). */
+  retries?: string[];
 }
 
 export interface Proposal {

@@ -64,6 +64,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     cut: z.boolean().optional(),
     /** No request was made: an identical request of the run (in flight or answered) gave its reply. */
     reused: z.object({ step: z.number().int(), node: NodeId, purpose: z.string().max(200) }).optional(),
+    /** Why the request was sent again (a connection never made, an answer saying it was not done), once per retry. */
+    retries: z.array(z.string().max(500)).max(10).optional(),
   }),
   // CluE's clustering of one step's evidence: the pool after it (model) or the metadata groups used instead, and why.
   z.object({

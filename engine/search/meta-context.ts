@@ -6,7 +6,7 @@ import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { Environment } from '../environment/contract.ts';
 import { describeModel, type ResolvedModels } from '../../foundation/llm/models.ts';
 import { wholeSentences } from '../meta/sentences.ts';
-import type { Inspiration, TriedChild } from '../meta/types.ts';
+import type { Inspiration, ProgramFiles, TriedChild } from '../meta/types.ts';
 import type { SearchTree } from './tree.ts';
 
 const MAX_TRIED = 12;
@@ -15,14 +15,18 @@ const CHANGE_CHARS = 400;
 
 const clip = wholeSentences;
 
-/** Children of the parent, oldest first: valid ones with their paired score delta, failed ones with the reason. */
-export function triedFrom(tree: SearchTree, parentId: string): TriedChild[] {
+/**
+ * Children of the parent, oldest first: valid ones with their paired score delta (and their program, read by
+ * `read` from the node's folder, for the prompt to show as edits), failed ones with the reason.
+ */
+export function triedFrom(tree: SearchTree, parentId: string, read: (dir: string) => ProgramFiles | undefined = () => undefined): TriedChild[] {
   const parent = tree.get(parentId);
   const out: { step: number; child: TriedChild }[] = [];
   for (const n of tree.nodes.values()) {
     if (n.parent !== parentId || n.kind !== 'child') continue;
     const paired = n.scores[0] !== undefined && parent.scores[0] !== undefined ? (n.scores[0] as number) - (parent.scores[0] as number) : undefined;
-    out.push({ step: n.step, child: { node: n.id, step: n.step, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}) } });
+    const files = read(n.dir);
+    out.push({ step: n.step, child: { node: n.id, step: n.step, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}), ...(files ? { files } : {}) } });
   }
   for (const f of tree.failed) {
     if (f.parent !== parentId) continue;

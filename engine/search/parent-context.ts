@@ -76,7 +76,13 @@ export class ParentContexts {
       roles: rolesLine(deps.models),
       ...(example ? { exampleEpisode: example } : {}),
       updateEpisodes: counts,
-      tried: triedFrom(state.tree, parent.id),
+      tried: triedFrom(state.tree, parent.id, (dir) => {
+        try {
+          return readProgramFiles(join(folder.dir, dir));
+        } catch {
+          return undefined;
+        }
+      }),
       inspirations: inspirationsFor(state.tree, parent.id),
       cluePool: state.cluePool,
       onClusters: (c) => this.journalClusters(c, parent.id, step),

@@ -17,7 +17,8 @@ export const RoleModelSchema = z
     usdPerMOutput: z.number().nonnegative().optional(),
     /** USD per million cached prompt tokens (default: the input price). */
     usdPerMCached: z.number().nonnegative().optional(),
-    timeoutMs: z.number().int().positive().optional(),
+    /** How long one call may take (default transport.ts DEFAULT_TIMEOUT_MS); a reasoning model writing a program needs more. */
+    timeoutMs: z.number().int().positive().max(2 ** 31 - 1).optional(),
   })
   .strict();
 export type RoleModel = z.infer<typeof RoleModelSchema> & { role: Role };
@@ -48,7 +49,7 @@ export function resolveModels(config: ModelsConfig = {}, env: EnvVars = process.
       usdPerMInput: c.usdPerMInput ?? numberEnv(envFor(role, 'USD_PER_M_INPUT', env), role, 'USD_PER_M_INPUT'),
       usdPerMOutput: c.usdPerMOutput ?? numberEnv(envFor(role, 'USD_PER_M_OUTPUT', env), role, 'USD_PER_M_OUTPUT'),
       usdPerMCached: c.usdPerMCached ?? numberEnv(envFor(role, 'USD_PER_M_CACHED', env), role, 'USD_PER_M_CACHED'),
-      timeoutMs: c.timeoutMs,
+      timeoutMs: c.timeoutMs ?? numberEnv(envFor(role, 'TIMEOUT_MS', env), role, 'TIMEOUT_MS'),
     };
     const parsed = RoleModelSchema.safeParse(Object.fromEntries(Object.entries(candidate).filter(([, v]) => v !== undefined)));
     if (!parsed.success) {

@@ -1,6 +1,6 @@
 // A small OpenAI-compatible server on 127.0.0.1 for tests of the model path: scripted chat replies (including
-// malformed output, 429/500 errors, slow replies, replies cut at max_tokens, and replies a handler waits for),
-// deterministic embeddings, and a log of every request.
+// malformed output, 429/500 errors, slow replies, dropped connections, replies cut at max_tokens, and replies a
+// handler waits for), deterministic embeddings, and a log of every request.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,8 @@ export interface ScriptedReply {
   delayMs?: number;
   /** The choice's finish reason (default "stop"; "length" says the reply hit max_tokens). */
   finishReason?: string;
+  /** Close the connection without answering (after the delay): the request was received, no reply comes. */
+  drop?: boolean;
   /** Usage to report (default: rough counts). */
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens?: number } };
 }
@@ -35,6 +37,8 @@ export class OpenAITestServer {
   onChat: ChatHandler | undefined;
   embeddingQueue: ScriptedReply[] = [];
   readonly embeddingDim: number;
+  /** TCP connections accepted so far. */
+  connections = 0;
 
   private constructor(
     private readonly server: Server,
@@ -48,6 +52,9 @@ export class OpenAITestServer {
     const holder: { self?: OpenAITestServer } = {};
     const server = createServer((req, res) => {
       void holder.self?.handle(req, res);
+    });
+    server.on('connection', () => {
+      if (holder.self) holder.self.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -80,6 +87,10 @@ export class OpenAITestServer {
     const reply = this.chatQueue.shift() ?? (await this.onChat?.(body)) ?? { content: echo(body) };
     if (reply.delayMs) await sleep(reply.delayMs);
     if (res.destroyed) return;
+    if (reply.drop) {
+      res.socket?.destroy();
+      return;
+    }
     if (reply.raw !== undefined) return sendRaw(res, reply.status ?? 200, reply.raw);
     const status = reply.status ?? 200;
     if (status !== 200) {

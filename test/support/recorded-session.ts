@@ -13,6 +13,7 @@ import { sharedDir } from './shared-dir.ts';
 export const SESSION = 'data/meta-model-session';
 export const sessionDir = join(sharedDir, SESSION);
 export const session2Dir = join(sharedDir, 'data', 'meta-model-session-2');
+export const session3Dir = join(sharedDir, 'data', 'meta-model-session-3');
 
 export type Purpose = 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
 
@@ -79,14 +80,17 @@ export function recordedReplies(dir = sessionDir): Map<Purpose, string[]> {
   return byPurpose;
 }
 
-/** A chat handler serving the recorded replies by purpose; a purpose with none left is an error the test sees. */
-export function replayHandler(replies: Map<Purpose, string[]>, served: Purpose[] = []): (body: any) => ScriptedReply {
+/**
+ * A chat handler serving the recorded replies by purpose (each rewritten by `form` for its request, when given); a
+ * purpose with none left is answered 400, which the test sees.
+ */
+export function replayHandler(replies: Map<Purpose, string[]>, served: Purpose[] = [], form?: ReplyForm): (body: any) => ScriptedReply {
   return (body) => {
     const purpose = purposeOf(body);
     const next = purpose ? replies.get(purpose)?.shift() : undefined;
-    if (!purpose || next === undefined) return { status: 500 };
+    if (!purpose || next === undefined) return { status: 400 };
     served.push(purpose);
-    return { content: next };
+    return { content: form ? form(next, purpose, requestText(body)) : next };
   };
 }
 
@@ -120,13 +124,17 @@ export interface Served {
   from: string[];
 }
 
+/** What a recorded reply becomes before it is served (e.g. the edits its whole files stand for), given the request. */
+export type ReplyForm = (reply: string, purpose: Purpose, request: string) => string;
+
 /**
  * A chat handler serving each request the next unserved recorded reply of its purpose, program and cluster (or of
  * its purpose and program, or its purpose, when the recording names fewer); a program analysis gets its program's
- * next round composed. `gate` may hold a reply back (e.g. until a step is done, to keep the real run's order). A
- * request with nothing recorded for it is answered 400 (not retried by the SDK), which the test sees.
+ * next recorded program analysis, or its next round of per-cluster analyses composed. `gate` may hold a reply back
+ * (e.g. until a step is done, to keep the real run's order); `form` may rewrite a reply for the request it answers.
+ * A request with nothing recorded for it is answered 400 (never resent), which the test sees.
  */
-export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?: (purpose: Purpose, node: string | undefined) => Promise<void>): (body: any) => Promise<ScriptedReply> {
+export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?: (purpose: Purpose, node: string | undefined) => Promise<void>, form?: ReplyForm): (body: any) => Promise<ScriptedReply> {
   const left = calls.slice();
   const programRounds = rounds(calls);
   const take = (match: (c: RecordedCall) => boolean) => {
@@ -138,6 +146,11 @@ export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?:
     const { node, cluster } = subjectOf(body);
     if (!purpose) return { status: 400 };
     await gate?.(purpose, node);
+    const whole = purpose === 'program-analysis' ? take((c) => c.purpose === purpose && c.node === node) : undefined;
+    if (whole) {
+      served.push({ purpose, ...(node ? { node } : {}), from: [whole.name] });
+      return { content: whole.reply };
+    }
     if (purpose === 'program-analysis') {
       const round = node ? programRounds.get(node)?.shift() : undefined;
       if (!round) return { status: 400 };
@@ -150,6 +163,6 @@ export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?:
       take((c) => c.purpose === purpose && !c.node);
     if (!call) return { status: 400 };
     served.push({ purpose, ...(node ? { node } : {}), ...(cluster ? { cluster } : {}), from: [call.name] });
-    return { content: call.reply };
+    return { content: form ? form(call.reply, purpose, requestText(body)) : call.reply };
   };
 }

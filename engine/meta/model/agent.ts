@@ -2,24 +2,24 @@
 // written from the environment's description (initialization). Any other child: the evidence of the parent's
 // latest evaluation is grouped by scenario (CluE's clusters, or the environment's metadata), read into one proposal
 // (one call covering every cluster, or one call per cluster and a synthesis), and the next version is generated.
-// Repairs get the quick examination report and the failing case. One agent serves a whole run: identical requests
-// are asked once, steps in flight share CluE's pool, and a step writing a child of a parent another step in flight
-// is writing from is told that sibling's direction. Model output is validated and asked for again when unusable.
+// Repairs get the child as its edits to the parent, the quick examination report and the child's lines where it
+// failed. Programs are written as search/replace edits (edit-format.ts) applied to the program shown. One agent
+// serves a whole run: identical requests are asked once, steps in flight share CluE's pool, and a step writing a
+// child of a parent another step in flight is writing from is told that sibling's direction. Model output is
+// validated and asked for again when unusable.
 import { keyedObject } from '../../../foundation/keyed-object.ts';
 import { z } from 'zod';
-import { isSafeRelPath } from '../../../foundation/safe-path.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { RoleModel } from '../../../foundation/llm/models.ts';
-import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { PoolKeeper } from '../clue/pool-keeper.ts';
 import { type Cluster, clusters } from '../evidence.ts';
 import { wholeSentences } from '../sentences.ts';
-import type { MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } from '../types.ts';
+import type { MetaAgent, MetaFeedback, ParentContext, Proposal } from '../types.ts';
 import { type AnalysisMode, jsonReply, readPerCluster, readPerProgram } from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
-import { extractFiles } from './extract.ts';
-import { context, contract, evidence, program, prompt } from './prompt-parts.ts';
+import { programReply } from './program-reply.ts';
 import { renderInspirations, renderTried } from './render.ts';
+import { analysisHead, generationRequest, initializationRequest, repairRequest } from './requests.ts';
 import { Siblings } from './siblings.ts';
 
 /** How a step's evidence is grouped for analysis: CluE's model-managed pool, or the environment's metadata. */
@@ -43,19 +43,6 @@ export const ModelMetaOptionsSchema = z
 
 /** A child's description: what it does differently, in whole sentences. */
 const DESCRIPTION_CHARS = 400;
-
-function programReply(base: ProgramFiles) {
-  return (reply: string): ProgramFiles => {
-    const got = extractFiles(reply);
-    if (Object.keys(got).length === 0) throw new Error('no program in the reply: return files as fenced ```ts blocks starting with `// file: <name>.ts`');
-    // File names become paths in the run folder: only plain relative names, never `..` or an absolute path.
-    const unsafe = Object.keys(got).filter((name) => !name.endsWith('.ts') || !isSafeRelPath(name));
-    if (unsafe.length) throw new Error(`file names must be plain relative paths ending in .ts (letters, digits, ".", "_", "-"); not ${unsafe.map((n) => JSON.stringify(n.slice(0, 100))).join(', ')}`);
-    const merged = { ...base, ...got };
-    if (!merged['index.ts']) throw new Error('the program has no index.ts');
-    return merged;
-  };
-}
 
 /** The `Design:` line an initialization reply starts with. */
 const designOf = (reply: string) => /^\s*Design:\s*(.+)$/m.exec(reply)?.[1]?.trim();
@@ -100,7 +87,7 @@ export class ModelMetaAgent implements MetaAgent {
     const turn = this.siblings.join(ctx.node, ctx.step);
     let direction: string | undefined;
     try {
-      const tried = () => renderTried(ctx.tried ?? [], ctx.q, turn.now());
+      const tried = () => renderTried(ctx.tried ?? [], ctx.files, ctx.q, turn.now());
       const proposal = ctx.node === 'root' ? await this.initialize(ctx, tried) : await this.improve(ctx, tried, (d) => turn.settle(d));
       direction = proposal.description;
       return proposal;
@@ -111,8 +98,9 @@ export class ModelMetaAgent implements MetaAgent {
 
   private async initialize(ctx: ParentContext, tried: () => string): Promise<Proposal> {
     let design: string | undefined;
-    const files = await this.caller.ask(ctx, 'initialization', `${context(ctx)}\n\n${contract()}\n${fillPrompt(prompt('init'), { tried: tried() })}`, (reply) => {
-      const parsed = programReply({})(reply);
+    const parse = programReply({});
+    const files = await this.caller.ask(ctx, 'initialization', initializationRequest(ctx, tried()), (reply) => {
+      const parsed = parse(reply);
       design = designOf(reply);
       return parsed;
     });
@@ -122,24 +110,19 @@ export class ModelMetaAgent implements MetaAgent {
 
   /** Reads the evidence into a proposal, says its direction to siblings in flight, and writes the next version. */
   private async improve(ctx: ParentContext, tried: () => string, settle: (direction: string) => void): Promise<Proposal> {
-    const about = `${ctx.node}, mean validation score ${ctx.q.toFixed(3)} over ${ctx.evaluations} evaluations`;
-    const head = `${context(ctx)}\n\n${program(about, ctx.files)}`;
     const groups = await this.groups(ctx);
     const read = this.analysis === 'program' ? readPerProgram : readPerCluster;
-    const reading = await read(this.caller, ctx, `${head}\n\n${evidence(groups)}`, groups, tried);
+    const reading = await read(this.caller, ctx, analysisHead(ctx, groups), groups, tried);
     const description = wholeSentences(reading.summary, DESCRIPTION_CHARS);
     settle(description);
-    const generation = fillPrompt(prompt('generation'), { proposal: reading.proposal, tried: tried(), inspirations: renderInspirations(ctx.inspirations ?? []) });
-    const files = await this.caller.ask(ctx, 'generation', `${head}\n\n${contract()}\n${generation}`, programReply(ctx.files));
+    const request = generationRequest(ctx, reading.proposal, tried(), renderInspirations(ctx.inspirations ?? []));
+    const files = await this.caller.ask(ctx, 'generation', request, programReply(ctx.files));
     const feedback: MetaFeedback = { agent: 'model', clusters: reading.found, proposal: reading.proposal, ...(reading.synthesis ? { synthesis: reading.synthesis } : {}) };
     return { files, description, feedback };
   }
 
   async repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
-    const failure = report.failure ? `${report.failure.check}${report.failure.case ? ` (case ${report.failure.case})` : ''}: ${report.failure.detail}${report.failure.stack ? `\n${report.failure.stack}` : ''}` : 'unknown';
-    const reportText = report.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`).join('\n');
-    const task = fillPrompt(prompt('repair'), { failure, report: reportText });
-    const files = await this.caller.ask(ctx, 'repair', `${context(ctx)}\n\n${program(`a new child of ${ctx.node}, not evaluated yet`, child.files)}\n\n${contract()}\n${task}`, programReply(child.files));
+    const files = await this.caller.ask(ctx, 'repair', repairRequest(ctx, child.files, report), programReply(child.files));
     return { files, description: `${child.description} (repaired, attempt ${attempt})`, ...(child.feedback ? { feedback: child.feedback } : {}) };
   }
 }

@@ -8,6 +8,7 @@ import { priceOf } from '../../../foundation/llm/ledger.ts';
 import type { RoleModel } from '../../../foundation/llm/models.ts';
 import { readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { requestKey, SharedCalls } from '../../../foundation/llm/shared-calls.ts';
+import { recordingRetries } from '../../../foundation/llm/transport.ts';
 import { MetaAgentError, type ParentContext } from '../types.ts';
 import type { Content } from './image-parts.ts';
 
@@ -36,6 +37,22 @@ const MAX_PARSE_RETRIES = 2;
 const TEMPERATURE = 0.7;
 const system = () => readPrompt(import.meta.url, './prompts/system.txt');
 
+/** A reply that can be fixed: `note` tells the model what to send instead (it replaces the generic note). */
+export class AskAgain extends Error {
+  constructor(
+    message: string,
+    readonly note: string,
+  ) {
+    super(message);
+    this.name = 'AskAgain';
+  }
+}
+
+/** A reply that was already asked again and is still unusable: the call fails now. */
+export class CannotUse extends Error {
+  override name = 'CannotUse';
+}
+
 export interface Reply {
   text: string;
   /** The max_tokens the reply was still cut at (twice the purpose's limit, or the limit when twice was refused). */
@@ -56,21 +73,28 @@ export class ModelCaller {
     private readonly maxTokens: Readonly<Record<MetaPurpose, number>> = DEFAULT_MAX_TOKENS,
   ) {}
 
-  /** Asks until the reply parses (at most 1 + MAX_PARSE_RETRIES times), telling the model what was wrong. */
+  /**
+   * Asks until the reply parses (at most 1 + MAX_PARSE_RETRIES times), telling the model what was wrong (or what
+   * the parser's AskAgain says to send); a CannotUse ends the call at once.
+   */
   async ask<T>(ctx: ParentContext, purpose: MetaPurpose, user: Content, parse: (reply: string) => T): Promise<T> {
     let request = user;
     let lastError = '';
+    let tries = 0;
     for (let attempt = 0; attempt <= MAX_PARSE_RETRIES; attempt++) {
+      tries++;
       const reply = await this.chat(ctx, purpose, attempt ? `${purpose} (retry ${attempt})` : purpose, request);
       try {
-        if (reply.cutAt && PROGRAM_PURPOSES.has(purpose)) throw new Error(`the reply was cut off at ${reply.cutAt} tokens before it ended; return only the files you change, without long comments`);
+        if (reply.cutAt && PROGRAM_PURPOSES.has(purpose)) throw new Error(`the reply was cut off at ${reply.cutAt} tokens before it ended; send only your edits as SEARCH/REPLACE blocks, without long comments`);
         return parse(reply.text);
       } catch (err) {
         lastError = (err as Error).message;
-        request = withText(user, `\n\nYour previous reply could not be used: ${lastError}. Reply again, exactly in the format asked.`);
+        if (err instanceof CannotUse) break;
+        const note = err instanceof AskAgain ? err.note : `Your previous reply could not be used: ${lastError}. Reply again, exactly in the format asked.`;
+        request = withText(user, `\n\n${note}`);
       }
     }
-    throw new MetaAgentError(`the meta model's ${purpose} reply could not be used after ${MAX_PARSE_RETRIES + 1} tries: ${lastError}`);
+    throw new MetaAgentError(`the meta model's ${purpose} reply could not be used after ${tries} ${tries === 1 ? 'try' : 'tries'}: ${lastError}`);
   }
 
   /** One reply to `user`, shared with every identical request of the run. */
@@ -103,14 +127,19 @@ export class ModelCaller {
   private async send(ctx: ParentContext, purpose: string, messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[], maxTokens: number, json: boolean): Promise<{ text: string; finish: string }> {
     ctx.beforeModelCall?.();
     const started = Date.now();
+    // Why the transport sent it again, if it did (never while the server may still be working on it).
+    const retries: string[] = [];
+    const retried = () => (retries.length ? { retries: retries.slice(0, 10) } : {});
     try {
-      const res = await clientFor(this.model).chat.completions.create({
-        model: this.model.model,
-        messages,
-        temperature: TEMPERATURE,
-        max_tokens: maxTokens,
-        ...(json ? { response_format: { type: 'json_object' as const } } : {}),
-      });
+      const res = await recordingRetries(retries, () =>
+        clientFor(this.model).chat.completions.create({
+          model: this.model.model,
+          messages,
+          temperature: TEMPERATURE,
+          max_tokens: maxTokens,
+          ...(json ? { response_format: { type: 'json_object' as const } } : {}),
+        }),
+      );
       const choice = res.choices[0];
       const text = choice?.message?.content ?? '';
       const finish = choice?.finish_reason ?? 'stop';
@@ -129,11 +158,12 @@ export class ModelCaller {
         ms: Date.now() - started,
         ok: true,
         ...(finish === 'length' ? { cut: true } : {}),
+        ...retried(),
       });
       return { text, finish };
     } catch (err) {
       const message = (err as Error).message;
-      ctx.onModelCall?.({ purpose, model: this.model.model, promptTokens: 0, completionTokens: 0, usd: null, ms: Date.now() - started, ok: false, error: message });
+      ctx.onModelCall?.({ purpose, model: this.model.model, promptTokens: 0, completionTokens: 0, usd: null, ms: Date.now() - started, ok: false, error: message, ...retried() });
       throw new MetaAgentError(`the meta model failed during ${purpose}: ${message}`, { cause: err });
     }
   }

@@ -1,8 +1,9 @@
-// The parts every meta prompt of a step starts with, in one order, so an endpoint that caches prompt prefixes
-// serves them once: the environment (its reward rule, data, reader, roles, budget), the sandbox and the helpers; then
-// the program; then, for the analyses, the evidence of every cluster. The part that differs (which cluster to
-// analyse, the analyses to combine, the proposal to carry out) comes last. The contract goes only to the calls that
-// write a program: the analyses of two recorded real-model sessions never named one of its types.
+// The parts every meta prompt of a run starts with, from the most shared to the least, so an endpoint that caches
+// prompt prefixes serves each once: the environment (its reward rule, data, reader, roles, budget, the sandbox, a
+// real episode), the contract and the helpers — the same in every prompt of the run; then the program (the same in
+// every prompt about it: its analyses, the generation of its child, that child's repairs); then, for the analyses,
+// the evidence of every cluster. The part that differs (which cluster to analyse, the analyses to combine, the
+// proposal to carry out, what was tried, the failure to fix) comes last.
 import { readFileSync } from 'node:fs';
 import { libReference } from '../../../memo-programs/lib-reference.ts';
 import { contractPath } from '../../../foundation/paths.ts';
@@ -20,10 +21,10 @@ export function renderProgram(files: ProgramFiles): string {
     .join('\n\n');
 }
 
-/** The environment, its reward rule and data, the sandbox, the contract and the helpers. */
-export function context(ctx: ParentContext): string {
+/** The environment: its reward rule and data, how its agent reads a payload, the roles, the sandbox, an episode. */
+export function environment(ctx: ParentContext): string {
   const g = ctx.guide;
-  return fillPrompt(prompt('context'), {
+  return fillPrompt(prompt('environment'), {
     environment: ctx.envDescription,
     reward: g?.reward ?? ctx.env.reward,
     schema: g?.schema ?? 'see the contract below (EpisodeRecorder for update, PartialRecorder for retrieve).',
@@ -31,15 +32,23 @@ export function context(ctx: ParentContext): string {
     roles: ctx.roles ?? 'not stated',
     budget: `${ctx.env.budget.maxChars} characters and ${ctx.env.budget.maxImages} images per retrieve`,
     sandbox: prompt('sandbox'),
-    helpers: libReference(),
     episode: ctx.exampleEpisode ? renderEpisode(ctx.exampleEpisode) : '(none available)',
     episodes: renderUpdateEpisodes(ctx.updateEpisodes ?? []),
   });
 }
 
-/** The contract, for the calls that write a program (generation, repair, initialization). */
 export function contract(): string {
   return fillPrompt(prompt('contract'), { contract: readFileSync(contractPath, 'utf8') });
+}
+
+/** Every automemo/lib helper's signature and doc. */
+export function library(): string {
+  return fillPrompt(prompt('library'), { helpers: libReference() });
+}
+
+/** What every prompt of the run starts with: the environment, the contract, the helpers. */
+export function context(ctx: ParentContext): string {
+  return `${environment(ctx)}\n\n${contract()}\n\n${library()}`;
 }
 
 export function program(about: string, files: ProgramFiles): string {

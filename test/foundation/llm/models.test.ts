@@ -34,4 +34,11 @@ describe('resolveModels', () => {
       /AUTOMEMO_META_USD_PER_M_INPUT must be a non-negative number/,
     );
   });
+
+  it('takes a role\'s call timeout from AUTOMEMO_<ROLE>_TIMEOUT_MS (a whole, positive number of milliseconds)', () => {
+    expect(resolveModels({}, { AUTOMEMO_META_MODEL: 'm', AUTOMEMO_META_TIMEOUT_MS: '900000' }).meta?.timeoutMs).toBe(900_000);
+    expect(resolveModels({ meta: { timeoutMs: 5000 } }, { AUTOMEMO_META_MODEL: 'm', AUTOMEMO_META_TIMEOUT_MS: '900000' }).meta?.timeoutMs).toBe(5000);
+    expect(() => resolveModels({}, { AUTOMEMO_META_MODEL: 'm', AUTOMEMO_META_TIMEOUT_MS: '1.5' })).toThrow(/role "meta" is misconfigured/);
+    expect(() => resolveModels({}, { AUTOMEMO_META_MODEL: 'm', AUTOMEMO_META_TIMEOUT_MS: 'soon' })).toThrow(/AUTOMEMO_META_TIMEOUT_MS must be/);
+  });
 });

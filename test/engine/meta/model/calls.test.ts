@@ -1,7 +1,8 @@
 // How the model meta agent spends its calls, against the local server: identical requests of steps in flight are
 // asked once (the reuse is reported for the journal); a step writing a child of a parent another step in flight is
 // writing from is told that sibling's direction, so their prompts and children differ; a reply cut at max_tokens is
-// asked again with twice the limit, and per-purpose limits are options.
+// asked again with twice the limit, and per-purpose limits are options; a request the transport sent again is
+// journaled with why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
@@ -133,7 +134,7 @@ describe('the model meta agent\'s calls', () => {
     const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', maxTokens: { generation: 1000 } }).propose(context(1, []));
     expect(proposal.files['index.ts']).toContain("text: 'v2'");
     expect(prompts).toHaveLength(3);
-    expect(prompts[2]).toContain('the reply was cut off at 2000 tokens before it ended; return only the files you change');
+    expect(prompts[2]).toContain('the reply was cut off at 2000 tokens before it ended; send only your edits as SEARCH/REPLACE blocks');
   });
 
   it('keeps a cut reply and asks for a shorter one when the endpoint refuses twice the limit', async () => {
@@ -150,6 +151,23 @@ describe('the model meta agent\'s calls', () => {
     expect(prompts.map((p) => p.max)).toEqual([1000, 2000, 1000]);
     expect(prompts[2]?.text).toContain('the reply was cut off at 1000 tokens before it ended');
     expect(calls.filter((c) => c.purpose.startsWith('generation')).map((c) => c.ok)).toEqual([true, false, true]);
+  });
+
+  it('journals a request the transport sent again, with why, in the call\'s own event', async () => {
+    let first = true;
+    server.onChat = (body) => {
+      if (purposeOf(body) === 'program-analysis' && first) {
+        first = false;
+        return { status: 429 };
+      }
+      return purposeOf(body) === 'program-analysis' ? { content: JSON.stringify({ summary: 'Do it.', changes: [{ change: 'c' }] }) } : { content: program(4) };
+    };
+    const calls: ModelCall[] = [];
+    await new ModelMetaAgent(models(), { clustering: 'metadata' }).propose(context(1, calls));
+    expect(calls.map((c) => [c.purpose, c.ok, c.retries])).toEqual([
+      ['analysis', true, ['answered 429']],
+      ['generation', true, undefined],
+    ]);
   });
 
   it('refuses token limits that are not a positive count', () => {

@@ -1,8 +1,9 @@
 // What the model meta agent tells a model, read off the requests the local server receives: the reward rule, the
-// data schema, the helpers' signatures and the sandbox's semantics (the contract where a program is written); one analysis call per program covering every
-// cluster (the default), or one per cluster sharing all but their last lines; "what to protect" for a cluster
-// without failures; per-cluster numbers in the synthesis; what was tried from the parent, and which sibling may be
-// built on; images as image parts; cached tokens priced apart.
+// data schema, the contract, the helpers' signatures and the sandbox's semantics, in that order before the program
+// and the evidence; one analysis call per program covering every cluster (the default), or one per cluster sharing
+// all but their last lines; "what to protect" for a cluster without failures; per-cluster numbers in the synthesis;
+// what was tried from the parent, each child as its edits, and which sibling may be built on; images as image parts;
+// cached tokens priced apart.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/e
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { renderSteps } from '../../../../engine/meta/evidence.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
+import { renderEdits } from '../../../../engine/meta/model/edit-format.ts';
+import { editsBetween } from '../../../../engine/meta/model/edits-between.ts';
 import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { purposeOf } from '../../../support/recorded-session.ts';
@@ -96,9 +99,9 @@ describe('the model meta agent\'s prompts', () => {
     const n = server.chatRequests().length;
     await perProgram().propose(context());
     const prompts = since(n).map(userText);
-    // One analysis of the whole program, one generation; only the call that writes a program carries the contract.
+    // One analysis of the whole program, one generation; both carry the contract, in the part every prompt shares.
     expect(since(n).map(purposeOf)).toEqual(['program-analysis', 'generation']);
-    expect(prompts.map((p) => p.includes('The memo-program contract') && p.includes('export function defineMemo'))).toEqual([false, true]);
+    expect(prompts.map((p) => p.includes('The memo-program contract') && p.includes('export function defineMemo'))).toEqual([true, true]);
     for (const p of prompts) {
       expect(p).toContain('RULE: a turn is covered');
       expect(p).toContain('SCHEMA: meta.turns has ids');
@@ -176,8 +179,12 @@ describe('the model meta agent\'s prompts', () => {
     expect(since(n).map(userText).join('\n')).toContain("Agent's answer: answer of t");
   });
 
-  it('give a second child of the same parent a different prompt: what was tried (a better sibling may be built on), the best programs elsewhere', async () => {
+  it('give a second child of the same parent a different prompt: what was tried, each child as its edits (a better one may be built on), the best programs elsewhere', async () => {
     const agent = perProgram();
+    const parentFiles = context().files;
+    const parentText = parentFiles['index.ts'] as string;
+    const n5 = { 'index.ts': parentText.replace("text: 'x'", "text: 'neighbours'") };
+    const n3 = { 'index.ts': parentText.replace('update() {}', 'update() { /* bm25 */ }') };
     const n = server.chatRequests().length;
     await agent.propose(context());
     const first = since(n).filter((b) => purposeOf(b) === 'generation').map(userText);
@@ -185,8 +192,8 @@ describe('the model meta agent\'s prompts', () => {
     await agent.propose(
       context({
         tried: [
-          { node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 },
-          { node: 'n5', step: 5, change: 'Neighbour turns around each hit.', delta: 0.08 },
+          { node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04, files: n3 },
+          { node: 'n5', step: 5, change: 'Neighbour turns around each hit.', delta: 0.08, files: n5 },
           { node: 'step 4', step: 4, change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
         ],
         inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, change: 'dated lines' }],
@@ -195,20 +202,36 @@ describe('the model meta agent\'s prompts', () => {
     const second = since(m).filter((b) => purposeOf(b) === 'generation').map(userText);
     expect(second[0]).not.toBe(first[0]);
     expect(second[0]).toContain('Already tried from this program:');
-    expect(second[0]).toContain('- n3: BM25 over whole turns. → -0.040 against this program on the same tasks (this program: 0.500)\n');
-    expect(second[0]).toContain('- n5: Neighbour turns around each hit. → +0.080 against this program on the same tasks (this program: 0.500), better');
+    const edits = (files: Record<string, string>) => renderEdits(editsBetween(parentFiles, files));
+    expect(second[0]).toContain(`- n3: BM25 over whole turns. → -0.040 against this program on the same tasks (this program: 0.500). Its edits to the program above:\n${edits(n3)}\n`);
+    expect(second[0]).toContain(`- n5: Neighbour turns around each hit. → +0.080 against this program on the same tasks (this program: 0.500), better. Its edits to the program above:\n${edits(n5)}\n`);
+    expect(edits(n5)).toContain("retrieve() { return { text: 'neighbours', images: [] }; } });");
     expect(second[0]).toContain('- step 4: failed before evaluation: interface: retrieve returns no text');
-    expect(second[0]).toContain('A child that scored better than this program may be built on: extend its direction with a change of your own, or diverge from it; say which in your summary.');
+    expect(second[0]).toContain('n5 scored better than this program and may be built on: extend its direction with a change of your own (your edits apply to the program above, so keep those of its edits you build on), or diverge from it; say which in your summary.');
     expect(second[0]).toContain('- n7 (mean validation 0.910 over 2 evaluations): dated lines');
-    // The proposal was made knowing the same.
+    // The proposal was made knowing the same, with the same edits.
     const a = userText(since(m).find((b) => purposeOf(b) === 'program-analysis'));
     expect(a).toContain('- n5: Neighbour turns around each hit.');
+    expect(a).toContain("retrieve() { return { text: 'neighbours', images: [] }; } });");
     // Without a better child, every direction is one to leave.
     const k = server.chatRequests().length;
-    await agent.propose(context({ tried: [{ node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 }] }));
+    await agent.propose(context({ tried: [{ node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04, files: n3 }] }));
     const third = userText(since(k).find((b) => purposeOf(b) === 'generation'));
     expect(third).toContain('Take a different direction from each; do not write any of them again.');
     expect(third).not.toContain('may be built on');
+  });
+
+  it('start from the part every prompt of the run shares, then the program, then the evidence, then the task', async () => {
+    const n = server.chatRequests().length;
+    await perProgram().propose(context());
+    const [a, g] = since(n).map(userText) as [string, string];
+    const order = ['Environment:', 'The memo-program contract', 'Helpers in automemo/lib', 'The program (seed-a', 'Evidence from the program', 'Task:'];
+    const at = (p: string) => order.map((marker) => p.indexOf(marker));
+    expect(at(a).every((x, i, all) => x >= 0 && (i === 0 || x > (all[i - 1] as number)))).toBe(true);
+    const gen = at(g).filter((_, i) => order[i] !== 'Evidence from the program');
+    expect(gen.every((x, i, all) => x >= 0 && (i === 0 || x > (all[i - 1] as number)))).toBe(true);
+    // The generation starts with everything the analysis showed before its evidence.
+    expect(commonPrefix(a, g)).toBeGreaterThanOrEqual(a.indexOf('Evidence from the program'));
   });
 
   it('attach evidence images as image parts after the text: per cluster its own, per program every cluster\'s', async () => {

@@ -1,9 +1,12 @@
 // A real model's output through today's meta agent: the replies a frontier LLM wrote to our prompts in a LoCoMo
 // search (../shared/data/meta-model-session/) are served again, by purpose and in their order, from the local
-// OpenAI-compatible server, to the agent analysing per cluster as that search did. No request is sent twice, the
-// analyses share ≥ 90% of their characters as a prefix, and the first child must compile through the model's own
-// repair and beat the seed on the held-out split by at least 0.10, as it did in the real run (0.843 against 0.671
-// on all three conversations). The second recorded session (two steps in flight) is replayed by bench:search.
+// OpenAI-compatible server, to the agent analysing per cluster as that search did. Both forms of a program reply are
+// taken: the program comes as the whole file the model wrote (the old form), its repair as today's search/replace
+// edits (the recorded whole file turned into the edits that give it against the child the request showed). No
+// request is sent twice, the analyses share ≥ 90% of their characters as a prefix, and the first child must compile
+// through the model's own repair and beat the seed on the held-out split by at least 0.10, as it did in the real run
+// (0.843 against 0.671 on all three conversations). The second and third recorded sessions are replayed by
+// bench:search.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +16,7 @@ import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
 import { readJournal } from '../../../../run-store/journal.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
+import { asEdits } from '../../../support/recorded-edits.ts';
 import { type Purpose, purposeOf, recordedReplies, replayHandler, requestText, SESSION } from '../../../support/recorded-session.ts';
 import { sharedMissing } from '../../../support/shared-dir.ts';
 
@@ -23,7 +27,8 @@ const served: Purpose[] = [];
 beforeAll(async () => {
   if (missing) return;
   server = await OpenAITestServer.start();
-  server.onChat = replayHandler(recordedReplies(), served);
+  // The program whole, as recorded; its repair as edits.
+  server.onChat = replayHandler(recordedReplies(), served, (reply, purpose, request) => (purpose === 'repair' ? asEdits(reply, purpose, request) : reply));
 });
 afterAll(async () => {
   await server?.close();
@@ -65,6 +70,11 @@ describe('the recorded replies of a real model', () => {
       { attempt: 0, passed: false },
       { attempt: 1, passed: true },
     ]);
+    // The repair came as edits: a fraction of the whole file the model wrote.
+    const calls = events.flatMap((e) => (e.type === 'meta-call' ? [e] : []));
+    const [generation, repair] = ['generation', 'repair'].map((p) => calls.find((c) => c.purpose === p)?.completionTokens ?? 0) as [number, number];
+    expect(repair).toBeGreaterThan(0);
+    expect(repair).toBeLessThan(generation / 4);
     expect(result.winner.id).toBe('n1');
     const seed = result.seeds.find((s) => s.id === 'seed-omni-simplemem');
     expect(seed?.test).toBeDefined();
