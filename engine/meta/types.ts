@@ -1,7 +1,7 @@
 // The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
 // generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
 // config). Both get the same context and their children go through the same checks and evaluation.
-import type { EnvironmentGuide, EnvironmentInfo } from '../environment/contract.ts';
+import type { EnvironmentGuide, EnvironmentInfo, Explanation } from '../environment/contract.ts';
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
@@ -36,8 +36,8 @@ export interface ParentContext {
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
   images?: Map<string, TaskImages>;
   env: EnvironmentInfo;
-  /** Ground truth of validation tasks for the meta agent (never for programs). */
-  explain: (taskId: string) => string | undefined;
+  /** Ground truth of validation tasks for the meta agent (never for programs), typed; rendered only for a model. */
+  explain: (taskId: string) => Explanation | undefined;
   /** What the environment is, for initialization prompts. */
   envDescription: string;
   step: number;

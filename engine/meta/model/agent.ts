@@ -6,6 +6,7 @@
 // are asked once, steps in flight share CluE's pool, and a step writing a child of a parent another step in flight
 // is writing from is told that sibling's direction. Model output is validated and asked for again when unusable.
 import { keyedObject } from '../../../foundation/keyed-object.ts';
+import { renderExplanation } from '../../environment/explanation.ts';
 import { z } from 'zod';
 import { isSafeRelPath } from '../../../foundation/safe-path.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
@@ -21,6 +22,12 @@ import { extractFiles } from './extract.ts';
 import { context, contract, evidence, program, prompt } from './prompt-parts.ts';
 import { renderInspirations, renderTried } from './render.ts';
 import { Siblings } from './siblings.ts';
+
+/** A task's ground truth as CluE's summarizer reads it, when the environment explains the task. */
+function explained(ctx: ParentContext, taskId: string): string | undefined {
+  const e = ctx.explain(taskId);
+  return e && renderExplanation(e);
+}
 
 /** How a step's evidence is grouped for analysis: CluE's model-managed pool, or the environment's metadata. */
 export type ClusteringMode = 'clue' | 'metadata';
@@ -82,7 +89,7 @@ export class ModelMetaAgent implements MetaAgent {
       this.clustering === 'clue'
         ? await this.pool.cluster(
             ctx.cluePool,
-            scored.map((t) => ({ taskId: t.taskId, scenario: t.scenario, text: ctx.explain(t.taskId) ?? `${t.scenario} task ${t.taskId}` })),
+            scored.map((t) => ({ taskId: t.taskId, scenario: t.scenario, text: explained(ctx, t.taskId) ?? `${t.scenario} task ${t.taskId}` })),
             (purpose, user, schema) => this.caller.ask(ctx, purpose as MetaPurpose, user, jsonReply(schema)),
           )
         : undefined;

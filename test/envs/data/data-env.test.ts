@@ -280,10 +280,11 @@ describe('scoring rules', () => {
       world('w1', [q('q1', { answers: undefined, choices: ['MongoDB', 'Postgres'], correct: 1 }), q('q2', { choices: ['Postgres', 'MongoDB'] })]),
     ]);
     const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
-    expect(env.explain('q1')).toMatch(/\| gold: Postgres \| choices: A\. MongoDB; B\. Postgres \|/);
-    expect(env.explain('q2')).toMatch(/\| gold: Postgres \| choices: A\. Postgres; B\. MongoDB \|/);
+    expect(env.explain('q1')).toMatchObject({ gold: ['Postgres'], choices: [{ letter: 'A', text: 'MongoDB', gold: false }, { letter: 'B', text: 'Postgres', gold: true }] });
+    expect(env.explain('q2')).toMatchObject({ gold: ['Postgres'], choices: [{ letter: 'A', text: 'Postgres', gold: true }, { letter: 'B', text: 'MongoDB', gold: false }] });
+    expect(env.explain('q1')?.evidence).toEqual([{ id: 'w1:1', text: 'We picked Postgres for billing.', session: 1, time: '2024-03-04T09:00:00.000Z', speaker: 'Ana' }]);
     // What the offline agent looks for in a payload: the right choice (and the evidence turn), never a wrong choice.
-    const gold = goldTexts(env.explain('q1') as string);
+    const gold = goldTexts(env.explain('q1'));
     expect(gold[0]).toBe('Postgres');
     expect(gold.some((g) => g.includes('MongoDB'))).toBe(false);
   });

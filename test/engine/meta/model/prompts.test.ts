@@ -66,7 +66,7 @@ function context(extra: Partial<ParentContext> = {}): ParentContext {
     payloads: new Map(tasks.map((t) => [t.taskId, `memory of ${t.taskId}`])),
     trajectories: new Map(tasks.map((t) => [t.taskId, renderSteps([{ action: 'ocr [0,0,999,999]', observation: `READ ${'x'.repeat(1000)} END-${t.taskId}` }])])),
     env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `gold of ${id}`,
+    explain: (id) => ({ gold: [`gold of ${id}`] }),
     envDescription: 'questions about two friends',
     guide: { reward: 'RULE: a turn is covered when 70% of its content words appear', schema: 'SCHEMA: meta.turns has ids', reader: 'READER: no agent', agentAnswers: false },
     roles: 'meta (you): online; memo: offline',
