@@ -4,6 +4,8 @@
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import { describeFailure } from '../engine/meta/describe.ts';
+import type { ChildFailure, Edit } from '../engine/meta/types.ts';
 import { selectFinal } from '../engine/search/selection.ts';
 import type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 import type { SearchTree } from '../engine/search/tree.ts';
@@ -39,7 +41,8 @@ export interface NodeView {
   dir: string;
   hash: string;
   description?: string;
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  /** What it changed, typed. */
+  edits?: Edit[];
   parentSnapshot: number | null;
   /** Validation scores, in order. */
   scores: number[];
@@ -60,6 +63,9 @@ export interface NodeView {
 export interface FailureView {
   parent: string;
   step: number;
+  /** The check that stopped it (or the meta agent), and what it said. */
+  failure: ChildFailure;
+  /** The same in words (describeFailure), for the page. */
   reason: string;
   attempts: number;
   dir?: string;
@@ -75,7 +81,7 @@ export interface NoOpView {
   /** The node it is the same as (the same program, or the same payloads on every quick-examination task). */
   same?: string;
   description?: string;
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  edits?: Edit[];
   /** Its program folder, relative to the run. */
   dir?: string;
   /**
@@ -214,11 +220,23 @@ export function readRun(dir: string): RunView {
     completedSteps: past.completedSteps,
     nodes,
     noops: noOpViews(past.noops, nodes),
-    failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
+    failures: past.failures.map((f) => ({
+      parent: f.parent,
+      step: f.step,
+      failure: f.failure,
+      reason: describeFailure(f.failure),
+      attempts: f.attempts,
+      ...(f.dir ? { dir: f.dir } : {}),
+    })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
     // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
-    winner: finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null,
+    winner:
+      finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner)
+        ? finalEvent.winner
+        : tree.evaluated().length
+          ? selectFinal(tree, p, info.options.selection).id
+          : null,
     spend: spendOf(past.metaCalls),
     journalBytes,
   };
@@ -291,7 +309,7 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
     const failed = failures.find((f) => f.step === a.step);
     const noops = tree.noops.filter((x) => x.step === a.step);
     if (child) view.child = child.id;
-    if (failed) view.failed = failed.reason;
+    if (failed) view.failed = describeFailure(failed.failure);
     if (noops.length) {
       view.noop = (noops.at(-1) as (typeof noops)[number]).reason;
       view.noops = noops.length;

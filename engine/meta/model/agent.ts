@@ -15,13 +15,16 @@ import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { PoolKeeper } from '../clue/pool-keeper.ts';
 import { type Cluster, clusters } from '../evidence.ts';
 import { wholeSentences } from '../sentences.ts';
-import type { MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } from '../types.ts';
+import type { Edit, MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } from '../types.ts';
 import { type AnalysisMode, jsonReply, readPerCluster, readPerProgram } from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
 import { extractFiles } from './extract.ts';
 import { context, contract, evidence, program, prompt } from './prompt-parts.ts';
 import { renderInspirations, renderTried } from './render.ts';
 import { Siblings } from './siblings.ts';
+
+/** A model's change is a whole program, not a typed edit: one edit of kind "model" whose text is its description. */
+const modelEdits = (description: string): Edit[] => [{ kind: 'model', key: 'program', from: '', to: description }];
 
 /** A task's ground truth as CluE's summarizer reads it, when the environment explains the task. */
 function explained(ctx: ParentContext, taskId: string): string | undefined {
@@ -89,7 +92,11 @@ export class ModelMetaAgent implements MetaAgent {
       this.clustering === 'clue'
         ? await this.pool.cluster(
             ctx.cluePool,
-            scored.map((t) => ({ taskId: t.taskId, scenario: t.scenario, text: explained(ctx, t.taskId) ?? `${t.scenario} task ${t.taskId}` })),
+            scored.map((t) => ({
+              taskId: t.taskId,
+              scenario: t.scenario,
+              text: explained(ctx, t.taskId) ?? `${t.scenario} task ${t.taskId}`,
+            })),
             (purpose, user, schema) => this.caller.ask(ctx, purpose as MetaPurpose, user, jsonReply(schema)),
           )
         : undefined;
@@ -124,7 +131,12 @@ export class ModelMetaAgent implements MetaAgent {
       return parsed;
     });
     const description = wholeSentences(design ?? 'A first program written from the environment description.', DESCRIPTION_CHARS);
-    return { files, description, feedback: { agent: 'model', clusters: [], proposal: description } };
+    return {
+      files,
+      description,
+      edits: modelEdits(description),
+      feedback: { agent: 'model', clusters: [], proposal: description },
+    };
   }
 
   /** Reads the evidence into a proposal, says its direction to siblings in flight, and writes the next version. */
@@ -139,7 +151,7 @@ export class ModelMetaAgent implements MetaAgent {
     const generation = fillPrompt(prompt('generation'), { proposal: reading.proposal, tried: tried(), inspirations: renderInspirations(ctx.inspirations ?? []) });
     const files = await this.caller.ask(ctx, 'generation', `${head}\n\n${contract()}\n${generation}`, programReply(ctx.files));
     const feedback: MetaFeedback = { agent: 'model', clusters: reading.found, proposal: reading.proposal, ...(reading.synthesis ? { synthesis: reading.synthesis } : {}) };
-    return { files, description, feedback };
+    return { files, description, edits: modelEdits(description), feedback };
   }
 
   async repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
@@ -147,6 +159,11 @@ export class ModelMetaAgent implements MetaAgent {
     const reportText = report.checks.map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`).join('\n');
     const task = fillPrompt(prompt('repair'), { failure, report: reportText });
     const files = await this.caller.ask(ctx, 'repair', `${context(ctx)}\n\n${program(`a new child of ${ctx.node}, not evaluated yet`, child.files)}\n\n${contract()}\n${task}`, programReply(child.files));
-    return { files, description: `${child.description} (repaired, attempt ${attempt})`, ...(child.feedback ? { feedback: child.feedback } : {}) };
+    return {
+      files,
+      description: `${child.description} (repaired, attempt ${attempt})`,
+      edits: child.edits,
+      ...(child.feedback ? { feedback: child.feedback } : {}),
+    };
   }
 }

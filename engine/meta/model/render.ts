@@ -2,6 +2,7 @@
 // flight are writing from it), the best programs elsewhere, one real update episode (clipped), and what the memory
 // is built from.
 import type { EpisodeRecorder, Json } from '../../../memo-programs/contract.ts';
+import { describeFailure } from '../describe.ts';
 import type { Inspiration, TriedChild } from '../types.ts';
 import type { InFlight } from './siblings.ts';
 
@@ -18,12 +19,12 @@ export function renderTried(tried: TriedChild[], parentScore: number, inFlight: 
   const inTree = new Set(tried.flatMap((t) => (t.step === undefined ? [] : [t.step])));
   const now = inFlight.decided.filter((w) => !inTree.has(w.step));
   if (!tried.length && !now.length && !inFlight.undecided) return '';
-  const better = tried.some((t) => !t.failed && (t.delta ?? 0) > 0);
+  const better = tried.some((t) => !t.failure && (t.delta ?? 0) > 0);
   const lines = [
     ...tried.map((t) =>
-      t.failed
-        ? `- ${t.node}: ${t.change !== '(never evaluated)' ? `${t.change} — ` : ''}failed before evaluation: ${t.failed}`
-        : `- ${t.node}: ${t.change}${t.delta !== undefined ? ` → ${signed(t.delta)} against this program on the same tasks (this program: ${parentScore.toFixed(3)})${t.delta > 0 ? ', better' : ''}` : ' (not evaluated yet)'}`,
+      t.failure
+        ? `- ${t.node}: ${t.description ? `${t.description} — ` : ''}failed before evaluation: ${describeFailure(t.failure)}`
+        : `- ${t.node}: ${t.description ?? '(no description)'}${t.delta !== undefined ? ` → ${signed(t.delta)} against this program on the same tasks (this program: ${parentScore.toFixed(3)})${t.delta > 0 ? ', better' : ''}` : ' (not evaluated yet)'}`,
     ),
     ...now.map((w) => `- step ${w.step} (being written now by a step in flight, not evaluated yet): ${w.direction}`),
   ];
@@ -38,7 +39,9 @@ export function renderTried(tried: TriedChild[], parentScore: number, inFlight: 
 
 export function renderInspirations(list: Inspiration[]): string {
   if (!list.length) return '';
-  const lines = list.map((x) => `- ${x.node} (mean validation ${x.q.toFixed(3)} over ${x.evaluations} evaluations): ${x.change}`);
+  const lines = list.map(
+    (x) => `- ${x.node} (mean validation ${x.q.toFixed(3)} over ${x.evaluations} evaluations): ${x.description}`,
+  );
   return `\nThe best programs elsewhere in the search, for ideas (their code is not shown):\n${lines.join('\n')}\n`;
 }
 

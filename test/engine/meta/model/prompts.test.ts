@@ -185,11 +185,11 @@ describe('the model meta agent\'s prompts', () => {
     await agent.propose(
       context({
         tried: [
-          { node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 },
-          { node: 'n5', step: 5, change: 'Neighbour turns around each hit.', delta: 0.08 },
-          { node: 'step 4', step: 4, change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
+          { node: 'n3', step: 3, edits: [], description: 'BM25 over whole turns.', delta: -0.04 },
+          { node: 'n5', step: 5, edits: [], description: 'Neighbour turns around each hit.', delta: 0.08 },
+          { node: 'step 4', step: 4, edits: [], failure: { check: 'interface', detail: 'retrieve returns no text' } },
         ],
-        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, change: 'dated lines' }],
+        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, edits: [], description: 'dated lines' }],
       }),
     );
     const second = since(m).filter((b) => purposeOf(b) === 'generation').map(userText);
@@ -197,7 +197,7 @@ describe('the model meta agent\'s prompts', () => {
     expect(second[0]).toContain('Already tried from this program:');
     expect(second[0]).toContain('- n3: BM25 over whole turns. → -0.040 against this program on the same tasks (this program: 0.500)\n');
     expect(second[0]).toContain('- n5: Neighbour turns around each hit. → +0.080 against this program on the same tasks (this program: 0.500), better');
-    expect(second[0]).toContain('- step 4: failed before evaluation: interface: retrieve returns no text');
+    expect(second[0]).toContain('- step 4: failed before evaluation: quick examination (interface): retrieve returns no text');
     expect(second[0]).toContain('A child that scored better than this program may be built on: extend its direction with a change of your own, or diverge from it; say which in your summary.');
     expect(second[0]).toContain('- n7 (mean validation 0.910 over 2 evaluations): dated lines');
     // The proposal was made knowing the same.
@@ -205,7 +205,7 @@ describe('the model meta agent\'s prompts', () => {
     expect(a).toContain('- n5: Neighbour turns around each hit.');
     // Without a better child, every direction is one to leave.
     const k = server.chatRequests().length;
-    await agent.propose(context({ tried: [{ node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04 }] }));
+    await agent.propose(context({ tried: [{ node: 'n3', step: 3, edits: [], description: 'BM25 over whole turns.', delta: -0.04 }] }));
     const third = userText(since(k).find((b) => purposeOf(b) === 'generation'));
     expect(third).toContain('Take a different direction from each; do not write any of them again.');
     expect(third).not.toContain('may be built on');
