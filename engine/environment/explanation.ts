@@ -4,6 +4,7 @@
 // prose (for a model's prompt or a person) derive from it. Readers that decide something (the offline agent) read
 // the fields, never the prose.
 import { z } from 'zod';
+import type { Same } from '../../foundation/same-type.ts';
 
 /** Sizes an explanation may have: checked before any per-item work, so a module cannot hand over an unbounded one. */
 export const EXPLANATION_LIMITS = {
@@ -87,7 +88,6 @@ export const ExplanationSchema = z
   .strict();
 
 // The schema and the interfaces say the same: each is assignable to the other, or this does not compile.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.infer<typeof ExplanationSchema>, Explanation> = true;
 void sameShape;
 
@@ -100,7 +100,8 @@ export function letteredChoices(texts: readonly string[], gold?: number): Choice
 
 /** The shape, in a line, for messages about a malformed one. */
 export const EXPLANATION_SHAPE =
-  '{ question?, scenario?, gold: string[], choices?: { letter, text, gold }[], evidence?: { id, text?, session?, time?, speaker? }[], notes?: string[] }';
+  '{ question?, scenario?, gold: string[], choices?: { letter, text, gold }[], ' +
+  'evidence?: { id, text?, session?, time?, speaker? }[], notes?: string[] }';
 
 /** Array fields whose length a value states before any per-item check (a module's array may be huge). */
 function oversized(value: object): string | undefined {
@@ -117,6 +118,8 @@ function oversized(value: object): string | undefined {
   return undefined;
 }
 
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+
 /** What is wrong with a value meant as an explanation, or the explanation. */
 export function parseExplanation(
   value: unknown,
@@ -124,7 +127,7 @@ export function parseExplanation(
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return {
       ok: false,
-      problem: `expected an object ${EXPLANATION_SHAPE}, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+      problem: `expected an object ${EXPLANATION_SHAPE}, got ${kindOf(value)}`,
     };
   }
   try {
@@ -186,14 +189,13 @@ export function renderExplanation(e: Explanation, recordChars = 1000): string {
   else if (e.scenario) lines.push(`scenario: ${e.scenario}`);
   if (e.choices?.length)
     lines.push(`choices: ${e.choices.map((c) => `${c.letter}. ${c.text}${c.gold ? ' (gold)' : ''}`).join('; ')}`);
-  if (e.gold.length)
-    lines.push(
-      `${e.gold.length > 1 ? 'gold answers (any counts)' : 'gold answer'}: ${e.gold.map((g) => JSON.stringify(g)).join(', ')}`,
-    );
-  if (e.evidence?.length)
-    lines.push(
-      `evidence:\n${e.evidence.map((r) => `- ${recordHead(r)}${r.text !== undefined ? clip(r.text, recordChars) : '(text not available)'}`).join('\n')}`,
-    );
+  if (e.gold.length) {
+    const gold = e.gold.map((g) => JSON.stringify(g)).join(', ');
+    lines.push(`${e.gold.length > 1 ? 'gold answers (any counts)' : 'gold answer'}: ${gold}`);
+  }
+  const record = (r: EvidenceRecord) =>
+    `- ${recordHead(r)}${r.text !== undefined ? clip(r.text, recordChars) : '(text not available)'}`;
+  if (e.evidence?.length) lines.push(`evidence:\n${e.evidence.map(record).join('\n')}`);
   for (const n of e.notes ?? []) lines.push(n);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 // config). Both get the same context and their children go through the same checks and evaluation.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId } from '../../foundation/safe-path.ts';
+import type { Same } from '../../foundation/same-type.ts';
 import { CHECK_NAMES } from '../../sandbox/check-names.ts';
 import type { EnvironmentGuide, EnvironmentInfo, Explanation } from '../environment/contract.ts';
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
@@ -181,7 +182,7 @@ export const EDIT_KINDS = [
   'stage-insert',
   /** A stage removed. key: its name; from: its call. */
   'stage-remove',
-  /** The fusion of ranked lists replaced by another kind. key: the fusion taken in; from: the one replaced. */
+  /** The fusion of ranked lists replaced by another kind. key: the fusion taken in; from, to: the calls. */
   'stage-swap',
   /** One option of a stage set. key: "<stage>.<option>"; from: its value ('' when it was unset); to: the new one. */
   'stage-tune',
@@ -191,7 +192,7 @@ export const EDIT_KINDS = [
   'store',
   /** A stage taken from another node's pipeline. key: the stage's name; from: the call it replaced (''); donor. */
   'crossover-stage',
-  /** Another design's way of finding units, from a node of that design. key: the design; donor; its store edits follow. */
+  /** Another design's way of finding units, from a node of it. key, to: the design; donor. Its store edits follow. */
   'crossover-design',
   /** The parent's design written as a pipeline of automemo/lib's stages. key: the design; to: "pipeline". */
   'design-into-pipeline',
@@ -217,18 +218,23 @@ export interface Edit {
   donor?: string;
 }
 
-/** The journal's and meta.json's check of an Edit read back, field for field the interface (or this does not compile). */
-export const EditSchema = z.object({ kind: z.enum(EDIT_KINDS), key: z.string(), from: EditValue, to: EditValue, donor: NodeId.optional() }).strict();
+/** The journal's and meta.json's check of an Edit read back: the interface field for field (or this won't compile). */
+export const EditSchema = z
+  .object({ kind: z.enum(EDIT_KINDS), key: z.string(), from: EditValue, to: EditValue, donor: NodeId.optional() })
+  .strict();
 export const EditsSchema = z.array(EditSchema).max(MAX_EDITS);
 const sameShape: Same<z.infer<typeof EditSchema>, Edit> = true;
 void sameShape;
 
 /** Two children made the same change: the same edits, in the same order. */
 export function sameEdits(a: readonly Edit[], b: readonly Edit[]): boolean {
-  return a.length === b.length && a.every((e, i) => {
-    const f = b[i] as Edit;
-    return e.kind === f.kind && e.key === f.key && e.from === f.from && e.to === f.to && e.donor === f.donor;
-  });
+  return (
+    a.length === b.length &&
+    a.every((e, i) => {
+      const f = b[i] as Edit;
+      return e.kind === f.kind && e.key === f.key && e.from === f.from && e.to === f.to && e.donor === f.donor;
+    })
+  );
 }
 
 /** What stopped a child before it was evaluated: a quick-examination check, the meta agent, or a no-op. */
@@ -242,14 +248,17 @@ export interface ChildFailure {
   detail: string;
 }
 
-export const ChildFailureSchema = z.object({ check: z.enum(FAILURE_CHECKS), detail: z.string().max(FAILURE_DETAIL_CHARS) }).strict();
+export const ChildFailureSchema = z
+  .object({ check: z.enum(FAILURE_CHECKS), detail: z.string().max(FAILURE_DETAIL_CHARS) })
+  .strict();
 const sameFailure: Same<z.infer<typeof ChildFailureSchema>, ChildFailure> = true;
 void sameFailure;
 
 /** A failure as recorded: its detail within FAILURE_DETAIL_CHARS. */
-export const childFailure = (check: FailureCheck, detail: string): ChildFailure => ({ check, detail: detail.slice(0, FAILURE_DETAIL_CHARS) });
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const childFailure = (check: FailureCheck, detail: string): ChildFailure => ({
+  check,
+  detail: detail.slice(0, FAILURE_DETAIL_CHARS),
+});
 
 /** A past child: its edits and its first score minus its parent's first score (same tasks). */
 export interface EditOutcome {
