@@ -93,6 +93,32 @@ void sameShape;
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+const cut = (s: string, n: number) => (s.length > n ? s.slice(0, n) : s);
+
+/**
+ * An explanation built from data (a long turn, a long question) cut to EXPLANATION_LIMITS, so the check at the door
+ * never refuses what a built-in environment states. Lists should be cut before per-item work; this cuts them again.
+ */
+export function withinLimits(e: Explanation): Explanation {
+  const record = (r: EvidenceRecord): EvidenceRecord => ({
+    id: cut(r.id, 500),
+    ...(r.text !== undefined ? { text: cut(r.text, L.itemChars) } : {}),
+    ...(r.session !== undefined ? { session: r.session } : {}),
+    ...(r.time !== undefined ? { time: cut(r.time, 200) } : {}),
+    ...(r.speaker !== undefined ? { speaker: cut(r.speaker, 200) } : {}),
+  });
+  return {
+    ...(e.question !== undefined ? { question: cut(e.question, L.questionChars) } : {}),
+    ...(e.scenario !== undefined ? { scenario: cut(e.scenario, 500) } : {}),
+    gold: e.gold.slice(0, L.gold).map((g) => cut(g, L.itemChars)),
+    ...(e.choices
+      ? { choices: e.choices.slice(0, L.choices).map((c) => ({ ...c, text: cut(c.text, L.itemChars) })) }
+      : {}),
+    ...(e.evidence ? { evidence: e.evidence.slice(0, L.evidence).map(record) } : {}),
+    ...(e.notes ? { notes: e.notes.slice(0, L.notes).map((n) => cut(n, L.itemChars)) } : {}),
+  };
+}
+
 /** Choices lettered in order, the one at `gold` (if any) marked. */
 export function letteredChoices(texts: readonly string[], gold?: number): Choice[] {
   return texts.slice(0, L.choices).map((t, i) => ({ letter: LETTERS[i] as string, text: t, gold: i === gold }));

@@ -23,7 +23,7 @@ import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
 import { createScorer, goldAnswers, goldChoice, needs, readsAnswer, type Scorer } from './scoring.ts';
-import { EXPLANATION_LIMITS, letteredChoices } from '../../engine/environment/explanation.ts';
+import { EXPLANATION_LIMITS, letteredChoices, withinLimits } from '../../engine/environment/explanation.ts';
 import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
@@ -265,37 +265,15 @@ export class DataEnvironment implements Environment {
     if (!found) return undefined;
     const { world, q } = found;
     const turns = this.turns.get(world.id);
-    const L = EXPLANATION_LIMITS;
-    const evidence = (q.evidence ?? []).slice(0, L.evidence).map((id): EvidenceRecord => {
+    const evidence = (q.evidence ?? []).slice(0, EXPLANATION_LIMITS.evidence).map((id): EvidenceRecord => {
       const at = turns?.get(id);
       if (!at) return { id };
-      return {
-        id,
-        text: at.t.text.slice(0, L.itemChars),
-        session: at.session + 1,
-        time: sessionLabel(world, at.session).slice(0, 200),
-        ...(at.t.speaker ? { speaker: at.t.speaker } : {}),
-      };
+      const speaker = at.t.speaker ? { speaker: at.t.speaker } : {};
+      return { id, text: at.t.text, session: at.session + 1, time: sessionLabel(world, at.session), ...speaker };
     });
-    const rule = this.data.header.scoring;
-    const gold = goldAnswers(q, rule)
-      .slice(0, L.gold)
-      .map((a) => a.slice(0, L.itemChars));
-    const choices = q.choices
-      ? {
-          choices: letteredChoices(
-            q.choices.map((c) => c.slice(0, L.itemChars)),
-            goldChoice(q),
-          ),
-        }
-      : {};
-    return {
-      question: q.question.slice(0, L.questionChars),
-      scenario: q.scenario ?? 'all',
-      gold,
-      ...choices,
-      evidence,
-    };
+    const gold = goldAnswers(q, this.data.header.scoring);
+    const choices = q.choices ? { choices: letteredChoices(q.choices, goldChoice(q)) } : {};
+    return withinLimits({ question: q.question, scenario: q.scenario ?? 'all', gold, ...choices, evidence });
   }
 
   guide(): EnvironmentGuide {

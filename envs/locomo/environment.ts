@@ -19,7 +19,7 @@ import type {
   TaskOutcome,
   World,
 } from '../../engine/environment/contract.ts';
-import { EXPLANATION_LIMITS } from '../../engine/environment/explanation.ts';
+import { EXPLANATION_LIMITS, withinLimits } from '../../engine/environment/explanation.ts';
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
 import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
@@ -231,15 +231,9 @@ export class LocomoEnvironment implements Environment {
       const t = conv.turns.get(id);
       if (!t) return { id };
       const time = conv.sessions.find((s) => s.index === t.session)?.dateText;
-      return {
-        id,
-        text: t.text.slice(0, EXPLANATION_LIMITS.itemChars),
-        session: t.session,
-        ...(time ? { time } : {}),
-        speaker: t.speaker,
-      };
+      return { id, text: t.text, session: t.session, ...(time ? { time } : {}), speaker: t.speaker };
     });
-    return { question: q.question, scenario: this.scenario(taskId), gold: [String(q.answer)], evidence };
+    return withinLimits({ question: q.question, scenario: this.scenario(taskId), gold: [String(q.answer)], evidence });
   }
 
   describe(): string {

@@ -7,6 +7,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { goldTexts } from '../../../engine/meta/offline/gold.ts';
+import { EXPLANATION_LIMITS } from '../../../engine/environment/explanation.ts';
+import { openNamed } from '../../../api/environments.ts';
 import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
@@ -287,6 +289,15 @@ describe('scoring rules', () => {
     const gold = goldTexts(env.explain('q1'));
     expect(gold[0]).toBe('Postgres');
     expect(gold.some((g) => g.includes('MongoDB'))).toBe(false);
+  });
+
+  it('states a question longer than an explanation may hold cut to the bound, not refused', async () => {
+    const long = `${'Which database, of all the ones discussed at length, '.repeat(600)}was picked?`;
+    const p = file('long.jsonl', [header('answer-containment'), world('w1', [q('q1', { question: long })])]);
+    const env = await openNamed(`data:${p}`, { models: offline, images: new ImageStore(), seed: 0, onNote: () => undefined });
+    const e = env.env.explain?.('q1');
+    expect(e?.question).toHaveLength(EXPLANATION_LIMITS.questionChars);
+    expect(e?.gold).toEqual(['Postgres']);
   });
 
   it('says which model a rule needs, and refuses a dataset no question of which can be scored', () => {
