@@ -1,8 +1,8 @@
 // A task's ground truth as the environment states it for the meta agent (never for programs): the question, the
-// gold answers, the choices with the gold one marked, the records that hold the answer. Declared once here as a
-// schema; the type, the check at the edge (a module's explain() is someone else's code) and the one rendering to
-// prose (for a model's prompt or a person) derive from it. Readers that decide something (the offline agent) read
-// the fields, never the prose.
+// gold answers, the choices with the gold one marked, the records that hold the answer. Declared once here: the
+// interfaces, the schema that checks what arrives at the edge (a module's explain() is someone else's code; the
+// compiler holds it to the interfaces) and the one rendering to prose (for a model's prompt or a person). Readers
+// that decide something (the offline agent) read the fields, never the prose.
 import { z } from 'zod';
 import type { Same } from '../../foundation/same-type.ts';
 
