@@ -23,4 +23,5 @@ export const {
   UsageError,
   ContentError,
   defineMemo,
+  describeFailure,
 } = api;

@@ -20,6 +20,7 @@ export const {
   UsageError,
   ContentError,
   defineMemo,
+  describeFailure,
   DEFAULT_SEEDS,
   SCREEN_KEEP,
 } = api;

@@ -1,6 +1,6 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import { differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
+import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
 import { clock, dim } from './style.ts';
 
 export const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
@@ -53,7 +53,10 @@ export function stepProgress(options: RunOptions, write: (text: string) => void 
       const n = noOps.get(e.step);
       noOps.set(e.step, { count: (n?.count ?? 0) + 1, reason: e.reason });
     }
-    if (e.type === 'generation-failed') write(`  ${lineOf(e.step)}${after(e.step)}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
+    if (e.type === 'generation-failed')
+      write(
+        `  ${lineOf(e.step)}${after(e.step)}: generation failed after ${e.attempts} tries (${describeFailure(e.failure).slice(0, 120)})\n`,
+      );
     if (e.type === 'step-done') {
       flushNoOp(e.step);
       if (e.step > 0) stepsDone++;

@@ -5,6 +5,9 @@
 // EpisodeRecorder and PartialRecorder values.
 import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
+import type { Explanation } from './explanation.ts';
+
+export type { Choice, EvidenceRecord, Explanation } from './explanation.ts';
 
 /** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
 export type Split = 'train' | 'test';
@@ -105,8 +108,11 @@ export interface Environment {
   samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }>;
   /** Scenario of a task (site, template, family, category), for grouping evidence. */
   scenario(taskId: string): string;
-  /** Ground truth of a training task, for the meta agent's evidence (never shown to programs). */
-  explain?(taskId: string): string | undefined;
+  /**
+   * Ground truth of a training task, for the meta agent's evidence (never shown to programs), as typed fields
+   * (explanation.ts); undefined for a task it knows nothing of.
+   */
+  explain?(taskId: string): Explanation | undefined;
   /** A paragraph on what the environment is and what its tasks need, for the meta agent. */
   describe?(): string;
   /** The reward rule, the data schema and how payloads are read, for the meta agent's prompts. */

@@ -8,7 +8,16 @@ import { DEFAULT_BUDGET } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { collectEpisodes } from '../evaluate/collect-episodes.ts';
 import type { EpisodeStore } from '../evaluate/episode-store.ts';
-import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from './contract.ts';
+import type {
+  Environment,
+  EnvironmentGuide,
+  EnvironmentInfo,
+  Explanation,
+  Split,
+  TaskOutcome,
+  World,
+} from './contract.ts';
+import { checkedExplanation, EXPLANATION_LIMITS } from './explanation.ts';
 import { assignRoles } from './roles.ts';
 import { taskGuide } from './task-guide.ts';
 import { hashCatalog, hashTask } from './task-hash.ts';
@@ -30,10 +39,9 @@ export interface TaskEnvironmentContext {
   episodeStore?: EpisodeStore;
   /** Time limits of the agent's and the checker's calls (the definition's; defaults otherwise). */
   limits?: EnvironmentLimits;
+  /** How messages name the environment, e.g. `environment "vaults" (./env.ts)` (default: by its name). */
+  origin?: string;
 }
-
-/** An explanation longer than this is cut: it goes into the meta agent's evidence for every task. */
-const MAX_EXPLAIN_CHARS = 4000;
 
 class TaskEnvironment<T> implements Environment {
   private readonly roles: TaskRole[];
@@ -62,6 +70,8 @@ class TaskEnvironment<T> implements Environment {
     });
     this.hashes = spec.tasks.map((t, i) => hashTask(t, this.roles[i] as TaskRole));
     this.catalogHash = hashCatalog(this.hashes);
+    // A malformed explanation is refused when the environment opens, not in the middle of a search's first step.
+    if (spec.tasks[0]) this.explain(spec.tasks[0].id);
   }
 
   private get mode(): 'offline' | 'model' {
@@ -228,15 +238,20 @@ class TaskEnvironment<T> implements Environment {
     return i === undefined ? 'unknown' : (this.spec.tasks[i] as EnvTask<T>).scenario;
   }
 
-  explain(taskId: string): string | undefined {
+  /** The spec's explanation of a task, checked, with the task's instruction and scenario where it gives none. */
+  explain(taskId: string): Explanation | undefined {
     const i = this.byId.get(taskId);
     if (i === undefined || !this.spec.explain) return undefined;
-    try {
-      const text = this.spec.explain(this.spec.tasks[i] as EnvTask<T>);
-      return typeof text === 'string' ? text.slice(0, MAX_EXPLAIN_CHARS) : undefined;
-    } catch (err) {
-      return `(explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)})`;
-    }
+    const task = this.spec.tasks[i] as EnvTask<T>;
+    const explain = this.spec.explain.bind(this.spec);
+    const e = checkedExplanation(() => explain(task), this.context.origin ?? `environment "${this.name}"`, taskId);
+    return (
+      e && {
+        ...e,
+        question: e.question ?? task.instruction.slice(0, EXPLANATION_LIMITS.questionChars),
+        scenario: e.scenario ?? task.scenario,
+      }
+    );
   }
 
   describe(): string {

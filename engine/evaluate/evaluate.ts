@@ -12,7 +12,7 @@ import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import type { Quotas } from '../../sandbox/primitives/quotas.ts';
 import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../environment/contract.ts';
-import { type EvidenceWriter, explanationText } from './evidence.ts';
+import { type EvidenceWriter, keptExplanation } from './evidence.ts';
 import { mapLimit } from './limit.ts';
 import { type OutcomeCache, outcomeKey } from './outcome-cache.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
@@ -255,7 +255,7 @@ async function scoreTask(
   if (!retrieved.ok) {
     if (retrieved.infra) return { ...infraFailedTask(task, world, options, retrieved.infra), ...base };
     const rec = { ...failedTask(task, world, options, `retrieve failed: ${errorText(retrieved.error)}`), ...base };
-    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction, explanationText(options.env, task.taskId));
+    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction, keptExplanation(options.env, task.taskId));
     return rec;
   }
   const checked = checkPayload(retrieved.value, info.budget, options.services.images);
@@ -271,7 +271,7 @@ async function scoreTask(
       ...base,
       ...payloadFacts,
     };
-    await options.evidence?.task(rec, cut.payload, undefined, task.instruction, explanationText(options.env, task.taskId));
+    await options.evidence?.task(rec, cut.payload, undefined, task.instruction, keptExplanation(options.env, task.taskId));
     return rec;
   }
   const key = info.deterministic && options.outcomeCache ? outcomeKey(task.taskId, cut.payload, info.agentId) : undefined;
@@ -306,7 +306,7 @@ async function scoreTask(
     ...(infraError ? { infraError } : {}),
     ...(payloadFacts.truncated ? { note: `${outcome?.note ? `${outcome.note}; ` : ''}payload cut to the budget` } : {}),
   };
-  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction, explanationText(options.env, task.taskId));
+  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction, keptExplanation(options.env, task.taskId));
   return rec;
 }
 

@@ -1,6 +1,8 @@
 // Evidence for the meta agent, within the paper's limits: per cluster of tasks (scenario: site, template, family,
 // category), the 2 best and 2 worst outcomes with the memory each task got (at most 20,000 characters and 2
 // images of retrieved memory each), what the agent did, and — for these validation tasks — the ground truth.
+import type { Explanation } from '../environment/contract.ts';
+import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
@@ -27,7 +29,7 @@ export interface EvidenceCase {
   memory: string;
   answer?: string;
   note?: string;
-  groundTruth?: string;
+  groundTruth?: Explanation;
   programError?: string;
   /** What the agent did: its steps, each with what it returned (clipped). */
   actions?: string;
@@ -90,7 +92,7 @@ export function renderCluster(c: Cluster): string {
       .map(
         (x, i) =>
           `### ${label} ${i + 1}: task ${x.taskId} (reward ${x.reward.toFixed(2)})\n` +
-          (x.groundTruth ? `Ground truth: ${x.groundTruth}\n` : '') +
+          (x.groundTruth ? `Ground truth:\n${renderExplanation(x.groundTruth)}\n` : '') +
           (x.answer !== undefined ? `Agent's answer: ${x.answer}\n` : '') +
           (x.note ? `Checker: ${x.note}\n` : '') +
           (x.programError ? `Program error: ${x.programError}\n` : '') +

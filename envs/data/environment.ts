@@ -2,7 +2,16 @@
 // order (the clock at each session's time), its questions the retrieve tasks, split about 1:4 train:test by a
 // seeded hash of each question's id (stable when data is added), scored by the rule the dataset names.
 import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
-import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type {
+  Environment,
+  EnvironmentGuide,
+  EnvironmentInfo,
+  EvidenceRecord,
+  Explanation,
+  Split,
+  TaskOutcome,
+  World,
+} from '../../engine/environment/contract.ts';
 import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { resolveInside } from '../../foundation/safe-path.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
@@ -13,7 +22,8 @@ import { splitReport, trainIds } from '../split.ts';
 import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
-import { createScorer, goldAnswers, lettered, needs, readsAnswer, type Scorer } from './scoring.ts';
+import { createScorer, goldAnswers, goldChoice, needs, readsAnswer, type Scorer } from './scoring.ts';
+import { EXPLANATION_LIMITS, letteredChoices, withinLimits } from '../../engine/environment/explanation.ts';
 import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
@@ -250,19 +260,20 @@ export class DataEnvironment implements Environment {
     return found ? (found.q.scenario ?? 'all') : 'unknown';
   }
 
-  explain(taskId: string): string | undefined {
+  explain(taskId: string): Explanation | undefined {
     const found = this.questions.get(taskId);
     if (!found) return undefined;
     const { world, q } = found;
     const turns = this.turns.get(world.id);
-    const ev = (q.evidence ?? []).map((id) => {
-      const found = turns?.get(id);
-      return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
+    const evidence = (q.evidence ?? []).slice(0, EXPLANATION_LIMITS.evidence).map((id): EvidenceRecord => {
+      const at = turns?.get(id);
+      if (!at) return { id };
+      const speaker = at.t.speaker ? { speaker: at.t.speaker } : {};
+      return { id, text: at.t.text, session: at.session + 1, time: sessionLabel(world, at.session), ...speaker };
     });
-    // Parts are split on ' | ' by readers (engine/meta/offline/gold.ts), so the choices are lettered within one part.
-    const choices = q.choices ? ` | choices: ${q.choices.map((_, i) => lettered(q.choices as string[], i)).join('; ')}` : '';
     const gold = goldAnswers(q, this.data.header.scoring);
-    return `question (${q.scenario ?? 'all'}): ${q.question} | gold: ${gold.join(' | ') || '—'}${choices} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
+    const choices = q.choices ? { choices: letteredChoices(q.choices, goldChoice(q)) } : {};
+    return withinLimits({ question: q.question, scenario: q.scenario ?? 'all', gold, ...choices, evidence });
   }
 
   guide(): EnvironmentGuide {

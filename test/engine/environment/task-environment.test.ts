@@ -156,7 +156,7 @@ describe('the environment a task spec makes', () => {
     expect(JSON.stringify([train, test].map((w) => w?.tasks))).not.toMatch(/"answer"|truth/);
     expect(env.scenario('mul-4')).toBe('mul');
     expect(env.scenario('nope')).toBe('unknown');
-    expect(env.explain?.(t?.taskId as string)).toBe(`answer ${3 * i + 4}`);
+    expect(env.explain?.(t?.taskId as string)).toEqual({ question: `What is ${3 + i} + ${2 * i + 1}?`, scenario: 'add', gold: [String(3 * i + 4)] });
   });
 
   it('keeps worlds apart: one memory per world, learned from its own update tasks, and a quick examination of several', async () => {

@@ -153,7 +153,7 @@ describe('a program reply', () => {
     const asked = replies(block('  const n: string = config.topK;', '  const n: number = config.topK;'));
     const ctx = context();
     const fixed = await agent().repair(
-      { files: { 'index.ts': childText }, description: 'Count lines.' },
+      { files: { 'index.ts': childText }, description: 'Count lines.', edits: [] },
       report,
       ctx,
       1,
