@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Split } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
-import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
+import { type EvalFailure, type EvalRuns, failureLine, runEvaluations } from '../engine/jobs/run-programs.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
@@ -16,6 +16,7 @@ import { createExecutor } from './workers.ts';
 
 export { BASELINES };
 export type { EvalRuns };
+export { failureLine };
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
@@ -133,7 +134,7 @@ export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
 
 export class EvaluationFailed extends Error {
   constructor(readonly failure: EvalFailure) {
-    super(`${failure.name} failed${failure.infrastructure ? " (not the program's fault)" : ''}: ${failure.reason}`);
+    super(failureLine(failure));
     this.name = 'EvaluationFailed';
   }
 }

@@ -1,7 +1,7 @@
 // automemo baselines --env <env>: the standard memory baselines (and the Omni-SimpleMem seed) in one table.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { BASELINES, baselines, type BaselinesOptions, type EvalRuns } from '../../api/evaluate.ts';
+import { BASELINES, baselines, type BaselinesOptions, type EvalRuns, failureLine } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
 import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
@@ -58,7 +58,7 @@ export async function runBaselines(o: Omit<BaselinesOptions, 'onNote' | 'onProgr
       stats: result.stats,
       evidenceDir,
     }));
-    const failed = runs.failures.map(({ name, reason, infrastructure }) => ({ name, error: reason, infrastructure }));
+    const failed = runs.failures.map(({ name, reason, infrastructure, environment }) => ({ name, error: reason, infrastructure, ...(environment ? { environment } : {}) }));
     process.stdout.write(`${JSON.stringify([...rows, ...failed], null, 2)}\n`);
   } else {
     process.stdout.write(baselinesText(runs, relative(process.cwd(), runs.resultsPath)));
@@ -74,7 +74,7 @@ export function baselinesText(runs: EvalRuns & { evaluation?: string }, resultsP
   if (first)
     parts.push(`${evalHeader(first.result, runs.evaluation)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
   for (const f of runs.failures)
-    parts.push(`${f.name} failed${f.infrastructure ? " (not the program's fault)" : ''}: ${f.reason}\n`);
+    parts.push(`${failureLine(f)}\n`);
   if (runs.failures.length)
     parts.push(`${runs.rows.length} of ${runs.rows.length + runs.failures.length} programs finished\n`);
   parts.push(`results: ${resultsPath}\n`);

@@ -66,6 +66,22 @@ export class InfraError extends Error {
   }
 }
 
+/**
+ * The environment's own code failed for good (its agent or checker on an update episode, after the retries): no
+ * program can be evaluated on it, and it is the benchmark's failure, never a program's.
+ */
+export class EnvironmentFailure extends InfraError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EnvironmentFailure';
+  }
+
+  // By class, unlike InfraError's mark: every InfraError is not an EnvironmentFailure.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+}
+
 export interface EnvironmentInfo {
   name: string;
   /** offline (reference agent, programmatic checker) or model (model agent). */

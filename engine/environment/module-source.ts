@@ -116,7 +116,7 @@ function syntaxErrors(errors: EsbuildMessage[]): string {
 }
 
 /** Where in the module's own files an error thrown while it loaded was raised ("file:line:col"), if its stack says. */
-function throwSite(err: unknown, root: string): string | undefined {
+export function throwSite(err: unknown, root: string): string | undefined {
   const stack = String((err as Error)?.stack ?? '');
   for (const m of stack.matchAll(/\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?$/gm)) {
     const raw = (m[1] as string).replace(/[?#][^:]*$/, '');
