@@ -1,6 +1,6 @@
-// Dispatches `automemo <command>`. Usage problems exit 2 (with the command's usage when it helps); problems in a
-// benchmark's own files (ContentError) and anything unexpected exit 1 with their message (and the stack when
-// AUTOMEMO_DEBUG is set).
+// Dispatches `automemo <command>`. Usage problems exit 2 (in one line, with a pointer to the command's --help when it
+// helps); problems in a benchmark's own files (ContentError) and anything unexpected exit 1 with their message (and
+// the stack when AUTOMEMO_DEBUG is set).
 import { didYouMean } from '../foundation/closest.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 import { ContentError, UsageError } from './args.ts';
@@ -70,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `\n${command.usage}\n` : ''}`);
+      // The message stays the last thing on the screen: a pointer to the options, not 40 lines of them after it.
+      process.stderr.write(`automemo ${name}: ${redactCredentials(err.message)}\n${err.showUsage ? `(automemo ${name} --help lists its options)\n` : ''}`);
       // A problem in the benchmark's own files is not a usage error: exit 1, as for any failure.
       return err instanceof ContentError ? 1 : 2;
     }

@@ -15,11 +15,13 @@ Evaluates the memory baselines side by side: ${BASELINES.join(', ')}.
 Options:
   --env ENV           the environment, one of:
 ${environments.help('                        ')}
-  --split S           train or test (default test)
+  --split S           validation (the tasks a search validates on; train is
+                      the same) or test (held out; default)
   --programs A,B      only these programs (names or paths)
   --data DIR          the environment's data folder
   --strict            a data: benchmark must load whole: a world left out by
-                      a bad field is an error (exit 1), not a note
+                      a bad field, or a line that is not JSON, is an error
+                      (exit 1, naming file:line), not a note
 ${seedUsage(22)}
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)

@@ -6,8 +6,23 @@
 import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 
-/** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
+/**
+ * train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. The
+ * contract's name, which environments implement (`worlds('train')`) and records keep; users call the first split by
+ * what it asks, `validation` (SplitName), and may still give `train`.
+ */
 export type Split = 'train' | 'test';
+
+/** A split as users name it: the validation tasks (the contract's `train`) or the held-out test tasks. */
+export type SplitName = 'validation' | 'test';
+
+/** The name a user reads for a split. */
+export const splitName = (split: Split): SplitName => (split === 'train' ? 'validation' : 'test');
+
+/** A split as a user gives it (`validation`, its old name `train`, or `test`), or undefined when it is none of them. */
+export function splitOf(given: unknown): Split | undefined {
+  return given === 'validation' || given === 'train' ? 'train' : given === 'test' ? 'test' : undefined;
+}
 
 export interface World {
   /** Stable id, e.g. a conversation id or "all". */

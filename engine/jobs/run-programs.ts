@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
-import { type Environment, EnvironmentFailure, InfraError, type Split } from '../environment/contract.ts';
+import { type Environment, EnvironmentFailure, InfraError, type Split, splitName } from '../environment/contract.ts';
 import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
@@ -119,7 +119,7 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
       }
     }
     entries[i] = r.row
-      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: r.row.result.split }
+      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: splitName(r.row.result.split) }
       : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure, ...(r.failure?.environment ? { environment: true } : {}) };
     // Rewritten after each program, so a command killed half-way keeps what finished.
     writeFileSync(join(outDir, 'results.json'), `${redactCredentials(JSON.stringify(entries.filter(Boolean), null, 2))}\n`);
