@@ -7,6 +7,7 @@ import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, 
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo baselines --env <env> [options]
 
@@ -61,9 +62,9 @@ export async function runBaselines(o: Omit<BaselinesOptions, 'onNote' | 'onProgr
       evidenceDir,
     }));
     const failed = runs.failures.map(({ name, reason, infrastructure, environment }) => ({ name, error: reason, infrastructure, ...(environment ? { environment } : {}) }));
-    process.stdout.write(`${JSON.stringify([...rows, ...failed], null, 2)}\n`);
+    toStdout(`${JSON.stringify([...rows, ...failed], null, 2)}\n`);
   } else {
-    process.stdout.write(baselinesText(runs, relative(process.cwd(), runs.resultsPath)));
+    toStdout(baselinesText(runs, relative(process.cwd(), runs.resultsPath)));
   }
   // Non-zero only now, after the table: the programs that finished are reported whatever failed.
   return runs.failures.length ? 1 : 0;

@@ -7,6 +7,7 @@ import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, 
 import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo eval --env <env> --program <name|path> [options]
 automemo eval <name|path> --env <env> [options]
@@ -77,15 +78,15 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof EvaluationFailed)) throw err;
-    process.stderr.write(`automemo eval: ${err.message}\n`);
+    toStderr(`automemo eval: ${err.message}\n`);
     return 1;
   }
   if (a.json) {
     const { tasks: _tasks, name: _name, envSource: _source, ...rest } = res;
-    process.stdout.write(`${JSON.stringify({ ...rest, split: splitName(res.split), evidenceDir: res.evidenceDir }, null, 2)}\n`);
+    toStdout(`${JSON.stringify({ ...rest, split: splitName(res.split), evidenceDir: res.evidenceDir }, null, 2)}\n`);
   } else {
     const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
-    process.stdout.write(
+    toStdout(
       `${evalHeader(res, res.evaluation)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
     );
   }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { exportRun, type ExportResult } from '../../api/export.ts';
 import { parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo export <run-folder> [--node ID | --lcb] --out DIR [options]
 
@@ -67,10 +68,10 @@ export async function run(argv: string[]): Promise<number> {
     onNote: noteToStderr,
   });
   if (a.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    toStdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${report(result)}\n`);
+  toStdout(`${report(result)}\n`);
   return 0;
 }
 

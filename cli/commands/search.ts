@@ -12,6 +12,7 @@ import { didYouMean } from '../../foundation/closest.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
 import { bold, noteToStderr } from '../style.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo search --env <env> [options]
 
@@ -129,7 +130,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
     const resume = runFolder ? `continue with: automemo search --resume --out ${shellWord(shownPath(runFolder))}` : 'no run folder was started yet';
-    process.stderr.write(`\n${label}: stopping (the step in flight is abandoned); ${resume}\n`);
+    toStderr(`\n${label}: stopping (the step in flight is abandoned); ${resume}\n`);
     abort.abort(new Error('interrupted by the user (Ctrl-C)'));
   };
   process.on('SIGINT', onSigint);
@@ -165,21 +166,21 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         const out = relative(process.cwd(), s.runFolder) || s.runFolder;
         const o = s.options;
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
-        process.stdout.write(
+        toStdout(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
             `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
             `${validationLine(s.validation)}\n`,
         );
-        if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
+        if (s.validation.warning) toStderr(`${label}: warning: ${s.validation.warning}\n`);
       },
       onEvent: (e, s) => onEvent?.(e, s),
       // Lines, not a redrawn one, even on a terminal: the step lines go between them.
       ...(a.json ? {} : { onProgress: progressPrinter({ tty: false }) }),
     });
-    if (a.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (a.json) toStdout(`${JSON.stringify(result, null, 2)}\n`);
     else {
       const out = relative(process.cwd(), result.runFolder) || result.runFolder;
-      process.stdout.write(
+      toStdout(
         `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${shellWord(out)} shows it)\n`,
       );
     }
