@@ -6,9 +6,9 @@
 // The second copy is the repository's own files hard-linked (a copy to Node: other paths), its packages linked,
 // isolated-vm hard-linked as a package of its own: what a second install amounts to, made in well under a second.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../foundation/paths.ts';
 import { bin, cliEnv } from '../support/cli.ts';
@@ -37,9 +37,11 @@ function linkTree(from: string, to: string): void {
 
 const theirs = join(project, 'node_modules', 'automemo');
 mkdirSync(theirs, { recursive: true });
-const ENTRIES = ['package.json', 'index.js', 'bin', 'api', 'cli', 'engine', 'envs', 'export', 'foundation', 'memo-programs', 'run-store', 'sandbox', 'viewer'];
-for (const entry of ENTRIES) {
+// What an install of automemo holds: its package.json's "files" (those a checkout has), and the package.json.
+const FILES = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { files: string[] }).files.map((f) => f.replace(/\/$/, ''));
+for (const entry of ['package.json', ...FILES.filter((f) => existsSync(join(repoRoot, f)))]) {
   const from = join(repoRoot, entry);
+  mkdirSync(dirname(join(theirs, entry)), { recursive: true });
   if (statSync(from).isDirectory()) linkTree(from, join(theirs, entry));
   else linkFile(from, join(theirs, entry));
 }
