@@ -1,10 +1,10 @@
 // evaluate() and baselines(): update-then-retrieve evaluation of named programs as library calls. Results are what
 // `automemo eval --json` and `automemo baselines --json` print (plus each task's record); evidence goes to `out`.
 import { join } from 'node:path';
-import type { Split } from '../engine/environment/contract.ts';
+import { type Split, type SplitName, splitName, splitOf } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
-import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
+import { type EvalFailure, type EvalRuns, failureLine, runEvaluations } from '../engine/jobs/run-programs.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
@@ -16,12 +16,13 @@ import { createExecutor } from './workers.ts';
 
 export { BASELINES };
 export type { EvalRuns };
+export { failureLine, splitName };
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
   env: EnvInput;
-  /** train (the validation tasks a search uses) or test (held out; default). */
-  split?: Split;
+  /** validation (the validation tasks a search uses; `train`, its old name, is the same) or test (held out; default). */
+  split?: SplitName | Split;
   /** The environment's data folder. */
   data?: string;
   /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
@@ -76,8 +77,8 @@ async function run(
   programs: string[],
   o: EvaluateCommon,
 ): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string }> {
-  if (o.split !== undefined && o.split !== 'train' && o.split !== 'test')
-    throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
+  const split = o.split === undefined ? 'test' : splitOf(o.split);
+  if (!split) throw new UsageError(`split must be "validation" (the tasks a search validates on) or "test" (held out); got "${String(o.split).slice(0, 60)}"`);
   const seeds = runSeeds(o.seed, o.splitSeed);
   if (o.tasks !== undefined && (!Number.isInteger(o.tasks) || o.tasks < 1))
     throw new UsageError(`tasks must be a whole number from 1; got ${String(o.tasks)}`);
@@ -93,7 +94,7 @@ async function run(
         { env: opened.env, source: opened.source, openSeed: seeds.split, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
       );
       try {
-        const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
+        const runs = await runEvaluations(resolvedPrograms, opened.env, split, services, out, {
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           ...(o.tasks !== undefined ? { tasks: o.tasks } : {}),
@@ -133,7 +134,7 @@ export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
 
 export class EvaluationFailed extends Error {
   constructor(readonly failure: EvalFailure) {
-    super(`${failure.name} failed${failure.infrastructure ? " (not the program's fault)" : ''}: ${failure.reason}`);
+    super(failureLine(failure));
     this.name = 'EvaluationFailed';
   }
 }

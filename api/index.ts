@@ -8,7 +8,7 @@ export { exportRun, type ExportRunOptions } from './export.ts';
 export { registerEnvironment, listEnvironments, type EnvInput } from './environments.ts';
 export { defineEnvironment, type EnvironmentDefinition, type LoadContext } from '../engine/environment/define.ts';
 export type { EnvTask, TaskAgent, AgentRun, AgentStep, TaskImage, TaskRole, Verdict, TaskEnvironmentSpec } from '../engine/environment/task-spec.ts';
-export { InfraError, type Environment, type EnvironmentInfo, type World, type TaskOutcome, type Trajectory, type Split } from '../engine/environment/contract.ts';
+export { InfraError, type Environment, type EnvironmentInfo, type World, type TaskOutcome, type Trajectory, type Split, type SplitName } from '../engine/environment/contract.ts';
 export type { Explanation, EvidenceRecord, Choice } from '../engine/environment/contract.ts';
 export type { Edit, EditKind, ChildFailure } from '../engine/meta/types.ts';
 export { describeFailure } from '../engine/meta/describe.ts';

@@ -21,6 +21,8 @@ export const {
   ContentError,
   defineMemo,
   describeFailure,
+  differingPart,
+  editLabel,
   DEFAULT_SEEDS,
   SCREEN_KEEP,
 } = api;

@@ -82,7 +82,10 @@ export const intOption = (min: number, max: number) =>
 /** Schema fields for EVAL_OPTIONS. */
 export const evalFields = () => ({
   env: z.string({ error: 'give --env' }),
-  split: z.enum(['train', 'test'], { error: (i) => `train (the validation tasks a search uses) or test (held out); got ${JSON.stringify(String(i.input).slice(0, 60))}` }).default('test'),
+  // `validation`, as the roles and the README call it; `train`, its old name, is the same.
+  split: z
+    .enum(['validation', 'train', 'test'], { error: (i) => `validation (the tasks a search validates on) or test (held out); got ${JSON.stringify(String(i.input).slice(0, 60))}` })
+    .default('test'),
   data: z.string().optional(),
   strict: z.boolean().optional(),
   ...seedFields(),

@@ -1,4 +1,5 @@
 // Tables of evaluation results for the terminal.
+import { splitName } from '../api/evaluate.ts';
 import type { EvaluationResult } from '../api/index.ts';
 import { bold, dim } from './style.ts';
 
@@ -26,7 +27,7 @@ export function evalTable(rows: { name: string; result: EvaluationResult }[]): s
 
 export function evalHeader(r: EvaluationResult, where?: string): string {
   const d = r.env.data as { conversations?: number; questions?: number; warnings?: string[] };
-  const scope = `${r.tasks.length} ${r.split} tasks in ${r.worlds.length} worlds`;
+  const scope = `${r.tasks.length} ${splitName(r.split)} tasks in ${r.worlds.length} worlds`;
   const lines = [
     `${bold(r.env.name)} — mode: ${r.env.mode}; reward: ${r.env.reward}; budget ${r.env.budget.maxChars} chars / ${r.env.budget.maxImages} images; ${scope}${where ? `; evaluated ${where}` : ''}`,
   ];

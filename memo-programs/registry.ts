@@ -1,7 +1,7 @@
 // Memo programs by name, for the CLI (`--program bm25`) and the search (`--seeds omni-simplemem`).
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { didYouMean } from '../foundation/closest.ts';
+import { didYouMean, didYouMeanPath } from '../foundation/closest.ts';
 import { repoRoot } from '../foundation/paths.ts';
 
 export interface NamedProgram {
@@ -36,5 +36,7 @@ export function resolveProgram(nameOrPath: string): { name: string; path: string
   const path = resolve(nameOrPath);
   if (existsSync(path)) return { name: nameOrPath, path };
   const names = PROGRAMS.map((p) => p.name);
-  throw new Error(`no memo program "${nameOrPath.slice(0, 200)}"${didYouMean(nameOrPath.slice(0, 100), names)}: not a file or folder, and not one of ${names.join(', ')}`);
+  // Written as a path (a folder in it, an extension): a near miss among the files there; else among the names.
+  const near = /[\\/]|\.[cm]?[jt]sx?$/.test(nameOrPath) ? didYouMeanPath(nameOrPath.slice(0, 1000)) : didYouMean(nameOrPath.slice(0, 100), names);
+  throw new Error(`no memo program "${nameOrPath.slice(0, 200)}"${near}: not a file or folder, and not one of ${names.join(', ')}`);
 }

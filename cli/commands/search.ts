@@ -1,6 +1,6 @@
 // automemo search: the budget-aware tree search over memo programs (api/search.ts), with a run folder that can
 // be resumed; this file is its arguments, its terminal progress and its summary table.
-import { relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
@@ -12,6 +12,7 @@ import { didYouMean } from '../../foundation/closest.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
 import { bold, noteToStderr } from '../style.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo search --env <env> [options]
 
@@ -52,7 +53,8 @@ ${seedUsage(22)}
                       (the environment's groups: site, template, category)
   --data DIR          the environment's data folder
   --strict            a data: benchmark must load whole: a world left out
-                      by a bad field is an error (exit 1), not a note
+                      by a bad field, or a line that is not JSON, is an
+                      error (exit 1, naming file:line), not a note
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
 
@@ -123,11 +125,12 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();
+  // The run's folder once the search has one (onStart); before that, the folder asked for, if any.
+  let runFolder = a.out;
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
-    process.stderr.write(
-      `\n${label}: stopping (the step in flight is abandoned); continue with --resume --out <run folder>\n`,
-    );
+    const resume = runFolder ? `continue with: automemo search --resume --out ${shellWord(shownPath(runFolder))}` : 'no run folder was started yet';
+    toStderr(`\n${label}: stopping (the step in flight is abandoned); ${resume}\n`);
     abort.abort(new Error('interrupted by the user (Ctrl-C)'));
   };
   process.on('SIGINT', onSigint);
@@ -157,27 +160,28 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       onNote: noteToStderr,
       onStart: (s) => {
         options = s.options;
+        runFolder = s.runFolder;
         if (a.json) return;
         onEvent = stepProgress(s.options);
         const out = relative(process.cwd(), s.runFolder) || s.runFolder;
         const o = s.options;
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
-        process.stdout.write(
+        toStdout(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
             `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
             `${validationLine(s.validation)}\n`,
         );
-        if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
+        if (s.validation.warning) toStderr(`${label}: warning: ${s.validation.warning}\n`);
       },
       onEvent: (e, s) => onEvent?.(e, s),
       // Lines, not a redrawn one, even on a terminal: the step lines go between them.
       ...(a.json ? {} : { onProgress: progressPrinter({ tty: false }) }),
     });
-    if (a.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (a.json) toStdout(`${JSON.stringify(result, null, 2)}\n`);
     else {
       const out = relative(process.cwd(), result.runFolder) || result.runFolder;
-      process.stdout.write(
-        `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`,
+      toStdout(
+        `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${shellWord(out)} shows it)\n`,
       );
     }
     // Stopped by infrastructure or by the user: the table is printed, and the exit code says the run did not finish.
@@ -187,6 +191,17 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   }
 }
 
+
+/** A path as the user can type it from here: relative when it lies under the working folder, else absolute. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(path);
+}
+
+/** A word a POSIX shell reads back as it is: quoted when it holds anything but the plainest characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
 
 /** The run seed, and the split's where it differs: the split seed names the held-out test split. */
 function runSeedLine(o: RunOptions): string {

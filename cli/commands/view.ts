@@ -5,6 +5,7 @@ import { readRunInfo, ViewServer } from '../../api/runs.ts';
 import { intOption, parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
 import { runEnvironmentNote } from '../../api/environments.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo view <run-folder> [--port N]
 
@@ -29,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
   const info = readRunInfo(dir);
   const server = new ViewServer(dir);
   const url = await server.listen(a.port ?? 0);
-  process.stdout.write(`${bold('automemo view')} — run ${dir} (env ${info.options.env}, budget ${info.options.budget})\n${url}\nFollowing the run live; Ctrl-C to stop.\n`);
+  toStdout(`${bold('automemo view')} — run ${dir} (env ${info.options.env}, budget ${info.options.budget})\n${url}\nFollowing the run live; Ctrl-C to stop.\n`);
   const changed = await runEnvironmentNote(dir, info.envSource);
   if (changed) noteToStderr(changed);
   await new Promise<void>((resolve) => {

@@ -9,8 +9,23 @@ import type { Explanation } from './explanation.ts';
 
 export type { Choice, EvidenceRecord, Explanation } from './explanation.ts';
 
-/** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
+/**
+ * train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. The
+ * contract's name, which environments implement (`worlds('train')`) and records keep; users call the first split by
+ * what it asks, `validation` (SplitName), and may still give `train`.
+ */
 export type Split = 'train' | 'test';
+
+/** A split as users name it: the validation tasks (the contract's `train`) or the held-out test tasks. */
+export type SplitName = 'validation' | 'test';
+
+/** The name a user reads for a split. */
+export const splitName = (split: Split): SplitName => (split === 'train' ? 'validation' : 'test');
+
+/** A split as a user gives it (`validation`, its old name `train`, or `test`), or undefined when it is none of them. */
+export function splitOf(given: unknown): Split | undefined {
+  return given === 'validation' || given === 'train' ? 'train' : given === 'test' ? 'test' : undefined;
+}
 
 export interface World {
   /** Stable id, e.g. a conversation id or "all". */
@@ -66,6 +81,22 @@ export class InfraError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[INFRA] === true;
+  }
+}
+
+/**
+ * The environment's own code failed for good (its agent or checker on an update episode, after the retries): no
+ * program can be evaluated on it, and it is the benchmark's failure, never a program's.
+ */
+export class EnvironmentFailure extends InfraError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EnvironmentFailure';
+  }
+
+  // By class, unlike InfraError's mark: every InfraError is not an EnvironmentFailure.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value);
   }
 }
 

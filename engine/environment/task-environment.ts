@@ -39,9 +39,12 @@ export interface TaskEnvironmentContext {
   episodeStore?: EpisodeStore;
   /** Time limits of the agent's and the checker's calls (the definition's; defaults otherwise). */
   limits?: EnvironmentLimits;
-  /** How messages name the environment, e.g. `environment "vaults" (./env.ts)` (default: by its name). */
-  origin?: string;
+  /** The module the environment was loaded from, named in messages about its code (its agent, its checker, its explain). */
+  module?: string;
 }
+
+/** How messages name an environment: by name, and by module when it came from one. */
+export const environmentLabel = (name: string, module?: string) => `environment "${name}"${module ? ` (module ${module})` : ''}`;
 
 class TaskEnvironment<T> implements Environment {
   private readonly roles: TaskRole[];
@@ -50,6 +53,8 @@ class TaskEnvironment<T> implements Environment {
   private readonly byWorld = new Map<string | undefined, number[]>();
   private readonly hashes: string[];
   private readonly catalogHash: string;
+  /** The environment as messages name it. */
+  private readonly who: string;
   private readonly partials = new Map<string, Promise<PartialRecorder>>();
   private episodes: Promise<Map<string, EpisodeRecorder>> | undefined;
   /** The update tasks' episodes only: what validation (the train split) learns from. */
@@ -60,6 +65,7 @@ class TaskEnvironment<T> implements Environment {
     private readonly spec: TaskEnvironmentSpec<T>,
     private readonly context: TaskEnvironmentContext,
   ) {
+    this.who = environmentLabel(name, context.module);
     this.roles = assignRoles(spec.tasks, context.seed, spec.split);
     throwProblems(name, roleProblems(this.roles));
     spec.tasks.forEach((t, i) => {
@@ -160,7 +166,7 @@ class TaskEnvironment<T> implements Environment {
       collectOne: async (taskId) => {
         const task = this.task(taskId);
         const partial = await this.partial(task);
-        const scored = await runAndScore(this.name, this.spec, task, { text: '', images: [] }, this.context.images, this.context.limits);
+        const scored = await runAndScore(this.who, this.spec, task, { text: '', images: [] }, this.context.images, this.context.limits);
         return episodeRecord(partial, scored, this.context.images);
       },
       images: this.context.images,
@@ -196,7 +202,7 @@ class TaskEnvironment<T> implements Environment {
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const t = this.task(task.taskId);
     const partial = await this.partial(t);
-    const scored = await runAndScore(this.name, this.spec, t, payload, this.context.images, this.context.limits);
+    const scored = await runAndScore(this.who, this.spec, t, payload, this.context.images, this.context.limits);
     return {
       reward: scored.reward,
       success: scored.success,
@@ -244,7 +250,7 @@ class TaskEnvironment<T> implements Environment {
     if (i === undefined || !this.spec.explain) return undefined;
     const task = this.spec.tasks[i] as EnvTask<T>;
     const explain = this.spec.explain.bind(this.spec);
-    const e = checkedExplanation(() => explain(task), this.context.origin ?? `environment "${this.name}"`, taskId);
+    const e = checkedExplanation(() => explain(task), this.who, taskId);
     return (
       e && {
         ...e,

@@ -33,11 +33,14 @@ const UNIT_CHARS = 1200;
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-/** 'left out: world "w3" (12 questions), a world at x.jsonl:7 (4 questions)', or undefined when every world loaded. */
+/** 'left out: world "w3" (12 questions), x.jsonl:9 (unread: not JSON …)', or undefined when every world and line loaded. */
 function leftOutLine(data: Dataset): string | undefined {
   if (!data.leftOut.length) return undefined;
-  const shown = data.leftOut.slice(0, 8).map((w) => `${w.id !== undefined ? `world ${JSON.stringify(w.id)}` : `the world at ${w.where}`} (${plural(w.questions, 'question')})`);
-  const more = data.leftOut.length > 8 ? ` and ${data.leftOut.length - 8} more worlds` : '';
+  const shown = data.leftOut.slice(0, 8).map((w) => {
+    if (w.questions === undefined) return `${w.where} (unread: ${w.why.split(';')[0]})`;
+    return `${w.id !== undefined ? `world ${JSON.stringify(w.id)}` : `the world at ${w.where}`} (${plural(w.questions, 'question')})`;
+  });
+  const more = data.leftOut.length > 8 ? ` and ${data.leftOut.length - 8} more` : '';
   return `left out: ${shown.join(', ')}${more}`;
 }
 
@@ -47,7 +50,10 @@ export interface DataOptions {
   models: Pick<ResolvedModels, 'executor' | 'judge'>;
   images: ImageStore;
   onNote?: (message: string) => void;
-  /** Refuse a dataset a world of which was left out whole (a ContentError naming each), instead of noting it. */
+  /**
+   * Refuse a dataset a world of which was left out whole, or a line of which could not be read (a ContentError naming
+   * each by file:line), instead of noting it.
+   */
   strict?: boolean;
 }
 

@@ -46,7 +46,7 @@ describe("an environment's explanation", () => {
     const err = await open(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(
-      `environment "prose-words" (${path}): explain("t0") returned a malformed explanation: expected an object { question?, scenario?, gold: string[]`,
+      `environment "prose-words" (module ${path}): explain("t0") returned a malformed explanation: expected an object { question?, scenario?, gold: string[]`,
     );
   });
 
@@ -97,7 +97,7 @@ export default defineEnvironment({ name: 'full-doors', summary: 'doors', load: (
     expect(env.explain?.('w1/door-5')).toEqual({ gold: ['cedar'] });
     expect(() => env.explain?.('w1/door-0')).toThrow(ExplanationError);
     expect(() => env.explain?.('w1/door-0')).toThrow(
-      `environment "full-doors" (${path}): explain("w1/door-0") returned a malformed explanation: choices.0.letter: must be one capital letter`,
+      `environment "full-doors" (module ${path}): explain("w1/door-0") returned a malformed explanation: choices.0.letter: must be one capital letter`,
     );
   });
 });

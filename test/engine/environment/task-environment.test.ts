@@ -221,7 +221,7 @@ describe('the environment a task spec makes', () => {
     const { env } = await open({ agent: { id: 'crashy', run: async () => Promise.reject(new TypeError('cannot read x of undefined')) } });
     const err = await env.run({ taskId: 'sub-2' } as never, { text: '', images: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InfraError);
-    expect((err as Error).message).toBe('arith: agent crashy failed on task "sub-2": cannot read x of undefined');
+    expect((err as Error).message).toBe('environment "arith": its agent crashy threw on task "sub-2": cannot read x of undefined');
     await expect(env.run({ taskId: 'nope' } as never, { text: '', images: [] })).rejects.toThrow('environment "arith" has no task "nope"');
   });
 
