@@ -20,7 +20,8 @@ import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
-import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { MAX_PARALLEL, MAX_SEEDS, protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema } from '../engine/environment/protocol.ts';
 import { MAX_SEED, runSeeds } from '../engine/run-seeds.ts';
 import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
@@ -69,6 +70,8 @@ export interface SearchOptions {
   strict?: boolean;
   /** Evaluate the final choice on the test split (default true). */
   test?: boolean;
+  /** What a memory asked test questions learns from: 'update' (default) or 'update+validation' (engine/environment/protocol.ts). */
+  protocol?: Protocol;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
   models?: ResolvedModels;
   /** Local worker processes for evaluations (default 0: this process; the CLI's default is cores − 1). */
@@ -83,6 +86,8 @@ export interface SearchOptions {
   onNote?: (message: string) => void;
   /** Called once the run folder and environment are ready, before step 0. */
   onStart?: (start: SearchStart) => void;
+  /** Called as each step (1…budget) starts; a throw there ends the search as a kill would (tests, studies). */
+  beforeStep?: (step: number) => void;
 }
 
 export interface SearchStart {
@@ -95,6 +100,8 @@ export interface SearchStart {
   evaluation: string;
   /** What the validation can tell apart: its tasks, the tasks per evaluation, the smallest difference it resolves; a warning when it is small. */
   validation: ValidationPlan;
+  /** What a memory asked test questions learns from. */
+  protocol: Protocol;
 }
 
 export interface SearchResult extends SearchSummary {
@@ -103,6 +110,8 @@ export interface SearchResult extends SearchSummary {
   validation: ValidationPlan;
   /** Where evaluations ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from. */
+  protocol: Protocol;
 }
 
 const OptionsSchema = z
@@ -129,6 +138,7 @@ const OptionsSchema = z
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
+    protocol: ProtocolSchema.optional(),
     analysis: ModelMetaOptionsSchema.shape.analysis,
     metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
@@ -210,6 +220,7 @@ function settings(
     repairAttempts: 3,
     quickExamTasks: 5,
     testWinner: o.test ?? true,
+    protocol: o.protocol ?? DEFAULT_PROTOCOL,
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
     ...(o.clustering ? { clustering: o.clustering } : {}),
   });
@@ -228,7 +239,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
     const splitSeed = seedsOf(options).split;
-    const open = { models, images: services.images, seed: splitSeed, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
+    const protocol = protocolOf(options);
+    const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
@@ -262,7 +274,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;
@@ -274,6 +286,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
           evaluation: jobs.executor.where,
           validation,
+          protocol,
         });
         const summary = await runSearch({
           env,
@@ -286,9 +299,10 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, ...summary };
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary };
       } finally {
         await jobs?.executor.close();
         release();

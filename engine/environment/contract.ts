@@ -105,6 +105,11 @@ export interface Environment {
   samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }>;
   /** Scenario of a task (site, template, family, category), for grouping evidence. */
   scenario(taskId: string): string;
+  /**
+   * The source a task comes from, in an environment composed of several (compose.ts): the score weighs each source
+   * the same (engine/evaluate/stats.ts), and every report breaks it down by source. Absent: one source.
+   */
+  source?(taskId: string): string | undefined;
   /** Ground truth of a training task, for the meta agent's evidence (never shown to programs). */
   explain?(taskId: string): string | undefined;
   /** A paragraph on what the environment is and what its tasks need, for the meta agent. */

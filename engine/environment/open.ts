@@ -5,12 +5,17 @@
 import { TimeLimitError, withinTime } from '../../foundation/time-limit.ts';
 import { type Environment, InfraError } from './contract.ts';
 import { checkLoaded } from './definition-check.ts';
-import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentLimits, type LoadContext } from './define.ts';
-import type { ResolvedEnvironment } from './registry.ts';
+import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentDefinition, type EnvironmentLimits, type LoadContext } from './define.ts';
 import { taskEnvironment } from './task-environment.ts';
 
+/** What opening needs of a resolved environment (registry.ts's ResolvedEnvironment has it): its definition and source. */
+export interface OpenableEnvironment {
+  definition: EnvironmentDefinition;
+  source: { arg?: string | undefined; hash?: string | undefined };
+}
+
 export async function openEnvironment(
-  resolved: ResolvedEnvironment,
+  resolved: OpenableEnvironment,
   context: Omit<LoadContext, 'arg'>,
 ): Promise<Environment> {
   const { definition, source } = resolved;
@@ -20,6 +25,7 @@ export async function openEnvironment(
   if (checked.kind === 'environment') return guarded(checked.env, definition.name, limits);
   return taskEnvironment(definition.name, checked.spec, {
     seed: context.seed,
+    ...(context.protocol ? { protocol: context.protocol } : {}),
     images: context.images,
     onNote: context.onNote,
     limits,
