@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
 import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
-import { evaluationPlace, intOption, parse, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
+import { evaluationPlace, intOption, parse, protocolField, protocolUsage, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
+import { protocolStatement } from '../../api/limits.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { didYouMean } from '../../foundation/closest.ts';
@@ -53,6 +54,7 @@ ${seedUsage(22)}
   --data DIR          the environment's data folder
   --strict            a data: benchmark must load whole: a world left out
                       by a bad field is an error (exit 1), not a note
+${protocolUsage(22)}
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
 
@@ -77,6 +79,7 @@ const Args = z.object({
   data: z.string().optional(),
   strict: z.boolean().optional(),
   'no-test': z.boolean().optional(),
+  protocol: protocolField(),
   json: z.boolean().optional(),
 });
 
@@ -103,6 +106,7 @@ export async function run(argv: string[]): Promise<number> {
       data: { type: 'string' },
       strict: { type: 'boolean' },
       'no-test': { type: 'boolean' },
+      protocol: { type: 'string' },
       json: { type: 'boolean' },
     },
     Args,
@@ -153,6 +157,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.data ? { data: a.data } : {}),
       ...(a.strict ? { strict: true } : {}),
       ...(a['no-test'] ? { test: false } : {}),
+      ...(a.protocol ? { protocol: a.protocol } : {}),
       signal: abort.signal,
       onNote: noteToStderr,
       onStart: (s) => {
@@ -165,7 +170,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
         process.stdout.write(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
             `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
-            `${validationLine(s.validation)}\n`,
+            `${validationLine(s.validation)}\n${protocolStatement(s.protocol)}\n`,
         );
         if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
       },
@@ -223,7 +228,8 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
     ['validation', validationLine(s.validation)],
-    ['test split', `split seed ${split}: automemo eval --split-seed ${split} scores a program on the same held-out tasks`],
+    ['test split', `split seed ${split}: automemo eval --split-seed ${split} --protocol ${s.protocol} scores a program on the same held-out tasks`],
+    ['protocol', protocolStatement(s.protocol)],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
