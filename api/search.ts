@@ -27,6 +27,7 @@ import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import { type SourceScores, sourceScoresOf } from './search-sources.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
@@ -112,6 +113,8 @@ export interface SearchResult extends SearchSummary {
   evaluation: string;
   /** What a memory asked test questions learned from. */
   protocol: Protocol;
+  /** For an environment composed of several: the pick's score per source, on validation and on test. */
+  sources?: SourceScores;
 }
 
 const OptionsSchema = z
@@ -302,7 +305,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary };
+        const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary, ...(sources ? { sources } : {}) };
       } finally {
         await jobs?.executor.close();
         release();

@@ -247,6 +247,18 @@ async function runOneSearch(s: Session, env: StudyEnv, seed: number): Promise<vo
   const opts = s.study.options;
   const { protocol: _p, splitSeed: _s, ...shared } = common(s);
   const beforeStep = s.o.beforeStep;
+  // What the hook threw ends the study as a kill would, not as the search's failure.
+  let killed: unknown;
+  const hook = beforeStep
+    ? (step: number) => {
+        try {
+          beforeStep({ env: env.index, seed }, step);
+        } catch (err) {
+          killed = err;
+          throw err;
+        }
+      }
+    : undefined;
   let record;
   try {
     const result = await search({
@@ -257,7 +269,7 @@ async function runOneSearch(s: Session, env: StudyEnv, seed: number): Promise<vo
         : { env: env.spec, budget: opts.budget, seed, splitSeed: opts.splitSeed, meta: opts.meta, protocol: opts.protocol, ...(s.o.seeds ? { seeds: s.o.seeds } : {}), ...(opts.evalFraction !== undefined ? { evalFraction: opts.evalFraction } : {}), ...(opts.minEvalTasks !== undefined ? { minEvalTasks: opts.minEvalTasks } : {}) }),
       ...(opts.parallel ? { parallel: opts.parallel } : {}),
       onNote: (m) => s.onNote(`${env.spec} seed ${seed}: ${m}`),
-      ...(beforeStep ? { beforeStep: (step: number) => beforeStep({ env: env.index, seed }, step) } : {}),
+      ...(hook ? { beforeStep: hook } : {}),
     });
     if (result.interrupted) throw new Interrupted();
     if (result.failure) throw new Error(result.failure);
@@ -267,6 +279,7 @@ async function runOneSearch(s: Session, env: StudyEnv, seed: number): Promise<vo
     writeFileSync(join(runDir, 'report.html'), renderReport(runDir).html);
   } catch (err) {
     if (err instanceof Interrupted || s.o.signal?.aborted) throw new Interrupted();
+    if (killed !== undefined) throw killed;
     record = { seed, run: studyPath(s.folder.dir, runDir), status: 'failed' as const, error: (err as Error).message.slice(0, 4000) };
     s.onNote(`${env.spec} seed ${seed}: the search failed: ${record.error}`);
   }

@@ -224,6 +224,7 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
       `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
     ],
     ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
+    ...(s.sources ? ([['selected by source', sourcesLine(s.sources)]] as [string, string][]) : []),
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
@@ -238,4 +239,11 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
   if (s.stopped) rows.push(['stopped', s.stopped]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+/** The pick's score per source (a composed environment's score is their mean: each source weighs the same). */
+function sourcesLine(s: NonNullable<SearchResult['sources']>): string {
+  const names = [...new Set([...Object.keys(s.validation), ...Object.keys(s.test ?? {})])];
+  const each = names.map((n) => `${n}: validation ${fmt(s.validation[n] ?? undefined)}${s.test ? `, test ${fmt(s.test[n] ?? undefined)}` : ''}`);
+  return `${each.join('; ')} (the score is their mean: each source weighs the same, whatever its number of tasks)`;
 }
