@@ -130,8 +130,13 @@ export class ValidationSampler {
     }
     if (plan.samples <= 1) return { sampleSeed };
     const k = index % plan.samples;
-    // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task.
-    const order = [...new Set(ids)].map((id) => ({ id, h: taskHash(options.seed, `validation-order\u0000${id}`) })).sort((a, b) => a.h - b.h || (a.id < b.id ? -1 : 1));
+    // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task. In an
+    // environment composed of several, the order runs source by source, so every sample holds its share of each
+    // source (a sample without a source would score a different mean of sources); one source: the order as before.
+    const source = (id: string) => this.env.source?.(id) ?? '';
+    const order = [...new Set(ids)]
+      .map((id) => ({ id, s: source(id), h: taskHash(options.seed, `validation-order\u0000${id}`) }))
+      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0) || a.h - b.h || (a.id < b.id ? -1 : 1));
     const keep = new Set(order.filter((_, j) => j % plan.samples === k).map((x) => x.id));
     return { taskIds: ids.filter((id) => keep.has(id)), sampleSeed };
   }
