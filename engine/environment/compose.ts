@@ -114,6 +114,15 @@ class ComposedEnvironment implements Environment {
     return this.split(taskId)?.label;
   }
 
+  readers(): string[] {
+    return [...new Set(this.sources.flatMap((s) => s.env.readers?.() ?? []))];
+  }
+
+  async reread(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined> {
+    const found = this.split(taskId);
+    return found?.env.reread?.(reader, found.id, payload);
+  }
+
   explain(taskId: string): string | undefined {
     const found = this.split(taskId);
     return found?.env.explain?.(found.id);
