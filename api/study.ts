@@ -24,6 +24,7 @@ import { writeStudyOutputs } from '../viewer/study/render.ts';
 import { baselines, evaluate } from './evaluate.ts';
 import { search, versions } from './search.ts';
 import { evaluationRecord, searchRecord, studyPath } from './study-records.ts';
+import { rereadEnv } from './study-readers.ts';
 import { MAX_WORKERS } from './workers.ts';
 
 export interface StudyOptions {
@@ -71,6 +72,7 @@ export type StudyPhase =
   | { kind: 'floor'; env: number; spec: string; split: Split; programs: string[] }
   | { kind: 'search'; env: number; spec: string; seed: number; resumed: boolean }
   | { kind: 'transfer'; env: number; seed: number; target: number }
+  | { kind: 'readers'; env: number; spec: string }
   | { kind: 'render' };
 
 export interface StudyResult {
@@ -310,10 +312,27 @@ async function transfer(s: Session, from: StudyEnv): Promise<void> {
   }
 }
 
-/** The floor and the searches of one environment (or of the joint one); an environment that fails is named and left. */
+/** The best design and the picks under the environment's other readers (api/study-readers.ts). */
+async function readers(s: Session, env: StudyEnv): Promise<void> {
+  await phase(s, { kind: 'readers', env: env.index, spec: env.spec });
+  const opts = s.study.options;
+  try {
+    const found = await rereadEnv({ studyDir: s.folder.dir, models: s.models, splitSeed: opts.splitSeed, protocol: opts.protocol, onNote: (m) => s.onNote(`${env.spec}: ${m}`), ...(opts.data ? { data: opts.data } : {}) }, env);
+    if (found.length) {
+      env.readers = [...(env.readers ?? []), ...found];
+      save(s);
+    }
+  } catch (err) {
+    if (s.o.signal?.aborted) throw new Interrupted();
+    s.onNote(`${env.spec}: the other readers could not score it: ${(err as Error).message}`);
+  }
+}
+
+/** The floor, the searches and the other readers of one environment (or of the joint one); one that fails is named and left. */
 async function environment(s: Session, env: StudyEnv): Promise<void> {
   if (!(await floor(s, env, 'test')) || !(await floor(s, env, 'train'))) return;
   for (const seed of s.study.options.runSeeds) await runOneSearch(s, env, seed);
+  await readers(s, env);
 }
 
 export async function study(o: StudyOptions = {}): Promise<StudyResult> {

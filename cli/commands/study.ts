@@ -79,6 +79,7 @@ function phaseLine(p: StudyPhase, envs: string[]): string | undefined {
   const name = (i: number) => envs[i] ?? (i === envs.length ? 'joint' : `environment ${i}`);
   if (p.kind === 'floor') return `floor: ${p.programs.join(', ')} on ${name(p.env)} (${p.split === 'test' ? 'test' : 'validation'})`;
   if (p.kind === 'search') return `search: ${name(p.env)}, run seed ${p.seed}${p.resumed ? ' (resumed)' : ''}`;
+  if (p.kind === 'readers') return `other readers: ${name(p.env)}`;
   if (p.kind === 'transfer') return `transfer: ${name(p.env)}'s pick of seed ${p.seed} on ${name(p.target)}`;
   return undefined;
 }

@@ -35,8 +35,19 @@ export interface PickRow {
   vsBestTest?: PairedComparison;
   vsBestValidation?: PairedComparison;
   sentence?: string;
+  /** Under each other reader: the pick against the best design, and whether the gain under the search's reader holds. */
+  readers: ReaderCheck[];
   error?: string;
   run: string;
+}
+
+export interface ReaderCheck {
+  reader: string;
+  pick: number | null;
+  best: number | null;
+  vsBest?: PairedComparison;
+  /** Set when the pick beat the best design under the search's reader and does not under this one: why. */
+  flag?: string;
 }
 
 export interface EnvAnalysis {
@@ -91,6 +102,7 @@ function pickRow(env: StudyEnv, s: StudySearch, best: DesignRow | undefined): Pi
   const test = s.test?.score ?? null;
   const validation = s.validation ?? null;
   const row: PickRow = {
+    readers: [],
     seed: s.seed,
     ...(s.pick ? { node: s.pick.node } : {}),
     validation,
@@ -109,8 +121,32 @@ function pickRow(env: StudyEnv, s: StudySearch, best: DesignRow | undefined): Pi
   if (bestTest) row.vsBestTest = comparePaired(rewardMap(s.test.rewards), rewardMap(bestTest.rewards), `${key}/test`);
   if (bestValidation && s.validationRewards) row.vsBestValidation = comparePaired(rewardMap(s.validationRewards), rewardMap(bestValidation.rewards), `${key}/validation`);
   if (row.vsBestTest) row.sentence = comparisonSentence(`the pick of seed ${s.seed}`, best.program, row.vsBestTest, 'test');
+  row.readers = readerChecks(env, s.seed, best.program, row.vsBestTest);
   return row;
 }
+
+/**
+ * The pick against the best design under each other reader. A gain holds under a reader when the pick is ahead there
+ * too, and significantly so where it was significantly ahead under the search's reader; one that does not is flagged.
+ */
+function readerChecks(env: StudyEnv, seed: number, best: string, primary: PairedComparison | undefined): ReaderCheck[] {
+  const rereads = env.readers ?? [];
+  const names = [...new Set(rereads.map((r) => r.reader))];
+  return names.flatMap((reader) => {
+    const pick = rereads.find((r) => r.reader === reader && r.seed === seed);
+    const floor = rereads.find((r) => r.reader === reader && r.seed === undefined && r.program === best);
+    if (!pick || !floor) return [];
+    const vsBest = comparePaired(rewardMap(pick.rewards), rewardMap(floor.rewards), `${env.spec}/${seed}/${reader}`);
+    const check: ReaderCheck = { reader, pick: pick.score, best: floor.score, vsBest };
+    const gained = primary !== undefined && primary.tasks > 0 && primary.mean > 0;
+    const holds = vsBest.mean > 0 && (vsBest.significant || !primary?.significant);
+    if (gained && !holds)
+      check.flag = `the pick of seed ${seed} beats ${best} under the search's reader (${signedText(primary.mean)}${primary.significant ? ', significant' : ''}) but not under ${reader} (${signedText(vsBest.mean)}, permutation p = ${vsBest.permutationP.toFixed(3)}): a gain that does not survive another reader`;
+    return [check];
+  });
+}
+
+const signedText = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
 
 export function analyzeEnv(env: StudyEnv): EnvAnalysis {
   const designs = designRows(env);

@@ -85,6 +85,19 @@ export const StudyTransferSchema = z
   .strict();
 export type StudyTransfer = z.infer<typeof StudyTransferSchema>;
 
+/** A finished test evaluation scored again by another reader (Environment.readers: a second offline reader, evidence recall, a model). */
+export const StudyRereadSchema = z
+  .object({
+    reader: Text(200),
+    /** The best design's name, or the pick of a search (then `seed`). */
+    program: Text(4096),
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
+    score: Score.nullable(),
+    rewards: TaskRewardsSchema,
+  })
+  .strict();
+export type StudyReread = z.infer<typeof StudyRereadSchema>;
+
 export const StudyEnvSchema = z
   .object({
     /** Its place in the study (the order given). */
@@ -108,6 +121,8 @@ export const StudyEnvSchema = z
       .strict(),
     searches: z.array(StudySearchSchema).max(MAX_REPEAT),
     transfer: z.array(StudyTransferSchema).max(MAX_REPEAT * MAX_STUDY_ENVS),
+    /** The best design and each pick scored on test by the environment's other readers. */
+    readers: z.array(StudyRereadSchema).max(16 * (MAX_REPEAT + 1)).optional(),
   })
   .strict();
 export type StudyEnv = z.infer<typeof StudyEnvSchema>;

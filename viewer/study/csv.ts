@@ -21,6 +21,10 @@ function envRows(e: EnvAnalysis, label: string): (string | number | boolean | nu
   for (const p of e.picks) {
     const c = p.vsBestTest;
     rows.push([label, 'pick', p.node ?? '', p.seed, label, p.validation, p.selection, '', p.test, c?.mean, c?.low, c?.high, c?.wins, c?.ties, c?.losses, c?.permutationP, c?.signP, c?.significant]);
+    for (const r of p.readers) {
+      const v = r.vsBest;
+      rows.push([label, `pick under ${r.reader}${r.flag ? ' (flagged)' : ''}`, p.node ?? '', p.seed, label, '', '', '', r.pick, v?.mean, v?.low, v?.high, v?.wins, v?.ties, v?.losses, v?.permutationP, v?.signP, v?.significant]);
+    }
   }
   return rows;
 }

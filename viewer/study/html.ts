@@ -39,12 +39,29 @@ function envHtml(e: EnvAnalysis, link: RunLink, title: string): string {
       ),
       `<p>Picks across seeds: test ${escapeXml(interval(e.picksTest))}; search validation ${escapeXml(interval(e.picksValidation))}${e.picksSelection.n ? `; selection ${escapeXml(interval(e.picksSelection))}` : ''} (${escapeXml(e.picksTest.method)}).</p>`,
       `<ul>${e.picks.filter((p) => p.sentence).map((p) => `<li>${escapeXml(p.sentence as string)}</li>`).join('')}</ul>`,
+      ...readersHtml(e),
       '<h3>Best validation score over steps (dot: the pick\'s test score)</h3>',
       searchCurves(e),
     );
   }
   parts.push('</section>');
   return parts.join('\n');
+}
+
+/** The picks and the best design under the environment's other readers, with the gains that do not hold flagged. */
+function readersHtml(e: EnvAnalysis): string[] {
+  const readers = [...new Set(e.picks.flatMap((p) => p.readers.map((r) => r.reader)))];
+  if (!readers.length) return [];
+  const rows = readers.map((reader) => {
+    const checks = e.picks.map((p) => p.readers.find((r) => r.reader === reader));
+    return [escapeXml(reader), score(checks.find((c) => c)?.best ?? null), ...checks.map((c) => (c ? `${score(c.pick)} (${escapeXml(comparison(c.vsBest))})` : '—'))];
+  });
+  const flags = e.picks.flatMap((p) => p.readers.flatMap((r) => (r.flag ? [r.flag] : [])));
+  return [
+    '<h3>Under other readers (test)</h3>',
+    table(['reader', e.best?.program ?? 'best design', ...e.picks.map((p) => `pick, seed ${p.seed}`)], rows),
+    flags.length ? `<ul>${flags.map((f) => `<li class="error"><b>Flag:</b> ${escapeXml(f)}</li>`).join('')}</ul>` : '<p>Every gain under the search\'s reader holds under the other readers (or there was none).</p>',
+  ];
 }
 
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}

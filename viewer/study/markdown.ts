@@ -27,6 +27,21 @@ function bySourceLines(label: string, by: { source: string; tasks: number; score
   return [`- ${label} by source: ${by.map((s) => `${s.source} ${score(s.score)} (${s.tasks} tasks)`).join(', ')}`];
 }
 
+/** The picks and the best design under the environment's other readers, and the gains that do not hold. */
+function readerLines(a: EnvAnalysis): string[] {
+  const readers = [...new Set(a.picks.flatMap((p) => p.readers.map((r) => r.reader)))];
+  if (!readers.length) return [];
+  const rows = readers.map((reader) => {
+    const checks = a.picks.map((p) => p.readers.find((r) => r.reader === reader));
+    const best = checks.find((c) => c)?.best ?? null;
+    return [reader, score(best), ...checks.map((c) => (c ? `${score(c.pick)} (${comparison(c.vsBest)})` : '—'))];
+  });
+  const out = ['Under other readers (test; the same payloads, scored by rules the search did not optimise):', '', table(['reader', `${a.best?.program ?? 'best design'}`, ...a.picks.map((p) => `pick, seed ${p.seed}`)], rows), ''];
+  const flags = a.picks.flatMap((p) => p.readers.flatMap((r) => (r.flag ? [r.flag] : [])));
+  out.push(...(flags.length ? flags.map((f) => `- **Flag:** ${f}.`) : ['- Every gain under the search\'s reader holds under the other readers (or there was none).']), '');
+  return out;
+}
+
 export function envSection(a: EnvAnalysis, heading = '##'): string[] {
   const out = [`${heading} ${a.name}${a.name !== a.spec ? ` (\`${a.spec}\`)` : ''}`, ''];
   if (a.reward) out.push(`Reward: ${a.reward}.`, '');
@@ -53,6 +68,7 @@ export function envSection(a: EnvAnalysis, heading = '##'): string[] {
       out.push(...bySourceLines(`the pick of seed ${p.seed}`, p.bySource));
     }
     out.push('');
+    out.push(...readerLines(a));
   }
   return out;
 }
