@@ -16,6 +16,7 @@ import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
+import { DEFAULT_SELECTION_SHARE } from '../engine/search/selection-holdout.ts';
 import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
@@ -73,6 +74,11 @@ export interface SearchOptions {
   test?: boolean;
   /** What a memory asked test questions learns from: 'update' (default) or 'update+validation' (engine/environment/protocol.ts). */
   protocol?: Protocol;
+  /**
+   * Share of the validation held out for selection only (default 0.3; 0 holds none out): never shown to the meta
+   * agent, where the pick is chosen (engine/search/selection-holdout.ts). Validations under 40 tasks hold none out.
+   */
+  selectionShare?: number;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
   models?: ResolvedModels;
   /** Local worker processes for evaluations (default 0: this process; the CLI's default is cores − 1). */
@@ -142,6 +148,7 @@ const OptionsSchema = z
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
     protocol: ProtocolSchema.optional(),
+    selectionShare: z.number().min(0).max(0.5).optional(),
     analysis: ModelMetaOptionsSchema.shape.analysis,
     metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
@@ -224,6 +231,7 @@ function settings(
     quickExamTasks: 5,
     testWinner: o.test ?? true,
     protocol: o.protocol ?? DEFAULT_PROTOCOL,
+    selectionShare: o.selectionShare ?? DEFAULT_SELECTION_SHARE,
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
     ...(o.clustering ? { clustering: o.clustering } : {}),
   });

@@ -69,6 +69,7 @@ export function searchRecord(studyDir: string, seed: number, result: SearchResul
     status: 'done',
     steps: result.steps,
     validation: result.winner.validation,
+    ...(result.winner.selection !== undefined ? { selection: result.winner.selection } : {}),
     curve: run.steps.filter((p) => Number.isFinite(p.bestMean)).map((p) => ({ step: p.step, best: p.bestMean })),
   };
   if (!pick) return record;

@@ -207,7 +207,12 @@ function seedsLine(o: RunOptions): string {
 /** What the validation can tell apart, in a line. */
 export function validationLine(v: ValidationPlan): string {
   const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
-  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
+  const held = v.selection
+    ? `; ${v.selection.tasks} more held out for selection only (never shown to the meta agent; the pick is chosen there, known to ±${v.selection.resolvable.toFixed(3)})`
+    : v.selectionNote
+      ? `; ${v.selectionNote}`
+      : '';
+  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart${held}`;
 }
 export function summaryTable(s: SearchResult, options: RunOptions): string {
   const { split } = seedsOf(options);
@@ -221,7 +226,7 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ['full evaluations', String(s.fullEvaluations)],
     [
       `selected (${options.selection})`,
-      `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
+      `${s.winner.id}: search validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), selection ${s.winner.selection === undefined ? '— (none held out)' : fmt(s.winner.selection)}, test ${fmt(s.winner.test)}${s.winner.test !== undefined ? ` (test − search validation ${fmt(s.winner.test - s.winner.validation)})` : ''}`,
     ],
     ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
     ...(s.sources ? ([['selected by source', sourcesLine(s.sources)]] as [string, string][]) : []),

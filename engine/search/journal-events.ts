@@ -107,6 +107,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
   // Ctrl-C). Either way a resume carries on instead of staying stopped.
   z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional(), interrupted: z.boolean().optional() }),
+  // A candidate scored on the validation tasks held out for selection (selection-holdout.ts), in the final phase.
+  z.object({ type: z.literal('selection'), t: z.number(), step: z.number().int(), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath }),
   // `tied`: the programs the winner cannot be told apart from on validation (engine/search/ties.ts), with why.
   z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number(), tied: z.array(NodeId).max(50).optional(), tieNote: z.string().max(2000).optional() }),
 ]);

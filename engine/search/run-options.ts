@@ -46,6 +46,8 @@ export const RunOptionsSchema = z
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
     clustering: z.enum(['clue', 'metadata']).optional(),
+    /** Share of the validation held out for selection only (selection-holdout.ts); absent in runs before it (none). */
+    selectionShare: z.number().min(0).max(0.5).optional(),
     /** What a memory asked test questions learns from; absent in runs before it was an option (then 'update+validation'). */
     protocol: ProtocolSchema.optional(),
   })
