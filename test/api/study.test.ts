@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineEnvironment, evaluate, registerEnvironment, study, type StudyPhase, UsageError } from '../../api/index.ts';
 import { readJournal } from '../../run-store/journal.ts';
+import { StudyServer } from '../../api/runs.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-study-'));
@@ -55,7 +56,7 @@ describe('study()', () => {
     expect(resumedRun.filter((e) => e.type === 'evaluation' && e.step === 0 && e.node === 'seed-bm25')).toHaveLength(1);
     const first = readJournal(join(out, done.study.environments[0]?.searches[0]?.run as string, 'journal.jsonl')).events;
     expect(first.filter((e) => e.type === 'start')).toHaveLength(1);
-  });
+   }, 180_000);
 
   it('names the environment that failed to open, and the others go on', () => {
     const study = JSON.parse(readFileSync(join(out, 'study.json'), 'utf8'));
@@ -108,6 +109,23 @@ describe('study()', () => {
     expect(html.match(/<svg/g)?.length).toBeGreaterThanOrEqual(5);
     expect(html).toContain('report.html');
     expect(existsSync(join(out, 'envs', '0-study-toy-a', 'seed-0', 'report.html'))).toBe(true);
+  });
+
+  it('automemo view opens the study, each search linked to its run\'s own viewer', async () => {
+    const server = new StudyServer(out);
+    const url = await server.listen(0);
+    try {
+      expect(server.runViewers.size).toBe(4);
+      const page = await (await fetch(url)).text();
+      expect(page).toContain('<svg');
+      for (const runUrl of server.runViewers.values()) {
+        expect(page).toContain(`href="${runUrl}"`);
+        expect((await fetch(`${runUrl}api/run`)).status).toBe(200);
+      }
+    } finally {
+      await server.close();
+    }
+    await expect(new StudyServer(join(dir, 'nowhere')).listen(0)).rejects.toThrow(/does not exist/);
   });
 
   it('refuses a folder that is not a study, and a study whose folder another study holds', async () => {
