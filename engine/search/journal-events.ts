@@ -103,6 +103,9 @@ export const EventSchema = z.discriminatedUnion('type', [
     resolvable: z.number(),
     oneTask: z.number(),
     warning: z.string().max(2000).optional(),
+    /** The validation held out for selection only (selection-holdout.ts), or why none is. */
+    selection: z.object({ tasks: z.number().int(), resolvable: z.number() }).optional(),
+    selectionNote: z.string().max(2000).optional(),
   }),
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
   // Ctrl-C). Either way a resume carries on instead of staying stopped.
