@@ -23,4 +23,8 @@ export const {
   UsageError,
   ContentError,
   defineMemo,
+  study,
+  protocolStatement,
+  comparePaired,
+  meanInterval,
 } = api;

@@ -22,4 +22,10 @@ export const {
   defineMemo,
   DEFAULT_SEEDS,
   SCREEN_KEEP,
+  study,
+  DEFAULT_PROTOCOL,
+  PROTOCOLS,
+  protocolStatement,
+  comparePaired,
+  meanInterval,
 } = api;
