@@ -4,21 +4,25 @@
 // the budget the leading candidates are scored on the held-out tasks once, and the pick is the best there: the
 // programs the meta agent wrote to fix what it saw are chosen on tasks it never saw.
 //
-// Sized so its interval still resolves: a fifth … half of the validation, at least MIN_HELD tasks, and only where the
-// validation has MIN_VALIDATION tasks or more (below, nothing is held out and the plan says so).
+// Sized so both intervals still resolve: round(share · n) tasks, at least MIN_HELD, at most half, and never so many
+// that the search keeps fewer than MIN_SEARCH (the 30 tasks an evaluation needs to tell programs apart); a validation
+// too small for both holds nothing out, and the plan says so.
 import { taskHash } from '../environment/roles.ts';
 
 /** Share of the validation tasks held out for selection (new runs; runs before it hold none out). */
 export const DEFAULT_SELECTION_SHARE = 0.3;
-/** Validation tasks a search needs before it holds any out. */
-export const MIN_VALIDATION_FOR_SELECTION = 40;
 /** Held-out tasks at least, when any. */
 const MIN_HELD = 20;
+/** Validation tasks the search keeps at least (engine/evaluate/task-sample.ts's minimum). */
+const MIN_SEARCH = 30;
+/** Validation tasks a search needs before it holds any out. */
+export const MIN_VALIDATION_FOR_SELECTION = MIN_HELD + MIN_SEARCH;
 
-/** How many of n validation tasks are held out: round(share·n), at least MIN_HELD, at most half; 0 below the minimum. */
+/** How many of n validation tasks are held out: round(share·n), at least MIN_HELD, at most half, leaving MIN_SEARCH. */
 export function selectionSize(n: number, share: number | undefined): number {
-  if (!share || n < MIN_VALIDATION_FOR_SELECTION) return 0;
-  return Math.min(Math.floor(n / 2), Math.max(MIN_HELD, Math.round(share * n)));
+  if (!share) return 0;
+  const k = Math.min(Math.floor(n / 2), Math.max(MIN_HELD, Math.round(share * n)), n - MIN_SEARCH);
+  return k >= MIN_HELD ? k : 0;
 }
 
 /** The held-out tasks: the first selectionSize of a seeded order (the run seed); the search keeps the rest. */
