@@ -5,7 +5,8 @@
 import { join, relative } from 'node:path';
 import type { EvaluationResult } from '../engine/evaluate/records.ts';
 import { readEvidenceLines } from '../engine/evaluate/evidence.ts';
-import { bySourceScores } from '../engine/evaluate/stats.ts';
+import { bySourceScores, weightedScore } from '../engine/evaluate/stats.ts';
+import { readSmallFile } from '../foundation/small-file.ts';
 import type { StudyEvaluation, StudySearch, TaskRewards } from '../engine/study/study-file.ts';
 import { z } from 'zod';
 import { resolveInside } from '../foundation/safe-path.ts';
@@ -90,4 +91,43 @@ export function searchRecord(studyDir: string, seed: number, result: SearchResul
     };
   }
   return record;
+}
+
+const ResultsEntry = z.looseObject({
+  name: z.string().max(4096),
+  evidenceDir: z.string().max(4096).optional(),
+  score: z.number().min(0).max(1).nullable().optional(),
+  env: z.looseObject({ name: z.string().max(200).optional(), reward: z.string().max(500).optional() }).optional(),
+});
+
+/**
+ * The evaluations a killed baselines() call finished before the kill (its results.json is rewritten after each
+ * program): read back with their per-task rewards from their evidence, so a resumed study does not run them again.
+ * Entries that are not inside the study, or whose evidence cannot be read, are left to run again.
+ */
+export function finishedFloor(studyDir: string, out: string, programs: readonly string[]): StudyEvaluation[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readSmallFile(join(out, 'results.json'), 64 * 2 ** 20) ?? '[]');
+  } catch {
+    return [];
+  }
+  const entries = z.array(ResultsEntry).max(64).safeParse(raw);
+  if (!entries.success) return [];
+  const out_: StudyEvaluation[] = [];
+  for (const e of entries.data) {
+    if (!programs.includes(e.name) || !e.evidenceDir || e.score === undefined) continue;
+    const rel = studyPath(studyDir, e.evidenceDir);
+    try {
+      const rows = evidenceRewards(studyDir, rel);
+      const by = bySourceList(rows);
+      // The evidence must give the score results.json recorded: a folder cut short or changed is run again.
+      const again = weightedScore(rows);
+      if (!rows.length || (again === null ? e.score !== null : e.score === null || Math.abs(again - e.score) > 1e-9)) continue;
+      out_.push({ program: e.name, score: e.score, tasks: rows.length, rewards: rows.map((r) => [r.id, r.reward]), ...(by ? { bySource: by } : {}), evidence: rel });
+    } catch {
+      // Evidence outside the study or unreadable: evaluated again.
+    }
+  }
+  return out_;
 }

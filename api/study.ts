@@ -23,7 +23,7 @@ import { renderReport } from '../viewer/report.ts';
 import { writeStudyOutputs } from '../viewer/study/render.ts';
 import { baselines, evaluate } from './evaluate.ts';
 import { search, versions } from './search.ts';
-import { evaluationRecord, searchRecord, studyPath } from './study-records.ts';
+import { evaluationRecord, finishedFloor, searchRecord, studyPath } from './study-records.ts';
 import { rereadEnv } from './study-readers.ts';
 import { MAX_WORKERS } from './workers.ts';
 
@@ -214,10 +214,17 @@ function common(s: Session) {
 async function floor(s: Session, env: StudyEnv, split: Split): Promise<boolean> {
   const key = split === 'test' ? 'test' : 'validation';
   const done = new Set(env.floor[key].map((e) => e.program));
+  const out = join(s.folder.dir, env.folder, 'floor', key);
+  // What a killed batch finished is read back from its results.json and evidence, not run again.
+  const recovered = finishedFloor(s.folder.dir, out, s.study.options.designs.filter((d) => !done.has(d)));
+  if (recovered.length) {
+    env.floor[key].push(...recovered);
+    for (const r of recovered) done.add(r.program);
+    save(s);
+  }
   const programs = s.study.options.designs.filter((d) => !done.has(d));
   if (!programs.length) return true;
   await phase(s, { kind: 'floor', env: env.index, spec: env.spec, split, programs });
-  const out = join(s.folder.dir, env.folder, 'floor', key);
   try {
     const r = await baselines({ env: env.spec, programs, split, seed: s.study.options.runSeeds[0] as number, out, onNote: (m) => s.onNote(`${env.spec}: ${m}`), ...common(s) });
     for (const row of r.rows) {

@@ -111,6 +111,27 @@ describe('study()', () => {
     expect(existsSync(join(out, 'envs', '0-study-toy-a', 'seed-0', 'report.html'))).toBe(true);
   });
 
+  it('reads back what a killed floor batch finished (results.json and evidence) instead of running it again', async () => {
+    const small = join(dir, 'floor-kill');
+    const kill = (p: StudyPhase) => {
+      if (p.kind === 'search') throw new Error('killed after the floor');
+    };
+    await expect(study({ env: ['study-toy-a'], out: small, ...options, repeat: 1, transfer: false, beforePhase: kill })).rejects.toThrow('killed after the floor');
+    // As if the kill came after the batch's evaluations and before study.json recorded them.
+    const path = join(small, 'study.json');
+    const before = JSON.parse(readFileSync(path, 'utf8'));
+    const finished = before.environments[0].floor.test;
+    expect(finished.map((e: { program: string }) => e.program)).toEqual(['bm25', 'no-memory']);
+    before.environments[0].floor.test = [];
+    writeFileSync(path, JSON.stringify(before));
+    const seen: StudyPhase[] = [];
+    const done = await study({ out: small, resume: true, workers: 0, onPhase: (p) => seen.push(p) });
+    expect(seen.filter((p) => p.kind === 'floor')).toEqual([]);
+    const back = done.study.environments[0]?.floor.test ?? [];
+    expect(back.map((e) => [e.program, e.score, e.tasks])).toEqual(finished.map((e: { program: string; score: number; tasks: number }) => [e.program, e.score, e.tasks]));
+    expect(back.map((e) => Object.fromEntries(e.rewards))).toEqual(finished.map((e: { rewards: [string, number][] }) => Object.fromEntries(e.rewards)));
+  });
+
   it('automemo view opens the study, each search linked to its run\'s own viewer', async () => {
     const server = new StudyServer(out);
     const url = await server.listen(0);
