@@ -54,7 +54,7 @@ export const BENCHMARKS: BenchBenchmark[] = [
       return `data:${path}`;
     },
   },
-  { name: 'intranets', shape: 'procedural module, 6 worlds, per-chore and site-wide', prepare: () => join(here, 'intranets.ts') },
+  { name: 'intranets', shape: 'procedural module, 12 worlds, per-chore and site-wide', prepare: () => join(here, 'intranets.ts') },
 ];
 
 /** The development benchmarks: the offline agent was tuned on these (and on LoCoMo's demo), never on those above. */
