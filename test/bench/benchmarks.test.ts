@@ -11,9 +11,7 @@ import { pickChoice } from '../../envs/data/scoring.ts';
 
 const EMPTY = { text: '', images: [] };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function spec(def: { load: (ctx: any) => unknown }): Promise<TaskEnvironmentSpec<any>> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return (await def.load({ seed: 0 })) as TaskEnvironmentSpec<any>;
 }
 
