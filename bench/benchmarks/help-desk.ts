@@ -286,9 +286,14 @@ export default defineEnvironment({
         const v = checkReply(truth, stylesOf(run.answer ?? '', truth.customer));
         return { reward: v.reward, success: v.success, feedback: v.feedback, note: v.broken.length ? `broke ${v.broken.join(', ')}` : 'all conventions kept', metrics: { broken: v.broken.length } };
       },
+      // The customer's ask for each convention this ticket needs, as its feedback words it: what a payload must bring back.
       explain: (task: EnvTask<Truth>) => {
         const t = task.truth as Truth;
-        return `${t.customer.firm} wants ${dimensionsOf(t.ticket.kind).map((d) => `${d} ${t.customer.conventions[d]}`).join(', ')}`;
+        const needed = dimensionsOf(t.ticket.kind);
+        return {
+          gold: needed.map((d) => ASKS[d](t.customer.conventions[d], t.customer)),
+          notes: [`${t.customer.firm} wants ${needed.map((d) => `${d} ${t.customer.conventions[d]}`).join(', ')}`],
+        };
       },
     };
   },

@@ -175,7 +175,10 @@ export default defineEnvironment({
       },
       explain: (task: EnvTask<Truth>) => {
         const t = task.truth as Truth;
-        return `${t.chore} here: open "${t.site.path[t.chore]}"${t.date !== undefined ? `, dates ${t.site.format}` : ''}, confirm with "${t.site.button}"`;
+        return {
+          gold: [t.site.path[t.chore] as string, t.site.button],
+          notes: [`${t.chore} here: open "${t.site.path[t.chore]}"${t.date !== undefined ? `, dates ${t.site.format}` : ''}, confirm with "${t.site.button}"`],
+        };
       },
     };
   },
