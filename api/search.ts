@@ -52,7 +52,7 @@ export interface SearchOptions {
   seed?: number;
   /** Holds the split fixed whatever the run seed (default: the run seed): repeated runs then share one test split. */
   splitSeed?: number;
-  /** How each step picks its action: 'ucb' (default), 'greedy', 'random' or 'alma-softmax'. */
+  /** How each step picks its action: 'ucb' (default; losing children count), 'ucb-paper', 'greedy', 'random' or 'alma-softmax'. */
   policy?: PolicyName;
   select?: 'lcb' | 'max-mean';
   evalFraction?: number;

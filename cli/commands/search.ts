@@ -37,7 +37,7 @@ ${environments.help('                        ')}
   --resume            continue the run in --out from its journal
   --max-usd X         stop cleanly once the models have cost this much
 ${seedUsage(22)}
-  --policy P          ucb (default), greedy, random, alma-softmax
+  --policy P          ucb (default), ucb-paper, greedy, random, alma-softmax
   --select S          lcb (default) or max-mean
   --eval-fraction F   share of validation tasks per evaluation (default 0.5)
   --min-eval-tasks N  but at least N of them (default 30; all when fewer):

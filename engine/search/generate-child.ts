@@ -142,6 +142,7 @@ async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
     step,
     proposal.description,
     editsOf(proposal),
+    proposal.mode,
   );
   // Written before the node line, so a viewer that sees the node finds its meta.json.
   run.folder.writeMeta(p.childId, {
@@ -164,7 +165,8 @@ function noOp(run: SearchRun, p: Passed, noop: NoOp): 'no-op' {
   const dir = p.own ? run.folder.moveProgram(p.childId, `${p.childId}-noop`) : p.dir;
   logExam(run, step, dir, p.attempt, p.report);
   const edits = proposal.edits.length ? { edits: editsOf(proposal) } : {};
-  run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...edits });
+  const mode = proposal.mode ? { mode: proposal.mode } : {};
+  run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...edits, ...mode });
   run.log({
     type: 'no-op',
     step,
@@ -174,6 +176,7 @@ function noOp(run: SearchRun, p: Passed, noop: NoOp): 'no-op' {
     dir: relative(run.folder.dir, dir),
     description: proposal.description.slice(0, 2000),
     ...edits,
+    ...mode,
   });
   return 'no-op';
 }

@@ -4,7 +4,7 @@
 // name or a safe relative path, so no line can point a reader or writer outside the run.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../../foundation/safe-path.ts';
-import { ChildFailureSchema, EditsSchema } from '../meta/types.ts';
+import { ChildFailureSchema, EditsSchema, PROPOSAL_MODES } from '../meta/types.ts';
 
 const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number() });
 
@@ -22,6 +22,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     parentSnapshot: z.number().nullable(),
     description: z.string().optional(),
     edits: EditsSchema.optional(),
+    /** What chose a child's edit (evidence, extend, sweep, crossover, design, model). */
+    mode: z.enum(PROPOSAL_MODES).optional(),
   }),
   z.object({
     type: z.literal('evaluation'),
@@ -62,6 +64,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     dir: RunPath.optional(),
     edits: EditsSchema.optional(),
     description: z.string().max(2000).optional(),
+    mode: z.enum(PROPOSAL_MODES).optional(),
   }),
   // A child that never passed quick examination, or that the meta agent could not write: the check and its detail.
   z.object({

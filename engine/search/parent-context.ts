@@ -46,7 +46,7 @@ export class ParentContexts {
     const read = this.readEvidence(parent);
     const info = deps.env.info();
     this.material ??= memoryMaterial(deps.env).catch(() => ({ counts: [] }));
-    const { example, counts } = await this.material;
+    const { example, counts, fields } = await this.material;
     this.asked ??= deps.env
       .worlds('train')
       .then((ws) => ws.flatMap((w) => w.tasks.map((t) => (t.instruction ?? '').slice(0, MAX_INSTRUCTION_CHARS))).slice(0, MAX_INSTRUCTIONS))
@@ -76,6 +76,7 @@ export class ParentContexts {
       roles: rolesLine(deps.models),
       ...(example ? { exampleEpisode: example } : {}),
       updateEpisodes: counts,
+      ...(fields ? { episodeFields: fields } : {}),
       tried: triedFrom(state.tree, parent.id, (dir) => {
         try {
           return readProgramFiles(join(folder.dir, dir));

@@ -72,6 +72,7 @@ export function replay(events: JournalEvent[]): Replayed {
             scores: [],
             ...(e.description ? { description: e.description } : {}),
             ...(e.edits ? { edits: e.edits } : {}),
+            ...(e.mode ? { mode: e.mode } : {}),
           });
           break;
         case 'evaluation':
@@ -98,7 +99,7 @@ export function replay(events: JournalEvent[]): Replayed {
           break;
         case 'no-op':
           out.noops.push(e);
-          tree.noops.push({ parent: e.parent, step: e.step, reason: e.reason, ...(e.description ? { description: e.description } : {}), ...(e.edits ? { edits: e.edits } : {}) });
+          tree.noops.push({ parent: e.parent, step: e.step, reason: e.reason, ...(e.description ? { description: e.description } : {}), ...(e.edits ? { edits: e.edits } : {}), ...(e.mode ? { mode: e.mode } : {}) });
           break;
         case 'generation-failed':
           out.failures.push(e);

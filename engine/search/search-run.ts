@@ -23,7 +23,7 @@ import { examineByJob, examJob } from '../jobs/exam-job.ts';
 import { InProcessExecutor, localEnvRef } from '../jobs/in-process.ts';
 import type { EnvRef } from '../jobs/job.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
-import type { Edit, ProgramFiles } from '../meta/types.ts';
+import type { Edit, ProgramFiles, ProposalMode } from '../meta/types.ts';
 import { type RunOptions, seedsOf } from './run-options.ts';
 import { BudgetExceeded } from './budget.ts';
 import type { ActionKind } from './policy.ts';
@@ -220,7 +220,7 @@ export class SearchRun {
   }
 
   /** Writes a program's files into the run folder and makes its node (compiled, not yet in the tree). */
-  async programNode(id: string, files: ProgramFiles, parent: string | null, kind: TreeNode['kind'], step: number, description?: string, edits?: Edit[]): Promise<TreeNode> {
+  async programNode(id: string, files: ProgramFiles, parent: string | null, kind: TreeNode['kind'], step: number, description?: string, edits?: Edit[], mode?: ProposalMode): Promise<TreeNode> {
     const { folder } = this;
     folder.writeProgram(id, files);
     const node: TreeNode = {
@@ -234,6 +234,7 @@ export class SearchRun {
       scores: [],
       ...(description ? { description } : {}),
       ...(edits?.length ? { edits } : {}),
+      ...(mode ? { mode } : {}),
     };
     node.hash = (await this.compile(node)).hash;
     return node;
@@ -253,6 +254,7 @@ export class SearchRun {
       parentSnapshot: node.parentSnapshot,
       ...(node.description ? { description: node.description } : {}),
       ...(node.edits?.length ? { edits: node.edits } : {}),
+      ...(node.mode ? { mode: node.mode } : {}),
     });
   }
 }

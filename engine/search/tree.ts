@@ -1,6 +1,6 @@
 // The search tree: nodes, their evaluations, failed generations. Plain state plus the derived quantities the
 // formulas need (Q, n, m, S, N); it is rebuilt from the journal on resume, so it holds nothing the journal lacks.
-import type { ChildFailure, Edit } from '../meta/types.ts';
+import type { ChildFailure, Edit, ProposalMode } from '../meta/types.ts';
 import { improvement } from './ucb.ts';
 
 export type NodeKind = 'root' | 'seed' | 'child';
@@ -22,6 +22,8 @@ export interface TreeNode {
   description?: string;
   /** What it changed, typed (a child's; none for the root and seeds). */
   edits?: Edit[];
+  /** What chose its edit (a child's). */
+  mode?: ProposalMode;
   testScore?: number;
   /** Evaluations that scored nothing (infrastructure failed every task): kept apart, never in Q, n or N. */
   unscored?: UnscoredEvaluation[];
@@ -67,6 +69,7 @@ export interface NoOpChild {
   reason: string;
   description?: string;
   edits?: Edit[];
+  mode?: ProposalMode;
 }
 
 export class SearchTree {
@@ -171,9 +174,9 @@ export class SearchTree {
     return this.children(id).filter((c) => c.scores.length > 0);
   }
 
-  /** S(v): summed improvement of the evaluated children over the parent's snapshot. */
-  sumImprovement(id: string): number {
-    return this.evaluatedChildren(id).reduce((s, c) => s + improvement(c.scores[0] as number, c.parentSnapshot ?? 0), 0);
+  /** S(v): summed improvement of the evaluated children over the parent's snapshot, by `delta` (the paper's Δ unless given). */
+  sumImprovement(id: string, delta: (firstScore: number, parentSnapshot: number) => number = improvement): number {
+    return this.evaluatedChildren(id).reduce((s, c) => s + delta(c.scores[0] as number, c.parentSnapshot ?? 0), 0);
   }
 
   /** The root always; seeds when `seedsExpandable`; another node once its parent has `minWidth` evaluated children. */
