@@ -3,7 +3,7 @@
 // changed nothing said once.
 import { describe, expect, it } from 'vitest';
 import { progressPrinter } from '../../cli/progress.ts';
-import { stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
+import { childWords, stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
 import type { SearchState } from '../../engine/search/search.ts';
 import { SearchTree } from '../../engine/search/tree.ts';
@@ -100,5 +100,17 @@ describe('a search\'s step lines', () => {
     print(at(0, { type: 'step-done', step: 3 }), s);
     expect(out).toHaveLength(2);
     expect(out[1]).toMatch(/^ {2}step 3\/10 generate from n1 \(after a child that changed nothing\) → n3 \[tune k\]: 0\.600/);
+  });
+});
+
+describe("a step's line", () => {
+  it('says which mode chose the child, from the typed mode the node records (not its prose)', () => {
+    const tree = new SearchTree();
+    const base = { dir: 'programs/x', hash: 'h', parentSnapshot: 0.5, scores: [0.5] };
+    tree.add({ ...base, id: 'root', parent: null, kind: 'root', step: 0, parentSnapshot: null });
+    tree.add({ ...base, id: 'n1', parent: 'root', kind: 'child', step: 1, description: 'stage-tune: bm25Stage k 40 → 60 (sweep of bm25Stage.k)', mode: 'sweep' });
+    expect(childWords(tree.get('n1'), tree)).toMatch(/^\[sweep: stage-tune: bm25Stage k 40 → 60/);
+    tree.add({ ...base, id: 'n2', parent: 'root', kind: 'child', step: 2, description: 'sweep: a description that names a mode is not read' });
+    expect(childWords(tree.get('n2'), tree)).not.toMatch(/^\[sweep: sweep/);
   });
 });

@@ -57,7 +57,8 @@ export class OfflineMetaAgent implements MetaAgent {
     // A design edited as its exact form: the marker first (the viewer groups its children by it), then the edit.
     const into: Edit[] = form ? [{ kind: 'design-into-pipeline', key: form.design, from: form.design, to: 'pipeline' }] : [];
     const on = form ? `on ${form.design}'s exact form, ` : '';
-    const description = `${c.mode}: ${on}${kind}: ${c.what} (${c.why})`;
+    // The mode is not in the prose: it is typed on the proposal, and the step line shows it from there.
+    const description = `${on}${kind}: ${c.what} (${c.why})`;
     const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: `${c.mode} ${kind}` };
     return { files: chosen.files, description, edits: [...into, ...chosen.edits], mode: c.mode, feedback };
   }
@@ -73,7 +74,7 @@ export class OfflineMetaAgent implements MetaAgent {
     // Every design is in the tree: a design's exact form scores as the design, so there is nothing new to start.
     if (!fresh.length) throw new MetaAgentError('every standard design is in the tree already or was started from the root');
     const design = fresh[Math.floor(random() * fresh.length)] as (typeof fresh)[number];
-    const description = `design: initial design ${design.name} (${design.description})`;
+    const description = `initial design ${design.name} (${design.description})`;
     return {
       files: readProgramFiles(design.path),
       description,

@@ -96,7 +96,7 @@ describe('lessons from the tree', () => {
     for (let step = 1; step <= 4; step++) {
       const p = await agent.propose({ ...ctx, step, tried: [...tried, ...seen.map((edits, i) => ({ node: `s${i}`, edits, description: '' }))] });
       expect(p.mode).toBe('sweep');
-      expect(p.description).toMatch(/^sweep: /);
+      expect(p.feedback?.chosen).toMatch(/^sweep /);
       expect(p.edits).toHaveLength(1);
       expect(['stage-tune', 'store']).toContain(p.edits[0]?.kind);
       seen.push(p.edits);
