@@ -3,7 +3,8 @@
 // lacks, so a resumed search learns the same. Three lessons:
 // - tried: an edit already written from this parent is never written again (whatever became of it);
 // - lost: an edit that made a child worse is not offered again to that parent, to the parent's other descendants,
-//   nor to the parent's siblings (programs one edit away from it), where it would most likely lose again;
+//   nor to the parent's siblings and their descendants (programs one edit away from it or from a program on their
+//   way), where it would most likely lose again; one that made two programs worse is offered nowhere again;
 // - helped: an edit that made a child better anywhere is a candidate to extend (extend.ts).
 // Edits are compared by what they set (kind, key, value), not by where from: the same setting reached from another
 // value, or after a crossover into the design's exact form (a marker edit), is the same change of the program.
@@ -59,18 +60,27 @@ export function lessonsFor(ctx: Pick<ParentContext, 'node' | 'history' | 'tried'
   for (const h of history) if (!h.node.startsWith('step ')) parentOf.set(h.node, h.parent);
   const ancestors = new Set<string>();
   for (let n = parentOf.get(ctx.node); n !== undefined && !ancestors.has(n); n = parentOf.get(n)) ancestors.add(n);
-  const mine = parentOf.get(ctx.node);
-  /** Would an edit that lost from `p` likely lose from this parent: p is it, an ancestor, or a written sibling. */
-  const near = (p: string) => p === ctx.node || ancestors.has(p) || (mine !== undefined && parentOf.get(p) === mine);
+  /**
+   * Would an edit that lost from `p` likely lose from this parent: p is it, an ancestor, or a sibling of it or of an
+   * ancestor (one edit away from a program on its way from its seed).
+   */
+  const near = (p: string) => {
+    if (p === ctx.node || ancestors.has(p)) return true;
+    const up = parentOf.get(p);
+    return up !== undefined && (up === parentOf.get(ctx.node) || ancestors.has(up));
+  };
   const tried = new Set<string>();
   for (const t of ctx.tried ?? []) if (t.edits.length) tried.add(identity(t.edits));
   const lost = new Map<string, number>();
   const helped: Helped[] = [];
+  // An edit that made two programs worse, wherever they are, is not offered anywhere again.
+  const losses = new Map<string, number>();
+  for (const h of history) if (changes(h.edits).length && h.delta < -DELTA_EPSILON) losses.set(identity(h.edits), (losses.get(identity(h.edits)) ?? 0) + 1);
   for (const h of history) {
     if (!changes(h.edits).length) continue;
     const id = identity(h.edits);
     if (h.parent === ctx.node) tried.add(id);
-    if (h.delta < -DELTA_EPSILON && near(h.parent)) lost.set(id, Math.min(lost.get(id) ?? 0, h.delta));
+    if (h.delta < -DELTA_EPSILON && (near(h.parent) || (losses.get(id) ?? 0) >= 2)) lost.set(id, Math.min(lost.get(id) ?? 0, h.delta));
     if (h.delta > DELTA_EPSILON && !h.node.startsWith('step ')) helped.push({ edits: h.edits, delta: h.delta, node: h.node, parent: h.parent });
   }
   helped.sort((a, b) => b.delta - a.delta || a.node.localeCompare(b.node));

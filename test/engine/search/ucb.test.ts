@@ -173,6 +173,18 @@ describe("a parent's losing children (ucb: Δ± in S; ucb-paper: the paper's Δ)
     return fromA;
   }
 
+  it('do not expand a child below its parent (ucb), where the paper would', () => {
+    const t = new SearchTree();
+    t.add(node('r', null, [0], null, 'root'));
+    t.add(node('a', 'r', [0.8], 0, 'seed'));
+    t.add(node('a1', 'a', [0.6], 0.8));
+    t.add(node('a2', 'a', [0.85], 0.8));
+    const generates = (rule: 'signed' | 'paper') => ucbCandidates(t, DEFAULT_UCB, rule).filter((c) => c.kind === 'generate').map((c) => c.node);
+    expect(generates('signed')).not.toContain('a1');
+    expect(generates('signed')).toContain('a2');
+    expect(generates('paper')).toContain('a1');
+  });
+
   it('turn a search away from a parent whose children keep losing', () => {
     const ours = expansionsOfA(ucbPolicy, 12);
     const paper = expansionsOfA(ucbPaperPolicy, 12);

@@ -55,6 +55,13 @@ describe('lessons from the tree', () => {
     expect(ruledOut(lessonsFor({ node: 'b', history }), again)).toBe(true);
     // Another branch, and the parent's parent (which has other children to learn from), may still try it.
     expect(ruledOut(lessonsFor({ node: 'c', history }), again)).toBe(false);
+    expect(ruledOut(lessonsFor({ node: 's', history }), again)).toBe(false);
+    // A child of a's sibling b (b1) is one edit away from b, itself one edit away from a: ruled out there too.
+    const withB1 = [...history, { node: 'b1', parent: 'b', edits: [k60], delta: 0.01 }];
+    expect(ruledOut(lessonsFor({ node: 'b1', history: withB1 }), again)).toBe(true);
+    // Lost twice, on two branches: offered nowhere again.
+    const twice = [...history, { node: 'y', parent: 'b', edits: [episodes], delta: -0.1 }];
+    expect(ruledOut(lessonsFor({ node: 'c', history: twice }), again)).toBe(true);
     // An edit that changed nothing is not a loss, but it was tried from a.
     const inert = [...shape, { node: 'x', parent: 'a', edits: [episodes], delta: 0 }];
     expect(lessonsFor({ node: 'b', history: inert }).lost.size).toBe(0);
