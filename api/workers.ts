@@ -119,7 +119,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
+      ({ env, changed } = await reopenEnv(ref.source, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
       // What goes back names the problem in this code's words: a module's own error may quote the file.

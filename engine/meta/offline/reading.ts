@@ -4,7 +4,7 @@
 // it); of those with traceable unit ids, how many gold units were ranked but cut, next to a shown one, or never found;
 // how full and how cut payloads are; which scenarios lag; and what the data is (dialogue turns with speakers and
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
-import type { ParentContext } from '../types.ts';
+import type { OfflineParent } from '../types.ts';
 import { goldTexts, holdsGold } from './gold.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
 import { asksLatest, asksWhen, namedSpan } from '../../../memo-programs/lib/time-focus.ts';
@@ -39,7 +39,7 @@ export interface Reading {
   asks: { latest: number; time: number; names: number };
 }
 
-export function readEvidence(ctx: ParentContext): Reading {
+export function readEvidence(ctx: OfflineParent): Reading {
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null).slice(0, 5000);
   const failed = tasks.filter((t) => (t.reward as number) < 1);
   let traced = 0;
@@ -106,7 +106,7 @@ function asksOf(instructions: readonly string[]): Reading['asks'] {
   };
 }
 
-function shownUnits(ctx: ParentContext): { shownUnits?: number } {
+function shownUnits(ctx: OfflineParent): { shownUnits?: number } {
   const counts: number[] = [];
   for (const m of ctx.payloadMetadata?.values() ?? []) {
     const units = (m as { units?: unknown } | null)?.units;
