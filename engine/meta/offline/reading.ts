@@ -6,6 +6,7 @@
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
 import type { OfflineParent } from '../types.ts';
 import { goldTexts, holdsGold } from './gold.ts';
+import { weakScenario } from './diagnose.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
 import { asksLatest, asksWhen, namedSpan } from '../../../memo-programs/lib/time-focus.ts';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
@@ -54,7 +55,7 @@ export function readEvidence(ctx: OfflineParent): Reading {
   const n = Math.max(1, tasks.length);
   const score = ctx.evaluation?.score ?? 0;
   const weak = Object.entries(ctx.evaluation?.stats?.byScenario ?? {})
-    .filter(([, s]) => s.score !== null && s.tasks >= 3 && s.score < score - 0.1)
+    .filter(([, s]) => weakScenario(s, score))
     .sort((a, b) => (a[1].score as number) - (b[1].score as number))
     .map(([name]) => name);
   const example = ctx.exampleEpisode;
