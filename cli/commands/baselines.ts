@@ -3,8 +3,9 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { BASELINES, baselines, type BaselinesOptions, type EvalRuns, failureLine } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
-import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, protocolUsage, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
+import { evalHeader, evalTable, scenarioTable, sourceLines } from '../format-eval.ts';
+import type { Protocol } from '../../api/index.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
 import { toStdout } from '../terminal.ts';
@@ -27,6 +28,7 @@ ${seedUsage(22)}
   --tasks N           only N of the split's tasks, a seeded sample (a quick look)
   --out DIR           where evidence goes (default search-trees/runs/baselines-<time>)
   --json              print the results as JSON
+${protocolUsage(22)}
 ${WORKER_USAGE}`;
 
 const Args = z.object({
@@ -45,6 +47,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.strict ? { strict: true } : {}),
     ...seedArgs(a),
     ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
+    ...(a.protocol ? { protocol: a.protocol } : {}),
     ...(a.out ? { out: a.out } : {}),
     ...evaluationPlace(a),
     json: a.json ?? false,
@@ -71,11 +74,11 @@ export async function runBaselines(o: Omit<BaselinesOptions, 'onNote' | 'onProgr
 }
 
 /** The table of the programs that finished, then each failure by name. */
-export function baselinesText(runs: EvalRuns & { evaluation?: string }, resultsPath: string): string {
+export function baselinesText(runs: EvalRuns & { evaluation?: string; protocol?: Protocol }, resultsPath: string): string {
   const parts: string[] = [];
   const first = runs.rows[0];
   if (first)
-    parts.push(`${evalHeader(first.result, runs.evaluation)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
+    parts.push(`${evalHeader(first.result, runs.evaluation, runs.protocol)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n${sourceLines(runs.rows)}`);
   for (const f of runs.failures)
     parts.push(`${failureLine(f)}\n`);
   if (runs.failures.length)

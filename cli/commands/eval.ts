@@ -3,8 +3,8 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult, splitName } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
-import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, protocolUsage, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
+import { evalHeader, evalTable, scenarioTable, sourceLines } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
 import { toStdout, toStderr } from '../terminal.ts';
@@ -33,6 +33,7 @@ ${seedUsage(20)}
                     scores on different samples do not compare)
   --out DIR         where evidence goes (default search-trees/runs/eval-<time>)
   --json            print the result as JSON
+${protocolUsage(20)}
 ${WORKER_USAGE}
 
 Models: set AUTOMEMO_EXECUTOR_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY) to
@@ -71,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.strict ? { strict: true } : {}),
       ...seedArgs(a),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
+      ...(a.protocol ? { protocol: a.protocol } : {}),
       ...(a.out ? { out: a.out } : {}),
       ...evaluationPlace(a),
       onNote: noteToStderr,
@@ -87,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
     toStdout(
-      `${evalHeader(res, res.evaluation)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
+      `${evalHeader(res, res.evaluation, res.protocol)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n${sourceLines([row])}\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
     );
   }
   return 0;

@@ -20,6 +20,9 @@ import type { TreeNode } from './tree.ts';
 import { unscoredReason } from './unscored.ts';
 import type { ValidationSampler } from './validation-sampler.ts';
 
+/** The sample index a held-out evaluation's job key carries. */
+const SELECTION_INDEX = -1;
+
 export type EvaluationEvent = Extract<NewEvent, { type: 'evaluation' }>;
 
 export interface Scored {
@@ -120,6 +123,22 @@ export class Evaluations {
       throw err;
     }
     this.record(scored.event);
+  }
+
+  /**
+   * Scores a node on the validation tasks held out for selection (selection-holdout.ts) and records it as its
+   * `selection` line. Not a validation evaluation: it enters no mean, no count, no sample, and no parent context reads
+   * it. Its job key carries sample index -1, never one of the search's samples.
+   */
+  async scoreOnSelection(node: TreeNode, taskIds: string[], step: number): Promise<number | null> {
+    const { s } = this;
+    const program = await s.programs.compile(node);
+    const dir = s.programs.folder.evidenceDir(node.id, 'selection', 0);
+    const job = evalJob({ key: jobKey(s.jobs.runId, node.id, 'selection', SELECTION_INDEX, program.hash), program, env: s.jobs.env, split: 'train', seed: s.sandboxSeed, taskIds });
+    const result = await evaluateByJob(s.jobs.executor, job, { evidenceDir: dir, ...(s.signal ? { signal: s.signal } : {}) }, s.env, s.images);
+    this.spend(result, node.id, step);
+    s.journal.record({ type: 'selection', step, node: node.id, score: result.score, tasks: result.tasks.length, evidence: relative(s.programs.folder.dir, dir) });
+    return result.score;
   }
 
   /** The agent's and the memo model's tokens of an evaluation, as `spend` lines charged under the evaluated node. */

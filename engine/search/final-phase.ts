@@ -21,6 +21,8 @@ const CONFIRMED = 3;
 export interface FinalChoice {
   winner: TreeNode;
   tie?: Tie;
+  /** The winner's score on the validation held out for selection, when the search held some out. */
+  selection?: number | null;
 }
 
 export interface FinalParts {
@@ -38,11 +40,18 @@ export async function finalPhase(p: FinalParts): Promise<FinalChoice> {
   if (tree.evaluated().length === 0) throw new Error(`no program has a score yet${stop.kind !== 'running' ? `: ${stop.reason}` : ''}`);
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
   // A search stopped by infrastructure, or by the user, has not finished: its resume does the final phase.
-  if (stop.kind === 'infrastructure' || stop.kind === 'interrupted' || (journal.state.sessionSteps === 0 && journal.state.finalDone)) return choose(p);
+  if (stop.kind === 'infrastructure' || stop.kind === 'interrupted' || (journal.state.sessionSteps === 0 && journal.state.finalDone)) return onSelection(p, choose(p), journal.state.selections);
   let choice: FinalChoice | undefined;
   const finished = await stops.runStep(FINAL_STEP, async () => {
     if (!stops.stopped) await confirm(p);
     choice = choose(p);
+    // The held-out validation decides among the leading candidates (selection-holdout.ts); the meta agent never saw it.
+    const held = stops.stopped ? [] : await p.evaluations.sampler.selectionIds();
+    if (held.length) {
+      const scores = new Map<string, number | null>();
+      for (const node of selectionCandidates(p, choice.winner)) scores.set(node.id, await p.evaluations.scoreOnSelection(node, held, FINAL_STEP));
+      choice = onSelection(p, choice, scores);
+    }
     const { winner, tie } = choice;
     journal.record({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner), ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}) });
     if (!options.testWinner || stops.stopped) return;
@@ -78,6 +87,31 @@ function choose(p: FinalParts): FinalChoice {
     }) ?? start;
   const tie = tiesOf(tree, folder, winner);
   return { winner, ...(tie ? { tie } : {}) };
+}
+
+/** The choice's winner and the best few by the selection rule and the best seed: what the held-out tasks decide among. */
+function selectionCandidates(p: FinalParts, winner: TreeNode): TreeNode[] {
+  const { tree } = p.journal.state;
+  const { ucb, selection } = p.options;
+  const byRule = tree.evaluated().sort((a, b) => selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id));
+  const seeds = tree.evaluated().filter((n) => n.kind !== 'child').sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
+  return [...new Set([winner, ...byRule.slice(0, CONFIRMED), ...seeds.slice(0, 1)])];
+}
+
+/**
+ * The pick among the candidates scored on the held-out tasks: the best score there (the validation choice on a tie,
+ * then the order of the candidates). Without held-out scores, the validation choice stands.
+ */
+function onSelection(p: FinalParts, choice: FinalChoice, scores: ReadonlyMap<string, number | null>): FinalChoice {
+  const { tree } = p.journal.state;
+  const scored = [...scores].filter((e): e is [string, number] => e[1] !== null && tree.nodes.has(e[0]));
+  if (!scored.length) return choice;
+  const mine = scores.get(choice.winner.id);
+  const [bestId, best] = scored.reduce((a, b) => (b[1] > a[1] + 1e-12 ? b : a), [choice.winner.id, mine ?? -Infinity] as [string, number]);
+  if (bestId === choice.winner.id) return { ...choice, ...(mine !== undefined ? { selection: mine } : {}) };
+  const winner = tree.get(bestId);
+  const tie = tiesOf(tree, p.programs.folder, winner);
+  return { winner, ...(tie ? { tie } : {}), selection: best };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface SearchState {
   screen?: Event<'screen'>;
   /** Model spend: meta calls (a reused reply costs nothing) and the tokens evaluations spent. */
   ledger: CostLedger;
+  /** The final phase's candidates scored on the validation held out for selection (their `selection` lines). */
+  selections: Map<string, number | null>;
   /** Steps 1..budget with a `step-done` line, ascending (a parallel search killed mid-way leaves gaps). */
   doneSteps: number[];
   /** The highest of them (0 before any). */
@@ -54,6 +56,7 @@ export function emptyState(ledger = new CostLedger()): SearchState {
     digests: new Map(),
     cluePool: emptyPool(),
     ledger,
+    selections: new Map(),
     doneSteps: [],
     completedSteps: 0,
     initDone: false,
@@ -157,6 +160,9 @@ function apply(state: SearchState, e: JournalEvent): void {
       return;
     case 'stopped':
       state.stop = { kind: e.kind, reason: e.reason };
+      return;
+    case 'selection':
+      state.selections.set(e.node, e.score);
       return;
     case 'quick-exam':
     case 'final':

@@ -15,7 +15,11 @@ export interface SearchSummary {
   /** Children not evaluated because they would have changed nothing (same program, or the parent's payloads). */
   noOps: number;
   fullEvaluations: number;
-  winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
+  /**
+   * validation: the mean on the validation the meta agent saw (search validation); selection: on the validation held
+   * out for selection only, where the pick was chosen (absent when none was held out); test: the held-out test split.
+   */
+  winner: { id: string; validation: number; evaluations: number; lcb: number; selection?: number | null; test?: number };
   /** Programs the winner cannot be told apart from on validation, and why: the pick is one of them, not better. */
   tie?: { nodes: { id: string; validation: number; test?: number }[]; note: string };
   /** Step 0's screen of standard designs (--seeds auto): each design's validation score, and whether it was kept. */
@@ -37,7 +41,7 @@ export function summarize(
   state: SearchState,
   ucb: UcbParams,
   ledger: CostLedger,
-  { winner, tie }: FinalChoice,
+  { winner, tie, selection }: FinalChoice,
 ): SearchSummary {
   const { tree, stop } = state;
   // The action of each step that finished.
@@ -60,6 +64,7 @@ export function summarize(
       validation: tree.q(winner),
       evaluations: winner.scores.length,
       lcb: lcb(tree.q(winner), winner.scores.length, N, ucb),
+      ...(selection !== undefined ? { selection } : {}),
       ...tested(winner),
     },
     root: { validation: tree.q(tree.root), ...tested(tree.root) },
