@@ -20,7 +20,7 @@ export async function exportRun(o: ExportRunOptions): Promise<ExportResult> {
   const onNote = o.onNote ?? (() => undefined);
   const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
     const copy = readEnvCopy(o.run);
-    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    const opened = await reopenEnv(run.envSource, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
     if (opened.changed && !copy) {
       await opened.env.close?.();
       throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);

@@ -10,7 +10,7 @@ import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../fou
 import { createMetaAgent } from '../engine/meta/create.ts';
 import { type ModelMetaOptions, ModelMetaOptionsSchema } from '../engine/meta/model/agent.ts';
 import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
-import { runSearch, type SearchState } from '../engine/search/search.ts';
+import { runSearch, type SearchProgress } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
 import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
@@ -86,7 +86,7 @@ export interface SearchOptions {
   /** A Redis URL: evaluations go to `automemo worker --queue` processes (wins over workers). */
   queue?: string;
   signal?: AbortSignal;
-  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  onEvent?: (event: JournalEvent, progress: SearchProgress) => void;
   /** Tasks done as an evaluation goes, by node (what the CLI's progress lines print); not journaled. */
   onProgress?: (node: string, event: ProgressEvent) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
@@ -197,7 +197,7 @@ function settings(
       ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
       ...(o.parallel ? { parallel: o.parallel } : {}),
     };
-    return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
+    return { folder, options, recorded: info.envSource };
   }
   if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
   const auto = (o.seeds ?? DEFAULT_SEEDS) === 'auto';
@@ -225,7 +225,6 @@ function settings(
     selection: o.select ?? 'lcb',
     evalFraction: o.evalFraction ?? 0.5,
     minEvalTasks: o.minEvalTasks ?? DEFAULT_MIN_EVAL_TASKS,
-    sampling: 'disjoint',
     ucb: DEFAULT_UCB,
     repairAttempts: 3,
     quickExamTasks: 5,
@@ -248,15 +247,15 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   return withHost(models, async (services) => {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
-    // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
+    // A resumed run opens with the split it was made with.
     const splitSeed = seedsOf(options).split;
     const protocol = protocolOf(options);
     const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
-    if (o.resume) {
-      opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
+    if (recorded) {
+      opened = await asContent(() => reopenEnv(recorded, open, readEnvCopy(folder.dir)));
       if (opened.changed) onNote(opened.changed);
     }
     else opened = await openNamed(o.env as EnvInput, open);

@@ -152,7 +152,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
+      ({ env, changed } = await reopenEnv(ref.source, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
       // What goes back names the problem in this code's words: a module's own error may quote the file.

@@ -15,8 +15,13 @@ import type { RunStore } from '../engine/search/run-store.ts';
 import { Journal, type JournalRead, readJournal } from './journal.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 import { isInside, repoRoot } from '../foundation/paths.ts';
+import { packageVersion } from '../foundation/version.ts';
 
-export const RUN_FORMAT = 'automemo-run/1';
+/**
+ * The run folder's format, in run.json. A run of another format is refused (RunFolder.read): the formats before this
+ * one were never released, and a version of automemo reads its own format only.
+ */
+export const RUN_FORMAT = 'automemo-run/2';
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
@@ -41,8 +46,8 @@ export const RunInfoSchema = z.object({
   createdAt: z.string(),
   options: RunOptionsSchema,
   env: z.record(z.string(), z.unknown()),
-  /** What --env resolved to (a built-in, or a module with its path and fingerprint); runs before it name a built-in. */
-  envSource: EnvSourceSchema.optional(),
+  /** What --env resolved to (a built-in, or a module with its path and fingerprint). */
+  envSource: EnvSourceSchema,
   models: z.record(z.string(), z.string().nullable()),
   versions: z.record(z.string(), z.string()),
 });
@@ -130,6 +135,7 @@ export class RunFolder implements RunStore {
     } catch (err) {
       throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
+    refuseOtherFormat(this.runJson, raw);
     const parsed = RunInfoSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`${this.runJson} is not a run description: ${z.prettifyError(parsed.error)}`);
     return parsed.data;
@@ -213,6 +219,17 @@ export class RunFolder implements RunStore {
     renameSync(source, target);
     return target;
   }
+}
+
+/** A run.json of another format: which format and which automemo wrote it, and that this one cannot take it up. */
+function refuseOtherFormat(path: string, raw: unknown): void {
+  if (typeof raw !== 'object' || raw === null) return;
+  const { format, versions } = raw as { format?: unknown; versions?: { automemo?: unknown } };
+  if (format === RUN_FORMAT || typeof format !== 'string') return;
+  const by = typeof versions?.automemo === 'string' ? `automemo ${versions.automemo.slice(0, 40)}` : 'an automemo that did not say its version';
+  throw new Error(
+    `${path} is a run of format "${format.slice(0, 40)}", written by ${by}; this automemo (${packageVersion()}) reads "${RUN_FORMAT}" runs only, so it cannot resume, view, report or export this one: use the automemo that wrote it`,
+  );
 }
 
 /** A program file's name as a run folder stores it: a safe relative path ending in .ts. */

@@ -1,11 +1,10 @@
 // Quick examination (the paper's C.4): the six checks every candidate passes before a full evaluation —
 // imports, interface, update on sample episodes, retrieve on sample tasks, payload schema, payload budget.
 // Each failed check names what happened and where, in words a person (or the repair prompt) can act on.
-import { createHash } from 'node:crypto';
 import type { EpisodeRecorder, PartialRecorder } from '../memo-programs/contract.ts';
 import { type CompiledProgram, compileProgram, formatIssue, type ProgramSource, resolveEntry } from './compile.ts';
 import { type SandboxError, type SandboxLimits, ProgramInstance } from './isolate.ts';
-import { checkPayload, DEFAULT_BUDGET, type PayloadBudget } from './payload.ts';
+import { checkPayload, DEFAULT_BUDGET, type PayloadBudget, payloadDigest } from './payload.ts';
 import { type HostServices, type InstanceUsage, InstancePrimitives } from './primitives/index.ts';
 import type { Quotas } from './primitives/quotas.ts';
 import { ToolchainError } from './toolchain-error.ts';
@@ -29,7 +28,7 @@ export interface PayloadSummary {
   textChars: number;
   images: number;
   preview: string;
-  /** sha256 of the payload as the agent gets it (text and image ids): equal digests, equal behaviour. */
+  /** The payload as the agent gets it, as one digest (payload.ts's payloadDigest): equal digests, equal behaviour. */
   digest: string;
 }
 
@@ -289,7 +288,7 @@ function payloadSummary(taskId: string, checked: ReturnType<typeof checkPayload>
     textChars: checked.textChars,
     images: checked.payload.images.length,
     preview: checked.payload.text.slice(0, 240),
-    digest: createHash('sha256').update(JSON.stringify([checked.payload.text, checked.payload.images.map((i) => i.id)])).digest('hex'),
+    digest: payloadDigest(checked.payload.text, checked.payload.images.map((i) => i.id), checked.payload.metadata),
   };
 }
 

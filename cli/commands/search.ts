@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
-import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
+import type { JournalEvent, RunOptions, SearchProgress, ValidationPlan } from '../../api/index.ts';
 import { evaluationPlace, intOption, parse, protocolField, protocolUsage, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
 import { protocolStatement } from '../../api/limits.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
@@ -139,7 +139,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   };
   process.on('SIGINT', onSigint);
   let options: RunOptions | undefined;
-  let onEvent: ((e: JournalEvent, s: SearchState) => void) | undefined;
+  let onEvent: ((e: JournalEvent, s: SearchProgress) => void) | undefined;
   try {
     const result = await search({
       ...(a.env ? { env: a.env } : {}),

@@ -36,7 +36,7 @@ describe('search() as a library call', () => {
     expect(first.runFolder).toBe(out);
     expect(first.env).toMatchObject({ name: 'toy', source: { kind: 'builtin', name: 'toy-doors' } });
     const journal = readJournal(join(out, 'journal.jsonl')).events;
-    expect(journal.some((e) => e.type === 'stopped' && e.interrupted)).toBe(true);
+    expect(journal.some((e) => e.type === 'stopped' && e.kind === 'interrupted')).toBe(true);
     expect(journal.some((e) => e.type === 'final')).toBe(false);
     const nodesBefore = journal.filter((e) => e.type === 'node').map((e) => (e.type === 'node' ? e.id : ''));
     expect(nodesBefore).toEqual(['root', 'seed-bm25']);
