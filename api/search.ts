@@ -19,6 +19,7 @@ import { type ValidationPlan, validationOf } from '../engine/search/validation-s
 import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
+import { userMac } from '../foundation/user-key.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
 import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { MAX_SEED, runSeeds } from '../engine/run-seeds.ts';
@@ -217,6 +218,19 @@ function settings(
   return { folder, options };
 }
 
+/**
+ * The secret this run's job ids on a queue are made with: this user's, for this run folder, so a resume by the same
+ * user finds the jobs in flight or finished, and nobody else can derive the ids. Without a user key, one of this
+ * session's (a resume runs its jobs again).
+ */
+function queueSalt(dir: string, onNote: (m: string) => void): { jobSalt?: string } {
+  try {
+    return { jobSalt: userMac('queue-job-ids', resolve(dir)) };
+  } catch (err) {
+    onNote(`${(err as Error).message}: this session's job ids are its own, and a resume runs its jobs again`);
+    return {};
+  }
+}
 
 export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   checkOptions(o);
@@ -262,7 +276,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote, ...(o.queue ? queueSalt(folder.dir, onNote) : {}) },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;

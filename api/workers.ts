@@ -52,6 +52,8 @@ export interface ExecutorSetup {
   data?: string;
   services: HostServices;
   onNote: (message: string) => void;
+  /** The secret a queue's job ids are made with: a run's own, so its resume finds its jobs (default: this call's). */
+  jobSalt?: string;
 }
 
 export interface Executor {
@@ -71,7 +73,7 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
     if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
     // BullMQ and its Redis client load only for a command that uses a queue.
     const { RedisQueueExecutor } = await import('../engine/jobs/redis-queue.ts');
-    return { executor: await RedisQueueExecutor.connect(o.queue), ref };
+    return { executor: await RedisQueueExecutor.connect(o.queue, s.jobSalt ? { salt: s.jobSalt } : {}), ref };
   }
   if (!o.workers) return inProcess();
   if (!loadable) {

@@ -121,7 +121,7 @@ export class WorkerPool implements JobExecutor {
     w.jobs.delete(m.id);
     if (m.type === 'done') {
       try {
-        p.resolve(parseJobOutput(m.output, `local worker pid ${w.child.pid}`, p.job.key));
+        p.resolve(parseJobOutput(m.output, `local worker pid ${w.child.pid}`, p.job));
       } catch (err) {
         p.reject(err);
       }
