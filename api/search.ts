@@ -27,6 +27,7 @@ import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import { checkRunTrust } from './run-trust.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
@@ -38,6 +39,8 @@ export interface SearchOptions {
   out?: string;
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
+  /** With resume: run the environment code of a run folder this user's automemo did not make (api/run-trust.ts). */
+  trustRun?: boolean;
   budget?: number;
   /**
    * Seed programs by name or path, or 'auto' (the default): step 0 screens the standard designs (the baselines and the
@@ -111,6 +114,7 @@ const OptionsSchema = z
     env: z.union([z.string(), z.object({ name: z.string() }).passthrough()]).optional(),
     out: z.string().min(1).optional(),
     resume: z.boolean().optional(),
+    trustRun: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000).optional(),
     seeds: z
       .union([
@@ -247,6 +251,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
     if (o.resume) {
+      checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', onNote);
       opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
       if (opened.changed) onNote(opened.changed);
     }
@@ -269,6 +274,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             }),
           );
       if (!o.resume) copyEnvironment(folder.dir, opened);
+      if (!o.resume && folder.unmarked) onNote(`the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(

@@ -13,6 +13,7 @@ import { RunOptionsSchema } from '../engine/search/run-options.ts';
 import type { MetaFile } from '../engine/search/meta-file.ts';
 import type { RunStore } from '../engine/search/run-store.ts';
 import { Journal, type JournalRead, readJournal } from './journal.ts';
+import { markRun } from './run-trust.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 import { isInside, repoRoot } from '../foundation/paths.ts';
 
@@ -63,6 +64,9 @@ const heldHere = new Set<string>();
 
 /** A run's folder on disk: the search's run store (engine/search/run-store.ts), and what the viewer and export read. */
 export class RunFolder implements RunStore {
+  /** Set by create() when the run could not be marked as this user's (run-trust.ts), saying why. */
+  unmarked: string | undefined;
+
   constructor(readonly dir: string) {}
 
   /** A path inside the run folder, proven inside (no link leads out); a folder not made yet is taken as it will be. */
@@ -103,7 +107,8 @@ export class RunFolder implements RunStore {
 
   /**
    * Starts a new run here: the folder (missing or empty) is locked before anything else is written into it, so of
-   * two searches started on it at once one runs and the other is refused; then run.json. Returns the lock's release.
+   * two searches started on it at once one runs and the other is refused; then run.json, and this user's mark of it
+   * (run-trust.ts). Returns the lock's release.
    */
   create(info: RunInfo): () => void {
     this.checkNew();
@@ -115,6 +120,8 @@ export class RunFolder implements RunStore {
       mkdirInside(this.dir, 'programs');
       mkdirInside(this.dir, 'evidence');
       writeInside(this.dir, 'run.json', `${redactCredentials(JSON.stringify(info, null, 2))}\n`, 'exclusive');
+      // This user's mark: --resume and export run the code this run names without asking.
+      this.unmarked = markRun(this.dir);
     } catch (err) {
       release();
       throw err;

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
+import { isInside } from '../../foundation/paths.ts';
 import { issueText } from '../../foundation/unknown-keys.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
 import { DocumentSchema, type Header, HeaderSchema, LIMITS, type WorldRecord, WorldSchema } from './format.ts';
@@ -92,7 +93,21 @@ export function dataFiles(path: string, limits: Limits): string[] {
   names.sort();
   if (names.length === 0) throw new Error(`dataset folder ${path} holds no .jsonl or .json file`);
   if (names.length > limits.files) throw new Error(`dataset folder ${path} holds ${names.length} data files; at most ${limits.files}`);
-  return names.map((n) => join(path, n));
+  const folderReal = realpathSync(path);
+  return names.map((n) => {
+    const file = join(path, n);
+    // Only plain files of the folder: a pipe, a link to a device or a link out (a run folder may name any folder)
+    // would block the reader, never end, or read what the dataset is not.
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      throw new Error(`dataset folder ${path}: ${n} is a link to nothing`);
+    }
+    if (!isInside(real, folderReal)) throw new Error(`dataset folder ${path}: ${n} is a link to ${real}, outside the folder`);
+    if (!statSync(real).isFile()) throw new Error(`dataset folder ${path}: ${n} is not a plain file`);
+    return file;
+  });
 }
 
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
