@@ -14,6 +14,7 @@ import { mapEnvRef, type PathMapping } from '../engine/jobs/path-map.ts';
 import { rootsProblem } from '../engine/jobs/env-roots.ts';
 import { ModuleLoadError } from '../engine/environment/module-source.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/isolate.ts';
+import type { TypecheckLimits } from '../sandbox/typecheck-thread.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
@@ -102,6 +103,8 @@ export interface WorkerContextOptions {
   roots?: string[];
   /** The most a job may ask of the sandbox; a job asking more gets these (default: the sandbox's defaults). */
   maxLimits?: Partial<SandboxLimits>;
+  /** A quick examination's type check: its time and memory (default: the sandbox's). */
+  typecheckLimits?: TypecheckLimits;
 }
 
 /**
@@ -141,6 +144,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     services,
     worker,
     maxLimits: { ...DEFAULT_LIMITS, ...o.maxLimits },
+    ...(o.typecheckLimits ? { typecheckLimits: o.typecheckLimits } : {}),
     // A worker keeps what the search process kept before workers: an agent's outcome for a payload it saw before is
     // not computed again (per environment: two data files may share task ids and an agent).
     outcomes: (ref) => {

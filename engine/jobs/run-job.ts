@@ -14,6 +14,7 @@ import { EvidenceWriter } from '../evaluate/evidence.ts';
 import type { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { writeInside } from '../../foundation/safe-path.ts';
 import { quickExam, type QuickExamReport } from '../../sandbox/quick-exam.ts';
+import type { TypecheckLimits } from '../../sandbox/typecheck-thread.ts';
 import { packEvidence } from './evidence-files.ts';
 import type { EnvRef, EvalJob, ExamJob, Job, JobOutput } from './job.ts';
 import { jobDigest } from './job-digest.ts';
@@ -35,6 +36,8 @@ export interface JobContext {
   onProgress?: (event: ProgressEvent) => void;
   /** The most a job may ask of the sandbox: a job's limits above these are lowered to them (default the sandbox's). */
   maxLimits?: SandboxLimits;
+  /** A quick examination's type check: its time and memory (default the sandbox's). */
+  typecheckLimits?: TypecheckLimits;
 }
 
 export function checkVersion(job: Pick<Job, 'version'>, worker: string): void {
@@ -56,7 +59,7 @@ export function runJob(job: Job, ctx: JobContext, evidenceDir?: string, inPlace 
 export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false): Promise<JobOutput> {
   checkVersion(job, ctx.worker);
   const env = await ctx.environment(job.env);
-  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed };
+  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed, ...(ctx.typecheckLimits ? { typecheckLimits: ctx.typecheckLimits } : {}) };
   const ran = { key: job.key, worker: ctx.worker, job: jobDigest(job) };
   if (inPlace) return { ...ran, report: await quickExam({ entryPath: join(job.dir, 'index.ts') }, options) };
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'automemo-exam-')));
