@@ -128,6 +128,19 @@ function imageProblem(baseDir: string, path: string, seen: { count: number; byte
   return undefined;
 }
 
+/** Why a question's choices cannot be told apart (one reads as nothing, two read the same), or undefined. */
+function choicesProblem(choices: string[]): string | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, c] of choices.entries()) {
+    const read = c.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (!read) return `choice ${i + 1} is empty`;
+    const first = seen.get(read);
+    if (first !== undefined) return `choices ${first + 1} and ${i + 1} read the same (${JSON.stringify(c.slice(0, 100))})`;
+    seen.set(read, i);
+  }
+  return undefined;
+}
+
 /** A time as a message may show it (a string cut at 50 characters). */
 const shownTime = (t: string | number) => JSON.stringify(typeof t === 'string' ? t.slice(0, 50) : t);
 
@@ -224,6 +237,12 @@ class DatasetReader {
           continue;
         }
         asked.set(q.id, t);
+      }
+      const badChoices = q.choices && choicesProblem(q.choices);
+      if (badChoices) {
+        // Two choices that read the same, or one that reads as nothing: the gold one cannot be told apart.
+        this.warn(`${where}: question "${q.id}": ${badChoices}; the question is left out`);
+        continue;
       }
       const unknown = (q.evidence ?? []).filter((id) => !turnIds.has(id));
       if (unknown.length) this.warn(`${where}: question "${q.id}" cites evidence ${unknown.slice(0, 5).join(', ')} that is not a turn of world "${w.id}"; left out`);
