@@ -9,6 +9,7 @@ import { PROGRAMS } from '../../memo-programs/registry.ts';
 import { compileProgram, type CompiledProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
+import { reasonText } from '../../foundation/reason-text.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
 import type { CostLedger } from '../../foundation/llm/ledger.ts';
 import type { ResolvedModels } from '../../foundation/llm/models.ts';
@@ -266,8 +267,7 @@ function createdAt(folder: RunStore): string {
 }
 
 function abortReason(signal: AbortSignal | undefined): string {
-  const r: unknown = signal?.reason;
-  return r instanceof Error ? r.message : r === undefined ? 'aborted' : String(r);
+  return reasonText(signal?.reason);
 }
 
 /** The reason of the journal's last stop, unless infrastructure or the user caused it (a resume then carries on). */
