@@ -11,15 +11,15 @@ import type { JobExecutor } from '../engine/jobs/executor.ts';
 import { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { mapEnvRef, type PathMapping } from '../engine/jobs/path-map.ts';
-import { rootsProblem } from '../engine/jobs/env-roots.ts';
-import { ModuleLoadError } from '../engine/environment/module-source.ts';
+import { checkPathMapTargets, parseEnvRoot, rootsProblem } from '../engine/jobs/env-roots.ts';
+import { shareableReason } from '../engine/jobs/shareable.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/isolate.ts';
 import type { TypecheckLimits } from '../sandbox/typecheck-thread.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
-import { UsageError } from '../foundation/usage-error.ts';
+import { asUsageSync, UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../foundation/paths.ts';
@@ -38,7 +38,7 @@ export interface WorkerOptions {
 export { defaultWorkers, MAX_WORKERS } from './worker-count.ts';
 export { serveIpc } from '../engine/jobs/ipc-serve.ts';
 export { parsePathMapping } from '../engine/jobs/path-map.ts';
-export { parseEnvRoot } from '../engine/jobs/env-roots.ts';
+export { checkPathMapTargets, parseEnvRoot } from '../engine/jobs/env-roots.ts';
 
 /** Serves jobs from a Redis queue; BullMQ is loaded only by the processes that serve one. */
 export async function serveQueue(...args: Parameters<typeof import('../engine/jobs/queue-worker.ts').serveQueue>): ReturnType<typeof import('../engine/jobs/queue-worker.ts').serveQueue> {
@@ -87,11 +87,6 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
 
 const MAX_OUTCOME_CACHES = 4;
 
-/** An opening failure as it may travel: a module's import error by its kind only (its message may quote the file). */
-function shareable(err: unknown): string {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof ModuleLoadError) return e.summary;
-  return (err as Error).message;
-}
 
 export interface WorkerContextOptions {
   /** Where this machine holds the modules and data the search had elsewhere (--path-map). */
@@ -111,8 +106,11 @@ export interface WorkerContextOptions {
  * What a worker process runs jobs with: its host services, and each environment a job names, opened once (paths
  * the search had are read where `pathMap` says they are on this machine, and only under `roots` when given).
  */
-export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, o: WorkerContextOptions = {}): JobContext {
+export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, given: WorkerContextOptions = {}): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
+  // Checked at start, as the CLI checks them: the whole disk is no allow-list, and a mapping outside it maps nowhere.
+  const o = given.roots ? { ...given, roots: given.roots.map((r) => asUsageSync(() => parseEnvRoot(r))) } : given;
+  if (o.roots) asUsageSync(() => checkPathMapTargets(o.pathMap ?? [], o.roots as string[]));
   const opened = new Map<string, Promise<Environment>>();
   const open = async (asked: EnvRef): Promise<Environment> => {
     const ref = mapEnvRef(asked, o.pathMap ?? []);
@@ -127,8 +125,9 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
       ({ env, changed } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
-      // What goes back names the problem in this code's words: a module's own error may quote the file.
-      const reason = shareable(err);
+      // What goes back names the problem in this code's words: a module's own error may quote a file. A local
+      // worker (no roots) serves the user who started it, who sees the whole message.
+      const reason = o.roots ? shareableReason(err) : (err as Error).message;
       onNote(`${worker} cannot open the environment ${ref.source.spec}: ${(err as Error).message}`);
       throw new JobRefused(`${worker} cannot open the environment ${ref.source.spec}: ${reason}`);
     }
