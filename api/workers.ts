@@ -36,7 +36,7 @@ export interface WorkerOptions {
 }
 
 export { defaultWorkers, MAX_WORKERS } from './worker-count.ts';
-export { serveIpc } from '../engine/jobs/ipc-serve.ts';
+export { noteToParent, serveIpc } from '../engine/jobs/ipc-serve.ts';
 export { parsePathMapping } from '../engine/jobs/path-map.ts';
 export { checkPathMapTargets, parseEnvRoot } from '../engine/jobs/env-roots.ts';
 
@@ -82,7 +82,7 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
     return inProcess();
   }
   const args = [...workerNodeFlags(o.workers), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'];
-  return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
+  return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1), undefined, s.onNote), ref };
 }
 
 const MAX_OUTCOME_CACHES = 4;

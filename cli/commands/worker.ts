@@ -2,7 +2,7 @@
 // how a search starts its local worker processes (--workers N); users do not call it.
 import { z } from 'zod';
 import { withHost } from '../../api/host.ts';
-import { checkPathMapTargets, parseEnvRoot, parsePathMapping, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
+import { checkPathMapTargets, noteToParent, parseEnvRoot, parsePathMapping, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -76,7 +76,8 @@ export async function run(argv: string[]): Promise<number> {
   const models = resolveModels();
   return withHost(models, async (services) => {
     // A local worker (--ipc) serves the search that started it; one behind a queue serves anyone who reaches Redis.
-    const context = workerContext(models, services, noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
+    // A local worker's notes go to the search that started it, which prints them (its stderr is not the terminal).
+    const context = workerContext(models, services, a.ipc ? noteToParent : noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
     if (a.ipc) {
       await serveIpc(context);
       return 0;

@@ -8,5 +8,7 @@ export type FromWorker =
   | { type: 'ready'; version: string }
   | { type: 'done'; id: number; output: JobOutput }
   | { type: 'progress'; id: number; event: ProgressEvent }
+  /** A note for the user (an environment's own, a changed file, a fallback): the search process prints it. */
+  | { type: 'note'; message: string }
   /** `refused`: the worker must not run it (other version, other environment): infrastructure, not the program. */
   | { type: 'failed'; id: number; message: string; refused: boolean };
