@@ -24,8 +24,11 @@ export interface Scored {
   event: EvaluationEvent;
 }
 
-/** Runs program `id` on a split's sample `index` and says what to journal; records nothing. */
-export async function scoreProgram(run: SearchRun, id: string, program: CompiledProgram, split: 'train' | 'test', index: number, step: number): Promise<Scored> {
+/**
+ * Runs program `id` on a split's sample `index` and says what to journal; records nothing. `signal`: stops it (default
+ * the search's own).
+ */
+export async function scoreProgram(run: SearchRun, id: string, program: CompiledProgram, split: 'train' | 'test', index: number, step: number, signal = run.deps.signal): Promise<Scored> {
   const { deps, folder, sampler } = run;
   const sample = await sampler.sample(split, index);
   const dir = folder.evidenceDir(id, split, index);
@@ -40,7 +43,7 @@ export async function scoreProgram(run: SearchRun, id: string, program: Compiled
     seed: seedsOf(run.options).sandbox,
     ...(sample.taskIds ? { taskIds: sample.taskIds } : {}),
   });
-  const hints = { evidenceDir: dir, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.(id, e) } : {}) };
+  const hints = { evidenceDir: dir, ...(signal ? { signal } : {}), ...(deps.onProgress ? { onProgress: (e: ProgressEvent) => deps.onProgress?.(id, e) } : {}) };
   const result = await evaluateByJob(run.executor, job, hints, deps.env, deps.services.images);
   chargeAgents(run, result, id);
   const unscored = unscoredReason(result);

@@ -21,13 +21,29 @@ interface Screened {
 }
 
 export async function screenDesigns(run: SearchRun, spec: ScreenSpec, ids: string[]): Promise<void> {
-  const screened = await Promise.all(
+  // One design's failure stops the others, and the screen ends only once every one has: the search tears down its
+  // services after a failed step, and an evaluation still running then fails on closed services, unhandled.
+  const stop = new AbortController();
+  const signal = run.deps.signal ? AbortSignal.any([run.deps.signal, stop.signal]) : stop.signal;
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
     spec.designs.map(async (design, order): Promise<Screened> => {
-      const node = await run.programNode(ids[order] as string, readProgramFiles(resolveProgram(design).path), 'root', 'seed', 0, `seed program ${design} (screened: one of the best standard designs on validation)`);
-      const scored = await scoreProgram(run, node.id, await run.compile(node), 'train', 0, 0);
-      return { design, node, scored, order };
+      try {
+        signal.throwIfAborted();
+        const node = await run.programNode(ids[order] as string, readProgramFiles(resolveProgram(design).path), 'root', 'seed', 0, `seed program ${design} (screened: one of the best standard designs on validation)`);
+        const scored = await scoreProgram(run, node.id, await run.compile(node), 'train', 0, 0, signal);
+        return { design, node, scored, order };
+      } catch (err) {
+        if (!failure) {
+          failure = { error: err };
+          stop.abort(err);
+        }
+        throw err;
+      }
     }),
   );
+  if (failure) throw failure.error;
+  const screened = settled.map((s) => (s as PromiseFulfilledResult<Screened>).value);
   const score = (s: Screened) => s.scored.event.score ?? -Infinity;
   // Best first; ties keep the order the designs were given in.
   const ranked = [...screened].sort((a, b) => score(b) - score(a) || a.order - b.order);
