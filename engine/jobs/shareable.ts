@@ -13,9 +13,12 @@ export function shareableReason(err: unknown): string {
   // automemo's own words: a time limit (the part and the limit), the toolchain, a dataset's problems as its reader
   // states them (ids and counts, never a line's text; a ContentError that wraps another error is not one of these).
   if (err instanceof TimeLimitError || err instanceof ToolchainError || (err instanceof ContentError && err.cause === undefined)) return err.message;
+  // A ContentError that wraps another error is our wrapper: the kind that says something is the wrapped one's.
+  let inner: unknown = err;
+  for (let depth = 0; inner instanceof ContentError && inner.cause !== undefined && depth < 8; depth++) inner = inner.cause;
   let kind = 'an error';
   try {
-    kind = err instanceof Error ? err.name.slice(0, 100) : typeof err;
+    kind = inner instanceof Error ? inner.name.slice(0, 100) : typeof inner;
   } catch {
     // a name that cannot be read is still an error
   }

@@ -70,7 +70,7 @@ describe('search() as a library call', () => {
       const r = await search({ env: toy, out, budget: 4, seeds: ['bm25'], meta: 'offline', signal: abort.signal, onEvent: (e) => e.type === 'action' && e.step === 1 && abort.abort(reason) });
       expect(r.interrupted, name).toBe(true);
       expect(r.stopped, name).toMatch(stopped);
-      expect(readJournal(join(out, 'journal.jsonl')).events.some((e) => e.type === 'stopped' && e.interrupted), name).toBe(true);
+      expect(readJournal(join(out, 'journal.jsonl')).events.some((e) => e.type === 'stopped' && e.kind === 'interrupted'), name).toBe(true);
     }
   });
 
