@@ -20,6 +20,7 @@ import { DEFAULT_SELECTION_SHARE } from '../engine/search/selection-holdout.ts';
 import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
+import { userMac } from '../foundation/user-key.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
 import { MAX_PARALLEL, MAX_SEEDS, protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema } from '../engine/environment/protocol.ts';
@@ -29,6 +30,7 @@ import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { type SourceScores, sourceScoresOf } from './search-sources.ts';
+import { checkRunTrust } from './run-trust.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
@@ -40,6 +42,8 @@ export interface SearchOptions {
   out?: string;
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
+  /** With resume: run the environment code of a run folder this user's automemo did not make (api/run-trust.ts). */
+  trustRun?: boolean;
   budget?: number;
   /**
    * Seed programs by name or path, or 'auto' (the default): step 0 screens the standard designs (the baselines and the
@@ -128,6 +132,7 @@ const OptionsSchema = z
     env: z.union([z.string(), z.object({ name: z.string() }).passthrough()]).optional(),
     out: z.string().min(1).optional(),
     resume: z.boolean().optional(),
+    trustRun: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000).optional(),
     seeds: z
       .union([
@@ -238,6 +243,19 @@ function settings(
   return { folder, options };
 }
 
+/**
+ * The secret this run's job ids on a queue are made with: this user's, for this run folder, so a resume by the same
+ * user finds the jobs in flight or finished, and nobody else can derive the ids. Without a user key, one of this
+ * session's (a resume runs its jobs again).
+ */
+function queueSalt(dir: string, onNote: (m: string) => void): { jobSalt?: string } {
+  try {
+    return { jobSalt: userMac('queue-job-ids', resolve(dir)) };
+  } catch (err) {
+    onNote(`${(err as Error).message}: this session's job ids are its own, and a resume runs its jobs again`);
+    return {};
+  }
+}
 
 export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   checkOptions(o);
@@ -255,6 +273,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
     if (recorded) {
+      checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', onNote);
       opened = await asContent(() => reopenEnv(recorded, open, readEnvCopy(folder.dir)));
       if (opened.changed) onNote(opened.changed);
     }
@@ -277,6 +296,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             }),
           );
       if (!o.resume) copyEnvironment(folder.dir, opened);
+      if (!o.resume && folder.unmarked) onNote(`the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -284,7 +304,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote, ...(o.queue ? queueSalt(folder.dir, onNote) : {}) },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;

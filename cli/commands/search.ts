@@ -35,6 +35,10 @@ ${environments.help('                        ')}
                       set, else offline)
   --out DIR           run folder (default search-trees/runs/search-<time>)
   --resume            continue the run in --out from its journal
+  --trust-run         with --resume: run the environment module a run folder
+                      names even when this user's automemo did not make the
+                      run (a folder from someone else); without it such a run
+                      is refused before any of its code runs
   --max-usd X         stop cleanly once the models have cost this much
 ${seedUsage(22)}
   --policy P          ucb (default), greedy, random, alma-softmax
@@ -68,6 +72,7 @@ const Args = z.object({
   meta: z.enum(['model', 'offline']).optional(),
   out: z.string().optional(),
   resume: z.boolean().optional(),
+  'trust-run': z.boolean().optional(),
   'max-usd': z.coerce.number().positive().optional(),
   ...seedFields(),
   policy: z.enum(POLICY_NAMES, { error: (iss) => `unknown policy ${JSON.stringify(String(iss.input).slice(0, 50))}${didYouMean(String(iss.input), POLICY_NAMES)}; known: ${POLICY_NAMES.join(', ')}` }).optional(),
@@ -95,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       meta: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean' },
+      'trust-run': { type: 'boolean' },
       'max-usd': { type: 'string' },
       ...SEED_OPTIONS,
       policy: { type: 'string' },
@@ -145,6 +151,7 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.env ? { env: a.env } : {}),
       ...(a.out ? { out: a.out } : {}),
       ...(a.resume ? { resume: true } : {}),
+      ...(a['trust-run'] ? { trustRun: true } : {}),
       ...(a.budget !== undefined ? { budget: a.budget } : {}),
       ...(seeds ? { seeds } : {}),
       ...(a.meta ? { meta: a.meta } : {}),

@@ -54,13 +54,22 @@ export class Evaluations {
     return this.s.sampler;
   }
 
-  /** Runs program `id` on a split's sample `index` and says what to journal (its model tokens are spent already). */
+  /** The search's own stop signal, if it has one. */
+  get signal(): AbortSignal | undefined {
+    return this.s.signal;
+  }
+
+  /**
+   * Runs program `id` on a split's sample `index` and says what to journal (its model tokens are spent already).
+   * `signal`: stops it (default the search's own).
+   */
   async score(
     id: string,
     program: CompiledProgram,
     split: 'train' | 'test',
     index: number,
     step: number,
+    signal = this.s.signal,
   ): Promise<Scored> {
     const { s } = this;
     const { folder } = s.programs;
@@ -80,7 +89,7 @@ export class Evaluations {
     const onProgress = s.onProgress;
     const hints = {
       evidenceDir: dir,
-      ...(s.signal ? { signal: s.signal } : {}),
+      ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress: (e: ProgressEvent) => onProgress(id, e) } : {}),
     };
     const result = await evaluateByJob(s.jobs.executor, job, hints, s.env, s.images);

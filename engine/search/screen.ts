@@ -27,17 +27,33 @@ export async function screenDesigns(
 ): Promise<void> {
   const { journal, programs, evaluations } = p;
   const rootQ = journal.state.tree.q(journal.state.tree.get('root'));
-  const screened = await Promise.all(
+  // One design's failure stops the others, and the screen ends only once every one has: the search tears down its
+  // services after a failed step, and an evaluation still running then fails on closed services, unhandled.
+  const stop = new AbortController();
+  const signal = evaluations.signal ? AbortSignal.any([evaluations.signal, stop.signal]) : stop.signal;
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
     spec.designs.map(async (design, order): Promise<Screened> => {
-      const description = `seed program ${design} (screened: one of the best standard designs on validation)`;
-      const node = await programs.writeNode(
-        { id: ids[order] as string, parent: 'root', kind: 'seed', step: 0, parentSnapshot: rootQ, description },
-        readProgramFiles(resolveProgram(design).path),
-      );
-      const scored = await evaluations.score(node.id, await programs.compile(node), 'train', 0, 0);
-      return { design, node, scored, order };
+      try {
+        signal.throwIfAborted();
+        const description = `seed program ${design} (screened: one of the best standard designs on validation)`;
+        const node = await programs.writeNode(
+          { id: ids[order] as string, parent: 'root', kind: 'seed', step: 0, parentSnapshot: rootQ, description },
+          readProgramFiles(resolveProgram(design).path),
+        );
+        const scored = await evaluations.score(node.id, await programs.compile(node), 'train', 0, 0, signal);
+        return { design, node, scored, order };
+      } catch (err) {
+        if (!failure) {
+          failure = { error: err };
+          stop.abort(err);
+        }
+        throw err;
+      }
     }),
   );
+  if (failure) throw failure.error;
+  const screened = settled.map((s) => (s as PromiseFulfilledResult<Screened>).value);
   const score = (s: Screened) => s.scored.event.score ?? -Infinity;
   // Best first; ties keep the order the designs were given in.
   const ranked = [...screened].sort((a, b) => score(b) - score(a) || a.order - b.order);

@@ -2,6 +2,7 @@
 // (a ToolchainError, or MAX_UNSCORED_IN_A_ROW evaluations in a row that scored nothing), or the user's signal. Each
 // stop is a `stopped` line; the stop state is what applyEvent made of those lines, so a resume knows it too (a budget
 // stop holds; after the others the resume carries on).
+import { reasonText } from '../../foundation/reason-text.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import { BudgetExceeded } from './budget.ts';
 import type { SearchJournal } from './search-journal.ts';
@@ -63,6 +64,5 @@ export class StopControl {
 }
 
 function abortReason(signal: AbortSignal | undefined): string {
-  const r: unknown = signal?.reason;
-  return r instanceof Error ? r.message : r === undefined ? 'aborted' : String(r);
+  return reasonText(signal?.reason);
 }

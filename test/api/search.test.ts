@@ -52,6 +52,28 @@ describe('search() as a library call', () => {
     expect(second.winner.test).toBeGreaterThan(0.5);
   });
 
+  it('stops cleanly whatever the abort reason: an object without a prototype, a symbol, an error whose message cannot be read', async () => {
+    const unreadable = new Error('x');
+    Object.defineProperty(unreadable, 'message', {
+      get() {
+        throw new Error('gotcha');
+      },
+    });
+    const reasons: [string, unknown, RegExp][] = [
+      ['null prototype', Object.create(null), /interrupted at step 1: aborted \(with a reason that cannot be shown\)/],
+      ['symbol', Symbol('stop'), /interrupted at step 1: Symbol\(stop\)/],
+      ['unreadable message', unreadable, /interrupted at step 1: aborted \(with a reason that cannot be shown\)/],
+    ];
+    for (const [name, reason, stopped] of reasons) {
+      const abort = new AbortController();
+      const out = join(dir, `odd-${name.replace(/ /g, '-')}`);
+      const r = await search({ env: toy, out, budget: 4, seeds: ['bm25'], meta: 'offline', signal: abort.signal, onEvent: (e) => e.type === 'action' && e.step === 1 && abort.abort(reason) });
+      expect(r.interrupted, name).toBe(true);
+      expect(r.stopped, name).toMatch(stopped);
+      expect(readJournal(join(out, 'journal.jsonl')).events.some((e) => e.type === 'stopped' && e.kind === 'interrupted'), name).toBe(true);
+    }
+  });
+
   it('refuses bad options with a UsageError naming them', async () => {
     await expect(search({ env: toy, budget: -1 })).rejects.toThrow(UsageError);
     await expect(search({ env: toy, budget: -1 })).rejects.toThrow(/budget/);
