@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { progressPrinter } from '../../cli/progress.ts';
 import { childWords, stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
-import type { SearchState } from '../../engine/search/search.ts';
+import type { SearchProgress } from '../../engine/search/search.ts';
+import { emptyState } from '../../engine/search/search-state.ts';
 import { SearchTree } from '../../engine/search/tree.ts';
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
 import type { JournalEvent } from '../../engine/search/journal-events.ts';
@@ -61,12 +62,12 @@ describe('evaluation progress through a pipe', () => {
 
 describe('a search\'s step lines', () => {
   const options = { budget: 10, ucb: DEFAULT_UCB } as unknown as RunOptions;
-  const node = (id: string, parent: string | null, scores: number[]) => ({ id, parent, kind: parent ? 'child' : 'root', dir: id, hash: id, step: 0, parentSnapshot: null, scores, description: 'tune k' }) as const;
-  const state = (): SearchState => {
-    const tree = new SearchTree();
-    tree.add({ ...node('root', null, [0.2]), scores: [0.2] });
-    tree.add({ ...node('n1', 'root', [0.5]), kind: 'child', step: 1 });
-    return { tree, ledger: new CostLedger(), step: 1, startedAt: 0, stepTimes: [], cluePool: { clusters: [] } as never };
+  const node = (id: string, parent: string | null, scores: number[]) => ({ id, parent, kind: parent ? 'child' : 'root', dir: id, hash: id, step: 0, parentSnapshot: null, scores, samples: scores.map((_, i) => i), description: 'tune k' }) as const;
+  const state = (): SearchProgress => {
+    const st = emptyState(new CostLedger());
+    st.tree.add({ ...node('root', null, [0.2]), scores: [0.2] });
+    st.tree.add({ ...node('n1', 'root', [0.5]), kind: 'child', step: 1 });
+    return { state: st, tree: st.tree, ledger: st.ledger, startedAt: 0 };
   };
   const at = (t: number, e: Record<string, unknown>) => ({ t, ...e }) as unknown as JournalEvent;
 
@@ -106,7 +107,7 @@ describe('a search\'s step lines', () => {
 describe("a step's line", () => {
   it('says which mode chose the child, from the typed mode the node records (not its prose)', () => {
     const tree = new SearchTree();
-    const base = { dir: 'programs/x', hash: 'h', parentSnapshot: 0.5, scores: [0.5] };
+    const base = { dir: 'programs/x', hash: 'h', parentSnapshot: 0.5, scores: [0.5], samples: [0] };
     tree.add({ ...base, id: 'root', parent: null, kind: 'root', step: 0, parentSnapshot: null });
     tree.add({ ...base, id: 'n1', parent: 'root', kind: 'child', step: 1, description: 'stage-tune: bm25Stage k 40 → 60 (sweep of bm25Stage.k)', mode: 'sweep' });
     expect(childWords(tree.get('n1'), tree)).toMatch(/^\[sweep: stage-tune: bm25Stage k 40 → 60/);

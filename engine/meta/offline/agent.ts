@@ -12,7 +12,7 @@ import { PROGRAMS } from '../../../memo-programs/registry.ts';
 import { seededRandom } from '../../random.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../../evaluate/evaluate.ts';
-import { type Edit, type FeedbackCluster, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
+import { type Edit, type FeedbackCluster, type MetaAgent, MetaAgentError, type OfflineParent, type Proposal } from '../types.ts';
 import type { Candidate } from './candidate.ts';
 import { choose, configCandidates, pipelineCandidates } from './choose.ts';
 import { configEvidence } from './config-evidence.ts';
@@ -25,19 +25,20 @@ import { readPipeline } from './stage-edit.ts';
 
 export { effectOf } from './config-evidence.ts';
 
-export class OfflineMetaAgent implements MetaAgent {
+export class OfflineMetaAgent implements MetaAgent<'offline'> {
   readonly mode = 'offline' as const;
+  readonly reads = ['offline'] as const;
 
-  async propose(ctx: ParentContext): Promise<Proposal> {
+  async propose(ctx: OfflineParent): Promise<Proposal> {
     return this.make(ctx, 0, []);
   }
 
-  async repair(child: Proposal, _report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
+  async repair(child: Proposal, _report: QuickExamReport, ctx: OfflineParent, attempt: number): Promise<Proposal | null> {
     // The offline agent cannot read a compiler error, but it can step aside: another edit of the same parent.
     return this.make(ctx, attempt, [child.edits]);
   }
 
-  private make(ctx: ParentContext, attempt: number, failed: Edit[][]): Proposal {
+  private make(ctx: OfflineParent, attempt: number, failed: Edit[][]): Proposal {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, ctx.tried?.length ?? 0);
     const form = exactFormOf(ctx.design, ctx.files);
     const files = form ? form.files : materializeConfig(ctx.files);
@@ -67,7 +68,7 @@ export class OfflineMetaAgent implements MetaAgent {
    * A child of a program without settings (the no-memory root): one of the standard designs not in the tree yet (the
    * donors are what it has, the screened designs included) and not started from the root before.
    */
-  private initialize(ctx: ParentContext, random: () => number): Proposal {
+  private initialize(ctx: OfflineParent, random: () => number): Proposal {
     const present = new Set((ctx.donors ?? []).map((d) => d.design).filter(Boolean));
     const started = new Set((ctx.tried ?? []).flatMap((t) => t.edits.filter((e) => e.kind === 'initial-design').map((e) => e.key)));
     const fresh = PROGRAMS.filter((p) => p.name !== 'no-memory' && !present.has(p.name) && !started.has(p.name));
@@ -86,7 +87,7 @@ export class OfflineMetaAgent implements MetaAgent {
 }
 
 /** Settings about images do nothing where no episode or task shows one: they are left alone there. */
-function usableLeaf(path: string, ctx: ParentContext): boolean {
+function usableLeaf(path: string, ctx: OfflineParent): boolean {
   if (!/image|phash|visual|caption|thumbnail/i.test(path)) return true;
   const ep = ctx.exampleEpisode;
   return !!ep && ((ep.initial.images?.length ?? 0) > 0 || ep.steps.some((s) => (s.observation?.images?.length ?? 0) > 0));

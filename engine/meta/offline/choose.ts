@@ -3,7 +3,7 @@
 // sweep of the declared tunables beside the edits the evidence only hints at — each tier by weight (a seeded jitter
 // breaks near ties). A candidate already tried from this parent, or one that lost here, on an ancestor or a sibling,
 // is never taken (lessons.ts); the first that applies to the program and changes it is the child.
-import type { Edit, ParentContext, ProgramFiles } from '../types.ts';
+import type { Edit, OfflineParent, ProgramFiles } from '../types.ts';
 import { type Applied, applyEdits } from './apply-edit.ts';
 import { type Candidate, STRONG } from './candidate.ts';
 import { crossoverCandidates } from './crossover.ts';
@@ -30,7 +30,7 @@ export function tierOf(c: Candidate, parentQ: number, donorQ: (c: Candidate) => 
 }
 
 /** Every candidate edit of a pipeline program. */
-export function pipelineCandidates(ctx: ParentContext, files: ProgramFiles, reading: Reading, lessons: Lessons): Candidate[] {
+export function pipelineCandidates(ctx: OfflineParent, files: ProgramFiles, reading: Reading, lessons: Lessons): Candidate[] {
   const pipeline = readPipeline(files);
   if (!pipeline) return [];
   const at = { ...ctx, files };
@@ -44,12 +44,12 @@ export function pipelineCandidates(ctx: ParentContext, files: ProgramFiles, read
 }
 
 /** Every candidate edit of a program edited through its config: the evidence's (given), extensions, the sweep. */
-export function configCandidates(ctx: ParentContext, files: ProgramFiles, evidence: Candidate[], lessons: Lessons, usableLeaf: (path: string) => boolean): Candidate[] {
+export function configCandidates(ctx: OfflineParent, files: ProgramFiles, evidence: Candidate[], lessons: Lessons, usableLeaf: (path: string) => boolean): Candidate[] {
   return [...evidence, ...extendCandidates(lessons, ctx.node), ...configSweep(files, usableLeaf, lessons, ctx.history ?? [])];
 }
 
 /** The first candidate, in tier and weight order, that is not ruled out and applies to `files`. */
-export function choose(ctx: ParentContext, files: ProgramFiles, candidates: Candidate[], lessons: Lessons, random: () => number): Chosen | undefined {
+export function choose(ctx: OfflineParent, files: ProgramFiles, candidates: Candidate[], lessons: Lessons, random: () => number): Chosen | undefined {
   const donorQ = (c: Candidate) => {
     const donor = c.edits.find((e) => e.donor)?.donor;
     return ctx.donors?.find((d) => d.node === donor)?.q;

@@ -2,7 +2,7 @@
 // one): the diagnosis's direction (diagnose.ts: more recall when payloads are empty or the budget unused, smaller
 // payloads when they are cut or slow) moves the settings whose names say they move recall, one step; a switch that
 // keeps the outcome's feedback is turned on where update episodes carry notes.
-import type { ParentContext } from '../types.ts';
+import type { OfflineParent } from '../types.ts';
 import type { Candidate } from './candidate.ts';
 import type { ConfigLeaf } from './config-edit.ts';
 import type { Finding } from './diagnose.ts';
@@ -33,7 +33,7 @@ function step(leaf: ConfigLeaf, up: boolean): number | undefined {
   return Math.round((up ? v * 1.5 : v / 1.5) * 10_000) / 10_000;
 }
 
-export function configEvidence(ctx: ParentContext, leaves: ConfigLeaf[], findings: Finding[], r: Reading): Candidate[] {
+export function configEvidence(ctx: OfflineParent, leaves: ConfigLeaf[], findings: Finding[], r: Reading): Candidate[] {
   const out: Candidate[] = [];
   const notes = r.shape?.notes ?? 0;
   if (notes >= 0.1) {

@@ -1,7 +1,7 @@
 // Crossover, only where it is exact: a stage of another program of the tree, taken as that program runs it, or the way
 // another design cuts, indexes and finds its units (its store options). A donor that is a standard design is read
 // through its exact form (designs.ts), so what is taken is what the design does, not an approximation of it.
-import type { Edit, ParentContext } from '../types.ts';
+import type { Edit, OfflineParent } from '../types.ts';
 import type { Candidate } from './candidate.ts';
 import { exactFormOf } from './designs.ts';
 import type { Reading } from './reading.ts';
@@ -10,14 +10,14 @@ import { type Pipeline, readPipeline } from './stage-edit.ts';
 import { usable } from './structural.ts';
 
 /** The donor's pipeline: its own, or its design's exact form when it is that design. */
-function donorPipeline(donor: NonNullable<ParentContext['donors']>[number]): Pipeline | undefined {
+function donorPipeline(donor: NonNullable<OfflineParent['donors']>[number]): Pipeline | undefined {
   return readPipeline(donor.files) ?? (() => {
     const form = exactFormOf(donor.design, donor.files);
     return form ? readPipeline(form.files) : undefined;
   })();
 }
 
-export function crossoverCandidates(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+export function crossoverCandidates(ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const texts = pipeline.stages.map((s) => s.text);
   const out: Candidate[] = [];
   for (const donor of ctx.donors ?? []) {

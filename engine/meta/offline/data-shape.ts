@@ -5,7 +5,7 @@
 // failed tasks name one; whether tasks list choices. The vocabulary's edits (vocabulary.ts) are offered where the
 // shape supports them.
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
-import type { EpisodeField, ParentContext } from '../types.ts';
+import type { EpisodeField, OfflineParent } from '../types.ts';
 
 export type EntitySource = 'meta' | 'speaker' | 'names';
 
@@ -53,7 +53,7 @@ function filesApart(f: EpisodeField): boolean {
   return f.perWorld >= 2 && f.perValue >= 1.5;
 }
 
-export function readShape(ctx: ParentContext): DataShape {
+export function readShape(ctx: OfflineParent): DataShape {
   const example = ctx.exampleEpisode;
   const dialogue = example?.meta?.kind === 'dialogue';
   const counts = ctx.updateEpisodes ?? [];

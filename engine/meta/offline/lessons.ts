@@ -8,7 +8,7 @@
 // - helped: an edit that made a child better anywhere is a candidate to extend (extend.ts).
 // Edits are compared by what they set (kind, key, value), not by where from: the same setting reached from another
 // value, or after a crossover into the design's exact form (a marker edit), is the same change of the program.
-import type { Edit, EditOutcome, ParentContext } from '../types.ts';
+import type { Edit, EditOutcome, OfflineParent } from '../types.ts';
 
 /** Below this a paired delta is a loss, above its negation a gain; between, the child changed nothing measurable. */
 export const DELTA_EPSILON = 1e-9;
@@ -53,7 +53,7 @@ export function ruledOut(lessons: Lessons, edits: readonly Edit[]): boolean {
   return lessons.tried.has(id) || lessons.lost.has(id);
 }
 
-export function lessonsFor(ctx: Pick<ParentContext, 'node' | 'history' | 'tried'>): Lessons {
+export function lessonsFor(ctx: Pick<OfflineParent, 'node' | 'history' | 'tried'>): Lessons {
   const history: EditOutcome[] = ctx.history ?? [];
   // Written children only (seeds have no edits): their parent, to walk a node's ancestry and find its siblings.
   const parentOf = new Map<string, string>();

@@ -5,7 +5,7 @@
 // are offered only on dialogue data, whole past episodes only where episodes are tasks with outcomes. Each is weighted
 // by the evidence and scaled by what history says of it (inert everywhere → almost never, helped somewhere → more);
 // the data's shape beyond the misses (feedback, entities, choices, the latest state) is vocabulary.ts's.
-import type { Edit, EditOutcome, ParentContext } from '../types.ts';
+import type { Edit, EditOutcome, OfflineParent } from '../types.ts';
 import type { Candidate } from './candidate.ts';
 import { movesFrom } from './grid.ts';
 import type { FailedKind } from './miss-analysis.ts';
@@ -127,7 +127,7 @@ export function usable(info: StageInfo | undefined, r: Reading, pipeline: Pipeli
 const VOCABULARY_STAGES = new Set(['entityFilter', 'entityBoost', 'choiceQueries', 'choiceEvidence', 'episodeSearch', 'insightsPreamble', 'preferLatest']);
 
 /** Every structural edit the failed tasks' evidence points at, weighted. */
-export function evidenceCandidates(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+export function evidenceCandidates(ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const p = pressure(r);
   const all = [...inserts(pipeline, r, p), ...removals(pipeline, p), ...swaps(pipeline), ...tunes(pipeline, r, p), ...routes(pipeline, r), ...storeEdits(pipeline, r, p)];
   const learned = learnKeys(ctx.history ?? []);

@@ -5,7 +5,7 @@
 // choice's evidence looked for and shown (where tasks list choices; the payload never names a choice); whole past
 // tasks as procedures, with their feedback; insights and an episode index (G-Memory's tiers) for past tasks. Each is
 // one candidate of typed edits, several where the stage needs the store set up for it.
-import type { Edit, ParentContext } from '../types.ts';
+import type { Edit, OfflineParent } from '../types.ts';
 import type { Candidate } from './candidate.ts';
 import type { EntityEvidence } from './data-shape.ts';
 import type { Reading } from './reading.ts';
@@ -18,7 +18,7 @@ const insert = (name: string): Edit => ({ kind: 'stage-insert', key: name, from:
 
 const evidence = (weight: number, why: string, what: string, edits: Edit[]): Candidate => ({ mode: 'evidence', weight, why, what, edits });
 
-export function vocabularyCandidates(_ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const shape = r.shape;
   if (!shape) return [];
   const p = pressure(r);

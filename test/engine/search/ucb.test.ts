@@ -37,7 +37,7 @@ describe('formulas (hand-computed, c = 0.2, λ = 0.5, κ = 1)', () => {
 });
 
 function node(id: string, parent: string | null, scores: number[], snap: number | null, kind: TreeNode['kind'] = 'child'): TreeNode {
-  return { id, parent, kind, dir: id, hash: id, step: 0, parentSnapshot: snap, scores };
+  return { id, parent, kind, dir: id, hash: id, step: 0, parentSnapshot: snap, scores, samples: scores.map((_, i) => i) };
 }
 
 describe('on a tree', () => {
@@ -153,7 +153,7 @@ describe("a parent's losing children (ucb: Δ± in S; ucb-paper: the paper's Δ)
    */
   function expansionsOfA(policy: SearchPolicy, steps: number): number {
     const t = new SearchTree();
-    t.evaluationLimit = 3;
+    t.resampling = { deterministic: true, samples: 3 };
     t.add(node('r', null, [0], null, 'root'));
     t.add(node('A', 'r', [0.9], 0, 'seed'));
     t.add(node('B', 'r', [0.85], 0, 'seed'));

@@ -9,25 +9,23 @@ import { pipelineCandidates } from '../../../../engine/meta/offline/choose.ts';
 import { extendCandidates } from '../../../../engine/meta/offline/extend.ts';
 import { identity, lessonsFor, ruledOut } from '../../../../engine/meta/offline/lessons.ts';
 import { readEvidence } from '../../../../engine/meta/offline/reading.ts';
-import type { Edit, EditOutcome, ParentContext } from '../../../../engine/meta/types.ts';
+import type { Edit, EditOutcome, OfflineParent } from '../../../../engine/meta/types.ts';
 import { readProgramFiles } from '../../../../memo-programs/files.ts';
 import { resolveProgram } from '../../../../memo-programs/registry.ts';
 
 const seed = readProgramFiles(resolveProgram('pipeline').path);
 const taskEpisode = { taskId: 't', env: 'e', instruction: 'do it', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: {} };
 
-function context(over: Partial<ParentContext> = {}): ParentContext {
+function context(over: Partial<OfflineParent> = {}): OfflineParent {
   const evaluation = { score: 0.8, tasks: [], stats: { byScenario: {}, meanPayloadChars: 3900, retrieveP50Ms: 2 } } as unknown as EvaluationResult;
   return {
     node: 'a',
     files: seed,
     q: 0.8,
-    evaluations: 1,
     evaluation,
     payloads: new Map(),
     env: { name: 'desk', mode: 'offline', reward: 'r', budget: { maxChars: 4000, maxImages: 0 }, agentId: 'a', deterministic: true, data: null },
     explain: () => undefined,
-    envDescription: 'e',
     step: 1,
     seed: 1,
     exampleEpisode: taskEpisode,

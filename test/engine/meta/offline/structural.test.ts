@@ -14,7 +14,7 @@ import { choose, pipelineCandidates } from '../../../../engine/meta/offline/choo
 import { crossoverCandidates } from '../../../../engine/meta/offline/crossover.ts';
 import { lessonsFor } from '../../../../engine/meta/offline/lessons.ts';
 import { evidenceCandidates } from '../../../../engine/meta/offline/structural.ts';
-import type { Edit, EditKind, EditOutcome, ParentContext, TriedChild } from '../../../../engine/meta/types.ts';
+import type { Edit, EditKind, EditOutcome, OfflineParent, TriedChild } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { readProgramFiles } from '../../../../memo-programs/files.ts';
 import { formOf, resolveProgram } from '../../../../memo-programs/registry.ts';
@@ -24,18 +24,16 @@ const pipeline = readPipeline(seed)!;
 const dialogueEpisode = { taskId: 'c/session-1', env: 'e', instruction: 'a chat', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: { kind: 'dialogue' } };
 const taskEpisode = { taskId: 't', env: 'e', instruction: 'do it', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: {} };
 
-function context(over: Partial<ParentContext> = {}): ParentContext {
+function context(over: Partial<OfflineParent> = {}): OfflineParent {
   const evaluation = { score: 0.8, tasks: [], stats: { byScenario: {}, meanPayloadChars: 3900, retrieveP50Ms: 2 } } as unknown as EvaluationResult;
   return {
     node: 'seed-pipeline',
     files: seed,
     q: 0.8,
-    evaluations: 1,
     evaluation,
     payloads: new Map(),
     env: { name: 'locomo', mode: 'offline', reward: 'r', budget: { maxChars: 4000, maxImages: 0 }, agentId: 'a', deterministic: true, data: null },
     explain: () => undefined,
-    envDescription: 'e',
     step: 1,
     seed: 1,
     exampleEpisode: dialogueEpisode,
@@ -59,11 +57,11 @@ function reading(over: Partial<Reading> = {}): Reading {
 
 type Candidates = Candidate[];
 /** Every candidate the evidence and the tree's better programs give a parent (no sweep, no lessons). */
-const candidates = (ctx: ParentContext, p: typeof pipeline, r: Reading): Candidates => [...evidenceCandidates(ctx, p, r), ...crossoverCandidates(ctx, p, r)];
+const candidates = (ctx: OfflineParent, p: typeof pipeline, r: Reading): Candidates => [...evidenceCandidates(ctx, p, r), ...crossoverCandidates(ctx, p, r)];
 /** A candidate's edits applied to the seed pipeline. */
 const make = (c: Candidate, files = seed) => applyEdits(files, c.edits)!.files;
 /** The agent's choice for a parent: every mode's candidates, lessons applied. */
-function structuralEdit(ctx: ParentContext, r: Reading, random: () => number) {
+function structuralEdit(ctx: OfflineParent, r: Reading, random: () => number) {
   const lessons = lessonsFor(ctx);
   return choose(ctx, ctx.files, pipelineCandidates(ctx, ctx.files, r, lessons), lessons, random);
 }

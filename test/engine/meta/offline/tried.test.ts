@@ -9,7 +9,7 @@ import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages } from '../../../../engine/meta/offline/stage-edit.ts';
 import { type Chosen, choose, pipelineCandidates } from '../../../../engine/meta/offline/choose.ts';
 import { identity, lessonsFor } from '../../../../engine/meta/offline/lessons.ts';
-import type { ParentContext, Proposal } from '../../../../engine/meta/types.ts';
+import type { OfflineParent, Proposal } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { triedFrom } from '../../../../engine/search/meta-context.ts';
 import { SearchTree } from '../../../../engine/search/tree.ts';
@@ -34,16 +34,15 @@ const evaluation = {
 
 function context(
   node: string,
-  files: ParentContext['files'],
+  files: OfflineParent['files'],
   step: number,
   tree: SearchTree,
   design?: string,
-): ParentContext {
+): OfflineParent {
   return {
     node,
     files,
     q: 0.6,
-    evaluations: 1,
     evaluation,
     payloads: new Map(),
     env: {
@@ -56,7 +55,6 @@ function context(
       data: null,
     },
     explain: () => undefined,
-    envDescription: 'e',
     step,
     seed: 3,
     exampleEpisode: episode,
@@ -80,6 +78,7 @@ function treeOf(node: string): {
     step: 0,
     parentSnapshot: null,
     scores: [0],
+    samples: [0],
   });
   tree.add({
     id: node,
@@ -90,6 +89,7 @@ function treeOf(node: string): {
     step: 0,
     parentSnapshot: 0,
     scores: [0.6],
+    samples: [0],
   });
   const record = (step: number, p: Pick<Proposal, 'description' | 'edits'>) =>
     tree.add({
@@ -101,6 +101,7 @@ function treeOf(node: string): {
       step,
       parentSnapshot: 0.6,
       scores: [0.6],
+      samples: [0],
       description: p.description,
       edits: p.edits,
     });
@@ -132,7 +133,7 @@ const crowded: Reading = {
 };
 
 /** The agent's choice for a parent: every mode's candidates, lessons applied. */
-function structuralEdit(ctx: ParentContext, r: Reading, random: () => number): Chosen | undefined {
+function structuralEdit(ctx: OfflineParent, r: Reading, random: () => number): Chosen | undefined {
   const lessons = lessonsFor(ctx);
   return choose(ctx, ctx.files, pipelineCandidates(ctx, ctx.files, r, lessons), lessons, random);
 }
