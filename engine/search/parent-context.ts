@@ -19,12 +19,14 @@ import type { SearchTree, TreeNode } from './tree.ts';
 
 const MAX_INSTRUCTIONS = 500;
 const MAX_INSTRUCTION_CHARS = 300;
+const MAX_QUESTION_CHARS = 2_000;
 
 /** What a node's latest validation evidence shows, per task. */
 interface ReadEvidence {
   evaluation?: EvaluationResult;
   payloads: Map<string, string>;
   payloadMetadata: Map<string, unknown>;
+  questions: Map<string, string>;
   trajectories: Map<string, string>;
   images: Map<string, TaskImages>;
 }
@@ -60,6 +62,7 @@ export class ParentContexts {
       evaluation: read.evaluation,
       payloads: read.payloads,
       payloadMetadata: read.payloadMetadata,
+      questions: read.questions,
       donors: crossoverDonors(run, parent.id),
       trajectories: read.trajectories,
       images: read.images,
@@ -98,7 +101,7 @@ export class ParentContexts {
   /** The latest evaluation's evidence gives the payloads (and, after a resume, the evaluation itself). */
   private readEvidence(parent: TreeNode): ReadEvidence {
     const { run } = this;
-    const out: ReadEvidence = { payloads: new Map(), payloadMetadata: new Map(), trajectories: new Map(), images: new Map() };
+    const out: ReadEvidence = { payloads: new Map(), payloadMetadata: new Map(), questions: new Map(), trajectories: new Map(), images: new Map() };
     const last = run.lastEval.get(parent.id);
     if (last) out.evaluation = last;
     const dir = parent.scores.length ? run.folder.evidenceDir(parent.id, 'train', parent.scores.length - 1) : undefined;
@@ -109,6 +112,7 @@ export class ParentContexts {
       for (const l of lines) {
         out.payloads.set(l.taskId, l.payload?.text ?? '');
         if (l.payload?.metadata !== undefined) out.payloadMetadata.set(l.taskId, l.payload.metadata);
+        if (l.question !== undefined) out.questions.set(l.taskId, l.question.slice(0, MAX_QUESTION_CHARS));
         if (l.trajectory?.steps?.length) out.trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
         const shown = evidenceImages(dir, l);
         if (shown.episode.length || shown.payload.length) out.images.set(l.taskId, shown);

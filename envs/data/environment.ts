@@ -259,7 +259,7 @@ export class DataEnvironment implements Environment {
       const found = turns?.get(id);
       return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
     });
-    // Parts are split on ' | ' by readers (engine/meta/offline/gold.ts), so the choices are lettered within one part.
+    // Parts are split on ' | ' by readers (engine/meta/gold.ts), so the choices are lettered within one part.
     const choices = q.choices ? ` | choices: ${q.choices.map((_, i) => lettered(q.choices as string[], i)).join('; ')}` : '';
     const gold = goldAnswers(q, this.data.header.scoring);
     return `question (${q.scenario ?? 'all'}): ${q.question} | gold: ${gold.join(' | ') || '—'}${choices} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
