@@ -81,6 +81,21 @@ export default tseslint.config(
     },
   },
   {
+    // What the CLI prints goes through its one writer, which escapes control characters from outside.
+    files: ['cli/**'],
+    ignores: ['cli/terminal.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.object.name='process'][object.property.name=/^std(out|err)$/][property.name='write']",
+          message: 'print through cli/terminal.ts (toStdout, toStderr), which escapes control characters',
+        },
+        { selector: "MemberExpression[object.name='console']", message: 'print through cli/terminal.ts, which escapes control characters' },
+      ],
+    },
+  },
+  {
     // The layers: every import, re-export, dynamic import() and import('…') type between layers points down.
     plugins: { boundaries },
     settings: {

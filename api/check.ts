@@ -2,6 +2,7 @@
 // budget), on an environment's samples when one is named, else on built-in samples.
 import { existsSync, statSync } from 'node:fs';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
+import { didYouMeanPath } from '../foundation/closest.ts';
 import { UsageError } from '../foundation/usage-error.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
@@ -28,7 +29,7 @@ export interface CheckOptions {
 export async function check(o: CheckOptions): Promise<QuickExamReport> {
   if (typeof o?.program !== 'string' || !o.program) throw new UsageError('give program: a program file or folder');
   const entry = resolveEntry(o.program);
-  if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}`);
+  if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}${didYouMeanPath(o.program.slice(0, 1000))}`, { showUsage: false });
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const seeds = runSeeds(o.seed, o.splitSeed);
   const models = o.models ?? resolveModels();

@@ -1,10 +1,11 @@
 // evaluate() and baselines(): update-then-retrieve evaluation of named programs as library calls. Results are what
 // `automemo eval --json` and `automemo baselines --json` print (plus each task's record); evidence goes to `out`.
 import { join } from 'node:path';
-import type { Split } from '../engine/environment/contract.ts';
+import { type Split, type SplitName, splitName, splitOf } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
+import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema } from '../engine/environment/protocol.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
-import { type EvalFailure, type EvalRuns, runEvaluations } from '../engine/jobs/run-programs.ts';
+import { type EvalFailure, type EvalRuns, failureLine, runEvaluations } from '../engine/jobs/run-programs.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
@@ -16,12 +17,13 @@ import { createExecutor } from './workers.ts';
 
 export { BASELINES };
 export type { EvalRuns };
+export { failureLine, splitName };
 
 export interface EvaluateCommon {
   /** A registered name, a module path, "data:<file>", or a definition. */
   env: EnvInput;
-  /** train (the validation tasks a search uses) or test (held out; default). */
-  split?: Split;
+  /** validation (the validation tasks a search uses; `train`, its old name, is the same) or test (held out; default). */
+  split?: SplitName | Split;
   /** The environment's data folder. */
   data?: string;
   /** Refuse a data: benchmark that loads only in part (a world left out whole) instead of noting it. */
@@ -32,6 +34,11 @@ export interface EvaluateCommon {
   splitSeed?: number;
   /** Only this many of the split's tasks, a seeded sample (the same for every program of the call). */
   tasks?: number;
+  /**
+   * What a memory asked test questions learns from: 'update' (default) or 'update+validation'
+   * (engine/environment/protocol.ts). The result's `protocol` states it.
+   */
+  protocol?: Protocol;
   /** Where evidence goes (default search-trees/runs/<kind>-<time> under the working folder: defaultRunFolder). */
   out?: string;
   models?: ResolvedModels;
@@ -52,6 +59,8 @@ export interface EvaluateOptions extends EvaluateCommon {
 export interface EvaluateResult extends EvaluationResult {
   /** Where the evaluation ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from. */
+  protocol: Protocol;
   /** The program's name as given. */
   name: string;
   evidenceDir: string;
@@ -66,6 +75,8 @@ export interface BaselinesOptions extends EvaluateCommon {
 export interface BaselinesResult extends EvalRuns {
   /** Where evaluations ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from (the same for every program). */
+  protocol: Protocol;
   /** results.json, rewritten after each program. */
   resultsPath: string;
   envSource: EnvSource;
@@ -75,32 +86,33 @@ async function run(
   kind: string,
   programs: string[],
   o: EvaluateCommon,
-): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string }> {
-  if (o.split !== undefined && o.split !== 'train' && o.split !== 'test')
-    throw new UsageError(`split must be "train" or "test"; got "${String(o.split)}"`);
+): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string; protocol: Protocol }> {
+  const split = o.split === undefined ? 'test' : splitOf(o.split);
+  if (!split) throw new UsageError(`split must be "validation" (the tasks a search validates on) or "test" (held out); got "${String(o.split).slice(0, 60)}"`);
   const seeds = runSeeds(o.seed, o.splitSeed);
   if (o.tasks !== undefined && (!Number.isInteger(o.tasks) || o.tasks < 1))
     throw new UsageError(`tasks must be a whole number from 1; got ${String(o.tasks)}`);
+  const protocol = asUsageSync(() => ProtocolSchema.parse(o.protocol ?? DEFAULT_PROTOCOL));
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
+    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, protocol, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
     const out =
       o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
-        { env: opened.env, source: opened.source, openSeed: seeds.split, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
+        { env: opened.env, source: opened.source, openSeed: seeds.split, protocol, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
       );
       try {
-        const runs = await runEvaluations(resolvedPrograms, opened.env, o.split ?? 'test', services, out, {
+        const runs = await runEvaluations(resolvedPrograms, opened.env, split, services, out, {
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
           ...(o.tasks !== undefined ? { tasks: o.tasks } : {}),
           seeds,
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where };
+        return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where, protocol };
       } finally {
         await jobs.executor.close();
       }
@@ -116,7 +128,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const runs = await run('eval', [o.program], o);
   const row = runs.rows[0];
   if (!row) throw new EvaluationFailed(runs.failures[0] as EvalFailure);
-  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation };
+  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation, protocol: runs.protocol };
 }
 
 /** Evaluates programs side by side; each failure is reported by name and the others still run. */
@@ -128,12 +140,13 @@ export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
     resultsPath: join(runs.out, 'results.json'),
     envSource: runs.envSource,
     evaluation: runs.evaluation,
+    protocol: runs.protocol,
   };
 }
 
 export class EvaluationFailed extends Error {
   constructor(readonly failure: EvalFailure) {
-    super(`${failure.name} failed${failure.infrastructure ? " (not the program's fault)" : ''}: ${failure.reason}`);
+    super(failureLine(failure));
     this.name = 'EvaluationFailed';
   }
 }

@@ -6,12 +6,13 @@ import type { Environment } from '../engine/environment/contract.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
 import { readEnvCopy } from '../run-store/env-copy.ts';
-import { exportProgram, type ExportOptions, type ExportResult } from '../export/export.ts';
+import { exportProgram, type ExportOptions, type ExportResult, shippedLine } from '../export/export.ts';
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
 import { reopenEnv } from './environments.ts';
 
 export type { ExportResult };
+export { shippedLine };
 
 export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
 

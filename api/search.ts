@@ -16,16 +16,19 @@ import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
+import { DEFAULT_SELECTION_SHARE } from '../engine/search/selection-holdout.ts';
 import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
-import { MAX_PARALLEL, MAX_SEEDS, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { MAX_PARALLEL, MAX_SEEDS, protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema } from '../engine/environment/protocol.ts';
 import { MAX_SEED, runSeeds } from '../engine/run-seeds.ts';
 import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import { type SourceScores, sourceScoresOf } from './search-sources.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
@@ -73,6 +76,13 @@ export interface SearchOptions {
   strict?: boolean;
   /** Evaluate the final choice on the test split (default true). */
   test?: boolean;
+  /** What a memory asked test questions learns from: 'update' (default) or 'update+validation' (engine/environment/protocol.ts). */
+  protocol?: Protocol;
+  /**
+   * Share of the validation held out for selection only (default 0.3; 0 holds none out): never shown to the meta
+   * agent, where the pick is chosen (engine/search/selection-holdout.ts). Validations under 40 tasks hold none out.
+   */
+  selectionShare?: number;
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
   models?: ResolvedModels;
   /** Local worker processes for evaluations (default 0: this process; the CLI's default is cores − 1). */
@@ -87,6 +97,8 @@ export interface SearchOptions {
   onNote?: (message: string) => void;
   /** Called once the run folder and environment are ready, before step 0. */
   onStart?: (start: SearchStart) => void;
+  /** Called as each step (1…budget) starts; a throw there ends the search as a kill would (tests, studies). */
+  beforeStep?: (step: number) => void;
 }
 
 export interface SearchStart {
@@ -99,6 +111,8 @@ export interface SearchStart {
   evaluation: string;
   /** What the validation can tell apart: its tasks, the tasks per evaluation, the smallest difference it resolves; a warning when it is small. */
   validation: ValidationPlan;
+  /** What a memory asked test questions learns from. */
+  protocol: Protocol;
 }
 
 export interface SearchResult extends SearchSummary {
@@ -107,6 +121,10 @@ export interface SearchResult extends SearchSummary {
   validation: ValidationPlan;
   /** Where evaluations ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from. */
+  protocol: Protocol;
+  /** For an environment composed of several: the pick's score per source, on validation and on test. */
+  sources?: SourceScores;
 }
 
 const OptionsSchema = z
@@ -133,6 +151,8 @@ const OptionsSchema = z
     minEvalTasks: z.number().int().min(0).max(100_000).optional(),
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     clustering: z.enum(['clue', 'metadata']).optional(),
+    protocol: ProtocolSchema.optional(),
+    selectionShare: z.number().min(0).max(0.5).optional(),
     analysis: ModelMetaOptionsSchema.shape.analysis,
     metaMaxTokens: ModelMetaOptionsSchema.shape.maxTokens,
     data: z.string().optional(),
@@ -214,6 +234,8 @@ function settings(
     repairAttempts: 3,
     quickExamTasks: 5,
     testWinner: o.test ?? true,
+    protocol: o.protocol ?? DEFAULT_PROTOCOL,
+    selectionShare: o.selectionShare ?? DEFAULT_SELECTION_SHARE,
     ...(o.parallel && o.parallel > 1 ? { parallel: o.parallel } : {}),
     ...(o.clustering ? { clustering: o.clustering } : {}),
   });
@@ -232,7 +254,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
     const splitSeed = seedsOf(options).split;
-    const open = { models, images: services.images, seed: splitSeed, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
+    const protocol = protocolOf(options);
+    const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
@@ -266,7 +289,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;
@@ -278,6 +301,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
           evaluation: jobs.executor.where,
           validation,
+          protocol,
         });
         const summary = await runSearch({
           env,
@@ -290,9 +314,11 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, ...summary };
+        const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary, ...(sources ? { sources } : {}) };
       } finally {
         await jobs?.executor.close();
         release();

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { asUsage, ContentError, UsageError } from '../foundation/usage-error.ts';
 import { didYouMean } from '../foundation/closest.ts';
 import { defaultWorkers } from '../api/worker-count.ts';
-import { MAX_SEED, MAX_WORKERS } from '../api/limits.ts';
+import { MAX_SEED, MAX_WORKERS, PROTOCOLS } from '../api/limits.ts';
 
 export { asUsage, ContentError, UsageError };
 
@@ -68,6 +68,7 @@ export const EVAL_OPTIONS = {
   json: { type: 'boolean' },
   workers: { type: 'string' },
   queue: { type: 'string' },
+  protocol: { type: 'string' },
 } as const;
 
 /** A numeric option given as a string on the command line. */
@@ -82,7 +83,10 @@ export const intOption = (min: number, max: number) =>
 /** Schema fields for EVAL_OPTIONS. */
 export const evalFields = () => ({
   env: z.string({ error: 'give --env' }),
-  split: z.enum(['train', 'test'], { error: (i) => `train (the validation tasks a search uses) or test (held out); got ${JSON.stringify(String(i.input).slice(0, 60))}` }).default('test'),
+  // `validation`, as the roles and the README call it; `train`, its old name, is the same.
+  split: z
+    .enum(['validation', 'train', 'test'], { error: (i) => `validation (the tasks a search validates on) or test (held out); got ${JSON.stringify(String(i.input).slice(0, 60))}` })
+    .default('test'),
   data: z.string().optional(),
   strict: z.boolean().optional(),
   ...seedFields(),
@@ -91,7 +95,20 @@ export const evalFields = () => ({
   json: z.boolean().optional(),
   workers: intOption(0, MAX_WORKERS),
   queue: z.string().optional(),
+  protocol: protocolField(),
 });
+
+/** --protocol: what a memory asked test questions learns from (engine/environment/protocol.ts). */
+export const protocolField = () =>
+  z.enum(PROTOCOLS, { error: (i) => `update (the update episodes only; the default) or update+validation; got ${JSON.stringify(String(i.input).slice(0, 60))}` }).optional();
+
+/** Usage lines for --protocol, with the descriptions starting at column `indent`. */
+export function protocolUsage(indent: number): string {
+  const pad = ' '.repeat(indent);
+  return `  ${'--protocol P'.padEnd(indent - 2)}what a memory asked test questions learns from: update
+${pad}(the update episodes only, as during a search; default) or
+${pad}update+validation (history benchmarks: the whole history)`;
+}
 
 /** Where a command's evaluations run: --queue when given, else --workers (default: cores - 1, or AUTOMEMO_WORKERS). */
 export function evaluationPlace(a: { workers?: number | undefined; queue?: string | undefined }): { queue: string } | { workers: number } {

@@ -5,6 +5,7 @@
 // of everything ever evaluated.
 import type { ProgressEvent } from '../api/index.ts';
 import { clock } from './style.ts';
+import { CR, forTerminal, toStderr } from './terminal.ts';
 
 export interface ProgressOptions {
   /** Redraw one line (a terminal) or print lines. Default: whether stderr is a terminal. */
@@ -21,7 +22,9 @@ const sum = (ws: Worlds, k: 'done' | 'total') => [...ws.values()].reduce((n, w) 
 /** A printer fed with each program's (or node's) evaluation events. */
 export function progressPrinter(o: ProgressOptions = {}): (label: string, e: ProgressEvent) => void {
   const tty = o.tty ?? process.stderr.isTTY === true;
-  const write = o.write ?? ((text: string) => void process.stderr.write(text));
+  // A writer of the caller's own gets the text as the terminal would: printable, its carriage returns real.
+  const given = o.write;
+  const write = given ? (text: string) => given(forTerminal(text)) : toStderr;
   const now = o.now ?? Date.now;
   const everyMs = o.everyMs ?? 30_000;
   // Per program (several run at once on workers), per world: tasks done and total; when it started, its last task.
@@ -51,9 +54,9 @@ export function progressPrinter(o: ProgressOptions = {}): (label: string, e: Pro
       // Every world started has ended: off the line (a world that starts later puts it back).
       if (e.kind === 'world-end' && finished(p)) programs.delete(label);
       const line = totals();
-      write(`\r${line.padEnd(width)}`);
+      write(`${CR}${line.padEnd(width)}`);
       width = line.length;
-      if (!line) write('\r');
+      if (!line) write(CR);
     } else if (e.kind === 'task' && now() - lastLine >= everyMs) {
       const text = lines();
       if (text) write(text);

@@ -1,7 +1,8 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import { differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
+import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
 import { clock, dim } from './style.ts';
+import { forTerminal, toStdout } from './terminal.ts';
 
 export const fmt = (x: number | undefined | null) => (x === undefined || x === null ? '—' : x.toFixed(3));
 
@@ -17,7 +18,9 @@ export function stepsLeftMs(sinceFirstStep: number, stepsDone: number, stepsLeft
 const children = (n: number) => (n === 1 ? 'a child' : `${n} children`);
 
 /** One line per step, written through `write`; `now` is the clock (a test's own). */
-export function stepProgress(options: RunOptions, write: (text: string) => void = (t) => void process.stdout.write(t), now: () => number = Date.now): (e: JournalEvent, s: SearchState) => void {
+export function stepProgress(options: RunOptions, given?: (text: string) => void, now: () => number = Date.now): (e: JournalEvent, s: SearchState) => void {
+  // A writer of the caller's own gets the text as the terminal would (printable; colours real).
+  const write = given ? (text: string) => given(forTerminal(text)) : toStdout;
   /** What each step does ("step 3/20 generate from n1"): with steps in flight at once, lines are per step. */
   const lines = new Map<number, string>();
   /** Children a step wrote that changed nothing (a step tries up to three): said once, in the step's own line. */
@@ -53,7 +56,10 @@ export function stepProgress(options: RunOptions, write: (text: string) => void 
       const n = noOps.get(e.step);
       noOps.set(e.step, { count: (n?.count ?? 0) + 1, reason: e.reason });
     }
-    if (e.type === 'generation-failed') write(`  ${lineOf(e.step)}${after(e.step)}: generation failed after ${e.attempts} tries (${e.reason.slice(0, 120)})\n`);
+    if (e.type === 'generation-failed')
+      write(
+        `  ${lineOf(e.step)}${after(e.step)}: generation failed after ${e.attempts} tries (${describeFailure(e.failure).slice(0, 120)})\n`,
+      );
     if (e.type === 'step-done') {
       flushNoOp(e.step);
       if (e.step > 0) stepsDone++;

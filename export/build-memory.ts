@@ -2,7 +2,12 @@
 // split's worlds, in order, each episode at its virtual time), exactly as a search builds a memory before its
 // retrieve phase, but into one memory for all worlds. The environment is the one the run recorded, opened by the
 // caller (api/export.ts, through the registry); its update episodes come from the episode store, so no agent runs.
-import type { Environment } from '../engine/environment/contract.ts';
+// A search scores a program with one memory per world; where there are several, the memory shipped holds them all,
+// so its own score on the same validation tasks is measured too (the same program, episodes, order, times and seed
+// rebuild it in an evaluation with every world's episodes and tasks in one), and both are recorded and stated.
+import type { Environment, World } from '../engine/environment/contract.ts';
+import { evaluateProgram } from '../engine/evaluate/evaluate.ts';
+import { createHostServices } from '../sandbox/primitives/index.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { CompiledProgram } from '../sandbox/compile.ts';
 import { createTextEmbedder } from '../sandbox/primitives/embed.ts';
@@ -25,7 +30,19 @@ export interface BuiltMemory {
   vectors: { handle: number; size: number }[];
   /** A retrieve task of the environment, for the package's README. */
   exampleTask?: string;
+  /** Which episodes the memory holds, against how the search scored the program, in a sentence. */
+  scope: string;
+  /** The memory as shipped on the run's validation tasks; absent when it is the memory the search scored (one world). */
+  shipped?: ShippedScore;
   ms: number;
+}
+
+/** What the shipped memory (every world's update episodes in one) scores on the validation tasks of every world. */
+export interface ShippedScore {
+  /** Mean reward; null when not measured (`note` says why) or nothing could be scored. */
+  validation: number | null;
+  tasks: number;
+  note?: string;
 }
 
 /** Virtual time of episodes whose world gives none: the sandbox's default clock start, a second apart. */
@@ -51,22 +68,20 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
     );
     try {
       const worlds = await env.worlds('train');
+      const shipped = oneWorld(worlds);
       const updateErrors: string[] = [];
-      let count = 0;
-      for (const world of worlds) {
-        for (const [i, episode] of world.episodes.entries()) {
-          try {
-            await memory.update(episode, { time: world.episodeTimes?.[i] ?? DEFAULT_TIME + count * 1000 });
-          } catch (err) {
-            // As in evaluation, a failing update is recorded and the memory goes on; a dead sandbox ends the export.
-            updateErrors.push(`${episode.taskId}: ${(err as Error).message}`);
-            if (!memory.alive) throw err;
-          }
-          count++;
+      for (const [i, episode] of shipped.episodes.entries()) {
+        try {
+          await memory.update(episode, { time: shipped.episodeTimes?.[i] as number });
+        } catch (err) {
+          // As in evaluation, a failing update is recorded and the memory goes on; a dead sandbox ends the export.
+          updateErrors.push(`${episode.taskId}: ${(err as Error).message}`);
+          if (!memory.alive) throw err;
         }
       }
       await memory.save(dir);
       const stats = await memory.stats();
+      const score = worlds.length > 1 ? await shippedScore(program, env, shipped, models, images, seed) : undefined;
       return {
         episodes: stats.episodes,
         worlds: worlds.map((w) => ({ id: w.id, episodes: w.episodes.length })),
@@ -79,6 +94,11 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
         kv: stats.kv,
         vectors: stats.vectors,
         ...(worlds[0]?.tasks[0] ? { exampleTask: worlds[0].tasks[0].instruction } : {}),
+        scope:
+          worlds.length > 1
+            ? `the update episodes of all ${worlds.length} worlds in one memory (the search scored one memory per world)`
+            : 'the update episodes of its one world: the memory the search scored',
+        ...(score ? { shipped: score } : {}),
         ms: Math.round(performance.now() - started),
       };
     } finally {
@@ -87,4 +107,36 @@ export async function buildMemory(program: CompiledProgram, node: string, run: R
   } finally {
     await env.close?.();
   }
+}
+
+/** Every world's update episodes (in order, at their times) and validation tasks (at theirs) as one world. */
+function oneWorld(worlds: World[]): World {
+  const episodeTimes: number[] = [];
+  const taskTimes = new Map<string, number>();
+  for (const w of worlds) {
+    for (const i of w.episodes.keys()) episodeTimes.push(w.episodeTimes?.[i] ?? DEFAULT_TIME + episodeTimes.length * 1000);
+    for (const t of w.tasks) {
+      const at = w.taskTimes?.get(t.taskId) ?? w.retrieveTime;
+      if (at !== undefined) taskTimes.set(t.taskId, at);
+    }
+  }
+  return { id: 'shipped', episodes: worlds.flatMap((w) => w.episodes), episodeTimes, tasks: worlds.flatMap((w) => w.tasks), taskTimes };
+}
+
+/**
+ * The shipped memory's score on the validation tasks: the program evaluated with every world in one, as it was
+ * built. An agent that is a model is not run at export (it costs): the note says how to measure it.
+ */
+async function shippedScore(program: CompiledProgram, env: Environment, world: World, models: ResolvedModels, images: ImageStore, seed: number): Promise<ShippedScore> {
+  const info = env.info();
+  if (info.mode === 'model') return { validation: null, tasks: world.tasks.length, note: 'not measured at export: the agent is a model' };
+  const one: Environment = {
+    info: () => info,
+    worlds: async () => [world],
+    run: (task, payload) => env.run(task, payload),
+    samples: (count) => env.samples(count),
+    scenario: (taskId) => env.scenario(taskId),
+  };
+  const result = await evaluateProgram(program, { env: one, split: 'train', services: createHostServices(models, images), seed });
+  return { validation: result.score, tasks: result.stats.scored };
 }

@@ -44,9 +44,13 @@ export interface ExportResult {
   timings: { compileMs: number; memoryMs: number; bundleMs: number; totalMs: number };
 }
 
-/** A valid npm name from parts like "visual:charts" and "seed-omni-simplemem". */
-export function packageName(env: string, node: string): string {
-  return `automemo-memory-${env}-${node}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/-+/g, '-').slice(0, 200);
+/**
+ * A valid npm name from parts like "visual:charts" and "seed-omni-simplemem"; an MCP server's ends in "-mcp", so the
+ * npm and the MCP export of one node never share a name (installing one would silently replace the other).
+ */
+export function packageName(env: string, node: string, format: ExportFormat = 'npm'): string {
+  const base = `automemo-memory-${env}-${node}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/-+/g, '-').slice(0, 200);
+  return format === 'mcp' ? `${base}-mcp` : base;
 }
 
 function checkOut(out: string): void {
@@ -92,9 +96,10 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
     // Where it is not bundled, ONNX Runtime stays optional: from source on any platform, or not at all for a memory
     // embedded on TF.js or by a model.
     const optionalDependencies = native === 'source' ? Object.fromEntries(OPTIONAL_WORKER_PACKAGES.map((p) => [p, installedVersion(p)])) : {};
-    const name = o.name ?? packageName(envId(run), node.id);
+    const name = o.name ?? packageName(envId(run), node.id, o.format);
     const env = envLabel(run);
-    const bin = withMcp ? `${name}-mcp` : undefined;
+    // The server's command: the package's own name when it already ends in -mcp (npx <name> runs it).
+    const bin = withMcp ? (name.endsWith('-mcp') ? name.replace(/^@[^/]+\//, '') : `${name.replace(/^@[^/]+\//, '')}-mcp`) : undefined;
     const info: PackageInfo = {
       format: EXPORT_FORMAT,
       version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
@@ -102,10 +107,10 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
       formatKind: o.format,
       run: { folder: basename(folder.dir), createdAt: run.createdAt, env, seed: run.options.seed, sandboxSeed: seedsOf(run.options).sandbox, selection: run.options.selection },
       node: { id: node.id, kind: node.kind, parent: node.parent, ...(node.description ? { description: node.description } : {}), chosenBy: selected.chosenBy },
-      scores: selected.scores,
+      scores: { ...selected.scores, ...(memory.shipped ? { shipped: memory.shipped } : {}) },
       program: { hash: program.hash, entry: 'program/index.ts', bundle: 'dist/program.js', files },
       env: { name: env, reward: memory.reward, mode: memory.mode, budget: memory.budget },
-      memory: { dir: 'memory', episodes: memory.episodes, worlds: memory.worlds, updateErrors: memory.updateErrors.length, models: memory.models },
+      memory: { dir: 'memory', episodes: memory.episodes, worlds: memory.worlds, updateErrors: memory.updateErrors.length, models: memory.models, scope: memory.scope },
       native: nativeTarget(native),
     };
     const pkg = packageJson({ name, info, dependencies, optionalDependencies, bundled, ...(bin ? { bin } : {}) });
@@ -127,6 +132,7 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
         n: selected.scores.n,
         lcb: fmt(selected.scores.lcb),
         test: fmt(selected.scores.test),
+        shipped: shippedLine(memory),
         hash: program.hash,
         maxChars: memory.budget.maxChars,
         maxImages: memory.budget.maxImages,
@@ -152,4 +158,12 @@ export async function exportProgram(o: ExportOptions): Promise<ExportResult> {
   } finally {
     await closeHostServices();
   }
+}
+
+/** What the shipped memory holds and, where it differs from what the search scored, what it scores itself. */
+export function shippedLine(memory: Pick<BuiltMemory, 'scope' | 'shipped'>): string {
+  const s = memory.shipped;
+  if (!s) return memory.scope;
+  const score = s.validation === null ? (s.note ?? 'nothing could be scored') : `${s.validation.toFixed(3)} on the same ${s.tasks} validation tasks`;
+  return `${memory.scope}; as shipped it scores ${score}`;
 }

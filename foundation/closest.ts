@@ -1,4 +1,7 @@
-// "Did you mean …?" for a name someone mistyped (an option, a key of a spec): the known name a few edits away.
+// "Did you mean …?" for a name someone mistyped (an option, a key of a spec, a file's path): the known name a few
+// edits away.
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Edits (insert, delete, replace, swap two neighbours) from a to b, counted up to `cap` + 1. */
 export function editDistance(a: string, b: string, cap = 3): number {
@@ -34,4 +37,39 @@ export function closest(name: string, known: readonly string[]): string | undefi
 export function didYouMean(name: string, known: readonly string[], quote = (s: string) => `"${s}"`): string {
   const near = closest(name, known);
   return near ? ` (did you mean ${quote(near)}?)` : '';
+}
+
+/** Entries of a folder looked at for a near miss: a folder holding more is not searched through. */
+const MAX_ENTRIES = 5000;
+
+function entries(dir: string): string[] {
+  try {
+    const all = readdirSync(dir);
+    return all.length > MAX_ENTRIES ? [] : all;
+  } catch {
+    return [];
+  }
+}
+
+/** The existing path `path` (absolute) may have meant: its last part a near miss, or its folder's too (two levels). */
+function nearPath(path: string, depth: number): string | undefined {
+  if (existsSync(path)) return path;
+  const parent = dirname(path);
+  if (depth === 0 || parent === path) return undefined;
+  const folder = existsSync(parent) ? parent : nearPath(parent, depth - 1);
+  if (!folder) return undefined;
+  const name = basename(path);
+  if (folder !== parent && existsSync(join(folder, name))) return join(folder, name);
+  const near = closest(name, entries(folder));
+  return near ? join(folder, near) : undefined;
+}
+
+/** ' (did you mean "./progs/bm25.ts"?)' for a path that does not exist, written as the user wrote theirs; or ''. */
+export function didYouMeanPath(path: string, cwd = process.cwd()): string {
+  const abs = resolve(cwd, path);
+  const near = existsSync(abs) ? undefined : nearPath(abs, 2);
+  if (!near) return '';
+  let shown = isAbsolute(path) ? near : relative(cwd, near);
+  if (!isAbsolute(path) && /^\.{1,2}[\\/]/.test(path) && !shown.startsWith('..')) shown = `.${sep}${shown}`;
+  return ` (did you mean "${shown}"?)`;
 }

@@ -1,9 +1,9 @@
 // A problem with what the user asked (an unknown environment, a bad option, a run folder that is not one): the
-// library throws it as it is, the CLI prints it and exits 2 — with the command's usage when the problem is in the
-// command line, without it otherwise. A problem in what the user's own files hold (their environment module, their
+// library throws it as it is, the CLI prints it and exits 2 — with a pointer to the command's --help when the
+// problem is in the command line, without it otherwise. A problem in what the user's own files hold (their environment module, their
 // data) is a ContentError: not a usage error at all, so the CLI prints its message alone and exits 1.
 export class UsageError extends Error {
-  /** Whether the command's usage helps: false for problems inside the user's files. */
+  /** Whether the command's options help (the CLI points to --help): false for problems inside the user's files. */
   readonly showUsage: boolean;
 
   constructor(message: string, options?: { cause?: unknown; showUsage?: boolean }) {

@@ -12,9 +12,9 @@ import { ToolchainError } from './toolchain-error.ts';
 import { builtinSamples, type Samples } from './samples.ts';
 import { formatDiagnostic, typeChecker } from './typecheck.ts';
 import { relative } from 'node:path';
+import { CHECK_NAMES, type CheckName } from './check-names.ts';
 
-export const CHECK_NAMES = ['imports', 'interface', 'update', 'retrieve', 'payload-schema', 'payload-budget'] as const;
-export type CheckName = (typeof CHECK_NAMES)[number];
+export { CHECK_NAMES, type CheckName };
 
 export interface Check {
   name: CheckName;

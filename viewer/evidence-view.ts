@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { clipQuestion, QUESTION_CHARS, readEvidenceLines } from '../engine/evaluate/evidence.ts';
 import { insideRoot, isSafeName, PathOutsideError, resolveInside } from '../foundation/safe-path.ts';
 import { keyedObject } from '../foundation/keyed-object.ts';
+import { ExplanationSchema } from '../engine/environment/explanation.ts';
 import { type ExplainedPayload, explainPayload, explanationOf } from './task-explanation.ts';
 
 /** More image files than this in one evaluation's folder are left out (and said so). */
@@ -22,7 +23,7 @@ const TaskLine = z.object({
   /** What the task asked (its instruction); runs written before it was kept have none. */
   question: z.string().optional(),
   /** The environment's explanation (ground truth), as evidence keeps it; runs written before it was kept have none. */
-  explain: z.string().optional(),
+  explain: ExplanationSchema.optional().catch(undefined),
   world: z.string().optional(),
   scenario: z.string().optional(),
   reward: z.number().nullable(),

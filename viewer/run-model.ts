@@ -6,6 +6,8 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { editLabel, type EditLabel } from '../engine/meta/edit-label.ts';
 import { digest, type RunDigest } from './digest.ts';
+import { describeFailure } from '../engine/meta/describe.ts';
+import type { ChildFailure, Edit } from '../engine/meta/types.ts';
 import { selectFinal } from '../engine/search/selection.ts';
 import type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 import type { SearchTree } from '../engine/search/tree.ts';
@@ -41,7 +43,8 @@ export interface NodeView {
   dir: string;
   hash: string;
   description?: string;
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  /** What it changed, typed. */
+  edits?: Edit[];
   parentSnapshot: number | null;
   /** Validation scores, in order. */
   scores: number[];
@@ -77,6 +80,9 @@ export interface EvaluationPoint {
 export interface FailureView {
   parent: string;
   step: number;
+  /** The check that stopped it (or the meta agent), and what it said. */
+  failure: ChildFailure;
+  /** The same in words (describeFailure), for the page. */
   reason: string;
   attempts: number;
   dir?: string;
@@ -92,7 +98,7 @@ export interface NoOpView {
   /** The node it is the same as (the same program, or the same payloads on every quick-examination task). */
   same?: string;
   description?: string;
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  edits?: Edit[];
   /** Its program folder, relative to the run. */
   dir?: string;
   /**
@@ -247,7 +253,14 @@ export function readRun(dir: string): RunView {
     completedSteps: past.completedSteps,
     nodes,
     noops: noOpViews(past.noops, nodes),
-    failures: past.failures.map((f) => ({ parent: f.parent, step: f.step, reason: f.reason, attempts: f.attempts, ...(f.dir ? { dir: f.dir } : {}) })),
+    failures: past.failures.map((f) => ({
+      parent: f.parent,
+      step: f.step,
+      failure: f.failure,
+      reason: describeFailure(f.failure),
+      attempts: f.attempts,
+      ...(f.dir ? { dir: f.dir } : {}),
+    })),
     actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
     points: evaluationPoints(past.evaluations, tree),
@@ -325,7 +338,7 @@ function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Eval
     const failed = failures.find((f) => f.step === a.step);
     const noops = tree.noops.filter((x) => x.step === a.step);
     if (child) view.child = child.id;
-    if (failed) view.failed = failed.reason;
+    if (failed) view.failed = describeFailure(failed.failure);
     if (noops.length) {
       view.noop = (noops.at(-1) as (typeof noops)[number]).reason;
       view.noops = noops.length;

@@ -1,11 +1,10 @@
 // Why a task scored what it did, beside its payload: the environment's explanation (the question, the gold answers,
-// the choices, the evidence with ids) as evidence keeps it, and where the payload holds the evidence and the gold —
-// the spans the page highlights. Today evidence keeps the explanation as the environment's text (`explain`, parts
-// joined by " | ", evidence turns by " || "); `explanationOf` is the one place that reads it, so when explanations
-// become typed values only that function changes.
+// the choices, the evidence with ids) as evidence keeps it (typed: engine/environment/explanation.ts), and where the
+// payload holds the evidence and the gold — the spans the page highlights.
+import { type Explanation as Explained, renderExplanation } from '../engine/environment/explanation.ts';
 
 export interface Explanation {
-  /** The whole text, as evidence keeps it (always shown: an environment's own words may fit no part below). */
+  /** The whole explanation in words (always shown: notes and scenario fit no part below). */
   text: string;
   question?: string;
   gold: string[];
@@ -35,40 +34,16 @@ const MIN_FIND_CHARS = 3;
 const MAX_ITEMS = 24;
 const MAX_ITEM_CHARS = 600;
 
-/** The explanation's parts, from the environment's text; undefined without one. */
-export function explanationOf(text: string | undefined): Explanation | undefined {
-  if (!text) return undefined;
-  const out: Explanation = { text, gold: [], choices: [], evidence: [] };
-  let field: 'gold' | 'choices' | undefined;
-  for (const raw of text.split(' | ')) {
-    const part = raw.trim();
-    let m: RegExpExecArray | null;
-    if ((m = /^question(?: \([^)]*\))?: (.*)$/s.exec(part))) {
-      out.question = m[1];
-      field = undefined;
-    } else if ((m = /^gold(?: answers?)?: (.*)$/s.exec(part))) {
-      if (m[1] !== '—') out.gold.push(m[1] as string);
-      field = 'gold';
-    } else if ((m = /^choices: (.*)$/s.exec(part))) {
-      out.choices.push(...(m[1] as string).split('; '));
-      field = 'choices';
-    } else if ((m = /^evidence(?: turns)?: (.*)$/s.exec(part))) {
-      if (m[1] !== 'none') for (const turn of (m[1] as string).split(' || ')) out.evidence.push(evidenceItem(turn));
-      field = undefined;
-    } else if (field === 'gold') out.gold.push(part);
-  }
-  // An environment's own words ('repair of mk1 machines: "cut power, swap fuse"'): what it quotes is the answer.
-  if (!out.gold.length && !out.evidence.length) for (const m of text.matchAll(/"([^"]{3,300})"/g)) out.gold.push(m[1] as string);
-  out.gold = out.gold.slice(0, MAX_ITEMS).map((g) => g.slice(0, MAX_ITEM_CHARS));
-  out.evidence = out.evidence.slice(0, MAX_ITEMS);
-  out.choices = out.choices.slice(0, MAX_ITEMS);
-  return out;
-}
-
-/** `[D1:3, session 1] Caroline: I went to …` → id D1:3, text without the speaker; anything else whole. */
-function evidenceItem(turn: string): { id: string; text: string } {
-  const m = /^\[([^\],]*)[^\]]*\]\s*(?:[^:]{1,60}: )?(.*)$/s.exec(turn.trim());
-  return m ? { id: (m[1] as string).trim(), text: (m[2] as string).slice(0, MAX_ITEM_CHARS) } : { id: '', text: turn.trim().slice(0, MAX_ITEM_CHARS) };
+/** The explanation as the page shows it; undefined without one. */
+export function explanationOf(e: Explained | undefined): Explanation | undefined {
+  if (!e) return undefined;
+  return {
+    text: renderExplanation(e, MAX_ITEM_CHARS),
+    ...(e.question !== undefined ? { question: e.question } : {}),
+    gold: e.gold.slice(0, MAX_ITEMS).map((g) => g.slice(0, MAX_ITEM_CHARS)),
+    choices: (e.choices ?? []).slice(0, MAX_ITEMS).map((c) => `${c.letter}. ${c.text}${c.gold ? ' (gold)' : ''}`),
+    evidence: (e.evidence ?? []).slice(0, MAX_ITEMS).map((r) => ({ id: r.id, text: (r.text ?? '').slice(0, MAX_ITEM_CHARS) })),
+  };
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -102,7 +102,10 @@ export default defineEnvironment({
         const right = run.answer === (task.truth as Truth).procedure;
         return { reward: right ? 1 / run.steps.length : 0, success: right, metrics: { attempts: run.steps.length } };
       },
-      explain: (task: EnvTask<Truth>) => `${(task.truth as Truth).job} of ${(task.truth as Truth).generation} machines here: "${(task.truth as Truth).procedure}"`,
+      explain: (task: EnvTask<Truth>) => ({
+        gold: [(task.truth as Truth).procedure],
+        notes: [`the procedure for ${(task.truth as Truth).job} of ${(task.truth as Truth).generation} machines here`],
+      }),
     };
   },
 });

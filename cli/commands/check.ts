@@ -4,6 +4,7 @@ import { check } from '../../api/check.ts';
 import { noteToStderr } from '../style.ts';
 import { intOption, parse, SEED_OPTIONS, seedArgs, seedFields, seedUsage } from '../args.ts';
 import { formatQuickExam } from '../format-quick-exam.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo check <program.ts | program-folder> [options]
 
@@ -63,6 +64,6 @@ export async function run(argv: string[]): Promise<number> {
     ...seedArgs(a),
     onNote: noteToStderr,
   });
-  process.stdout.write(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
+  toStdout(a.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatQuickExam(report)}\n`);
   return report.passed ? 0 : 1;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defaultRunFolder, renderReport } from '../../api/runs.ts';
 import { intOption, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo demo [--budget N] [--out DIR] [--data DIR]
 
@@ -32,6 +33,6 @@ export async function run(argv: string[]): Promise<number> {
   const report = join(out, 'report.html');
   writeFileSync(report, renderReport(out).html);
   const shown = relative(process.cwd(), out) || out;
-  process.stdout.write(`report: ${relative(process.cwd(), report) || report} (open it in a browser; "automemo view ${shown}" serves the same page live)\n`);
+  toStdout(`report: ${relative(process.cwd(), report) || report} (open it in a browser; "automemo view ${shown}" serves the same page live)\n`);
   return 0;
 }

@@ -1,12 +1,13 @@
 // automemo eval --env <env> [--program] <name|path>: update-then-retrieve evaluation of one program.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { evaluate, EvaluationFailed, type EvaluateResult } from '../../api/evaluate.ts';
+import { evaluate, EvaluationFailed, type EvaluateResult, splitName } from '../../api/evaluate.ts';
 import { environments } from '../../api/environments.ts';
-import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
-import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { EVAL_OPTIONS, evalFields, evaluationPlace, parse, protocolUsage, seedArgs, seedUsage, WORKER_USAGE } from '../args.ts';
+import { evalHeader, evalTable, scenarioTable, sourceLines } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo eval --env <env> --program <name|path> [options]
 automemo eval <name|path> --env <env> [options]
@@ -21,16 +22,18 @@ ${environments.help('                      ')}
   --program P       a program name (no-memory, omni-simplemem, bm25, dense,
                     trajectory-retrieval, reasoning-bank, g-memory) or a path
                     (a file or folder; also accepted alone, as check takes it)
-  --split S         train (the validation tasks the search uses) or test
-                    (held out; default)
+  --split S         validation (the tasks a search validates on; train is
+                    the same) or test (held out; default)
   --data DIR        the environment's data folder (locomo: conversation files)
   --strict          a data: benchmark must load whole: a world left out by a
-                    bad field is an error (exit 1), not a note
+                    bad field, or a line that is not JSON, is an error
+                    (exit 1, naming file:line), not a note
 ${seedUsage(20)}
   --tasks N         only N of the split's tasks, a seeded sample (a quick look;
                     scores on different samples do not compare)
   --out DIR         where evidence goes (default search-trees/runs/eval-<time>)
   --json            print the result as JSON
+${protocolUsage(20)}
 ${WORKER_USAGE}
 
 Models: set AUTOMEMO_EXECUTOR_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY) to
@@ -69,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.strict ? { strict: true } : {}),
       ...seedArgs(a),
       ...(a.tasks !== undefined ? { tasks: a.tasks } : {}),
+      ...(a.protocol ? { protocol: a.protocol } : {}),
       ...(a.out ? { out: a.out } : {}),
       ...evaluationPlace(a),
       onNote: noteToStderr,
@@ -76,16 +80,16 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (err) {
     if (!(err instanceof EvaluationFailed)) throw err;
-    process.stderr.write(`automemo eval: ${err.message}\n`);
+    toStderr(`automemo eval: ${err.message}\n`);
     return 1;
   }
   if (a.json) {
     const { tasks: _tasks, name: _name, envSource: _source, ...rest } = res;
-    process.stdout.write(`${JSON.stringify({ ...rest, evidenceDir: res.evidenceDir }, null, 2)}\n`);
+    toStdout(`${JSON.stringify({ ...rest, split: splitName(res.split), evidenceDir: res.evidenceDir }, null, 2)}\n`);
   } else {
     const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
-    process.stdout.write(
-      `${evalHeader(res, res.evaluation)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
+    toStdout(
+      `${evalHeader(res, res.evaluation, res.protocol)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n${sourceLines([row])}\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
     );
   }
   return 0;

@@ -2,9 +2,10 @@
 // --format mcp, also an MCP server — carrying the memory it built from the run's update episodes.
 import { relative } from 'node:path';
 import { z } from 'zod';
-import { exportRun, type ExportResult } from '../../api/export.ts';
+import { exportRun, type ExportResult, shippedLine } from '../../api/export.ts';
 import { parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo export <run-folder> [--node ID | --lcb] --out DIR [options]
 
@@ -22,7 +23,8 @@ Options:
   --native M         bundle (default): isolated-vm and hnswlib-node go inside the
                      package prebuilt for this platform, so installing compiles
                      nothing; source: they compile on install (any platform)
-  --name NAME        npm package name (default automemo-memory-<env>-<node>)
+  --name NAME        npm package name (default automemo-memory-<env>-<node>,
+                     with -mcp after it for --format mcp)
   --json             print the result as JSON
 
 Exit status: 0 exported, 1 failed, 2 bad arguments.`;
@@ -67,10 +69,10 @@ export async function run(argv: string[]): Promise<number> {
     onNote: noteToStderr,
   });
   if (a.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    toStdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${report(result)}\n`);
+  toStdout(`${report(result)}\n`);
   return 0;
 }
 
@@ -84,6 +86,7 @@ function report(r: ExportResult): string {
     ['node', `${info.node.id} (${{ final: "the run's final choice", lcb: 'best LCB', node: 'named' }[info.node.chosenBy]})`],
     ['scores', `validation ${fmt(info.scores.validation)} (n=${info.scores.n}, LCB ${fmt(info.scores.lcb)}), test ${fmt(info.scores.test)}`],
     ['memory', `${memory.episodes} update episodes from ${memory.worlds.length} worlds${memory.updateErrors.length ? ` (${memory.updateErrors.length} failed in update)` : ''}; kv ${memory.kv.keys} keys, ${memory.vectors.length} vector indices (${memory.vectors.map((v) => v.size).join(', ') || 'none'} vectors)`],
+    ['this memory', shippedLine(memory)],
     ['models', `embeddings ${memory.models.embed}; memo ${memory.models.memo}`],
     ['native', info.native.mode === 'bundle' ? `bundled, prebuilt for ${info.native.platform}-${info.native.arch} (ABI ${info.native.abi})` : 'compiled on install'],
     ['time', `${secs(r.timings.totalMs)} (memory ${secs(r.timings.memoryMs)}, bundle ${secs(r.timings.bundleMs)})`],

@@ -5,6 +5,7 @@ import { readRun, readRunInfo, REPORT_LIMITS, renderReport, textSummary } from '
 import { runEnvironmentNote } from '../../api/environments.ts';
 import { noteToStderr } from '../style.ts';
 import { intOption, parse } from '../args.ts';
+import { toStdout } from '../terminal.ts';
 
 export const usage = `automemo report <run-folder> [--html FILE] [--images-mb N]
 
@@ -27,14 +28,14 @@ export async function run(argv: string[]): Promise<number> {
   const changed = await runEnvironmentNote(dir, readRunInfo(dir).envSource);
   if (changed) noteToStderr(changed);
   if (!a.html) {
-    process.stdout.write(`${textSummary(readRun(dir))}\n`);
+    toStdout(`${textSummary(readRun(dir))}\n`);
     return 0;
   }
   const limits = { ...REPORT_LIMITS, ...(a['images-mb'] !== undefined ? { totalImageBytes: a['images-mb'] * 1e6 } : {}) };
   const { html, bundle } = renderReport(dir, limits);
   writeFileSync(a.html, html);
   const kept = Object.keys(bundle.images).length;
-  process.stdout.write(
+  toStdout(
     `wrote ${a.html} (${(Buffer.byteLength(html) / 1e6).toFixed(1)} MB): ${bundle.run.nodes.length} nodes, ${Object.keys(bundle.evidence).length} evaluations, ` +
       `${kept} images${bundle.omittedImages ? ` (${bundle.omittedImages} left out by the cap)` : ''}\n`,
   );

@@ -1,17 +1,19 @@
 // automemo search: the budget-aware tree search over memo programs (api/search.ts), with a run folder that can
 // be resumed; this file is its arguments, its terminal progress and its summary table.
-import { relative } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
 import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
-import { evaluationPlace, intOption, parse, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
+import { evaluationPlace, intOption, parse, protocolField, protocolUsage, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
+import { protocolStatement } from '../../api/limits.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { didYouMean } from '../../foundation/closest.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
 import { bold, noteToStderr } from '../style.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo search --env <env> [options]
 
@@ -52,7 +54,9 @@ ${seedUsage(22)}
                       (the environment's groups: site, template, category)
   --data DIR          the environment's data folder
   --strict            a data: benchmark must load whole: a world left out
-                      by a bad field is an error (exit 1), not a note
+                      by a bad field, or a line that is not JSON, is an
+                      error (exit 1, naming file:line), not a note
+${protocolUsage(22)}
   --no-test           skip the final test-split evaluation
   --json              print the summary as JSON`;
 
@@ -77,6 +81,7 @@ const Args = z.object({
   data: z.string().optional(),
   strict: z.boolean().optional(),
   'no-test': z.boolean().optional(),
+  protocol: protocolField(),
   json: z.boolean().optional(),
 });
 
@@ -103,6 +108,7 @@ export async function run(argv: string[]): Promise<number> {
       data: { type: 'string' },
       strict: { type: 'boolean' },
       'no-test': { type: 'boolean' },
+      protocol: { type: 'string' },
       json: { type: 'boolean' },
     },
     Args,
@@ -123,11 +129,12 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();
+  // The run's folder once the search has one (onStart); before that, the folder asked for, if any.
+  let runFolder = a.out;
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
-    process.stderr.write(
-      `\n${label}: stopping (the step in flight is abandoned); continue with --resume --out <run folder>\n`,
-    );
+    const resume = runFolder ? `continue with: automemo search --resume --out ${shellWord(shownPath(runFolder))}` : 'no run folder was started yet';
+    toStderr(`\n${label}: stopping (the step in flight is abandoned); ${resume}\n`);
     abort.abort(new Error('interrupted by the user (Ctrl-C)'));
   };
   process.on('SIGINT', onSigint);
@@ -153,31 +160,33 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       ...(a.data ? { data: a.data } : {}),
       ...(a.strict ? { strict: true } : {}),
       ...(a['no-test'] ? { test: false } : {}),
+      ...(a.protocol ? { protocol: a.protocol } : {}),
       signal: abort.signal,
       onNote: noteToStderr,
       onStart: (s) => {
         options = s.options;
+        runFolder = s.runFolder;
         if (a.json) return;
         onEvent = stepProgress(s.options);
         const out = relative(process.cwd(), s.runFolder) || s.runFolder;
         const o = s.options;
         const where = s.env.source.kind === 'module' ? ` from ${s.env.source.path}` : '';
-        process.stdout.write(
+        toStdout(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
             `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
-            `${validationLine(s.validation)}\n`,
+            `${validationLine(s.validation)}\n${protocolStatement(s.protocol)}\n`,
         );
-        if (s.validation.warning) process.stderr.write(`${label}: warning: ${s.validation.warning}\n`);
+        if (s.validation.warning) toStderr(`${label}: warning: ${s.validation.warning}\n`);
       },
       onEvent: (e, s) => onEvent?.(e, s),
       // Lines, not a redrawn one, even on a terminal: the step lines go between them.
       ...(a.json ? {} : { onProgress: progressPrinter({ tty: false }) }),
     });
-    if (a.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (a.json) toStdout(`${JSON.stringify(result, null, 2)}\n`);
     else {
       const out = relative(process.cwd(), result.runFolder) || result.runFolder;
-      process.stdout.write(
-        `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${out} shows it)\n`,
+      toStdout(
+        `\n${summaryTable(result, options as RunOptions)}\nrun folder: ${out}  (automemo view ${shellWord(out)} shows it)\n`,
       );
     }
     // Stopped by infrastructure or by the user: the table is printed, and the exit code says the run did not finish.
@@ -187,6 +196,17 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   }
 }
 
+
+/** A path as the user can type it from here: relative when it lies under the working folder, else absolute. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), resolve(path));
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : resolve(path);
+}
+
+/** A word a POSIX shell reads back as it is: quoted when it holds anything but the plainest characters. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
 
 /** The run seed, and the split's where it differs: the split seed names the held-out test split. */
 function runSeedLine(o: RunOptions): string {
@@ -202,7 +222,12 @@ function seedsLine(o: RunOptions): string {
 /** What the validation can tell apart, in a line. */
 export function validationLine(v: ValidationPlan): string {
   const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
-  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
+  const held = v.selection
+    ? `; ${v.selection.tasks} more held out for selection only (never shown to the meta agent; the pick is chosen there, known to ±${v.selection.resolvable.toFixed(3)})`
+    : v.selectionNote
+      ? `; ${v.selectionNote}`
+      : '';
+  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart${held}`;
 }
 export function summaryTable(s: SearchResult, options: RunOptions): string {
   const { split } = seedsOf(options);
@@ -216,14 +241,16 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ['full evaluations', String(s.fullEvaluations)],
     [
       `selected (${options.selection})`,
-      `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
+      `${s.winner.id}: search validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), selection ${s.winner.selection === undefined ? '— (none held out)' : fmt(s.winner.selection)}, test ${fmt(s.winner.test)}${s.winner.test !== undefined ? ` (test − search validation ${fmt(s.winner.test - s.winner.validation)})` : ''}`,
     ],
     ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
+    ...(s.sources ? ([['selected by source', sourcesLine(s.sources)]] as [string, string][]) : []),
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
     ['validation', validationLine(s.validation)],
-    ['test split', `split seed ${split}: automemo eval --split-seed ${split} scores a program on the same held-out tasks`],
+    ['test split', `split seed ${split}: automemo eval --split-seed ${split} --protocol ${s.protocol} scores a program on the same held-out tasks`],
+    ['protocol', protocolStatement(s.protocol)],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
@@ -232,4 +259,11 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
   if (s.stopped) rows.push(['stopped', s.stopped]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+/** The pick's score per source (a composed environment's score is their mean: each source weighs the same). */
+function sourcesLine(s: NonNullable<SearchResult['sources']>): string {
+  const names = [...new Set([...Object.keys(s.validation), ...Object.keys(s.test ?? {})])];
+  const each = names.map((n) => `${n}: validation ${fmt(s.validation[n] ?? undefined)}${s.test ? `, test ${fmt(s.test[n] ?? undefined)}` : ''}`);
+  return `${each.join('; ')} (the score is their mean: each source weighs the same, whatever its number of tasks)`;
 }

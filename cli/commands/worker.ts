@@ -8,6 +8,7 @@ import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
 import { noteToStderr } from '../style.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
+import { toStdout, toStderr } from '../terminal.ts';
 
 export const usage = `automemo worker --queue redis://[:password@]host:port [options]
 
@@ -83,20 +84,20 @@ export async function run(argv: string[]): Promise<number> {
       ...(a.concurrency ? { concurrency: a.concurrency } : {}),
       ...(a['lock-ms'] ? { lockMs: a['lock-ms'] } : {}),
       context,
-      onJob: (e) => process.stdout.write(redactCredentials(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`)),
+      onJob: (e) => toStdout(redactCredentials(`${new Date().toISOString()} ${e.phase} ${e.key}${e.message ? `: ${e.message.split('\n')[0]}` : ''}\n`)),
     }).catch((err: Error) => {
       throw new UsageError(err.message);
     });
-    process.stdout.write(`automemo worker ${context.worker}: automemo ${automemoVersion()}, serving ${served.shown}\n`);
+    toStdout(`automemo worker ${context.worker}: automemo ${automemoVersion()}, serving ${served.shown}\n`);
     await new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
     });
     // The job in flight finishes (or its lock lapses and another worker takes it); a Redis that went away must not
     // keep the process: the close is given a while, and a second signal leaves at once.
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
-    process.stdout.write(`automemo worker ${context.worker}: stopping\n`);
+    toStdout(`automemo worker ${context.worker}: stopping\n`);
     const closed = await Promise.race([served.close().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CLOSE_WAIT_MS).unref())]);
-    if (!closed) process.stderr.write(`automemo worker: Redis did not answer within ${CLOSE_WAIT_MS / 1000} s; leaving without it\n`);
+    if (!closed) toStderr(`automemo worker: Redis did not answer within ${CLOSE_WAIT_MS / 1000} s; leaving without it\n`);
     return 0;
   });
 }

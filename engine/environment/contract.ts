@@ -5,9 +5,27 @@
 // EpisodeRecorder and PartialRecorder values.
 import type { EpisodeRecorder, Json, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
+import type { Explanation } from './explanation.ts';
 
-/** train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. */
+export type { Choice, EvidenceRecord, Explanation } from './explanation.ts';
+
+/**
+ * train = what the search uses (update batch + validation retrieve batch); test = held out for the final check. The
+ * contract's name, which environments implement (`worlds('train')`) and records keep; users call the first split by
+ * what it asks, `validation` (SplitName), and may still give `train`.
+ */
 export type Split = 'train' | 'test';
+
+/** A split as users name it: the validation tasks (the contract's `train`) or the held-out test tasks. */
+export type SplitName = 'validation' | 'test';
+
+/** The name a user reads for a split. */
+export const splitName = (split: Split): SplitName => (split === 'train' ? 'validation' : 'test');
+
+/** A split as a user gives it (`validation`, its old name `train`, or `test`), or undefined when it is none of them. */
+export function splitOf(given: unknown): Split | undefined {
+  return given === 'validation' || given === 'train' ? 'train' : given === 'test' ? 'test' : undefined;
+}
 
 export interface World {
   /** Stable id, e.g. a conversation id or "all". */
@@ -66,6 +84,22 @@ export class InfraError extends Error {
   }
 }
 
+/**
+ * The environment's own code failed for good (its agent or checker on an update episode, after the retries): no
+ * program can be evaluated on it, and it is the benchmark's failure, never a program's.
+ */
+export class EnvironmentFailure extends InfraError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EnvironmentFailure';
+  }
+
+  // By class, unlike InfraError's mark: every InfraError is not an EnvironmentFailure.
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value);
+  }
+}
+
 export interface EnvironmentInfo {
   name: string;
   /** offline (reference agent, programmatic checker) or model (model agent). */
@@ -105,8 +139,24 @@ export interface Environment {
   samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }>;
   /** Scenario of a task (site, template, family, category), for grouping evidence. */
   scenario(taskId: string): string;
-  /** Ground truth of a training task, for the meta agent's evidence (never shown to programs). */
-  explain?(taskId: string): string | undefined;
+  /**
+   * The source a task comes from, in an environment composed of several (compose.ts): the score weighs each source
+   * the same (engine/evaluate/stats.ts), and every report breaks it down by source. Absent: one source.
+   */
+  source?(taskId: string): string | undefined;
+  /**
+   * Readers other than the one the reward uses, that can score a payload too (a second offline reader with other
+   * rules, evidence recall where the data cites evidence, the model reader): a study scores the picks and the best
+   * design with them, and flags a gain that does not hold under another reader.
+   */
+  readers?(): string[];
+  /** A task's payload scored by one of readers() in [0, 1]; undefined when that reader cannot score this task. */
+  reread?(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined>;
+  /**
+   * Ground truth of a training task, for the meta agent's evidence (never shown to programs), as typed fields
+   * (explanation.ts); undefined for a task it knows nothing of.
+   */
+  explain?(taskId: string): Explanation | undefined;
   /** A paragraph on what the environment is and what its tasks need, for the meta agent. */
   describe?(): string;
   /** The reward rule, the data schema and how payloads are read, for the meta agent's prompts. */

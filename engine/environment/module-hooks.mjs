@@ -2,7 +2,9 @@
 // modules (`root`); they run on Node's hooks thread, so this file is plain JavaScript. They touch only files inside
 // `root` that are not under a node_modules folder:
 // - `automemo`, `automemo/contract`, `automemo/lib` and `automemo/lib/<helper>` resolve to the automemo running the
-//   module when nothing else provides them, so a module anywhere on disk runs with no install beside it;
+//   module, from any file that imports them (the module's, or a package's it imports), whatever copies are installed:
+//   a module anywhere on disk runs with no install beside it, and one with a copy of automemo installed beside it
+//   never loads that second engine into the process (two copies of isolated-vm in one process abort it natively);
 // - a file written with import/export loads as an ES module whatever its package.json says: without "type":
 //   "module", tsx compiles a .ts file to CommonJS, and automemo's entry, which awaits at its top level, cannot be
 //   required from CommonJS;
@@ -56,6 +58,7 @@ function localFile(base) {
 }
 
 function ownAutomemo(specifier) {
+  if (!rule.libDir) return undefined;
   if (Object.hasOwn(rule.automemo, specifier)) return rule.automemo[specifier];
   const helper = /^automemo\/lib\/([\w-]+)$/.exec(specifier);
   return helper ? new URL(`${helper[1]}.ts`, rule.libDir).href : undefined;
@@ -80,6 +83,9 @@ function ownFile(specifier, parent) {
 }
 
 export async function resolve(specifier, context, next) {
+  // One automemo per process: the running one, whoever asks and whatever is installed beside them.
+  const automemo = ownAutomemo(specifier);
+  if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
   const parent = insideRoot(context.parentURL);
   const own = ownFile(specifier, parent);
   if (own) return own;
@@ -92,11 +98,9 @@ export async function resolve(specifier, context, next) {
       try {
         return await next(specifier, { ...context, parentURL: original });
       } catch {
-        // not there either: automemo's own, or the first error
+        // not there either: the first error
       }
     }
-    const automemo = ownAutomemo(specifier);
-    if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // A researcher's environment module: found on disk or among installed packages, read by esbuild first (its local
 // files, the packages it imports, its syntax errors as file:line:col), imported through tsx with automemo's module
-// hooks (module-hooks.mjs: `automemo` resolves to the running automemo when none is installed beside the module, and
-// import/export files load as ES modules), checked, and fingerprinted by the content of every local file it imports
+// hooks (module-hooks.mjs: `automemo` resolves to the running automemo, whatever copy is installed beside the module,
+// and import/export files load as ES modules), checked, and fingerprinted by the content of every local file it imports
 // (packages excluded), so a run records exactly which code it ran and a later resume, view or export can say when
 // that code changed (and take the run's copy of it: run-store/env-copy.ts).
 import { createHash } from 'node:crypto';
@@ -116,7 +116,7 @@ function syntaxErrors(errors: EsbuildMessage[]): string {
 }
 
 /** Where in the module's own files an error thrown while it loaded was raised ("file:line:col"), if its stack says. */
-function throwSite(err: unknown, root: string): string | undefined {
+export function throwSite(err: unknown, root: string): string | undefined {
   const stack = String((err as Error)?.stack ?? '');
   for (const m of stack.matchAll(/\(?((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?$/gm)) {
     const raw = (m[1] as string).replace(/[?#][^:]*$/, '');
@@ -180,7 +180,7 @@ const hooked = new Set<string>();
 function registerHooks(root: string, own: OwnAutomemo | undefined, packagesFrom: string | undefined): void {
   const key = JSON.stringify([root, own?.root ?? null, packagesFrom ?? null]);
   if (hooked.has(key)) return;
-  register(new URL('./module-hooks.mjs', import.meta.url), { data: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? 'file:///nowhere/', ...(packagesFrom ? { packagesFrom } : {}) } });
+  register(new URL('./module-hooks.mjs', import.meta.url), { data: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? '', ...(packagesFrom ? { packagesFrom } : {}) } });
   hooked.add(key);
 }
 
@@ -205,13 +205,19 @@ function automemoBeside(from: string, specifier: string): { root: string; versio
   return undefined;
 }
 
-/** A note when the module imports an automemo of its own that is not the one running it; which one it gets. */
+/**
+ * A note when an automemo is installed beside the module that is not the one running it: the module gets the running
+ * one (module-hooks.mjs), and the note names both and the command that runs the other.
+ */
 export function automemoNote(file: string, inspection: ModuleInspection, own: OwnAutomemo): string | undefined {
   const first = inspection.packages.find((p) => p.specifier === 'automemo' || p.specifier.startsWith('automemo/'));
   if (!first) return undefined;
   const beside = automemoBeside(first.from, first.specifier);
   if (!beside || beside.root === realpathSync(own.root)) return undefined;
-  return `environment module ${file} imports automemo ${beside.version} installed at ${beside.root}, not the automemo running it (${own.version} at ${own.root}); it gets its own`;
+  return (
+    `environment module ${file} imports automemo ${beside.version} installed at ${beside.root}; it runs with the automemo running it ` +
+    `(${own.version} at ${own.root}) instead: one automemo per process. To run with that copy: node ${join(beside.root, 'bin', 'automemo.js')} …`
+  );
 }
 
 export interface ImportOptions {

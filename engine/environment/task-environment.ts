@@ -1,14 +1,23 @@
 // A full Environment from tasks, an agent and a checker (task-spec.ts). The spec is checked when it arrives; tasks
 // without a role get one per scenario (roles.ts); update episodes are the agent's runs without memory, collected once
 // and stored (collect-episodes.ts). One world per split: on train (what the search uses) the memory learns from the
-// update batch and is asked about the validation batch; on test it learns from every training episode and is asked
-// about the test tasks.
+// update batch and is asked about the validation batch; on test it learns from the update batch (protocol 'update',
+// the default) or the update and validation batches (protocol 'update+validation') and is asked about the test tasks.
 import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import { DEFAULT_BUDGET } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import { collectEpisodes } from '../evaluate/collect-episodes.ts';
 import type { EpisodeStore } from '../evaluate/episode-store.ts';
-import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from './contract.ts';
+import type {
+  Environment,
+  EnvironmentGuide,
+  EnvironmentInfo,
+  Explanation,
+  Split,
+  TaskOutcome,
+  World,
+} from './contract.ts';
+import { checkedExplanation, EXPLANATION_LIMITS } from './explanation.ts';
 import { assignRoles } from './roles.ts';
 import { taskGuide } from './task-guide.ts';
 import { hashCatalog, hashTask } from './task-hash.ts';
@@ -17,10 +26,13 @@ import { runAndScore } from './task-run.ts';
 import { checkTaskSpec, roleProblems, throwProblems } from './task-spec-check.ts';
 import type { EnvTask, TaskEnvironmentSpec, TaskRole } from './task-spec.ts';
 import type { EnvironmentLimits } from './define.ts';
+import { DEFAULT_PROTOCOL, type Protocol } from './protocol.ts';
 
 export interface TaskEnvironmentContext {
   /** The run's seed: roles of tasks without one depend on it. */
   seed: number;
+  /** What a memory asked test questions learns from (protocol.ts; default 'update'). */
+  protocol?: Protocol;
   /** The host's image store: task and step images go here, so programs can reach them by id. */
   images: ImageStore;
   onNote?: (message: string) => void;
@@ -30,10 +42,12 @@ export interface TaskEnvironmentContext {
   episodeStore?: EpisodeStore;
   /** Time limits of the agent's and the checker's calls (the definition's; defaults otherwise). */
   limits?: EnvironmentLimits;
+  /** The module the environment was loaded from, named in messages about its code (its agent, its checker, its explain). */
+  module?: string;
 }
 
-/** An explanation longer than this is cut: it goes into the meta agent's evidence for every task. */
-const MAX_EXPLAIN_CHARS = 4000;
+/** How messages name an environment: by name, and by module when it came from one. */
+export const environmentLabel = (name: string, module?: string) => `environment "${name}"${module ? ` (module ${module})` : ''}`;
 
 class TaskEnvironment<T> implements Environment {
   private readonly roles: TaskRole[];
@@ -42,6 +56,8 @@ class TaskEnvironment<T> implements Environment {
   private readonly byWorld = new Map<string | undefined, number[]>();
   private readonly hashes: string[];
   private readonly catalogHash: string;
+  /** The environment as messages name it. */
+  private readonly who: string;
   private readonly partials = new Map<string, Promise<PartialRecorder>>();
   private episodes: Promise<Map<string, EpisodeRecorder>> | undefined;
   /** The update tasks' episodes only: what validation (the train split) learns from. */
@@ -52,6 +68,7 @@ class TaskEnvironment<T> implements Environment {
     private readonly spec: TaskEnvironmentSpec<T>,
     private readonly context: TaskEnvironmentContext,
   ) {
+    this.who = environmentLabel(name, context.module);
     this.roles = assignRoles(spec.tasks, context.seed, spec.split);
     throwProblems(name, roleProblems(this.roles));
     spec.tasks.forEach((t, i) => {
@@ -62,6 +79,17 @@ class TaskEnvironment<T> implements Environment {
     });
     this.hashes = spec.tasks.map((t, i) => hashTask(t, this.roles[i] as TaskRole));
     this.catalogHash = hashCatalog(this.hashes);
+    // A malformed explanation is refused when the environment opens, not in the middle of a search's first step.
+    if (spec.tasks[0]) this.explain(spec.tasks[0].id);
+  }
+
+  private get protocol(): Protocol {
+    return this.context.protocol ?? DEFAULT_PROTOCOL;
+  }
+
+  /** Whether a memory asked the test questions learns from a task of this role (the protocol). */
+  private learnsForTest(role: TaskRole): boolean {
+    return role === 'update' || (role === 'validation' && this.protocol === 'update+validation');
   }
 
   private get mode(): 'offline' | 'model' {
@@ -92,6 +120,7 @@ class TaskEnvironment<T> implements Environment {
         split: { update: count('update'), validation: count('validation'), test: count('test') },
         ...(this.byWorld.size > 1 || !this.byWorld.has(undefined) ? { worlds: this.byWorld.size } : {}),
         catalogHash: this.catalogHash,
+        protocol: this.protocol,
       },
     };
   }
@@ -150,7 +179,7 @@ class TaskEnvironment<T> implements Environment {
       collectOne: async (taskId) => {
         const task = this.task(taskId);
         const partial = await this.partial(task);
-        const scored = await runAndScore(this.name, this.spec, task, { text: '', images: [] }, this.context.images, this.context.limits);
+        const scored = await runAndScore(this.who, this.spec, task, { text: '', images: [] }, this.context.images, this.context.limits);
         return episodeRecord(partial, scored, this.context.images);
       },
       images: this.context.images,
@@ -167,11 +196,12 @@ class TaskEnvironment<T> implements Environment {
    * test tasks. A world with nothing to ask on a split is left out of it.
    */
   async worlds(split: Split): Promise<World[]> {
-    const episodes = await (split === 'test' ? this.trainingEpisodes() : this.updateEpisodes());
+    // Under protocol 'update' the test split learns from the update episodes only: validation's episodes are not run.
+    const episodes = await (split === 'test' && this.protocol === 'update+validation' ? this.trainingEpisodes() : this.updateEpisodes());
     const tasks = this.spec.tasks;
     const out: World[] = [];
     for (const [world, indices] of this.byWorld) {
-      const learn = indices.filter((i) => (split === 'test' ? this.roles[i] !== 'test' : this.roles[i] === 'update'));
+      const learn = indices.filter((i) => (split === 'test' ? this.learnsForTest(this.roles[i] as TaskRole) : this.roles[i] === 'update'));
       const ask = indices.filter((i) => this.roles[i] === (split === 'test' ? 'test' : 'validation'));
       if (!ask.length) continue;
       out.push({
@@ -186,7 +216,7 @@ class TaskEnvironment<T> implements Environment {
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const t = this.task(task.taskId);
     const partial = await this.partial(t);
-    const scored = await runAndScore(this.name, this.spec, t, payload, this.context.images, this.context.limits);
+    const scored = await runAndScore(this.who, this.spec, t, payload, this.context.images, this.context.limits);
     return {
       reward: scored.reward,
       success: scored.success,
@@ -228,15 +258,20 @@ class TaskEnvironment<T> implements Environment {
     return i === undefined ? 'unknown' : (this.spec.tasks[i] as EnvTask<T>).scenario;
   }
 
-  explain(taskId: string): string | undefined {
+  /** The spec's explanation of a task, checked, with the task's instruction and scenario where it gives none. */
+  explain(taskId: string): Explanation | undefined {
     const i = this.byId.get(taskId);
     if (i === undefined || !this.spec.explain) return undefined;
-    try {
-      const text = this.spec.explain(this.spec.tasks[i] as EnvTask<T>);
-      return typeof text === 'string' ? text.slice(0, MAX_EXPLAIN_CHARS) : undefined;
-    } catch (err) {
-      return `(explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)})`;
-    }
+    const task = this.spec.tasks[i] as EnvTask<T>;
+    const explain = this.spec.explain.bind(this.spec);
+    const e = checkedExplanation(() => explain(task), this.who, taskId);
+    return (
+      e && {
+        ...e,
+        question: e.question ?? task.instruction.slice(0, EXPLANATION_LIMITS.questionChars),
+        scenario: e.scenario ?? task.scenario,
+      }
+    );
   }
 
   describe(): string {

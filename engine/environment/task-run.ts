@@ -72,22 +72,23 @@ const VerdictObject = z.object({
 const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
 
 /**
- * The agent's run, within its time limit; an error it throws or running out of time is the machinery failing
- * (InfraError), a run of the wrong shape an error naming the task.
+ * The agent's run, within its time limit; an error it throws or running out of time is the environment failing
+ * (InfraError: never the program's), a run of the wrong shape an error naming the task. `who` names the environment
+ * in messages: `environment "vaults"`, with its module when it has one.
  */
-export async function runAgent<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<AgentRun> {
+export async function runAgent<T>(who: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<AgentRun> {
   let value: unknown;
   try {
-    value = await withinTime(`environment "${envName}": agent ${spec.agent.id} on task ${JSON.stringify(task.id)}`, limits.agentMs ?? DEFAULT_ENVIRONMENT_LIMITS.agentMs, () => spec.agent.run(task, payload, { images }));
+    value = await withinTime(`${who}: agent ${spec.agent.id} on task ${JSON.stringify(task.id)}`, limits.agentMs ?? DEFAULT_ENVIRONMENT_LIMITS.agentMs, () => spec.agent.run(task, payload, { images }), { setting: 'limits.agentMs' });
   } catch (err) {
     if (err instanceof InfraError) throw err;
     if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
-    throw new InfraError(`${envName}: agent ${spec.agent.id} failed on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
+    throw new InfraError(`${who}: its agent ${spec.agent.id} threw on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
   }
   const r = AgentRunSchema.safeParse(value);
   if (!r.success) {
     const problems = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(run)'}: ${i.message}`);
-    throw new Error(`environment "${envName}": agent ${spec.agent.id} returned an unusable run for task ${JSON.stringify(task.id)}: ${problems.join('; ')}`);
+    throw new Error(`${who}: agent ${spec.agent.id} returned an unusable run for task ${JSON.stringify(task.id)}: ${problems.join('; ')}`);
   }
   return value as AgentRun;
 }
@@ -97,8 +98,8 @@ function rewardProblem(reward: number): boolean {
 }
 
 /** The verdict as reward, success, note and feedback; an error naming the task when it is not in [0, 1]. */
-function normalise(envName: string, taskId: string, from: string, verdict: Verdict): Omit<ScoredRun, 'run'> {
-  const bad = (what: string) => new Error(`environment "${envName}": ${from} gave task ${JSON.stringify(taskId)} ${what}; rewards are numbers in [0, 1] (or true/false)`);
+function normalise(who: string, taskId: string, from: string, verdict: Verdict): Omit<ScoredRun, 'run'> {
+  const bad = (what: string) => new Error(`${who}: ${from} gave task ${JSON.stringify(taskId)} ${what}; rewards are numbers in [0, 1] (or true/false)`);
   if (typeof verdict === 'boolean') return { reward: verdict ? 1 : 0, success: verdict, feedback: verdict ? 'task accepted' : 'task rejected', metrics: {} };
   if (typeof verdict === 'number') {
     if (rewardProblem(verdict)) throw bad(`a reward of ${verdict}`);
@@ -122,27 +123,27 @@ function normalise(envName: string, taskId: string, from: string, verdict: Verdi
  * Runs the task and scores it: with the checker when the spec has one, else with the agent's own reward. A checker
  * that runs out of time leaves the task unscored (InfraError), naming it.
  */
-export async function runAndScore<T>(envName: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<ScoredRun> {
-  const run = await runAgent(envName, spec, task, payload, images, limits);
+export async function runAndScore<T>(who: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<ScoredRun> {
+  const run = await runAgent(who, spec, task, payload, images, limits);
   if (spec.check) {
     const check = spec.check;
     let verdict: Verdict;
     try {
-      verdict = await withinTime(`environment "${envName}": check of task ${JSON.stringify(task.id)}`, limits.checkMs ?? DEFAULT_ENVIRONMENT_LIMITS.checkMs, () => check(task, run));
+      verdict = await withinTime(`${who}: check of task ${JSON.stringify(task.id)}`, limits.checkMs ?? DEFAULT_ENVIRONMENT_LIMITS.checkMs, () => check(task, run), { setting: 'limits.checkMs' });
     } catch (err) {
       if (err instanceof InfraError) throw err;
       if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
-      throw new Error(`environment "${envName}": check failed on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
+      throw new Error(`${who}: check failed on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
     }
-    const v = normalise(envName, task.id, 'check', verdict);
+    const v = normalise(who, task.id, 'check', verdict);
     const note = [v.note, run.note].filter(Boolean).join('; ');
     return { run, ...v, ...(note ? { note } : {}), metrics: { ...(run.metrics ?? {}), ...v.metrics } };
   }
   if (run.reward === undefined) {
     throw new Error(
-      `environment "${envName}": task ${JSON.stringify(task.id)} has no score: the spec has no check(task, run) and agent ${spec.agent.id} set no reward; give the spec a check, or have the agent score its own run`,
+      `${who}: task ${JSON.stringify(task.id)} has no score: the spec has no check(task, run) and agent ${spec.agent.id} set no reward; give the spec a check, or have the agent score its own run`,
     );
   }
-  const v = normalise(envName, task.id, `agent ${spec.agent.id}`, { reward: run.reward, ...(run.success !== undefined ? { success: run.success } : {}), ...(run.note ? { note: run.note } : {}) });
+  const v = normalise(who, task.id, `agent ${spec.agent.id}`, { reward: run.reward, ...(run.success !== undefined ? { success: run.success } : {}), ...(run.note ? { note: run.note } : {}) });
   return { run, ...v, metrics: run.metrics ?? {} };
 }

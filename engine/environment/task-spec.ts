@@ -2,7 +2,7 @@
 // (task-environment.ts): it assigns roles when tasks carry none, collects the no-memory update episodes once and
 // stores them, retries infrastructure failures, builds the worlds per split, and turns runs into outcomes.
 import type { Json, MemoryPayload } from '../../memo-programs/contract.ts';
-import type { EnvironmentGuide } from './contract.ts';
+import type { EnvironmentGuide, Explanation } from './contract.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import type { SplitSpec, TaskRole } from './roles.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
@@ -105,8 +105,12 @@ export interface TaskEnvironmentSpec<Truth = unknown> {
    */
   split?: SplitSpec;
   budget?: PayloadBudget;
-  /** Ground truth of a task in one line, for the meta agent's evidence (never shown to programs). */
-  explain?(task: EnvTask<Truth>): string | undefined;
+  /**
+   * Ground truth of a task for the meta agent's evidence (never shown to programs): `{ gold: [answers], choices?,
+   * evidence?, notes? }` (explanation.ts); `question` and `scenario` default to the task's instruction and scenario.
+   * What it returns is checked: a malformed explanation stops the run with a message naming the module and the task.
+   */
+  explain?(task: EnvTask<Truth>): Explanation | undefined;
   /** Extra data for the run record and the episode key (versions, generator settings, a hash of the code). */
   data?: { [key: string]: Json };
   /** Episodes collected at once (default 2) and attempts per episode on infrastructure failures (default 3). */

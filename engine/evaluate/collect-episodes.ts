@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { EpisodeRecorder, ImageRef, Json } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
-import { InfraError } from '../environment/contract.ts';
+import { EnvironmentFailure, InfraError } from '../environment/contract.ts';
 import { parseEpisode } from './episode-schema.ts';
 import { EpisodeStore } from './episode-store.ts';
 
@@ -83,7 +83,9 @@ async function collectWithRetries(request: CollectRequest, taskId: string, note:
     } catch (err) {
       const message = (err as Error).message;
       if (!(err instanceof InfraError) || attempt >= attempts) {
-        throw new Error(`collecting the update episode of task ${JSON.stringify(taskId)} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${message}`, { cause: err });
+        const what = `collecting the update episode of task ${JSON.stringify(taskId)} failed after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${message}`;
+        // No program takes part in collecting an update episode: whatever failed is the environment's.
+        throw new EnvironmentFailure(what, { cause: err });
       }
       note(`update episode of task ${JSON.stringify(taskId)}: ${message}; retrying (attempt ${attempt + 1} of ${attempts})`);
     }

@@ -12,7 +12,7 @@ import type { HostServices } from '../../sandbox/primitives/index.ts';
 import { InstancePrimitives } from '../../sandbox/primitives/index.ts';
 import type { Quotas } from '../../sandbox/primitives/quotas.ts';
 import { type Environment, type EnvironmentInfo, InfraError, type Split, type TaskOutcome, type World } from '../environment/contract.ts';
-import { type EvidenceWriter, explanationText } from './evidence.ts';
+import { type EvidenceWriter, keptExplanation } from './evidence.ts';
 import { mapLimit } from './limit.ts';
 import { type OutcomeCache, outcomeKey } from './outcome-cache.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
@@ -250,12 +250,13 @@ async function scoreTask(
     taskId: task.taskId,
     world: world.id,
     scenario: options.env.scenario(task.taskId),
+    ...sourceOf(options.env, task.taskId),
     retrieveMs: Math.round(retrieved.ms * 100) / 100,
   };
   if (!retrieved.ok) {
     if (retrieved.infra) return { ...infraFailedTask(task, world, options, retrieved.infra), ...base };
     const rec = { ...failedTask(task, world, options, `retrieve failed: ${errorText(retrieved.error)}`), ...base };
-    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction, explanationText(options.env, task.taskId));
+    await options.evidence?.task(rec, { text: '', images: [] }, undefined, task.instruction, keptExplanation(options.env, task.taskId));
     return rec;
   }
   const checked = checkPayload(retrieved.value, info.budget, options.services.images);
@@ -271,7 +272,7 @@ async function scoreTask(
       ...base,
       ...payloadFacts,
     };
-    await options.evidence?.task(rec, cut.payload, undefined, task.instruction, explanationText(options.env, task.taskId));
+    await options.evidence?.task(rec, cut.payload, undefined, task.instruction, keptExplanation(options.env, task.taskId));
     return rec;
   }
   const key = info.deterministic && options.outcomeCache ? outcomeKey(task.taskId, cut.payload, info.agentId) : undefined;
@@ -306,7 +307,7 @@ async function scoreTask(
     ...(infraError ? { infraError } : {}),
     ...(payloadFacts.truncated ? { note: `${outcome?.note ? `${outcome.note}; ` : ''}payload cut to the budget` } : {}),
   };
-  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction, explanationText(options.env, task.taskId));
+  await options.evidence?.task(rec, cut.payload, outcome as TaskOutcome | undefined, task.instruction, keptExplanation(options.env, task.taskId));
   return rec;
 }
 
@@ -315,6 +316,7 @@ function failedTask(task: PartialRecorder, world: World, options: EvaluateOption
     taskId: task.taskId,
     world: world.id,
     scenario: options.env.scenario(task.taskId),
+    ...sourceOf(options.env, task.taskId),
     reward: 0,
     success: false,
     metrics: {},
@@ -350,4 +352,10 @@ class Semaphore {
     if (next) next();
     else this.free++;
   }
+}
+
+/** A task's source, in an environment composed of several (TaskRecord.source); nothing otherwise. */
+export function sourceOf(env: Environment, taskId: string): { source?: string } {
+  const source = env.source?.(taskId);
+  return source !== undefined ? { source } : {};
 }

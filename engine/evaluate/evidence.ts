@@ -1,6 +1,6 @@
 // Evidence of one evaluation, written as it happens so an interrupted run keeps what it finished:
 //   tasks.jsonl   one line per task: the record, the task's question (its instruction, up to QUESTION_CHARS), the
-//                 environment's explanation of it (`explain`: gold answers, evidence; up to EXPLAIN_CHARS), the
+//                 environment's explanation of it (`explain`, typed: gold answers, choices, evidence; keptExplanation), the
 //                 payload the agent got, the trajectory
 //   worlds.jsonl  one line per world: update timings and errors, primitive usage
 //   summary.json  the result without per-task lines, written at the end
@@ -18,6 +18,7 @@ import { type LineLimits, readLines, sizeText } from '../../foundation/bounded-l
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { TaskOutcome } from '../environment/contract.ts';
+import type { Explanation } from '../environment/explanation.ts';
 import type { EvaluationResult, TaskRecord, WorldRecord } from './records.ts';
 import { redactCredentials } from '../../foundation/redact.ts';
 
@@ -30,22 +31,37 @@ export function clipQuestion(q: string): string {
   return q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)} … [${q.length - QUESTION_CHARS} more characters]` : q;
 }
 
-/** The environment's explanation of a task (ground truth: gold answers, evidence) is kept up to this many characters. */
-export const EXPLAIN_CHARS = 4000;
+/** Items of each list of an explanation evidence keeps, and characters of each item (a reader wants the gist). */
+export const EXPLAIN_ITEMS = 24;
+export const EXPLAIN_ITEM_CHARS = 600;
+
+const clipItem = (t: string) => (t.length > EXPLAIN_ITEM_CHARS ? `${t.slice(0, EXPLAIN_ITEM_CHARS)} … [${t.length - EXPLAIN_ITEM_CHARS} more characters]` : t);
 
 /**
- * What the environment says the answer to a task is (`explain`), as evidence keeps it: clipped, and undefined when
- * the environment has none or its explain failed (a module's own code: its failure is named, never raised).
+ * What the environment says the answer to a task is (`explain`), as evidence keeps it: the typed explanation with
+ * each list cut to EXPLAIN_ITEMS items of EXPLAIN_ITEM_CHARS; undefined when the environment has none. A failing
+ * explain (a module's own code) is named in a note, never raised.
  */
-export function explanationText(env: { explain?(taskId: string): string | undefined }, taskId: string): string | undefined {
-  let text: unknown;
+export function keptExplanation(env: { explain?(taskId: string): Explanation | undefined }, taskId: string): Explanation | undefined {
+  let e: Explanation | undefined;
   try {
-    text = env.explain?.(taskId);
+    e = env.explain?.(taskId);
   } catch (err) {
-    text = `(explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)})`;
+    return { gold: [], notes: [`explain failed: ${String((err as Error)?.message ?? err).slice(0, 300)}`] };
   }
-  if (typeof text !== 'string' || !text) return undefined;
-  return text.length > EXPLAIN_CHARS ? `${text.slice(0, EXPLAIN_CHARS)} … [${text.length - EXPLAIN_CHARS} more characters]` : text;
+  if (!e) return undefined;
+  const list = <T>(xs: readonly T[] | undefined, f: (x: T) => T) => xs?.slice(0, EXPLAIN_ITEMS).map(f);
+  const choices = list(e.choices, (c) => ({ ...c, text: clipItem(c.text) }));
+  const evidence = list(e.evidence, (r) => ({ ...r, ...(r.text !== undefined ? { text: clipItem(r.text) } : {}) }));
+  const notes = list(e.notes, clipItem);
+  return {
+    ...(e.question !== undefined ? { question: clipQuestion(e.question) } : {}),
+    ...(e.scenario !== undefined ? { scenario: e.scenario.slice(0, 500) } : {}),
+    gold: e.gold.slice(0, EXPLAIN_ITEMS).map(clipItem),
+    ...(choices ? { choices } : {}),
+    ...(evidence ? { evidence } : {}),
+    ...(notes ? { notes } : {}),
+  };
 }
 
 /** summary.json holds statistics and per-world records, never tasks: far below this. */
@@ -100,15 +116,15 @@ export class EvidenceWriter {
 
   /**
    * `question`: what the task asked (its instruction), kept so a reader of the evidence sees it beside the answer;
-   * `explain`: the environment's explanation of it (explanationText), so a reader sees why it scored what it did
+   * `explain`: the environment's explanation of it (keptExplanation), so a reader sees why it scored what it did
    * without the environment's data.
    */
-  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string, explain?: string): Promise<void> {
+  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string, explain?: Explanation): Promise<void> {
     await this.ready;
     const t = outcome?.trajectory;
     const ids = [...payload.images.map((i) => i.id), ...(t?.images ?? []), ...(t?.steps.flatMap((s) => s.images ?? []) ?? [])];
     const files = await this.imageFiles(ids);
-    const asked = { ...(typeof question === 'string' ? { question: clipQuestion(question) } : {}), ...(typeof explain === 'string' ? { explain: explain.slice(0, EXPLAIN_CHARS + 100) } : {}) };
+    const asked = { ...(typeof question === 'string' ? { question: clipQuestion(question) } : {}), ...(explain ? { explain } : {}) };
     const line = {
       ...record,
       ...asked,

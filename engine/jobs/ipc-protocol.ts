@@ -8,5 +8,8 @@ export type FromWorker =
   | { type: 'ready'; version: string }
   | { type: 'done'; id: number; output: JobOutput }
   | { type: 'progress'; id: number; event: ProgressEvent }
-  /** `refused`: the worker must not run it (other version, other environment): infrastructure, not the program. */
-  | { type: 'failed'; id: number; message: string; refused: boolean };
+  /**
+   * `refused`: the worker must not run it (other version, other environment): infrastructure, not the program.
+   * `environment`: the environment's own code failed (engine/environment/contract.ts EnvironmentFailure).
+   */
+  | { type: 'failed'; id: number; message: string; refused: boolean; environment?: boolean };

@@ -1,6 +1,7 @@
 // The serving side of a local worker process: jobs arrive over Node's IPC channel from the search process, one at a
 // time, are checked and run here, and their evidence is written straight into the run folder (same machine).
 import { automemoVersion } from '../../foundation/version.ts';
+import { EnvironmentFailure } from '../environment/contract.ts';
 import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
@@ -26,7 +27,8 @@ export function serveIpc(context: JobContext): Promise<void> {
           const onProgress = throttleTasks((event: ProgressEvent) => send({ type: 'progress', id, event }), PROGRESS_MS);
           send({ type: 'done', id, output: await runJob(parsed.data, { ...context, onProgress }, raw.evidenceDir) });
         } catch (err) {
-          send({ type: 'failed', id, message: (err as Error).message, refused: err instanceof JobRefused || err instanceof ToolchainError });
+          const environment = err instanceof EnvironmentFailure;
+          send({ type: 'failed', id, message: (err as Error).message, refused: err instanceof JobRefused || err instanceof ToolchainError, ...(environment ? { environment } : {}) });
         }
       })();
     });

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
-import { type Environment, InfraError, type Split } from '../environment/contract.ts';
+import { type Environment, EnvironmentFailure, InfraError, type Split, splitName } from '../environment/contract.ts';
 import { toSafeName } from '../../foundation/safe-path.ts';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
@@ -39,8 +39,10 @@ export interface EvalFailure {
   name: string;
   /** What went wrong, in words a user can act on. */
   reason: string;
-  /** The machinery failed (compiler, browser, upstream service), not the program. */
+  /** The machinery failed (compiler, browser, upstream service, the environment's own code), not the program. */
   infrastructure: boolean;
+  /** The environment's own code failed (its agent or checker, collecting update episodes): the benchmark's failure. */
+  environment?: true;
 }
 
 export interface EvalRuns {
@@ -49,11 +51,21 @@ export interface EvalRuns {
   failures: EvalFailure[];
 }
 
-/** A failure, named: infrastructure when the compiler or an upstream service failed, else the program's. */
+/**
+ * A failure, named: the environment's when its own code failed, infrastructure when the compiler or an upstream
+ * service failed, else the program's.
+ */
 export function describeFailure(name: string, err: unknown): EvalFailure {
-  const infrastructure = err instanceof ToolchainError || err instanceof InfraError;
   const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof EnvironmentFailure) return { name, reason: message, infrastructure: true, environment: true };
+  const infrastructure = err instanceof ToolchainError || err instanceof InfraError;
   return { name, reason: infrastructure ? `infrastructure failure: ${message}` : message, infrastructure };
+}
+
+/** A failure as one line for the user: whose it is, then why. */
+export function failureLine(f: EvalFailure): string {
+  if (f.environment) return `${f.name} was not evaluated: the benchmark failed, not the program: ${f.reason}`;
+  return `${f.name} failed${f.infrastructure ? " (not the program's fault)" : ''}: ${f.reason}`;
 }
 
 export interface RunHooks {
@@ -89,19 +101,26 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
   // Where several jobs run at once, more evaluations than slots are in flight: their jobs (largest first) keep every
   // worker busy until the end, instead of one worker waiting while the other runs the last evaluation's last job.
   const slots = Math.max(1, jobs.executor.slots);
+  // The benchmark failing (its agent, collecting update episodes) fails it for every program: the ones not started
+  // yet are not run into the same failure again.
+  let benchmarkFailed: EvalFailure | undefined;
   const settled = await mapLimit(named, slots > 1 ? IN_FLIGHT_PER_SLOT * slots : 1, async ({ p, folder }, i) => {
     hooks.signal?.throwIfAborted();
-    await hooks.onProgram?.(p.name);
     let r: { row?: EvalRow; failure?: EvalFailure };
-    try {
-      r = { row: await evaluateOne(p, env, split, join(outDir, folder), jobs, services, hooks, taskIds) };
-    } catch (err) {
-      if (hooks.signal?.aborted) throw err;
-      r = { failure: describeFailure(p.name, err) };
+    if (benchmarkFailed) r = { failure: { ...benchmarkFailed, name: p.name, reason: `not run, the benchmark failed on ${benchmarkFailed.name} (above)` } };
+    else {
+      await hooks.onProgram?.(p.name);
+      try {
+        r = { row: await evaluateOne(p, env, split, join(outDir, folder), jobs, services, hooks, taskIds) };
+      } catch (err) {
+        if (hooks.signal?.aborted) throw err;
+        r = { failure: describeFailure(p.name, err) };
+        if (r.failure?.environment) benchmarkFailed ??= r.failure;
+      }
     }
     entries[i] = r.row
-      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: r.row.result.split }
-      : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure };
+      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: splitName(r.row.result.split) }
+      : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure, ...(r.failure?.environment ? { environment: true } : {}) };
     // Rewritten after each program, so a command killed half-way keeps what finished.
     writeFileSync(join(outDir, 'results.json'), `${redactCredentials(JSON.stringify(entries.filter(Boolean), null, 2))}\n`);
     return r;

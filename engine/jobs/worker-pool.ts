@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
+import { EnvironmentFailure } from '../environment/contract.ts';
 import { type JobExecutor, queuePriority, type RunHints } from './executor.ts';
 import type { FromWorker, ToWorker } from './ipc-protocol.ts';
 import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
@@ -125,7 +126,7 @@ export class WorkerPool implements JobExecutor {
       } catch (err) {
         p.reject(err);
       }
-    } else p.reject(m.refused ? new ToolchainError('workers', m.message) : new Error(m.message));
+    } else p.reject(m.refused ? new ToolchainError('workers', m.message) : m.environment === true ? new EnvironmentFailure(m.message) : new Error(m.message));
     this.dispatch();
   }
 

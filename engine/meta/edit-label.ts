@@ -2,8 +2,7 @@
 // "set hopExpand.per 2 → 3", "crossover bm25 → pipeline, then insert recencyBoost") and a group key that the
 // children of one parent trying the same idea share (one crossover with different tails, one setting moved to
 // different values), so eight tails on one crossover read as one idea tried eight times. The viewer's tree and
-// programs table and the CLI's step lines read edits through this file only: when edits become typed values
-// ({ kind, key, from, to }), `kindAndKey` is the one function to change.
+// programs table and the CLI's step lines read edits through this file only.
 import type { Edit } from './types.ts';
 
 export interface EditLabel {
@@ -39,22 +38,35 @@ interface KindAndKey {
   to: string;
 }
 
-/**
- * One edit's kind and key. Today an edit is `{ path, from, to }` with the kind folded into the path (`stages+X`,
- * `stages-X`, `fuse:X`, `crossover:X`, `route.K`, `store.k=v`, `design:X`, or a setting's path); the typed edit says
- * them outright.
- */
+/** One edit's kind and key, in words; the typed edit says them outright (EDIT_KINDS in types.ts). */
 export function kindAndKey(e: Edit): KindAndKey {
-  const p = e.path;
-  let m: RegExpExecArray | null;
-  if ((m = /^design:(.*)$/.exec(p))) return { kind: 'crossover', key: `design:${m[1]}`, words: `crossover ${m[1] || value(e.from)} → ${value(e.to)}`, to: '' };
-  if ((m = /^stages\+(.*)$/.exec(p))) return { kind: 'insert', key: m[1] as string, words: `insert ${m[1]}`, to: '' };
-  if ((m = /^stages-(.*)$/.exec(p))) return { kind: 'remove', key: m[1] as string, words: `remove ${m[1]}`, to: '' };
-  if ((m = /^fuse:(.*)$/.exec(p))) return { kind: 'swap', key: `fuse:${m[1]}`, words: `fuse with ${m[1]}`, to: '' };
-  if ((m = /^crossover:(.*)$/.exec(p))) return { kind: 'crossover', key: m[1] as string, words: `crossover: take ${m[1]}`, to: '' };
-  if ((m = /^route\.(.*)$/.exec(p))) return { kind: 'route', key: m[1] as string, words: `route ${m[1]} tasks to ${callName(e.to)}`, to: '' };
-  if ((m = /^store\.([^=]*)=(.*)$/.exec(p))) return { kind: 'store', key: m[1] as string, words: `store ${m[1]}`, to: `${value(e.from)} → ${value(e.to)}` };
-  return { kind: 'set', key: p, words: `set ${p}`, to: `${value(e.from)} → ${value(e.to)}` };
+  const k = e.key;
+  const moved = `${value(e.from)} → ${value(e.to)}`;
+  switch (e.kind) {
+    case 'design-into-pipeline':
+      return { kind: 'crossover', key: `design:${k}`, words: `crossover ${k} → ${value(e.to)}`, to: '' };
+    case 'crossover-design':
+      return { kind: 'crossover', key: `design:${k}`, words: `crossover: units as ${k} finds them${e.donor ? ` (from ${e.donor})` : ''}`, to: '' };
+    case 'crossover-stage':
+      return { kind: 'crossover', key: k, words: `crossover: take ${k}${e.donor ? ` from ${e.donor}` : ''}`, to: '' };
+    case 'stage-insert':
+      return { kind: 'insert', key: k, words: `insert ${k}`, to: '' };
+    case 'stage-remove':
+      return { kind: 'remove', key: k, words: `remove ${k}`, to: '' };
+    case 'stage-swap':
+      return { kind: 'swap', key: `fuse:${k}`, words: `fuse with ${k}`, to: '' };
+    case 'route':
+      return { kind: 'route', key: k, words: `route ${k} tasks to ${callName(e.to)}`, to: '' };
+    case 'store':
+      return { kind: 'store', key: k, words: `store ${k}`, to: moved };
+    case 'initial-design':
+      return { kind: 'design', key: k, words: `design ${k}${e.to !== k ? ` as ${value(e.to)}` : ''}`, to: '' };
+    case 'model':
+      return { kind: 'rewrite', key: k, words: clip(String(e.to).split(/[.;:(\n]/)[0]?.trim() || 'rewrite', PROSE_CHARS), to: '' };
+    case 'stage-tune':
+    case 'config':
+      return { kind: 'set', key: k, words: `set ${k}`, to: moved };
+  }
 }
 
 const spelled = (k: KindAndKey) => (k.to ? `${k.words} ${k.to}` : k.words);
@@ -64,10 +76,12 @@ const spelled = (k: KindAndKey) => (k.to ? `${k.words} ${k.to}` : k.words);
  * its first clause, short, and a group of its own.
  */
 export function editLabel(edits: readonly Edit[] | undefined, description?: string, id = ''): EditLabel {
-  const parts = (edits ?? []).map(kindAndKey);
+  // A model's rewrite is one edit of kind 'model': its own group, labelled from its description.
+  const parts = (edits ?? []).filter((e) => e.kind !== 'model').map(kindAndKey);
   const first = parts[0];
   if (!first) {
-    const words = clip((description ?? '').split(/[.;:(\n]/)[0]?.trim() || 'rewrite', PROSE_CHARS);
+    const prose = description ?? String(edits?.find((e) => e.kind === 'model')?.to ?? '');
+    const words = clip(prose.split(/[.;:(\n]/)[0]?.trim() || 'rewrite', PROSE_CHARS);
     return { kind: 'rewrite', key: '', label: words, group: `rewrite:${id}`, groupLabel: words, tail: words };
   }
   // A crossover of a whole design into a pipeline, then a tail: the crossover is the idea, the tail what varies.

@@ -2,6 +2,8 @@
 // category), the 2 best and 2 worst outcomes with the memory each task got (at most 2 images of retrieved memory
 // each), what the agent did, and — for these validation tasks — the ground truth. The memory of all cases is shown
 // within one budget of characters, spent where it informs (evidence-limits.ts, memory-excerpt.ts).
+import type { Explanation } from '../environment/contract.ts';
+import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
@@ -31,7 +33,7 @@ export interface EvidenceCase {
   memory: string;
   answer?: string;
   note?: string;
-  groundTruth?: string;
+  groundTruth?: Explanation;
   programError?: string;
   /** What the agent did: its steps, each with what it returned (clipped). */
   actions?: string;
@@ -70,13 +72,13 @@ function toCase(t: TaskRecord, ctx: ParentContext, success: boolean): Picked {
   if (images) c.images = images;
   const gt = ctx.explain(t.taskId);
   if (gt) c.groundTruth = gt;
-  const question = ctx.questions?.get(t.taskId);
+  const question = ctx.questions?.get(t.taskId) ?? gt?.question;
   return {
     shown: c,
     success,
     // Read up to LIMITS.memoryChars by memoryExcerpt, which says when there was more.
     payload: ctx.payloads.get(t.taskId) ?? '',
-    gold: goldTexts((gt ?? '').slice(0, LIMITS.memoryChars)),
+    gold: goldTexts(gt),
     ...(question !== undefined ? { question } : {}),
   };
 }
@@ -137,7 +139,7 @@ export function renderCluster(c: Cluster): string {
       .map(
         (x, i) =>
           `### ${label} ${i + 1}: task ${x.taskId} (reward ${x.reward.toFixed(2)})\n` +
-          (x.groundTruth ? `Ground truth: ${x.groundTruth}\n` : '') +
+          (x.groundTruth ? `Ground truth:\n${renderExplanation(x.groundTruth)}\n` : '') +
           (x.answer !== undefined ? `Agent's answer: ${x.answer}\n` : '') +
           (x.note ? `Checker: ${x.note}\n` : '') +
           (x.programError ? `Program error: ${x.programError}\n` : '') +

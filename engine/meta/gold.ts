@@ -1,26 +1,20 @@
-// What a task's explanation says the answer is, as texts to look for in a payload: the environment's explanation is
-// ground truth in a line for the meta agent (data files and LoCoMo: "… | gold: A | evidence turns: [id, session n
-// (date)] Speaker: text || …"; a module's own words otherwise, e.g. `repair of mk1 machines: "cut power, swap fuse"`).
-// The evidence turns' texts, the gold answers and any quoted phrase are taken; a text too short to mean anything alone
-// (under 3 characters) is dropped.
+// What a task's explanation says the answer is, as texts to look for in a payload: its gold answers (every one of
+// them: any counts) and the texts of its evidence records, read from the explanation's fields. A text too short to
+// mean anything alone (under 3 characters) is dropped.
+import type { Explanation } from '../environment/contract.ts';
 
 const MAX_GOLD = 12;
 const MAX_CHARS = 600;
 
-export function goldTexts(explanation: string): string[] {
+export function goldTexts(explanation: Explanation | undefined): string[] {
   const out: string[] = [];
   const add = (s: string | undefined) => {
+    // A gold answer written in quotes ("“Charlotte's Web”") is looked for without them.
     const t = (s ?? '').trim().replace(/^["'“”]+|["'“”]+$/g, '').trim();
     if (t.length >= 3 && !out.includes(t)) out.push(t.slice(0, MAX_CHARS));
   };
-  const parts = explanation.split(' | ');
-  for (const part of parts) {
-    const gold = /^gold(?: answer)?: (.*)$/s.exec(part.trim());
-    if (gold && gold[1] !== '—') for (const a of (gold[1] as string).split(' | ')) add(a);
-    const turns = /^evidence turns: (.*)$/s.exec(part.trim());
-    if (turns) for (const t of (turns[1] as string).split(' || ')) add(/^\[[^\]]*\]\s*(?:[^:]{1,60}: )?(.*)$/s.exec(t)?.[1]);
-  }
-  for (const m of explanation.matchAll(/"([^"]{3,300})"/g)) add(m[1]);
+  for (const g of explanation?.gold ?? []) add(g);
+  for (const r of explanation?.evidence ?? []) add(r.text);
   return out.slice(0, MAX_GOLD);
 }
 

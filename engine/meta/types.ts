@@ -1,7 +1,11 @@
 // The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
 // generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
 // config). Both get the same context and their children go through the same checks and evaluation.
-import type { EnvironmentGuide, EnvironmentInfo } from '../environment/contract.ts';
+import { z } from 'zod';
+import { SafeNameSchema as NodeId } from '../../foundation/safe-path.ts';
+import type { Same } from '../../foundation/same-type.ts';
+import { CHECK_NAMES } from '../../sandbox/check-names.ts';
+import type { EnvironmentGuide, EnvironmentInfo, Explanation } from '../environment/contract.ts';
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
@@ -38,8 +42,8 @@ export interface ParentContext {
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
   images?: Map<string, TaskImages>;
   env: EnvironmentInfo;
-  /** Ground truth of validation tasks for the meta agent (never for programs). */
-  explain: (taskId: string) => string | undefined;
+  /** Ground truth of validation tasks for the meta agent (never for programs), typed; rendered only for a model. */
+  explain: (taskId: string) => Explanation | undefined;
   /** What the environment is, for initialization prompts. */
   envDescription: string;
   step: number;
@@ -74,11 +78,14 @@ export interface TriedChild {
   node: string;
   /** The step that wrote it (a step still writing a child of the same parent is known by it). */
   step?: number;
-  change: string;
+  /** What it changed, typed (empty for a generation that failed before it was written). What agents decide from. */
+  edits: Edit[];
+  /** What it changed and why, in prose: for prompts and people only, never read to decide anything. */
+  description?: string;
   /** Its first validation score minus the parent's, on the same tasks. */
   delta?: number;
-  /** Why it did not become a node (quick examination, the meta model). */
-  failed?: string;
+  /** Why it did not become an evaluated node: a quick-examination check, the meta agent, or a no-op. */
+  failure?: ChildFailure;
   /** Its program, when it is a node: a prompt shows it as its edits against the parent. */
   files?: ProgramFiles;
 }
@@ -99,8 +106,10 @@ export interface Inspiration {
   node: string;
   q: number;
   evaluations: number;
-  /** What it changed from its own parent. */
-  change: string;
+  /** What it changed from its own parent, typed (empty for a seed). */
+  edits: Edit[];
+  /** The same in prose, for the prompt. */
+  description: string;
 }
 
 /** One step's clustering of the parent's evidence (CluE with a model; the metadata groups otherwise). */
@@ -135,10 +144,10 @@ export interface ModelCall {
 
 export interface Proposal {
   files: ProgramFiles;
-  /** What changed and why, in a sentence or two (shown in the viewer). */
+  /** What changed and why, in a sentence or two (shown in the viewer and to a model; never parsed). */
   description: string;
-  /** Settings changed, when the change was an edit of the program's config. */
-  edits?: Edit[];
+  /** What changed, typed: what the tree remembers and agents decide from. */
+  edits: Edit[];
   /** What the agent read in the parent's evidence and decided; kept in programs/<node>/meta.json for analysts. */
   feedback?: MetaFeedback;
 }
@@ -167,11 +176,95 @@ export interface MetaFeedback {
   chosen?: string;
 }
 
+/**
+ * What kind of change a child made, declared once: every producer (the offline agent's config and structural edits,
+ * translation, initialization, the model agent) writes these, every reader (the tried list, the edit history, the
+ * prompts, the viewer, the journal's schema) reads them. What `key`, `from` and `to` hold for each:
+ */
+export const EDIT_KINDS = [
+  /** A setting of the program's exported config moved. key: its dotted path ("graph.maxUnits"). */
+  'config',
+  /** A pipeline stage added. key: the stage's name; to: its call. */
+  'stage-insert',
+  /** A stage removed. key: its name; from: its call. */
+  'stage-remove',
+  /** The fusion of ranked lists replaced by another kind. key: the fusion taken in; from, to: the calls. */
+  'stage-swap',
+  /** One option of a stage set. key: "<stage>.<option>"; from: its value ('' when it was unset); to: the new one. */
+  'stage-tune',
+  /** A kind of task routed to a stage of its own. key: the kind ("time"); to: the stage's call. */
+  'route',
+  /** An option of the pipeline's UnitStore set. key: the option; from, to: its values as source text. */
+  'store',
+  /** A stage taken from another node's pipeline. key: the stage's name; from: the call it replaced (''); donor. */
+  'crossover-stage',
+  /** Another design's way of finding units, from a node of it. key, to: the design; donor. Its store edits follow. */
+  'crossover-design',
+  /** The parent's design written as a pipeline of automemo/lib's stages. key: the design; to: "pipeline". */
+  'design-into-pipeline',
+  /** A child of the root: a standard design. key: its name; to: its name, or "pipeline" for its pipeline form. */
+  'initial-design',
+  /** A model-written change, unstructured. key: "program"; to: the model's description of it. */
+  'model',
+] as const;
+export type EditKind = (typeof EDIT_KINDS)[number];
+
+/** Most edits one child carries (a design crossover: its marker and a few store options). */
+export const MAX_EDITS = 100;
+// Values are source text a program may make long (a donor's stage call): a journal line's own cap bounds them.
+const EditValue = z.union([z.number(), z.boolean(), z.string()]);
+
+/** One change a child made, typed: what kind, to what (key), from which value to which (EDIT_KINDS says, per kind). */
 export interface Edit {
-  path: string;
+  kind: EditKind;
+  key: string;
   from: number | boolean | string;
   to: number | boolean | string;
+  /** The node a crossover took its part from. */
+  donor?: string;
 }
+
+/** The journal's and meta.json's check of an Edit read back: the interface field for field (or this won't compile). */
+export const EditSchema = z
+  .object({ kind: z.enum(EDIT_KINDS), key: z.string(), from: EditValue, to: EditValue, donor: NodeId.optional() })
+  .strict();
+export const EditsSchema = z.array(EditSchema).max(MAX_EDITS);
+const sameShape: Same<z.infer<typeof EditSchema>, Edit> = true;
+void sameShape;
+
+/** Two children made the same change: the same edits, in the same order. */
+export function sameEdits(a: readonly Edit[], b: readonly Edit[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((e, i) => {
+      const f = b[i] as Edit;
+      return e.kind === f.kind && e.key === f.key && e.from === f.from && e.to === f.to && e.donor === f.donor;
+    })
+  );
+}
+
+/** What stopped a child before it was evaluated: a quick-examination check, the meta agent, or a no-op. */
+export const FAILURE_CHECKS = [...CHECK_NAMES, 'meta-agent', 'no-op'] as const;
+export type FailureCheck = (typeof FAILURE_CHECKS)[number];
+/** Most characters of a failure's detail kept, live and in the journal alike. */
+export const FAILURE_DETAIL_CHARS = 2000;
+
+export interface ChildFailure {
+  check: FailureCheck;
+  detail: string;
+}
+
+export const ChildFailureSchema = z
+  .object({ check: z.enum(FAILURE_CHECKS), detail: z.string().max(FAILURE_DETAIL_CHARS) })
+  .strict();
+const sameFailure: Same<z.infer<typeof ChildFailureSchema>, ChildFailure> = true;
+void sameFailure;
+
+/** A failure as recorded: its detail within FAILURE_DETAIL_CHARS. */
+export const childFailure = (check: FailureCheck, detail: string): ChildFailure => ({
+  check,
+  detail: detail.slice(0, FAILURE_DETAIL_CHARS),
+});
 
 /** A past child: its edits and its first score minus its parent's first score (same tasks). */
 export interface EditOutcome {

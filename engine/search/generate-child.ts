@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { compileProgram, formatIssue } from '../../sandbox/compile.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { setAsideEvidence } from '../evaluate/evidence-aside.ts';
-import { MetaAgentError, type Proposal } from '../meta/types.ts';
+import { type ChildFailure, childFailure, type Edit, MAX_EDITS, MetaAgentError, type Proposal } from '../meta/types.ts';
 import { evaluateNode, recordNodeEvaluation, scoreProgram } from './evaluate-node.ts';
 import type { NoOp, NoOpCheck } from './no-op-check.ts';
 import type { ParentContexts } from './parent-context.ts';
@@ -50,8 +50,16 @@ async function generateChild(g: Generator, parentId: string, step: number, again
     if (own) dir = run.folder.moveProgram(childId, `${childId}-try0`);
     logExam(run, step, dir, attempt, report);
     if (attempt >= run.options.repairAttempts) {
-      run.tree.failed.push({ parent: parentId, step, reason: report.failure?.detail ?? 'quick examination failed', attempts: attempt + 1 });
-      run.log({ type: 'generation-failed', step, parent: parentId, reason: `${report.failure?.check}: ${report.failure?.detail ?? ''}`.slice(0, 2000), attempts: attempt + 1, dir: relative(run.folder.dir, dir) });
+      const failure = examFailure(report);
+      run.tree.failed.push({ parent: parentId, step, failure, attempts: attempt + 1 });
+      run.log({
+        type: 'generation-failed',
+        step,
+        parent: parentId,
+        failure,
+        attempts: attempt + 1,
+        dir: relative(run.folder.dir, dir),
+      });
       return 'done';
     }
     try {
@@ -60,9 +68,19 @@ async function generateChild(g: Generator, parentId: string, step: number, again
       return failed(run, err, parentId, step, attempt + 1);
     }
   }
-  run.tree.failed.push({ parent: parentId, step, reason: 'the meta agent gave up', attempts: 1 });
-  run.log({ type: 'generation-failed', step, parent: parentId, reason: 'the meta agent gave up', attempts: 1 });
+  const failure = childFailure('meta-agent', 'the meta agent gave up');
+  run.tree.failed.push({ parent: parentId, step, failure, attempts: 1 });
+  run.log({ type: 'generation-failed', step, parent: parentId, failure, attempts: 1 });
   return 'done';
+}
+
+/** A proposal's edits as the tree and the journal keep them (the journal reads back at most MAX_EDITS). */
+const editsOf = (proposal: Proposal): Edit[] => proposal.edits.slice(0, MAX_EDITS);
+
+/** The check that failed a quick examination and what it said (the first failed check when none was singled out). */
+function examFailure(report: QuickExamReport): ChildFailure {
+  const first = report.failure ?? report.checks.filter((c) => !c.ok).map((c) => ({ check: c.name, detail: c.message }))[0];
+  return first ? childFailure(first.check, first.detail) : childFailure('imports', 'quick examination failed');
 }
 
 function logExam(run: SearchRun, step: number, dir: string, attempt: number, report: QuickExamReport): void {
@@ -116,7 +134,15 @@ async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
   const { run } = g;
   const { parent, proposal, step } = p;
   if (p.attempt > 0 || p.again > 0) run.folder.writeProgram(p.childId, proposal.files);
-  const child = await run.programNode(p.childId, proposal.files, parent.id, 'child', step, proposal.description, proposal.edits);
+  const child = await run.programNode(
+    p.childId,
+    proposal.files,
+    parent.id,
+    'child',
+    step,
+    proposal.description,
+    editsOf(proposal),
+  );
   // Written before the node line, so a viewer that sees the node finds its meta.json.
   run.folder.writeMeta(p.childId, {
     node: p.childId,
@@ -124,7 +150,7 @@ async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
     step,
     agent: run.deps.meta.mode,
     description: proposal.description,
-    ...(proposal.edits?.length ? { edits: proposal.edits } : {}),
+    ...(proposal.edits.length ? { edits: editsOf(proposal) } : {}),
     attempts: p.attempt + 1,
     ...(proposal.feedback ? { feedback: proposal.feedback } : {}),
   });
@@ -137,15 +163,26 @@ function noOp(run: SearchRun, p: Passed, noop: NoOp): 'no-op' {
   const { parent, proposal, step } = p;
   const dir = p.own ? run.folder.moveProgram(p.childId, `${p.childId}-noop`) : p.dir;
   logExam(run, step, dir, p.attempt, p.report);
-  run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...(proposal.edits?.length ? { edits: proposal.edits } : {}) });
-  run.log({ type: 'no-op', step, parent: parent.id, reason: noop.reason, ...(noop.same ? { same: noop.same } : {}), dir: relative(run.folder.dir, dir), description: proposal.description.slice(0, 2000), ...(proposal.edits?.length ? { edits: proposal.edits.slice(0, 100) } : {}) });
+  const edits = proposal.edits.length ? { edits: editsOf(proposal) } : {};
+  run.tree.noops.push({ parent: parent.id, step, reason: noop.reason, description: proposal.description, ...edits });
+  run.log({
+    type: 'no-op',
+    step,
+    parent: parent.id,
+    reason: noop.reason,
+    ...(noop.same ? { same: noop.same } : {}),
+    dir: relative(run.folder.dir, dir),
+    description: proposal.description.slice(0, 2000),
+    ...edits,
+  });
   return 'no-op';
 }
 
 /** The meta agent failed to propose or repair: a failed generation (any other error is a bug and is thrown). */
 function failed(run: SearchRun, err: unknown, parent: string, step: number, attempts: number): 'done' {
   if (!(err instanceof MetaAgentError)) throw err;
-  run.tree.failed.push({ parent, step, reason: err.message, attempts });
-  run.log({ type: 'generation-failed', step, parent, reason: err.message.slice(0, 2000), attempts });
+  const failure = childFailure('meta-agent', err.message);
+  run.tree.failed.push({ parent, step, failure, attempts });
+  run.log({ type: 'generation-failed', step, parent, failure, attempts });
   return 'done';
 }

@@ -4,6 +4,7 @@
 // name or a safe relative path, so no line can point a reader or writer outside the run.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../../foundation/safe-path.ts';
+import { ChildFailureSchema, EditsSchema } from '../meta/types.ts';
 
 const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number() });
 
@@ -20,7 +21,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     hash: z.string(),
     parentSnapshot: z.number().nullable(),
     description: z.string().optional(),
-    edits: z.array(z.object({ path: z.string(), from: z.union([z.number(), z.boolean(), z.string()]), to: z.union([z.number(), z.boolean(), z.string()]) })).optional(),
+    edits: EditsSchema.optional(),
   }),
   z.object({
     type: z.literal('evaluation'),
@@ -39,11 +40,39 @@ export const EventSchema = z.discriminatedUnion('type', [
     stats: z.record(z.string(), z.unknown()),
     ms: z.number(),
   }),
-  z.object({ type: z.literal('action'), t: z.number(), step: z.number().int(), kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number(), candidates: z.array(Scored), retry: z.string().optional() }),
+  z.object({
+    type: z.literal('action'),
+    t: z.number(),
+    step: z.number().int(),
+    kind: z.enum(['evaluate', 'generate']),
+    node: NodeId,
+    score: z.number(),
+    candidates: z.array(Scored),
+    retry: z.string().optional(),
+  }),
   // A child that would change nothing: the same program as a node of the tree, or the parent's payloads exactly on
   // every quick-examination task. It spends the step but no evaluation.
-  z.object({ type: z.literal('no-op'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string().max(2000), same: NodeId.optional(), dir: RunPath.optional(), edits: z.array(z.object({ path: z.string(), from: z.union([z.number(), z.boolean(), z.string()]), to: z.union([z.number(), z.boolean(), z.string()]) })).max(100).optional(), description: z.string().max(2000).optional() }),
-  z.object({ type: z.literal('generation-failed'), t: z.number(), step: z.number().int(), parent: NodeId, reason: z.string(), attempts: z.number().int(), dir: RunPath.optional() }),
+  z.object({
+    type: z.literal('no-op'),
+    t: z.number(),
+    step: z.number().int(),
+    parent: NodeId,
+    reason: z.string().max(2000),
+    same: NodeId.optional(),
+    dir: RunPath.optional(),
+    edits: EditsSchema.optional(),
+    description: z.string().max(2000).optional(),
+  }),
+  // A child that never passed quick examination, or that the meta agent could not write: the check and its detail.
+  z.object({
+    type: z.literal('generation-failed'),
+    t: z.number(),
+    step: z.number().int(),
+    parent: NodeId,
+    failure: ChildFailureSchema,
+    attempts: z.number().int(),
+    dir: RunPath.optional(),
+  }),
   z.object({
     type: z.literal('meta-call'),
     t: z.number(),
@@ -75,13 +104,30 @@ export const EventSchema = z.discriminatedUnion('type', [
     node: NodeId,
     source: z.enum(['model', 'metadata']),
     notes: z.array(z.string().max(2000)).max(100),
-    clusters: z.array(z.object({ id: NodeId, label: z.string().max(500), description: z.string().max(2000), tasks: z.number().int() })).max(50),
+    clusters: z
+      .array(
+        z.object({
+          id: NodeId,
+          label: z.string().max(500),
+          description: z.string().max(2000),
+          tasks: z.number().int(),
+        }),
+      )
+      .max(50),
     /** Task id → cluster id (model) or metadata group (metadata), for this step's tasks. */
     assignment: z.record(z.string().max(500), z.string().max(500)),
     /** Summaries written at this step (earlier ones are in earlier events). */
     summaries: z.record(z.string().max(500), z.string().max(2000)),
   }),
-  z.object({ type: z.literal('quick-exam'), t: z.number(), step: z.number().int(), dir: RunPath, attempt: z.number().int(), passed: z.boolean(), failure: z.string().optional() }),
+  z.object({
+    type: z.literal('quick-exam'),
+    t: z.number(),
+    step: z.number().int(),
+    dir: RunPath,
+    attempt: z.number().int(),
+    passed: z.boolean(),
+    failure: z.string().optional(),
+  }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
   // Step 0's screen of standard designs (--seeds auto): each design's score on the first validation sample, and the
   // ones kept as seeds (their nodes and evaluations follow as usual).
@@ -91,7 +137,17 @@ export const EventSchema = z.discriminatedUnion('type', [
     step: z.number().int(),
     keep: z.number().int(),
     results: z
-      .array(z.object({ design: z.string().max(4096), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath, unscored: z.string().max(2000).optional(), kept: z.boolean() }))
+      .array(
+        z.object({
+          design: z.string().max(4096),
+          node: NodeId,
+          score: z.number().nullable(),
+          tasks: z.number().int(),
+          evidence: RunPath,
+          unscored: z.string().max(2000).optional(),
+          kept: z.boolean(),
+        }),
+      )
       .max(64),
   }),
   // What the search's validation can tell apart (engine/search/validation-sampler.ts), said when a session starts.
@@ -105,12 +161,33 @@ export const EventSchema = z.discriminatedUnion('type', [
     resolvable: z.number(),
     oneTask: z.number(),
     warning: z.string().max(2000).optional(),
+    /** The validation held out for selection only (selection-holdout.ts), or why none is. */
+    selection: z.object({ tasks: z.number().int(), resolvable: z.number() }).optional(),
+    selectionNote: z.string().max(2000).optional(),
   }),
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
   // Ctrl-C). Either way a resume carries on instead of staying stopped.
-  z.object({ type: z.literal('stopped'), t: z.number(), step: z.number().int(), reason: z.string(), infrastructure: z.boolean().optional(), interrupted: z.boolean().optional() }),
+  z.object({
+    type: z.literal('stopped'),
+    t: z.number(),
+    step: z.number().int(),
+    reason: z.string(),
+    infrastructure: z.boolean().optional(),
+    interrupted: z.boolean().optional(),
+  }),
+  // A candidate scored on the validation tasks held out for selection (selection-holdout.ts), in the final phase.
+  z.object({ type: z.literal('selection'), t: z.number(), step: z.number().int(), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath }),
   // `tied`: the programs the winner cannot be told apart from on validation (engine/search/ties.ts), with why.
-  z.object({ type: z.literal('final'), t: z.number(), selection: z.string(), winner: NodeId, lcb: z.number(), validation: z.number(), tied: z.array(NodeId).max(50).optional(), tieNote: z.string().max(2000).optional() }),
+  z.object({
+    type: z.literal('final'),
+    t: z.number(),
+    selection: z.string(),
+    winner: NodeId,
+    lcb: z.number(),
+    validation: z.number(),
+    tied: z.array(NodeId).max(50).optional(),
+    tieNote: z.string().max(2000).optional(),
+  }),
 ]);
 
 export type JournalEvent = z.infer<typeof EventSchema>;

@@ -1,12 +1,12 @@
 // What the meta agent is told of the tree beyond its parent: the children already tried from that parent (so a
-// second child does not repeat the first; their descriptions in whole sentences), the best programs elsewhere
+// second child does not repeat the first; their edits typed, their descriptions in whole sentences), the best programs elsewhere
 // (inspirations, as AlphaEvolve and OpenEvolve show them; the parent's own children are not "elsewhere"), and, once
 // per search, what the memory is built from (update episodes per scenario) and which roles run.
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { Environment } from '../environment/contract.ts';
 import { describeModel, type ResolvedModels } from '../../foundation/llm/models.ts';
 import { wholeSentences } from '../meta/sentences.ts';
-import type { Inspiration, ProgramFiles, TriedChild } from '../meta/types.ts';
+import { childFailure, type Inspiration, type ProgramFiles, type TriedChild } from '../meta/types.ts';
 import type { SearchTree } from './tree.ts';
 
 const MAX_TRIED = 12;
@@ -16,25 +16,54 @@ const CHANGE_CHARS = 400;
 const clip = wholeSentences;
 
 /**
- * Children of the parent, oldest first: valid ones with their paired score delta (and their program, read by
- * `read` from the node's folder, for the prompt to show as edits), failed ones with the reason.
+ * Children of the parent, oldest first: valid ones with their paired score delta (and their program, read by `read`
+ * from the node's folder, for a prompt to show as edits), failed ones with the check that stopped them, no-ops as
+ * failures of their own kind; each with its edits (what agents decide from) and description.
  */
 export function triedFrom(tree: SearchTree, parentId: string, read: (dir: string) => ProgramFiles | undefined = () => undefined): TriedChild[] {
   const parent = tree.get(parentId);
   const out: { step: number; child: TriedChild }[] = [];
+  const described = (text: string | undefined) => (text ? { description: clip(text, CHANGE_CHARS) } : {});
   for (const n of tree.nodes.values()) {
     if (n.parent !== parentId || n.kind !== 'child') continue;
     const paired = n.scores[0] !== undefined && parent.scores[0] !== undefined ? (n.scores[0] as number) - (parent.scores[0] as number) : undefined;
     const files = read(n.dir);
-    out.push({ step: n.step, child: { node: n.id, step: n.step, change: clip(n.description ?? '(no description)', CHANGE_CHARS), ...(paired !== undefined ? { delta: paired } : {}), ...(files ? { files } : {}) } });
+    out.push({
+      step: n.step,
+      child: {
+        node: n.id,
+        step: n.step,
+        edits: n.edits ?? [],
+        ...described(n.description),
+        ...(paired !== undefined ? { delta: paired } : {}),
+        ...(files ? { files } : {}),
+      },
+    });
   }
   for (const f of tree.failed) {
     if (f.parent !== parentId) continue;
-    out.push({ step: f.step, child: { node: `step ${f.step}`, step: f.step, change: '(never evaluated)', failed: clip(f.reason, CHANGE_CHARS) } });
+    out.push({
+      step: f.step,
+      child: {
+        node: `step ${f.step}`,
+        step: f.step,
+        edits: [],
+        failure: { check: f.failure.check, detail: clip(f.failure.detail, CHANGE_CHARS) },
+      },
+    });
   }
   for (const x of tree.noops) {
     if (x.parent !== parentId) continue;
-    out.push({ step: x.step, child: { node: `step ${x.step}`, step: x.step, change: clip(x.description ?? '(no description)', CHANGE_CHARS), failed: `changed nothing: ${x.reason}` } });
+    out.push({
+      step: x.step,
+      child: {
+        node: `step ${x.step}`,
+        step: x.step,
+        edits: x.edits ?? [],
+        ...described(x.description),
+        failure: childFailure('no-op', x.reason),
+      },
+    });
   }
   return out
     .sort((a, b) => a.step - b.step)
@@ -50,7 +79,13 @@ export function inspirationsFor(tree: SearchTree, parentId: string): Inspiration
   return tree
     .evaluated()
     .filter((n) => n.id !== parentId && n.parent !== parentId && n.kind !== 'root')
-    .map((n) => ({ node: n.id, q: tree.q(n), evaluations: n.scores.length, change: clip(n.description ?? (n.kind === 'seed' ? 'a seed program' : '(no description)'), CHANGE_CHARS) }))
+    .map((n) => ({
+      node: n.id,
+      q: tree.q(n),
+      evaluations: n.scores.length,
+      edits: n.edits ?? [],
+      description: clip(n.description ?? (n.kind === 'seed' ? 'a seed program' : '(no description)'), CHANGE_CHARS),
+    }))
     .sort((a, b) => b.q - a.q || a.node.localeCompare(b.node))
     .slice(0, MAX_INSPIRATIONS);
 }

@@ -3,8 +3,7 @@
 // the viewer and the report; the file is for analysts and nothing replays it.
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-
-const Value = z.union([z.number(), z.boolean(), z.string()]);
+import { EditsSchema } from '../meta/types.ts';
 
 export const MetaFileSchema = z
   .object({
@@ -13,7 +12,7 @@ export const MetaFileSchema = z
     step: z.number().int(),
     agent: z.enum(['model', 'offline']),
     description: z.string(),
-    edits: z.array(z.object({ path: z.string(), from: Value, to: Value })).optional(),
+    edits: EditsSchema.optional(),
     attempts: z.number().int().min(1),
     feedback: z
       .object({

@@ -102,7 +102,7 @@ export function replay(events: JournalEvent[]): Replayed {
           break;
         case 'generation-failed':
           out.failures.push(e);
-          tree.failed.push({ parent: e.parent, step: e.step, reason: e.reason, attempts: e.attempts });
+          tree.failed.push({ parent: e.parent, step: e.step, failure: e.failure, attempts: e.attempts });
           break;
         default:
           break;

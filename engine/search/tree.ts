@@ -1,5 +1,6 @@
 // The search tree: nodes, their evaluations, failed generations. Plain state plus the derived quantities the
 // formulas need (Q, n, m, S, N); it is rebuilt from the journal on resume, so it holds nothing the journal lacks.
+import type { ChildFailure, Edit } from '../meta/types.ts';
 import { improvement } from './ucb.ts';
 
 export type NodeKind = 'root' | 'seed' | 'child';
@@ -17,10 +18,10 @@ export interface TreeNode {
   parentSnapshot: number | null;
   /** Validation scores of its full evaluations, in order. */
   scores: number[];
-  /** What the meta agent changed and why, for the viewer. */
+  /** What the meta agent changed and why, in prose (for the viewer and prompts). */
   description?: string;
-  /** The settings it changed, when the change was a config edit. */
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  /** What it changed, typed (a child's; none for the root and seeds). */
+  edits?: Edit[];
   testScore?: number;
   /** Evaluations that scored nothing (infrastructure failed every task): kept apart, never in Q, n or N. */
   unscored?: UnscoredEvaluation[];
@@ -54,7 +55,8 @@ export function recordEvaluation(node: TreeNode, e: EvaluationOutcome): void {
 export interface FailedGeneration {
   parent: string;
   step: number;
-  reason: string;
+  /** The check that stopped it (or the meta agent), and what it said. */
+  failure: ChildFailure;
   attempts: number;
 }
 
@@ -64,7 +66,7 @@ export interface NoOpChild {
   step: number;
   reason: string;
   description?: string;
-  edits?: { path: string; from: number | boolean | string; to: number | boolean | string }[];
+  edits?: Edit[];
 }
 
 export class SearchTree {

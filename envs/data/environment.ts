@@ -2,7 +2,16 @@
 // order (the clock at each session's time), its questions the retrieve tasks, split about 1:4 train:test by a
 // seeded hash of each question's id (stable when data is added), scored by the rule the dataset names.
 import type { EpisodeRecorder, ImageRef, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
-import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type {
+  Environment,
+  EnvironmentGuide,
+  EnvironmentInfo,
+  EvidenceRecord,
+  Explanation,
+  Split,
+  TaskOutcome,
+  World,
+} from '../../engine/environment/contract.ts';
 import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { resolveInside } from '../../foundation/safe-path.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
@@ -13,8 +22,10 @@ import { splitReport, trainIds } from '../split.ts';
 import { LIMITS, type QuestionRecord, type TurnRecord } from './format.ts';
 import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
-import { createScorer, goldAnswers, lettered, needs, readsAnswer, type Scorer } from './scoring.ts';
-import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
+import { createScorer, goldAnswers, goldChoice, needs, readsAnswer, type Scorer } from './scoring.ts';
+import { EXPLANATION_LIMITS, letteredChoices, withinLimits } from '../../engine/environment/explanation.ts';
+import { SECOND_READER, secondChoice, secondContainment } from '../scoring/second-reader.ts';
+import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
 const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
@@ -23,11 +34,14 @@ const UNIT_CHARS = 1200;
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
-/** 'left out: world "w3" (12 questions), a world at x.jsonl:7 (4 questions)', or undefined when every world loaded. */
+/** 'left out: world "w3" (12 questions), x.jsonl:9 (unread: not JSON …)', or undefined when every world and line loaded. */
 function leftOutLine(data: Dataset): string | undefined {
   if (!data.leftOut.length) return undefined;
-  const shown = data.leftOut.slice(0, 8).map((w) => `${w.id !== undefined ? `world ${JSON.stringify(w.id)}` : `the world at ${w.where}`} (${plural(w.questions, 'question')})`);
-  const more = data.leftOut.length > 8 ? ` and ${data.leftOut.length - 8} more worlds` : '';
+  const shown = data.leftOut.slice(0, 8).map((w) => {
+    if (w.questions === undefined) return `${w.where} (unread: ${w.why.split(';')[0]})`;
+    return `${w.id !== undefined ? `world ${JSON.stringify(w.id)}` : `the world at ${w.where}`} (${plural(w.questions, 'question')})`;
+  });
+  const more = data.leftOut.length > 8 ? ` and ${data.leftOut.length - 8} more` : '';
   return `left out: ${shown.join(', ')}${more}`;
 }
 
@@ -37,7 +51,10 @@ export interface DataOptions {
   models: Pick<ResolvedModels, 'executor' | 'judge'>;
   images: ImageStore;
   onNote?: (message: string) => void;
-  /** Refuse a dataset a world of which was left out whole (a ContentError naming each), instead of noting it. */
+  /**
+   * Refuse a dataset a world of which was left out whole, or a line of which could not be read (a ContentError naming
+   * each by file:line), instead of noting it.
+   */
   strict?: boolean;
 }
 
@@ -196,6 +213,32 @@ export class DataEnvironment implements Environment {
     }));
   }
 
+  /** The readers beside the reward's (envs/scoring/second-reader.ts; evidence recall where questions cite evidence). */
+  readers(): string[] {
+    const rule = this.data.header.scoring;
+    const out: string[] = [];
+    if (rule === 'multiple-choice' || rule === 'answer-containment' || rule === 'f1' || rule === 'exact-match' || rule === 'llm-judge') out.push(SECOND_READER);
+    if (rule !== 'evidence-recall' && [...this.questions.values()].some(({ q }) => (q.evidence?.length ?? 0) > 0)) out.push('evidence-recall');
+    return out;
+  }
+
+  async reread(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined> {
+    const found = this.questions.get(taskId);
+    if (!found) return undefined;
+    const { world, q } = found;
+    if (reader === 'evidence-recall') {
+      const turns = this.turns.get(world.id);
+      const evidence = (q.evidence ?? []).map((id) => turns?.get(id)?.t).filter((t) => t !== undefined);
+      return evidence.length ? evidenceRecall(payload.text, evidence).recall : undefined;
+    }
+    if (reader !== SECOND_READER) return undefined;
+    if (this.data.header.scoring === 'multiple-choice') {
+      const gold = goldChoice(q);
+      return gold === undefined || !q.choices ? undefined : secondChoice(q.question, q.choices, payload.text) === gold ? 1 : 0;
+    }
+    return q.answers?.length ? secondContainment(q.question, q.answers, payload.text) : undefined;
+  }
+
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const found = this.questions.get(task.taskId);
     if (!found) throw new Error(`unknown question ${task.taskId}`);
@@ -250,19 +293,20 @@ export class DataEnvironment implements Environment {
     return found ? (found.q.scenario ?? 'all') : 'unknown';
   }
 
-  explain(taskId: string): string | undefined {
+  explain(taskId: string): Explanation | undefined {
     const found = this.questions.get(taskId);
     if (!found) return undefined;
     const { world, q } = found;
     const turns = this.turns.get(world.id);
-    const ev = (q.evidence ?? []).map((id) => {
-      const found = turns?.get(id);
-      return found ? `[${id}, session ${found.session + 1} (${sessionLabel(world, found.session)})] ${found.t.speaker ? `${found.t.speaker}: ` : ''}${found.t.text}` : id;
+    const evidence = (q.evidence ?? []).slice(0, EXPLANATION_LIMITS.evidence).map((id): EvidenceRecord => {
+      const at = turns?.get(id);
+      if (!at) return { id };
+      const speaker = at.t.speaker ? { speaker: at.t.speaker } : {};
+      return { id, text: at.t.text, session: at.session + 1, time: sessionLabel(world, at.session), ...speaker };
     });
-    // Parts are split on ' | ' by readers (engine/meta/gold.ts), so the choices are lettered within one part.
-    const choices = q.choices ? ` | choices: ${q.choices.map((_, i) => lettered(q.choices as string[], i)).join('; ')}` : '';
     const gold = goldAnswers(q, this.data.header.scoring);
-    return `question (${q.scenario ?? 'all'}): ${q.question} | gold: ${gold.join(' | ') || '—'}${choices} | evidence turns: ${ev.join(' || ') || 'none'}`.slice(0, 4000);
+    const choices = q.choices ? { choices: letteredChoices(q.choices, goldChoice(q)) } : {};
+    return withinLimits({ question: q.question, scenario: q.scenario ?? 'all', gold, ...choices, evidence });
   }
 
   guide(): EnvironmentGuide {

@@ -24,10 +24,15 @@ export interface LoadedWorld extends WorldRecord {
   where: string;
 }
 
-/** A world none of which loaded: its id (when it could be read), its questions, where, and why. */
+/**
+ * A world none of which loaded: its id (when it could be read), its questions, where, and why. A line or file that
+ * could not be read at all (not JSON, over the line cap, neither header nor world, the rest of a file over its cap)
+ * is one too, with neither id nor questions: it may have held a world.
+ */
 export interface LeftOutWorld {
   id?: string;
-  questions: number;
+  /** Undefined: the line was not read (what it held is not known). */
+  questions?: number;
   where: string;
   why: string;
 }
@@ -163,6 +168,12 @@ class DatasetReader {
     this.leftOut.push({ ...(id !== undefined ? { id } : {}), questions: Array.isArray(r.questions) ? r.questions.length : 0, where, why });
   }
 
+  /** A line or file that could not be read at all: warned as file:line, and counted as left out (--strict refuses it). */
+  unread(where: string, why: string): void {
+    this.warn(`${where}: ${why}`);
+    this.leftOut.push({ where, why });
+  }
+
   /** The sessions' times in ms, or why the world cannot be used (one session without a usable time). */
   private sessionTimes(w: WorldRecord): number[] | string {
     const times: number[] = [];
@@ -222,22 +233,22 @@ class DatasetReader {
   readDocument(file: string): void {
     const name = basename(file);
     const size = statSync(file).size;
-    if (size > this.limits.fileBytes) return this.warn(`${name}: ${sizeText(size)}, over the ${sizeText(this.limits.fileBytes)} a JSON dataset file may hold (JSONL is read line by line); left out`);
+    if (size > this.limits.fileBytes) return this.unread(name, `${sizeText(size)}, over the ${sizeText(this.limits.fileBytes)} a JSON dataset file may hold (JSONL is read line by line); left out`);
     let text: string;
     try {
       text = readSmallFile(file, this.limits.fileBytes) ?? '';
     } catch (err) {
-      return this.warn(`${name}: cannot be read: ${(err as Error).message}`);
+      return this.unread(name, `cannot be read: ${(err as Error).message}`);
     }
     this.files.push({ file: name, sha256: createHash('sha256').update(text).digest('hex').slice(0, 16) });
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      return this.warn(`${name}: not JSON${jsonErrorPlace(err)}`);
+      return this.unread(name, `not JSON${jsonErrorPlace(err)}`);
     }
     const r = DocumentSchema.safeParse(doc);
-    if (!r.success) return this.warn(`${name}: not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error, DocumentSchema)}`);
+    if (!r.success) return this.unread(name, `not a dataset document ({ "dataset": {...}, "worlds": [...] }): ${issues(r.error, DocumentSchema)}`);
     this.takeHeader({ type: 'dataset', ...r.data.dataset }, name);
     r.data.worlds.forEach((w, i) => this.takeWorld(w && typeof w === 'object' ? { type: 'world', ...w } : w, `${name}: worlds[${i}]`, dirname(file)));
   }
@@ -248,22 +259,22 @@ class DatasetReader {
     const hash = createHash('sha256');
     const read = readLines(file, { maxLineBytes: this.limits.lineBytes, maxFileBytes: this.limits.fileBytes }, (line) => {
       const where = `${name}:${line.number}`;
-      if ('tooLong' in line) return this.warn(`${where}: the line is ${sizeText(line.bytes)}, over the ${sizeText(this.limits.lineBytes)} a line may hold`);
+      if ('tooLong' in line) return this.unread(where, `the line is ${sizeText(line.bytes)}, over the ${sizeText(this.limits.lineBytes)} a line may hold`);
       hash.update(line.text).update('\n');
       if (!line.text.trim()) return;
       let raw: unknown;
       try {
         raw = JSON.parse(line.text);
       } catch (err) {
-        return this.warn(`${where}: not JSON${jsonErrorPlace(err)}`);
+        return this.unread(where, `not JSON${jsonErrorPlace(err)}`);
       }
       const type = raw && typeof raw === 'object' ? (raw as { type?: unknown }).type : undefined;
       if (type === 'dataset') this.takeHeader(raw, where);
       else if (type === 'world') this.takeWorld(raw, where, dirname(file));
-      else this.warn(`${where}: a line must be {"type": "dataset", …} or {"type": "world", …}; got ${kindOf(type)}`);
+      else this.unread(where, `a line must be {"type": "dataset", …} or {"type": "world", …}; got ${kindOf(type)}`);
     });
-    if (read.kind !== 'read') this.warn(`${name}: ${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
-    else if (read.cut) this.warn(`${name}: over ${sizeText(this.limits.fileBytes)}; the rest of the file is left out`);
+    if (read.kind !== 'read') this.unread(name, `${read.kind === 'missing' ? 'vanished while the dataset was read' : 'not a plain file'}; left out`);
+    else if (read.cut) this.unread(name, `over ${sizeText(this.limits.fileBytes)}; the rest of the file is left out`);
     this.files.push({ file: name, sha256: hash.digest('hex').slice(0, 16) });
   }
 }

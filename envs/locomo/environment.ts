@@ -9,7 +9,17 @@ import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import type { PayloadBudget } from '../../sandbox/payload.ts';
 import { isTrain, splitReport } from '../split.ts';
-import type { Environment, EnvironmentGuide, EnvironmentInfo, Split, TaskOutcome, World } from '../../engine/environment/contract.ts';
+import type {
+  Environment,
+  EnvironmentGuide,
+  EnvironmentInfo,
+  EvidenceRecord,
+  Explanation,
+  Split,
+  TaskOutcome,
+  World,
+} from '../../engine/environment/contract.ts';
+import { EXPLANATION_LIMITS, withinLimits } from '../../engine/environment/explanation.ts';
 import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
 import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
@@ -158,6 +168,18 @@ export class LocomoEnvironment implements Environment {
     });
   }
 
+  /** With a model answering, evidence recall is the other reader (offline, evidence recall is the reward itself). */
+  readers(): string[] {
+    return this.offline ? [] : ['evidence-recall'];
+  }
+
+  async reread(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined> {
+    const found = this.questions.get(taskId);
+    if (reader !== 'evidence-recall' || !found) return undefined;
+    const turns = found.q.evidence.map((id) => found.conv.turns.get(id)).filter((t) => t !== undefined);
+    return turns.length ? evidenceRecall(payload.text, turns).recall : undefined;
+  }
+
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const found = this.questions.get(task.taskId);
     if (!found) throw new Error(`unknown LoCoMo task ${task.taskId}`);
@@ -213,15 +235,17 @@ export class LocomoEnvironment implements Environment {
     return found ? (CATEGORY_NAMES[found.q.category] ?? `category-${found.q.category}`) : 'unknown';
   }
 
-  explain(taskId: string): string | undefined {
+  explain(taskId: string): Explanation | undefined {
     const found = this.questions.get(taskId);
     if (!found) return undefined;
     const { conv, q } = found;
-    const turns = q.evidence.map((id) => {
+    const evidence = q.evidence.slice(0, EXPLANATION_LIMITS.evidence).map((id): EvidenceRecord => {
       const t = conv.turns.get(id);
-      return t ? `[${id}, session ${t.session}] ${t.speaker}: ${t.text}` : id;
+      if (!t) return { id };
+      const time = conv.sessions.find((s) => s.index === t.session)?.dateText;
+      return { id, text: t.text, session: t.session, ...(time ? { time } : {}), speaker: t.speaker };
     });
-    return `question (${CATEGORY_NAMES[q.category]}): ${q.question} | gold answer: ${q.answer} | evidence turns: ${turns.join(' || ') || 'none'}`;
+    return withinLimits({ question: q.question, scenario: this.scenario(taskId), gold: [String(q.answer)], evidence });
   }
 
   describe(): string {

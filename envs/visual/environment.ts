@@ -77,7 +77,8 @@ export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTr
       families.map((f) => f.description).join(' '),
     explain: (task) => {
       const t = task.truth as VisualTruth;
-      return `${task.scenario}: ${task.instruction} | answer: ${JSON.stringify(t.answer)} | correct procedure: ${t.oracle.join(' ; ')} | quirk: ${t.quirk}`;
+      const gold = [String(t.answer.value), ...(t.answer.kind === 'text' ? (t.answer.aliases ?? []) : [])];
+      return { gold, notes: [`correct procedure: ${t.oracle.join(' ; ')}`, `quirk: ${t.quirk}`] };
     },
     ...(options.budget ? { budget: options.budget } : {}),
     data: {

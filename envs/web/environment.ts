@@ -80,9 +80,13 @@ export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
       `never an answer. Episodes record every action with its element's role and name ('Click [e12] link "Refine"'), ` +
       `the page after it and success. Sites: ` +
       sites.map((s) => `${s.title} — ${s.description}`).join(' '),
+    // The expected outcome is a state of the site as often as an answer: a note, not a gold answer.
     explain: (task) => {
       const t = task.truth as WebTruth;
-      return `${task.scenario}: ${task.instruction} | expected: ${t.expected} | correct procedure: ${t.oracle.join(' ; ')} | quirk: ${t.quirk}`;
+      return {
+        gold: [],
+        notes: [`expected: ${t.expected}`, `correct procedure: ${t.oracle.join(' ; ')}`, `quirk: ${t.quirk}`],
+      };
     },
     ...(options.budget ? { budget: options.budget } : {}),
     data: {

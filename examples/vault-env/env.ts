@@ -93,7 +93,11 @@ export default defineEnvironment({
           for (const method of order) {
             const code = METHODS[method](truth.number);
             const opened = code === METHODS[truth.method](truth.number);
-            steps.push({ action: `use ${method}`, result: opened ? 'opened' : 'locked', thought: first === method ? 'memory shows this method opening a vault' : 'trying the next method' });
+            steps.push({
+              action: `use ${method}`,
+              result: opened ? 'opened' : 'locked',
+              thought: first === method ? 'memory shows this method opening a vault' : 'trying the next method',
+            });
             if (opened) return { answer: code, steps };
           }
           return { steps };
@@ -104,7 +108,11 @@ export default defineEnvironment({
         const right = run.answer === METHODS[truth.method](truth.number);
         return { reward: right ? 1 / run.steps.length : 0, success: right, metrics: { attempts: run.steps.length } };
       },
-      explain: (task: EnvTask<Truth>) => `${task.scenario} vaults use "${(task.truth as Truth).method}"`,
+      // Ground truth for the meta agent (never for programs): the accepted answers, and a note.
+      explain: (task: EnvTask<Truth>) => ({
+        gold: [(task.truth as Truth).method],
+        notes: [`${task.scenario} vaults open with this method`],
+      }),
     };
   },
 });

@@ -7,6 +7,8 @@ export interface Memory {
   /** False once the sandbox stopped (a CPU, wall-time or heap limit): no call can succeed after that. */
   readonly alive: boolean;
   readonly restored: Restored;
+  /** What the package records about the run, the node, its scores and this memory (package.json "automemo"). */
+  about(): PackageInfo;
   readonly budget: PayloadBudget;
   /** Learns from a finished episode. Bad input rejects with a TypeError naming each problem. */
   update(input: EpisodeInput, options?: CallOptions): Promise<{ ms: number }>;
@@ -155,6 +157,11 @@ export interface PackageInfo {
     n: number;
     lcb: number | null;
     test: number | null;
+    /**
+     * The memory as shipped (every world's update episodes in one memory) on the same validation tasks, where the
+     * search scored one memory per world; absent where there is one world (the shipped memory is the one scored).
+     */
+    shipped?: { validation: number | null; tasks: number; note?: string };
   };
   program: { hash: string; entry: string; bundle: string; files: string[] };
   env: { name: string; reward: string; mode: string; budget: { maxChars: number; maxImages: number } };
@@ -164,6 +171,8 @@ export interface PackageInfo {
     worlds: { id: string; episodes: number }[];
     updateErrors: number;
     models: { embed: string; memo: string };
+    /** Which episodes the memory holds, against how the search scored the program (absent in older packages). */
+    scope?: string;
   };
   native: { mode: 'bundle' | 'source'; platform: string; arch: string; abi: string };
 }
@@ -249,5 +258,5 @@ export interface PrimitiveUsage {
  */
 export declare function createMemory(options?: MemoryOptions): Promise<Memory>;
 
-/** What the package records about its run, node and scores. */
+/** What the package records about its run, node and scores, without opening a memory: the same as `memory.about()`. */
 export declare function about(): PackageInfo;

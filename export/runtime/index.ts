@@ -35,6 +35,7 @@ export function packageSetup(root = packageRoot()): { setup: MemorySetup; info: 
     budget: info.env.budget,
     seed: info.run.sandboxSeed ?? info.run.seed,
     builtIn: join(root, info.memory.dir),
+    info,
   };
   cached = { setup, info, name, version };
   return cached;
@@ -49,7 +50,9 @@ export function createMemory(options: MemoryOptions = {}): Promise<Memory> {
   return openMemory(packageSetup().setup, options);
 }
 
-/** What the package records about its run, node and scores. */
+/**
+ * What the package records about its run, node and scores, without opening a memory: the same as `memory.about()`.
+ */
 export function about(): PackageInfo {
   return packageSetup().info;
 }

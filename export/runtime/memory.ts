@@ -33,6 +33,7 @@ import {
 import { type Fingerprint, isMemoryDir, kvFingerprint, type LoggedEpisode, type Manifest, MEMORY_CAPS, MEMORY_FORMAT, readMemoryDir, type ReadMemory, writeMemoryDir } from './memory-dir.ts';
 import { inspectMemoryDir, recoverInterruptedSave } from './memory-target.ts';
 import { asBuffer } from '../../foundation/bytes.ts';
+import type { PackageInfo } from './package-info.ts';
 
 /** What the package (or the export) knows about the program it runs. */
 export interface MemorySetup {
@@ -50,6 +51,8 @@ export interface MemorySetup {
   innerEmbedder?: TextEmbedder;
   /** An image store to share (the export's environment puts its episodes' images there). */
   images?: ImageStore;
+  /** What the package records about its run, node and scores (none while the export builds the memory). */
+  info?: PackageInfo;
 }
 
 export interface Retrieved {
@@ -119,6 +122,12 @@ export class Memory {
     clock: number,
   ) {
     this.clock = clock;
+  }
+
+  /** What the package records about the run, the node, its scores and this memory (package.json "automemo"). */
+  about(): PackageInfo {
+    if (!this.setup.info) throw new Error('this memory was not opened from an exported package: it has nothing to say about a run');
+    return this.setup.info;
   }
 
   get budget(): PayloadBudget {

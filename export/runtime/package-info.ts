@@ -36,6 +36,11 @@ export const PackageInfoSchema = z.object({
     n: z.number().int(),
     lcb: z.number().nullable(),
     test: z.number().nullable(),
+    /**
+     * The memory as shipped (every world's update episodes in one memory) on the same validation tasks, where the
+     * search scored one memory per world; absent where there is one world (the shipped memory is the one scored).
+     */
+    shipped: z.object({ validation: z.number().nullable(), tasks: z.number().int(), note: z.string().optional() }).optional(),
   }),
   program: z.object({ hash: z.string(), entry: z.string(), bundle: z.string(), files: z.array(z.string()) }),
   env: z.object({ name: z.string(), reward: z.string(), mode: z.string(), budget: z.object({ maxChars: z.number().int(), maxImages: z.number().int() }) }),
@@ -45,6 +50,8 @@ export const PackageInfoSchema = z.object({
     worlds: z.array(z.object({ id: z.string(), episodes: z.number().int() })),
     updateErrors: z.number().int(),
     models: z.object({ embed: z.string(), memo: z.string() }),
+    /** Which episodes the memory holds, against how the search scored the program (absent in older packages). */
+    scope: z.string().optional(),
   }),
   native: z.object({ mode: z.enum(['bundle', 'source']), platform: z.string(), arch: z.string(), abi: z.string() }),
 });

@@ -29,11 +29,11 @@ describe('automemo check', () => {
     expect(report.checks).toHaveLength(6);
   });
 
-  it('exits 2 with usage on bad arguments', async () => {
+  it('exits 2 with a pointer to --help on bad arguments', async () => {
     const none = await automemoInProcess('check');
     expect(none.code).toBe(2);
     expect(none.err).toContain('give exactly one program file or folder');
-    expect(none.err).toContain('automemo check <program.ts');
+    expect(none.err).toContain('(automemo check --help lists its options)');
     const missing = await automemoInProcess('check', 'nope.ts');
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('no such program: nope.ts');

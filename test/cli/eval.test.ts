@@ -58,8 +58,8 @@ describe('automemo eval', () => {
     expect(e.err).toContain('registered environments: locomo, visual, web, data');
     const twice = await automemoInProcess('eval', 'dense', '--env', 'locomo', '--program', 'bm25');
     expect([twice.code, twice.err]).toEqual([2, expect.stringContaining('give the program once: "dense" and --program bm25')]);
-    const split = await automemoInProcess('eval', 'bm25', '--env', 'locomo', '--split', 'validation');
-    expect([split.code, split.err]).toEqual([2, expect.stringContaining('--split: train (the validation tasks a search uses) or test (held out); got "validation"')]);
+    const split = await automemoInProcess('eval', 'bm25', '--env', 'locomo', '--split', 'valid');
+    expect([split.code, split.err]).toEqual([2, expect.stringContaining('--split: validation (the tasks a search validates on) or test (held out); got "valid"')]);
     const file = await automemoInProcess('eval', 'bm25', '--env', './qa.jsonl');
     expect([file.code, file.err]).toEqual([2, expect.stringContaining('"./qa.jsonl" is a data file, not an environment: give it as data:./qa.jsonl')]);
     const none = await automemoInProcess('eval', '--env', 'locomo');

@@ -109,6 +109,7 @@ const out = {};
 const memory = await createMemory({ memoryDir: './mine' });
 out.restored = memory.restored;
 out.about = about();
+out.aboutMethod = memory.about();
 const known = { taskId: 'q1', instruction: 'When did Caroline go to the LGBTQ support group?', meta: { conversation: '26', speakers: ['Caroline', 'Melanie'] } };
 out.known = (await memory.retrieve(known)).text;
 await memory.update({
@@ -137,6 +138,11 @@ console.log(JSON.stringify(out));
     const out = JSON.parse(r.stdout);
     const episodes = out.about.memory.episodes as number;
     expect(episodes).toBeGreaterThan(10);
+    // about() as the docs say: a method of the memory, and a named export that needs no memory opened.
+    expect(out.aboutMethod).toEqual(out.about);
+    // One world (one conversation): the memory shipped is the one the search scored.
+    expect(out.about.memory.scope).toBe('the update episodes of its one world: the memory the search scored');
+    expect(out.about.scores.shipped).toBeUndefined();
     // omni-simplemem has no snapshot(): its memory is rebuilt from the logged episodes and must match the saved one.
     expect(out.restored).toMatchObject({ mode: 'replay', episodes, verified: true });
     // The package embeds as its memory was embedded, so the memory's saved vectors serve (nothing embedded again).
@@ -165,6 +171,7 @@ export const alive: boolean = memory.alive;
 export const kvBytes: number = (await memory.stats()).usage.kvBytes;
 export const bytes: number | undefined = memory.image('i')?.bytes.byteLength;
 export const hash: string = about().program.hash;
+export const node: string = memory.about().node.id;
 // @ts-expect-error a memory folder is a path
 await createMemory({ memoryDir: 1 });
 `,

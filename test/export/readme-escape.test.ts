@@ -29,6 +29,7 @@ const values = {
   n: 2,
   lcb: '0.100',
   test: '—',
+  shipped: `every world in one ${SCRIPT} | cell`,
   hash: 'abc|def`<i>x</i>',
   maxChars: 2000,
   maxImages: 0,

@@ -30,7 +30,7 @@ describe('a tampered journal', () => {
       [node('root', '/etc'), 'dir'],
       [node('<script>alert(1)</script>'), 'id'],
       [line({ type: 'evaluation', step: 0, node: 'root', split: 'train', index: 0, score: 1, tasks: 1, evidence: 'evidence/../../../x', stats: {}, ms: 1 }), 'evidence'],
-      [line({ type: 'generation-failed', step: 1, parent: 'root', reason: 'r', attempts: 1, dir: 'programs/../../x' }), 'dir'],
+      [line({ type: 'generation-failed', step: 1, parent: 'root', failure: { check: 'meta-agent', detail: 'r' }, attempts: 1, dir: 'programs/../../x' }), 'dir'],
       [line({ type: 'final', selection: 'lcb', winner: '../x', lcb: 0, validation: 0 }), 'winner'],
     ] as const) {
       writeFileSync(path, `${node('root')}${bad}`);

@@ -97,7 +97,7 @@ export async function arithmeticSpec(h: AgentHooks, overrides: Partial<TaskEnvir
     },
     description: 'Arithmetic worksheets: add, subtract, multiply.',
     reward: 'exact number',
-    explain: (task) => `answer ${task.truth?.answer}`,
+    explain: (task) => ({ gold: [String(task.truth?.answer)] }),
     data: { generator: 'arithmetic-v1' },
     ...overrides,
   };

@@ -17,7 +17,7 @@ export function parentContext(tasks: TaskRecord[], extra: Partial<ParentContext>
     evaluation: { score: 0.5, tasks } as unknown as EvaluationResult,
     payloads: new Map(),
     env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `question ${id}`,
+    explain: (id) => ({ question: `question ${id}`, gold: [] }),
     envDescription: 'questions',
     step: 1,
     seed: 0,

@@ -65,7 +65,7 @@ function makeRun(finished = true): string {
     evaluation(2, 'seed-bm25', 1, 0.8),
     line({ type: 'step-done', step: 2 }),
     action(3, 'generate', 'n1'),
-    line({ type: 'generation-failed', step: 3, parent: 'n1', reason: 'interface: no default export', attempts: 4, dir: 'programs/n3-try3' }),
+    line({ type: 'generation-failed', step: 3, parent: 'n1', failure: { check: 'interface', detail: 'no default export' }, attempts: 4, dir: 'programs/n3-try3' }),
     line({ type: 'step-done', step: 3 }),
   ];
   if (finished) {
@@ -96,9 +96,9 @@ describe('run model', () => {
     expect(run.actions.map((a) => [a.step, a.kind, a.child ?? a.failed ?? a.result])).toEqual([
       [1, 'generate', 'n1'],
       [2, 'evaluate', 0.8],
-      [3, 'generate', 'interface: no default export'],
+      [3, 'generate', 'quick examination (interface): no default export'],
     ]);
-    expect(run.failures).toEqual([{ parent: 'n1', step: 3, reason: 'interface: no default export', attempts: 4, dir: 'programs/n3-try3' }]);
+    expect(run.failures).toEqual([{ parent: 'n1', step: 3, failure: { check: 'interface', detail: 'no default export' }, reason: 'quick examination (interface): no default export', attempts: 4, dir: 'programs/n3-try3' }]);
   });
 
   it('gives the children that changed nothing, each with its own files unless a node took its folder', () => {
@@ -112,7 +112,7 @@ describe('run model', () => {
       action(4, 'generate', 'n1') +
         line({ type: 'quick-exam', step: 4, dir: 'programs/n4', attempt: 0, passed: true }) +
         line({ type: 'no-op', step: 4, parent: 'n1', same: 'n1', reason: 'the same program as n1', dir: 'programs/n4', description: 'reorder <b>nothing</b>' }) +
-        line({ type: 'no-op', step: 4, parent: 'n1', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ path: 'k', from: 3, to: 3 }] }) +
+        line({ type: 'no-op', step: 4, parent: 'n1', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }] }) +
         node(4, 'n4', 'n1', 'child', 0.7) +
         evaluation(4, 'n4', 0, 0.2) +
         line({ type: 'step-done', step: 4 }) +
@@ -123,7 +123,7 @@ describe('run model', () => {
     const run = readRun(dir);
     expect(run.noops).toEqual([
       { index: 0, parent: 'n1', step: 4, same: 'n1', reason: 'the same program as n1', description: 'reorder <b>nothing</b>', dir: 'programs/n4', filesKept: false },
-      { index: 1, parent: 'n1', step: 4, reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", edits: [{ path: 'k', from: 3, to: 3 }], dir: 'programs/n4-again1', filesKept: true },
+      { index: 1, parent: 'n1', step: 4, reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }], dir: 'programs/n4-again1', filesKept: true },
     ]);
     expect(run.actions.find((a) => a.step === 4)).toMatchObject({ child: 'n4', noops: 2, noop: "its payloads on the 3 quick-examination tasks are exactly its parent's" });
     expect(readNoOpDetail(run, 1)?.files?.['index.ts']).toContain('// again');

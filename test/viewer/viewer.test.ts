@@ -127,7 +127,7 @@ describe('automemo view', () => {
     const line = (e: object) => `${JSON.stringify({ ...e, t: Date.now() })}\n`;
     appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'start', resumed: true, pid: process.pid }) + line({ type: 'action', step: 4, kind: 'generate', node: 'n1', score: 1.1, candidates: [{ kind: 'generate', node: 'n1', score: 1.1 }] }));
     await page.waitForSelector('#tree .node.busy[data-id="n1"]');
-    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'generation-failed', step: 4, parent: 'n1', reason: 'interface: no default export', attempts: 4 }) + line({ type: 'step-done', step: 4 }));
+    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'generation-failed', step: 4, parent: 'n1', failure: { check: 'interface', detail: 'no default export' }, attempts: 4 }) + line({ type: 'step-done', step: 4 }));
     await page.waitForSelector('#tree .failed[data-step="4"]');
     expect(await page.locator('#log tr.action').count()).toBe(4);
     await page.locator('#tree .failed[data-step="4"]').click();

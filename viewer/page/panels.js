@@ -295,8 +295,16 @@
 
   // ---- panels ----
 
-  /** The config settings a child edited: setting, from, to. */
-  const editsTable = (edits) => el('table', { class: 'edits' }, el('tr', {}, el('th', {}, 'setting'), el('th', {}, 'from'), el('th', {}, 'to')), edits.map((e) => el('tr', {}, el('td', {}, e.path), el('td', {}, JSON.stringify(e.from)), el('td', {}, JSON.stringify(e.to)))));
+  /**
+   * What a child changed, typed: kind, key, from, to (and the node a crossover took from). A model's change is its
+   * description, shown above: no table for it.
+   */
+  const editsTable = (all) => {
+    const edits = all.filter((e) => e.kind !== 'model');
+    const shown = (v) => (v === '' ? '—' : JSON.stringify(v));
+    const head = el('tr', {}, ['kind', 'key', 'from', 'to', 'from node'].map((h) => el('th', {}, h)));
+    return el('table', { class: 'edits' }, head, edits.map((e) => el('tr', {}, el('td', {}, e.kind), el('td', {}, e.key), el('td', {}, shown(e.from)), el('td', {}, shown(e.to)), el('td', {}, e.donor || ''))));
+  };
 
   function scoreTable(run, nodes) {
     const row = (label, f) => el('tr', {}, el('th', {}, label), nodes.map((n) => el('td', { class: 'num' }, f(n))));
@@ -338,7 +346,7 @@
     if (n.unscored && n.unscored.length) {
       box.append(el('ul', { class: 'unscored' }, n.unscored.map((u) => el('li', { class: 'error' }, `unscored: ${u.reason} (${u.split === 'train' ? 'validation' : 'test'} evaluation at step ${u.step}; not counted)`))));
     }
-    if (n.edits && n.edits.length) box.append(editsTable(n.edits));
+    if (n.edits && n.edits.some((e) => e.kind !== 'model')) box.append(editsTable(n.edits));
     box.append(scoreTable(run, [n]));
     const detail = ctx.source.node(id);
     const parentDetail = parent ? ctx.source.node(parent.id) : Promise.resolve(null);
@@ -387,7 +395,7 @@
       el('pre', { class: 'prose noop-reason' }, x.reason),
     );
     if (x.description) box.append(el('p', { class: 'description' }, x.description));
-    if (x.edits && x.edits.length) box.append(editsTable(x.edits));
+    if (x.edits && x.edits.some((e) => e.kind !== 'model')) box.append(editsTable(x.edits));
     box.append(
       later(Promise.all([ctx.source.noop(index), ctx.source.node(x.parent)]), ([d, p], into) => {
         into.append(renderStepLog(d));

@@ -48,7 +48,8 @@ export default defineEnvironment({
   load(ctx) {
     return {
       tasks: tasks(500 + ctx.seed, 24),
-      description: 'Each task asks the agent to find an item in a dungeon. In each dungeon every kind of item is kept in one room. The agent searches rooms one by one ("search <room>", answered "empty" or "found the <item>") in a fixed order unless its memory shows where this kind of item was found.',
+      description:
+        'Each task asks the agent to find an item in a dungeon. In each dungeon every kind of item is kept in one room. The agent searches rooms one by one ("search <room>", answered "empty" or "found the <item>") in a fixed order unless its memory shows where this kind of item was found.',
       reward: '1 / rooms searched',
       budget: { maxChars: 600, maxImages: 0 },
       agent: {
@@ -69,8 +70,12 @@ export default defineEnvironment({
           return { steps };
         },
       },
-      check: (task: EnvTask<Truth>, run: AgentRun) => (run.answer === (task.truth as Truth).room ? 1 / run.steps.length : 0),
-      explain: (task: EnvTask<Truth>) => `${(task.truth as Truth).kind}s here are in the "${(task.truth as Truth).room}"`,
+      check: (task: EnvTask<Truth>, run: AgentRun) =>
+        run.answer === (task.truth as Truth).room ? 1 / run.steps.length : 0,
+      explain: (task: EnvTask<Truth>) => ({
+        gold: [(task.truth as Truth).room],
+        notes: [`${(task.truth as Truth).kind}s here are in this room`],
+      }),
     };
   },
 });

@@ -9,13 +9,14 @@
 // child of a parent another step in flight is writing from is told that sibling's direction. Model output is
 // validated and asked for again when unusable.
 import { keyedObject } from '../../../foundation/keyed-object.ts';
+import { renderExplanation } from '../../environment/explanation.ts';
 import { z } from 'zod';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { RoleModel } from '../../../foundation/llm/models.ts';
 import { PoolKeeper } from '../clue/pool-keeper.ts';
 import { type Cluster, clusters } from '../evidence.ts';
 import { wholeSentences } from '../sentences.ts';
-import type { MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } from '../types.ts';
+import type { Edit, MetaAgent, MetaFeedback, ParentContext, ProgramFiles, Proposal } from '../types.ts';
 import { allImages, ANALYSIS_MODES, type AnalysisMode, jsonReply, readingOf, readPerCluster, readPerProgram, type Reading } from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
 import { withImages } from './image-parts.ts';
@@ -24,6 +25,15 @@ import { proposalReply } from './proposal-reply.ts';
 import { renderInspirations, renderTried } from './render.ts';
 import { analysisHead, generationRequest, initializationRequest, proposalRequest, repairRequest } from './requests.ts';
 import { Siblings } from './siblings.ts';
+
+/** A model's change is a whole program, not a typed edit: one edit of kind "model" whose text is its description. */
+const modelEdits = (description: string): Edit[] => [{ kind: 'model', key: 'program', from: '', to: description }];
+
+/** A task's ground truth as CluE's summarizer reads it, when the environment explains the task. */
+function explained(ctx: ParentContext, taskId: string): string | undefined {
+  const e = ctx.explain(taskId);
+  return e && renderExplanation(e);
+}
 
 /** How a step's evidence is grouped for analysis: CluE's model-managed pool, or the environment's metadata. */
 export type ClusteringMode = 'clue' | 'metadata';
@@ -75,7 +85,11 @@ export class ModelMetaAgent implements MetaAgent {
       this.clustering === 'clue'
         ? await this.pool.cluster(
             ctx.cluePool,
-            scored.map((t) => ({ taskId: t.taskId, scenario: t.scenario, text: ctx.explain(t.taskId) ?? `${t.scenario} task ${t.taskId}` })),
+            scored.map((t) => ({
+              taskId: t.taskId,
+              scenario: t.scenario,
+              text: explained(ctx, t.taskId) ?? `${t.scenario} task ${t.taskId}`,
+            })),
             (purpose, user, schema) => this.caller.ask(ctx, purpose as MetaPurpose, user, jsonReply(schema)),
           )
         : undefined;
@@ -111,7 +125,12 @@ export class ModelMetaAgent implements MetaAgent {
       return parsed;
     });
     const description = wholeSentences(design ?? 'A first program written from the environment description.', DESCRIPTION_CHARS);
-    return { files, description, feedback: { agent: 'model', clusters: [], proposal: description } };
+    return {
+      files,
+      description,
+      edits: modelEdits(description),
+      feedback: { agent: 'model', clusters: [], proposal: description },
+    };
   }
 
   /**
@@ -136,11 +155,12 @@ export class ModelMetaAgent implements MetaAgent {
       files = await this.caller.ask(ctx, 'generation', generationRequest(ctx, reading.proposal, tried(), inspirations), programReply(ctx.files));
     }
     const feedback: MetaFeedback = { agent: 'model', clusters: reading.found, proposal: reading.proposal, ...(reading.synthesis ? { synthesis: reading.synthesis } : {}) };
-    return { files, description: wholeSentences(reading.summary, DESCRIPTION_CHARS), feedback };
+    const description = wholeSentences(reading.summary, DESCRIPTION_CHARS);
+    return { files, description, edits: modelEdits(description), feedback };
   }
 
   async repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
     const files = await this.caller.ask(ctx, 'repair', repairRequest(ctx, child.files, report), programReply(child.files));
-    return { files, description: `${child.description} (repaired, attempt ${attempt})`, ...(child.feedback ? { feedback: child.feedback } : {}) };
+    return { files, description: `${child.description} (repaired, attempt ${attempt})`, edits: child.edits, ...(child.feedback ? { feedback: child.feedback } : {}) };
   }
 }

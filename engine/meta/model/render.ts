@@ -2,6 +2,7 @@
 // edits, and what steps in flight are writing from it), the best programs elsewhere, one real update episode
 // (clipped), and what the memory is built from.
 import type { EpisodeRecorder, Json } from '../../../memo-programs/contract.ts';
+import { describeFailure } from '../describe.ts';
 import type { Inspiration, ProgramFiles, TriedChild } from '../types.ts';
 import { renderEdits } from './edit-format.ts';
 import { editsBetween } from './edits-between.ts';
@@ -17,7 +18,7 @@ export const ALL_EDITS_CHARS = 64_000;
 
 /** What a tried child changed, in words: the one place a prompt reads it. */
 export function changeOf(t: TriedChild): string {
-  return t.change;
+  return t.description ?? '(no description)';
 }
 
 /** The tried children whose edits against `parent` fit the prompt, better ones first, each rendered. */
@@ -26,7 +27,7 @@ function shownEdits(tried: TriedChild[], parent: ProgramFiles): Map<string, stri
   let left = ALL_EDITS_CHARS;
   const order = [...tried].sort((a, b) => Number((b.delta ?? 0) > 0) - Number((a.delta ?? 0) > 0));
   for (const t of order) {
-    if (t.failed || !t.files) continue;
+    if (t.failure || !t.files) continue;
     const text = renderEdits(editsBetween(parent, t.files));
     if (text.length > EDITS_CHARS || text.length > left) continue;
     out.set(t.node, text || '(none: it is the program above)');
@@ -36,8 +37,8 @@ function shownEdits(tried: TriedChild[], parent: ProgramFiles): Map<string, stri
 }
 
 function triedLine(t: TriedChild, parentScore: number, edits: string | undefined): string {
+  if (t.failure) return `- ${t.node}: ${t.description ? `${t.description} — ` : ''}failed before evaluation: ${describeFailure(t.failure)}`;
   const change = changeOf(t);
-  if (t.failed) return `- ${t.node}: ${change !== '(never evaluated)' ? `${change} — ` : ''}failed before evaluation: ${t.failed}`;
   const score = t.delta !== undefined ? ` → ${signed(t.delta)} against this program on the same tasks (this program: ${parentScore.toFixed(3)})${t.delta > 0 ? ', better' : ''}` : ' (not evaluated yet)';
   return edits !== undefined ? `- ${t.node}: ${change}${score}. Its edits to the program above:\n${edits}` : `- ${t.node}: ${change}${score} (its code is not shown)`;
 }
@@ -55,7 +56,7 @@ export function renderTried(tried: TriedChild[], parent: ProgramFiles, parentSco
   const now = inFlight.decided.filter((w) => !inTree.has(w.step));
   if (!tried.length && !now.length && !inFlight.undecided) return '';
   const edits = shownEdits(tried, parent);
-  const better = tried.filter((t) => !t.failed && (t.delta ?? 0) > 0 && edits.has(t.node)).map((t) => t.node);
+  const better = tried.filter((t) => !t.failure && (t.delta ?? 0) > 0 && edits.has(t.node)).map((t) => t.node);
   const lines = [...tried.map((t) => triedLine(t, parentScore, edits.get(t.node))), ...now.map((w) => `- step ${w.step} (being written now by a step in flight, not evaluated yet): ${w.direction}`)];
   const rule = better.length
     ? `Do not write any of them again. ${names(better)} scored better than this program and may be built on: extend ${better.length === 1 ? 'its' : 'one\'s'} direction with a change of your own (your edits apply to the program above, so keep those of its edits you build on), or diverge from it; say which in your summary. Take a different direction from each of the others.`
@@ -68,7 +69,9 @@ export function renderTried(tried: TriedChild[], parent: ProgramFiles, parentSco
 
 export function renderInspirations(list: Inspiration[]): string {
   if (!list.length) return '';
-  const lines = list.map((x) => `- ${x.node} (mean validation ${x.q.toFixed(3)} over ${x.evaluations} evaluations): ${x.change}`);
+  const lines = list.map(
+    (x) => `- ${x.node} (mean validation ${x.q.toFixed(3)} over ${x.evaluations} evaluations): ${x.description}`,
+  );
   return `\nThe best programs elsewhere in the search, for ideas (their code is not shown):\n${lines.join('\n')}\n`;
 }
 

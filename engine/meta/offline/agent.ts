@@ -10,7 +10,16 @@ import { PROGRAMS } from '../../../memo-programs/registry.ts';
 import { seededRandom } from '../../random.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../../evaluate/evaluate.ts';
-import { type EditOutcome, type FeedbackCluster, type MetaAgent, MetaAgentError, type ParentContext, type Proposal } from '../types.ts';
+import {
+  type Edit,
+  type EditOutcome,
+  type FeedbackCluster,
+  type MetaAgent,
+  MetaAgentError,
+  type ParentContext,
+  type Proposal,
+  sameEdits,
+} from '../types.ts';
 import { type ConfigLeaf, configLeaves, editConfig, materializeConfig } from './config-edit.ts';
 import { diagnose, type Direction, type Finding } from './diagnose.ts';
 import { formOf, pipelineIn } from './designs.ts';
@@ -69,13 +78,14 @@ interface LeafHistory {
   down: number[];
 }
 
-/** What moving each setting did so far, from the tree's history of edits and paired score deltas. */
+/** What moving each setting did so far, from the tree's history of config edits and paired score deltas. */
 function learn(history: EditOutcome[]): Map<string, LeafHistory> {
   const out = new Map<string, LeafHistory>();
   for (const h of history) {
     for (const e of h.edits) {
-      let s = out.get(e.path);
-      if (!s) out.set(e.path, (s = { tries: 0, inert: 0, up: [], down: [] }));
+      if (e.kind !== 'config') continue;
+      let s = out.get(e.key);
+      if (!s) out.set(e.key, (s = { tries: 0, inert: 0, up: [], down: [] }));
       s.tries++;
       if (Math.abs(h.delta) < 1e-9) s.inert++;
       const up = typeof e.to === 'number' && typeof e.from === 'number' ? e.to > e.from : true;
@@ -161,8 +171,13 @@ export class OfflineMetaAgent implements MetaAgent {
       Object.assign(values, fallback);
     }
     const before = Object.fromEntries(leaves.map((l) => [l.path, l.value]));
-    const edits = Object.entries(values).map(([path, to]) => ({ path, from: before[path] as number | boolean | string, to }));
-    const changes = edits.map((e) => `${e.path} ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}`);
+    const edits = Object.entries(values).map(([key, to]): Edit => ({
+      kind: 'config',
+      key,
+      from: before[key] as number | boolean | string,
+      to,
+    }));
+    const changes = edits.map((e) => `${e.key} ${JSON.stringify(e.from)} → ${JSON.stringify(e.to)}`);
     const description = `${finding.rule} (${finding.detail}): ${changes.join('; ')}`;
     const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: finding.rule };
     return { files: editConfig(base, values), description, edits, feedback };
@@ -175,19 +190,24 @@ export class OfflineMetaAgent implements MetaAgent {
   private translate(ctx: ParentContext, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
     const form = formOf(ctx.design);
     if (!form) return undefined;
+    const design = ctx.design as string;
     const files = pipelineIn(form);
-    const base = `crossover into a pipeline: ${ctx.design}'s way of finding units (${form.keeps}) with automemo/lib's stages`;
+    const base = `crossover into a pipeline: ${design}'s way of finding units (${form.keeps}) with automemo/lib's stages`;
+    const into: Edit = { kind: 'design-into-pipeline', key: design, from: design, to: 'pipeline' };
     const feedback = (description: string) => ({ agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: 'crossover into a pipeline' });
-    const tried = (description: string) => (ctx.tried ?? []).some((t) => t.change === description);
-    const crossover = { path: `design:${ctx.design}`, from: ctx.design ?? '', to: 'pipeline' };
-    if (!ctx.inTree?.(files) && !tried(base)) return { files, description: base, edits: [crossover], feedback: feedback(base) };
-    const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'translated', ctx.tried?.length ?? 0);
-    const tries = (ctx.tried ?? []).filter((t) => t.change.startsWith(`${base}, then `)).map((t) => ({ ...t, change: t.change.slice(base.length + 7) }));
+    const tried = ctx.tried ?? [];
+    if (!ctx.inTree?.(files) && !tried.some((t) => sameEdits(t.edits, [into])))
+      return { files, description: base, edits: [into], feedback: feedback(base) };
+    const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'translated', tried.length);
+    // Children that were this crossover and then an edit: what was tried from the pipeline, by that edit.
+    const tries = tried
+      .filter((t) => t.edits.length > 1 && sameEdits(t.edits.slice(0, 1), [into]))
+      .map((t) => ({ ...t, edits: t.edits.slice(1) }));
     const edit = structuralEdit({ ...ctx, files, tried: tries }, reading, random);
     if (!edit) return undefined;
-    const description = `${base}, then ${edit.kind}: ${edit.what} (${edit.why})`;
+    const description = `${base}, then ${edit.edits[0]?.kind}: ${edit.what} (${edit.why})`;
     // The crossover first: a tail on it is the same idea tried again (the viewer groups them by it).
-    return { files: edit.files, description, edits: [crossover, ...edit.edits], feedback: feedback(description) };
+    return { files: edit.files, description, edits: [into, ...edit.edits], feedback: feedback(description) };
   }
 
   /** A structural edit of a pipeline, chosen by what the benchmark's evidence shows. */
@@ -196,8 +216,15 @@ export class OfflineMetaAgent implements MetaAgent {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'structure', ctx.tried?.length ?? 0);
     const edit = structuralEdit(ctx, reading, random);
     if (!edit) return undefined;
-    const description = `${edit.kind}: ${edit.what} (${edit.why})`;
-    const feedback = { agent: 'offline' as const, clusters: clustersOf(ctx.evaluation, findings), proposal: description, findings, chosen: `structural ${edit.kind}` };
+    const kind = edit.edits[0]?.kind;
+    const description = `${kind}: ${edit.what} (${edit.why})`;
+    const feedback = {
+      agent: 'offline' as const,
+      clusters: clustersOf(ctx.evaluation, findings),
+      proposal: description,
+      findings,
+      chosen: `structural ${kind}`,
+    };
     return { files: edit.files, description, edits: edit.edits, feedback };
   }
 
@@ -207,21 +234,36 @@ export class OfflineMetaAgent implements MetaAgent {
    */
   private initialize(ctx: ParentContext, random: () => number): Proposal {
     const present = new Set((ctx.donors ?? []).map((d) => d.design).filter(Boolean));
-    const tried = new Set((ctx.tried ?? []).map((t) => t.change));
+    // The root's children so far, by the design each started (as itself or as a pipeline).
+    const started = (ctx.tried ?? []).flatMap((t) => t.edits.filter((e) => e.kind === 'initial-design'));
     const fresh = PROGRAMS.filter((p) => p.name !== 'no-memory' && !present.has(p.name));
-    const untried = fresh.filter((p) => ![...tried].some((t) => t.startsWith(`initial design: ${p.name} `)));
+    const untried = fresh.filter((p) => !started.some((e) => e.key === p.name));
     if (untried.length || !ctx.donors?.length) {
       const pool = untried.length ? untried : PROGRAMS.filter((p) => p.name !== 'no-memory');
       const design = pool[Math.floor(random() * pool.length)] as (typeof pool)[number];
       const description = `initial design: ${design.name} (${design.description})`;
-      return { files: readProgramFiles(design.path), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
+      const edits: Edit[] = [{ kind: 'initial-design', key: design.name, from: '', to: design.name }];
+      return {
+        files: readProgramFiles(design.path),
+        description,
+        edits,
+        feedback: { agent: 'offline', clusters: [], proposal: description },
+      };
     }
     const best = ctx.donors.find((d) => formOf(d.design) && !readPipeline(d.files));
     const form = formOf(best?.design);
     if (!best || !form) throw new MetaAgentError('every standard design is in the tree already, and none has a pipeline form left to try');
-    const description = `initial design: ${best.design} as a pipeline (${form.keeps})`;
-    if (tried.has(description)) throw new MetaAgentError(`${description} was tried from the root already`);
-    return { files: pipelineIn(form), description, feedback: { agent: 'offline', clusters: [], proposal: description } };
+    const design = best.design as string;
+    const description = `initial design: ${design} as a pipeline (${form.keeps})`;
+    if (started.some((e) => e.key === design && e.to === 'pipeline'))
+      throw new MetaAgentError(`${description} was tried from the root already`);
+    const edits: Edit[] = [{ kind: 'initial-design', key: design, from: '', to: 'pipeline' }];
+    return {
+      files: pipelineIn(form),
+      description,
+      edits,
+      feedback: { agent: 'offline', clusters: [], proposal: description },
+    };
   }
 }
 
@@ -232,11 +274,9 @@ function usableLeaf(path: string, ctx: ParentContext): boolean {
   return !!ep && ((ep.initial.images?.length ?? 0) > 0 || ep.steps.some((s) => (s.observation?.images?.length ?? 0) > 0));
 }
 
-/** Config paths already moved by a child of this parent (its description names them). */
+/** Config settings already moved by a child of this parent. */
 function triedPaths(ctx: ParentContext): Set<string> {
-  const out = new Set<string>();
-  for (const t of ctx.tried ?? []) for (const m of t.change.matchAll(/([\w.]+) [^\s;]+ → /g)) out.add(m[1] as string);
-  return out;
+  return new Set((ctx.tried ?? []).flatMap((t) => t.edits.filter((e) => e.kind === 'config').map((e) => e.key)));
 }
 
 /** The parent's clusters (scenarios) as the diagnosis saw them: each one's score, and the finding about it if any. */

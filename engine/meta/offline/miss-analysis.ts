@@ -3,7 +3,7 @@
 // ranked but cut. A gold unit is "cut" when it was ranked but did not fit, "neighbour" when a unit next to it (same
 // id stem, index within 2) was shown, and "unseen" otherwise; a task is "split" when some of its gold units were
 // shown and some not (a question needing two facts found only one). Each failed task's kind (asks when, names several
-// people, asks how many or why) comes from the task line of its explanation.
+// people, asks how many or why) comes from the question its explanation states.
 import { z } from 'zod';
 import { asksWhen } from '../../../memo-programs/lib/time-focus.ts';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
@@ -36,7 +36,7 @@ export function failedKind(text: string): FailedKind {
   return 'other';
 }
 
-/** The id's shape with digit runs generalised ("D3:12" → /D\d+:\d+/), to find ids of that shape in a text. */
+/** The id's shape with digit runs generalised ("D3:12" → /D\d+:\d+/), to tell ids of that shape. */
 function shapeOf(id: string): string {
   return id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+');
 }
@@ -51,15 +51,17 @@ export function analyseMisses(ctx: Pick<ParentContext, 'evaluation' | 'explain' 
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null && t.reward < 1 && (!scenario || t.scenario === scenario)).slice(0, 2000);
   for (const t of tasks) {
     report.failed++;
-    const explained = (ctx.explain(t.taskId) ?? '').slice(0, 20_000);
-    report.kinds[failedKind(explained.split(' | ')[0] ?? '')]++;
+    const explained = ctx.explain(t.taskId);
+    report.kinds[failedKind(explained?.question ?? '')]++;
     const meta = PackedMetadata.safeParse(ctx.payloadMetadata?.get(t.taskId));
     if (!meta.success || !explained) continue;
     const shown = new Set(meta.data.units);
     const cut = new Set(meta.data.cut ?? []);
     const shapes = [...new Set([...shown, ...cut].slice(0, 50).map(shapeOf))];
     if (!shapes.length) continue;
-    const gold = new Set(explained.match(new RegExp(`(?<![\\w:])(?:${shapes.join('|')})(?![\\w:])`, 'g')) ?? []);
+    // The evidence records of the kind of unit the payload shows (turn ids against turn ids, not sessions).
+    const shaped = new RegExp(`^(?:${shapes.join('|')})$`);
+    const gold = new Set((explained.evidence ?? []).map((r) => r.id).filter((id) => shaped.test(id)));
     if (!gold.size) continue;
     report.traced++;
     let shownGold = 0;

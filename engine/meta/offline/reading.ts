@@ -45,7 +45,7 @@ export function readEvidence(ctx: ParentContext): Reading {
   let traced = 0;
   let found = 0;
   for (const t of failed) {
-    const gold = goldTexts((ctx.explain(t.taskId) ?? '').slice(0, 20_000));
+    const gold = goldTexts(ctx.explain(t.taskId));
     if (!gold.length) continue;
     traced++;
     if (holdsGold(ctx.payloads.get(t.taskId) ?? '', gold)) found++;

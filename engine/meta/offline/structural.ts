@@ -8,7 +8,7 @@
 // take the untried edits in order of weight, so the typed space is searched systematically rather than one tweak
 // repeated.
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
-import type { Edit, EditOutcome, ParentContext } from '../types.ts';
+import { type Edit, type EditOutcome, type ParentContext, sameEdits } from '../types.ts';
 import { formOf } from './designs.ts';
 import type { FailedKind } from './miss-analysis.ts';
 import type { Reading } from './reading.ts';
@@ -16,19 +16,16 @@ import { insertionIndex, phaseOf, STAGES, type StageInfo, STORE_OPTIONS, type Tu
 import { type Pipeline, readPipeline, type StageCall, withOption, writeStages, writeStoreOption } from './stage-edit.ts';
 
 export interface StructuralEdit {
-  /** What kind of edit, e.g. "insert", "crossover". */
-  kind: string;
   /** The evidence that led to it, in a clause. */
   why: string;
   /** What changed, in a clause. */
   what: string;
+  /** What it changes, typed; the first edit says what kind of edit it is. */
   edits: Edit[];
   files: ProgramFiles;
 }
 
 export interface Candidate {
-  kind: string;
-  key: string;
   weight: number;
   why: string;
   what: string;
@@ -73,16 +70,25 @@ interface KeyHistory {
   best: number;
 }
 
+/**
+ * What history knows an edit by: its kind and key, and for a UnitStore option the value it was set to (each value of
+ * units, index or findBy is a move of its own, as each fusion swapped in is). A Map key, never read back.
+ */
+export function historyKey(e: Edit): string {
+  return JSON.stringify(e.kind === 'store' ? [e.kind, e.key, e.to] : [e.kind, e.key]);
+}
+
 function learnKeys(history: EditOutcome[]): Map<string, KeyHistory> {
   const out = new Map<string, KeyHistory>();
   for (const h of history) {
     for (const e of h.edits) {
-      const s = out.get(e.path) ?? { tries: 0, inert: 0, helped: 0, best: -Infinity };
+      const key = historyKey(e);
+      const s = out.get(key) ?? { tries: 0, inert: 0, helped: 0, best: -Infinity };
       s.tries++;
       if (Math.abs(h.delta) < 1e-9) s.inert++;
       else if (h.delta > 0) s.helped++;
       s.best = Math.max(s.best, h.delta);
-      out.set(e.path, s);
+      out.set(key, s);
     }
   }
   return out;
@@ -175,7 +181,13 @@ function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure
     // A stage whose trigger no validation task has (no task asks about the latest state, say) would change nothing.
     if (has(name) || FUSES.includes(name) || !usable(info, r) || weight[name] === 0) continue;
     const call: StageCall = { name, text: info.call, options: {} };
-    out.push({ kind: 'insert', key: `stages+${name}`, weight: weight[name] ?? 0.3, why: p.line, what: `insert ${info.call}`, edits: [{ path: `stages+${name}`, from: '', to: info.call }], make: withStages(ctx, insertAt(pipeline, call, info.call)) });
+    out.push({
+      weight: weight[name] ?? 0.3,
+      why: p.line,
+      what: `insert ${info.call}`,
+      edits: [{ kind: 'stage-insert', key: name, from: '', to: info.call }],
+      make: withStages(ctx, insertAt(pipeline, call, info.call)),
+    });
   }
   return out;
 }
@@ -190,7 +202,16 @@ function removals(ctx: ParentContext, pipeline: Pipeline, p: Pressure): Candidat
     if (role === 'pack' || (role === 'search' && searches <= 1)) return;
     // Expansion and diversity stages fill the budget around what was found: less of that is sharper.
     const weight = role === 'search' ? 0.15 : role === 'expand' || role === 'diversity' ? 0.2 + 0.6 * (p.cut + p.precision) : 0.3;
-    out.push({ kind: 'remove', key: `stages-${s.name}`, weight, why: p.line, what: `remove ${s.text}`, edits: [{ path: `stages-${s.name}`, from: s.text, to: '' }], make: withStages(ctx, texts.filter((_, j) => j !== i)) });
+    out.push({
+      weight,
+      why: p.line,
+      what: `remove ${s.text}`,
+      edits: [{ kind: 'stage-remove', key: s.name, from: s.text, to: '' }],
+      make: withStages(
+        ctx,
+        texts.filter((_, j) => j !== i),
+      ),
+    });
   });
   return out;
 }
@@ -203,7 +224,16 @@ function swaps(ctx: ParentContext, pipeline: Pipeline): Candidate[] {
     if (!FUSES.includes(s.name)) return;
     for (const other of FUSES.filter((f) => f !== s.name)) {
       const call = (STAGES[other] as StageInfo).call;
-      out.push({ kind: 'swap', key: `fuse:${other}`, weight: 0.25, why: 'how the ranked lists are combined', what: `replace ${s.text} with ${call}`, edits: [{ path: `fuse:${other}`, from: s.name, to: other }], make: withStages(ctx, texts.map((t, j) => (j === i ? call : t))) });
+      out.push({
+        weight: 0.25,
+        why: 'how the ranked lists are combined',
+        what: `replace ${s.text} with ${call}`,
+        edits: [{ kind: 'stage-swap', key: other, from: s.text, to: call }],
+        make: withStages(
+          ctx,
+          texts.map((t, j) => (j === i ? call : t)),
+        ),
+      });
     }
   });
   return out;
@@ -251,13 +281,22 @@ function tunes(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure, 
       const from = Number(current);
       const to = Number(next);
       out.push({
-        kind: 'tune',
-        key: `${s.name}.${key}`,
         weight,
         why: p.line,
         what: `${s.name} ${key} ${s.options[key] ?? '(unset)'} → ${next}`,
-        edits: [{ path: `${s.name}.${key}`, from: Number.isFinite(from) ? from : current, to: Number.isFinite(to) ? to : next }],
-        make: withStages(ctx, texts.map((x, j) => (j === i ? withOption(s, key, next) : x))),
+        // An option the stage did not set is tuned from '' (unset), whatever value it then starts from.
+        edits: [
+          {
+            kind: 'stage-tune',
+            key: `${s.name}.${key}`,
+            from: s.options[key] === undefined ? '' : Number.isFinite(from) ? from : current,
+            to: Number.isFinite(to) ? to : next,
+          },
+        ],
+        make: withStages(
+          ctx,
+          texts.map((x, j) => (j === i ? withOption(s, key, next) : x)),
+        ),
       });
     }
   });
@@ -276,7 +315,15 @@ function routes(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[]
   if (pipeline.stages.some((s) => s.text === text)) return [];
   const call: StageCall = { name: 'routeByKind', text, options: {} };
   const asks = kind === 'time' ? 'when' : kind === 'entities' ? 'about several people' : kind === 'count' ? 'how many' : 'why';
-  return [{ kind: 'route', key: `route.${kind}`, weight: 0.5 + 2 * (count / Math.max(1, r.misses.failed)), why: `${count} of ${r.misses.failed} failed tasks ask ${asks}`, what: `route ${kind} tasks to ${routed}`, edits: [{ path: `route.${kind}`, from: '', to: routed }], make: withStages(ctx, insertAt(pipeline, call, text)) }];
+  return [
+    {
+      weight: 0.5 + 2 * (count / Math.max(1, r.misses.failed)),
+      why: `${count} of ${r.misses.failed} failed tasks ask ${asks}`,
+      what: `route ${kind} tasks to ${routed}`,
+      edits: [{ kind: 'route', key: kind, from: '', to: routed }],
+      make: withStages(ctx, insertAt(pipeline, call, text)),
+    },
+  ];
 }
 
 /** Crossover: a stage of a better pipeline, or the way a better design of another kind cuts and finds its units. */
@@ -291,7 +338,20 @@ function crossovers(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candida
       for (const s of differing) {
         const same = pipeline.stages.findIndex((x) => x.name === s.name && s.name !== 'routeByKind');
         const next = same >= 0 ? texts.map((t, j) => (j === same ? s.text : t)) : insertAt(pipeline, s, s.text);
-        out.push({ kind: 'crossover', key: `crossover:${s.name}`, weight: (0.5 + 8 * better) / Math.max(1, differing.length / 2), why: `${donor.node} scores ${donor.q.toFixed(3)}`, what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`, edits: [{ path: `crossover:${s.name}`, from: same >= 0 ? (texts[same] as string) : '', to: s.text }], make: withStages(ctx, next) });
+        const edit: Edit = {
+          kind: 'crossover-stage',
+          key: s.name,
+          from: same >= 0 ? (texts[same] as string) : '',
+          to: s.text,
+          donor: donor.node,
+        };
+        out.push({
+          weight: (0.5 + 8 * better) / Math.max(1, differing.length / 2),
+          why: `${donor.node} scores ${donor.q.toFixed(3)}`,
+          what: `${same >= 0 ? `replace ${texts[same]} with` : 'take'} ${s.text} from ${donor.node}`,
+          edits: [edit],
+          make: withStages(ctx, next),
+        });
       }
       continue;
     }
@@ -301,13 +361,27 @@ function crossovers(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candida
     const changed = Object.entries(form.store).filter(([k, v]) => (pipeline.store[k] ?? STORE_DEFAULTS[k]) !== v);
     if (!changed.length) continue;
     const what = `units as ${donor.design} finds them (${changed.map(([k, v]) => `${k} ${v}`).join(', ')})`;
+    // The design crossed in, then each UnitStore option it sets (what the store edits' history learns from too).
+    const stores = changed.map(([k, v]): Edit => ({
+      kind: 'store',
+      key: k,
+      from: pipeline.store[k] ?? STORE_DEFAULTS[k] ?? '',
+      to: v,
+    }));
     out.push({
-      kind: 'crossover',
-      key: `crossover:design:${donor.design}`,
       weight: 0.5 + 8 * better,
       why: `${donor.node} (${donor.design}: ${form.keeps}) scores ${donor.q.toFixed(3)} against ${ctx.q.toFixed(3)}`,
       what,
-      edits: changed.map(([k, v]) => ({ path: `store.${k}=${v}`, from: pipeline.store[k] ?? STORE_DEFAULTS[k] ?? '', to: v })),
+      edits: [
+        {
+          kind: 'crossover-design',
+          key: donor.design as string,
+          from: '',
+          to: donor.design as string,
+          donor: donor.node,
+        },
+        ...stores,
+      ],
       make: () => changed.reduce((files, [k, v]) => writeStoreOption(files, k, v), ctx.files),
     });
   }
@@ -342,7 +416,13 @@ function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Press
       const weight = storeWeight(key, next, r, p, (pipeline.store.units ?? STORE_DEFAULTS.units ?? '').replace(/"/g, "'"));
       if (!weight) continue;
       const why = key === 'units' && next === "'episodes'" && r.tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : p.line;
-      out.push({ kind: 'store', key: `store.${key}=${next}`, weight, why, what: `units ${key} ${current} → ${next}`, edits: [{ path: `store.${key}=${next}`, from: current, to: next }], make: () => writeStoreOption(ctx.files, key, next) });
+      out.push({
+        weight,
+        why,
+        what: `units ${key} ${current} → ${next}`,
+        edits: [{ kind: 'store', key, from: current, to: next }],
+        make: () => writeStoreOption(ctx.files, key, next),
+      });
     }
   }
   return out;
@@ -356,10 +436,13 @@ export function structuralEdit(ctx: ParentContext, reading: Reading, random: () 
   const pipeline = readPipeline(ctx.files);
   if (!pipeline) return undefined;
   const learned = learnKeys(ctx.history ?? []);
-  const tried = (ctx.tried ?? []).map((t) => t.change);
+  const tried = (ctx.tried ?? []).map((t) => t.edits);
   const pool = candidates(ctx, pipeline, reading, random)
-    .filter((c) => !tried.some((t) => t.includes(c.what)))
-    .map((c) => ({ c, w: c.weight * historyFactor(learned.get(c.key)) * (0.9 + 0.2 * random()) }))
+    .filter((c) => !tried.some((t) => sameEdits(t, c.edits)))
+    .map((c) => ({
+      c,
+      w: c.weight * historyFactor(learned.get(historyKey(c.edits[0] as Edit))) * (0.9 + 0.2 * random()),
+    }))
     .sort((a, b) => b.w - a.w);
   for (const { c } of pool) {
     let files: ProgramFiles;
@@ -369,7 +452,7 @@ export function structuralEdit(ctx: ParentContext, reading: Reading, random: () 
       continue;
     }
     if (Object.keys(files).every((f) => files[f] === ctx.files[f])) continue;
-    return { kind: c.kind, why: c.why, what: c.what, edits: c.edits, files };
+    return { why: c.why, what: c.what, edits: c.edits, files };
   }
   return undefined;
 }

@@ -110,13 +110,16 @@ export default defineEnvironment({
     expect(thrown).toBeInstanceOf(InfraError);
   });
 
-  it('says which automemo it gets when another is installed beside it', async () => {
+  it('gets the running automemo when another is installed beside it, and says so', async () => {
     write('own/node_modules/automemo/package.json', JSON.stringify({ name: 'automemo', version: '9.9.9', type: 'module', exports: { '.': './index.js' } }));
     write('own/node_modules/automemo/index.js', `export const defineEnvironment = (d) => ({ ...d, summary: d.summary + ' (their automemo)' });\nexport class InfraError extends Error { [Symbol.for('automemo.InfraError')] = true; }\n`);
     write('own/env.ts', `import { defineEnvironment } from 'automemo';\nexport default defineEnvironment({ name: 'own', summary: 'beside', load: () => ({}) });\n`);
     const got = await registry.resolve(join(dir, 'own/env.ts'), dir);
-    expect(got.definition.summary).toBe('beside (their automemo)');
-    expect(got.notes?.[0]).toMatch(new RegExp(`imports automemo 9\\.9\\.9 installed at ${join(dir, 'own/node_modules/automemo')}, not the automemo running it \\(`));
+    // One automemo per process: a second copy's engine (and its isolated-vm) never loads beside the running one.
+    expect(got.definition.summary).toBe('beside');
+    const theirs = join(dir, 'own/node_modules/automemo');
+    expect(got.notes?.[0]).toContain(`imports automemo 9.9.9 installed at ${theirs}; it runs with the automemo running it (`);
+    expect(got.notes?.[0]).toContain(`To run with that copy: node ${join(theirs, 'bin', 'automemo.js')} …`);
   });
 
   it('names a syntax error by file:line:col with the line, and where an error thrown while loading was raised', async () => {

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { evaluateProgram } from '../../../engine/evaluate/evaluate.ts';
-import { EvidenceWriter, EXPLAIN_CHARS } from '../../../engine/evaluate/evidence.ts';
+import { EvidenceWriter, EXPLAIN_ITEM_CHARS, EXPLAIN_ITEMS } from '../../../engine/evaluate/evidence.ts';
+import type { Explanation } from '../../../engine/environment/explanation.ts';
 import { OutcomeCache } from '../../../engine/evaluate/outcome-cache.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
 import { ExtractiveChat } from '../../../sandbox/primitives/chat.ts';
@@ -128,10 +129,10 @@ describe('update-then-retrieve evaluation', () => {
 
   it('keeps each task\'s explanation in its evidence (a reader needs not the environment\'s data), bounded, a failing one named', async () => {
     class Explained extends ToyEnvironment {
-      explain(taskId: string): string {
-        if (taskId === 'w1/door-1') return `gold: ${'x'.repeat(3 * EXPLAIN_CHARS)}`;
+      explain(taskId: string): Explanation {
+        if (taskId === 'w1/door-1') return { gold: Array.from({ length: 3 * EXPLAIN_ITEMS }, () => 'x'.repeat(3 * EXPLAIN_ITEM_CHARS)) };
         if (taskId === 'w1/door-2') throw new Error('no such door in the answer key');
-        return `question: ${taskId}? | gold: the code | evidence turns: [${taskId}] the code is written on it`;
+        return { question: `${taskId}?`, gold: ['the code'], evidence: [{ id: taskId, text: 'the code is written on it' }] };
       }
     }
     const dir = mkdtempSync(join(tmpdir(), 'evidence-explain-'));
@@ -139,10 +140,11 @@ describe('update-then-retrieve evaluation', () => {
       await evaluateProgram(await fixture('remember.ts'), { env: new Explained(), split: 'test', services: offlineServices(), evidence: new EvidenceWriter(dir) });
       const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       const byId = Object.fromEntries(lines.map((l) => [l.taskId, l]));
-      expect(byId['w1/door-3'].explain).toBe('question: w1/door-3? | gold: the code | evidence turns: [w1/door-3] the code is written on it');
-      expect(byId['w1/door-1'].explain.length).toBeLessThan(EXPLAIN_CHARS + 100);
-      expect(byId['w1/door-1'].explain).toMatch(/… \[\d+ more characters\]$/);
-      expect(byId['w1/door-2'].explain).toBe('(explain failed: no such door in the answer key)');
+      expect(byId['w1/door-3'].explain).toEqual({ question: 'w1/door-3?', gold: ['the code'], evidence: [{ id: 'w1/door-3', text: 'the code is written on it' }] });
+      expect(byId['w1/door-1'].explain.gold).toHaveLength(EXPLAIN_ITEMS);
+      expect(byId['w1/door-1'].explain.gold[0]).toMatch(/… \[\d+ more characters\]$/);
+      expect(byId['w1/door-1'].explain.gold[0].length).toBeLessThan(EXPLAIN_ITEM_CHARS + 40);
+      expect(byId['w1/door-2'].explain).toEqual({ gold: [], notes: ['explain failed: no such door in the answer key'] });
       // An environment that explains nothing leaves the field out.
       const plain = mkdtempSync(join(tmpdir(), 'evidence-plain-'));
       await evaluateProgram(await fixture('remember.ts'), { env: new ToyEnvironment(), split: 'test', services: offlineServices(), evidence: new EvidenceWriter(plain) });

@@ -76,7 +76,7 @@ it('a data file whose ids and scenarios are __proto__, constructor, hasOwnProper
     }
     expect((await env.worlds('test')).map((w) => w.id)).toEqual([...KEYS]);
     expect(env.scenario('__proto__')).toBe('__proto__');
-    expect(env.explain('constructor')).toContain('[__proto__, session 1');
+    expect(env.explain('constructor')?.evidence?.[0]).toMatchObject({ id: '__proto__', session: 1 });
     expectPrototypeUntouched();
   }
 

@@ -3,6 +3,8 @@
 // words are, and says when the gold is not in it; what decided a case (ground truth, checker's note, the decisive
 // step) is never cut; the header counts what a reader needs to judge redundancy.
 import { describe, expect, it } from 'vitest';
+import type { Explanation } from '../../../engine/environment/contract.ts';
+import { renderExplanation } from '../../../engine/environment/explanation.ts';
 import { clusters, renderCluster } from '../../../engine/meta/evidence.ts';
 import { LIMITS } from '../../../engine/meta/evidence-limits.ts';
 import { memoryExcerpt } from '../../../engine/meta/memory-excerpt.ts';
@@ -21,8 +23,12 @@ function memory(lines: number, goldAt?: number): string {
   return out.join('\n');
 }
 
-const explain = (id: string) =>
-  `question (single-hop): What was it like at the desert in Oregon for ${id}? | gold answer: Like being in a fairy tale | evidence turns: [D18:7, session 18] ${GOLD.replace(/^Maria: /, 'Maria: ')}`;
+const explain = (id: string): Explanation => ({
+  question: `What was it like at the desert in Oregon for ${id}?`,
+  scenario: 'single-hop',
+  gold: ['Like being in a fairy tale'],
+  evidence: [{ id: 'D18:7', text: GOLD.replace(/^Maria: /, ''), session: 18, speaker: 'Maria' }],
+});
 
 const lineOf = (text: string, line: string) => text.split('\n').indexOf(line) + 1;
 
@@ -64,7 +70,7 @@ describe('the evidence of an analysis', () => {
     const memoryChars = cases.reduce((n, c) => n + quoted(c.memory).replace(/\(… \d+ lines? omitted …\)\n?/g, '').length, 0);
     expect(memoryChars).toBeLessThanOrEqual(LIMITS.evidenceMemoryChars);
     // What decided each case is whole.
-    for (const c of cases) expect(renderCluster(cluster)).toContain(`Ground truth: ${explain(c.taskId)}`);
+    for (const c of cases) expect(renderCluster(cluster)).toContain(`Ground truth:\n${renderExplanation(explain(c.taskId))}\n`);
   });
 
   it("shows a failure's first lines and the lines holding the question's words, and says when the gold is not in it", () => {

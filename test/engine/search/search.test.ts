@@ -6,6 +6,7 @@ import { CostLedger } from '../../../foundation/llm/ledger.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
+import type { MetaAgent, ParentContext, Proposal, TriedChild } from '../../../engine/meta/types.ts';
 import { runSearch } from '../../../engine/search/search.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../run-store/journal.ts';
@@ -74,6 +75,37 @@ describe('tree search, offline', () => {
     await runSearch({ env: b.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
     const tree = (f: RunFolder) => [...replay(readJournal(f.journalPath).events).tree.nodes.values()].map((n) => [n.id, n.parent, n.scores, n.hash, n.testScore]);
     expect(tree(b.folder)).toEqual(tree(a.folder));
+  });
+
+  it("tells the next child a failed generation's check and detail the same way live and after a resume", async () => {
+    /** Step 1's child does not export a program (its quick examination fails); later children are the seed's own code. */
+    class Recording implements MetaAgent {
+      readonly mode = 'offline' as const;
+      readonly seen: { step: number; tried: TriedChild[] }[] = [];
+      async propose(ctx: ParentContext): Promise<Proposal> {
+        this.seen.push({ step: ctx.step, tried: ctx.tried ?? [] });
+        const files = ctx.step === 1 ? { 'index.ts': 'export const nothing = 1;\n' } : { ...ctx.files, 'index.ts': `${ctx.files['index.ts']}\n// step ${ctx.step}\n` };
+        return { files, description: `child of step ${ctx.step}`, edits: [{ kind: 'model', key: 'program', from: '', to: `child of step ${ctx.step}` }] };
+      }
+      async repair(): Promise<Proposal | null> {
+        return null;
+      }
+    }
+    const options = { budget: 3, repairAttempts: 0, testWinner: false, seeds: [] };
+    const a = setup(options);
+    const live = new Recording();
+    await runSearch({ env: a.env, services: offlineServices(), meta: live, folder: a.folder, options: a.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const b = setup(options);
+    const resumed = new Recording();
+    const crash = (step: number) => {
+      if (step === 2) throw new Error('killed');
+    };
+    await expect(runSearch({ env: b.env, services: offlineServices(), meta: new Recording(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger(), beforeStep: crash })).rejects.toThrow('killed');
+    await runSearch({ env: b.env, services: offlineServices(), meta: resumed, folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    // What step 2 was told, the run's own folder written as <run> (the two runs are in different folders).
+    const told = (r: Recording, dir: string) => JSON.parse(JSON.stringify(r.seen.find((x) => x.step === 2)?.tried).replaceAll(dir, '<run>'));
+    expect(told(live, a.folder.dir)).toEqual([{ node: 'step 1', step: 1, edits: [], failure: { check: 'interface', detail: expect.stringContaining('no default export') } }]);
+    expect(told(resumed, b.folder.dir)).toEqual(told(live, a.folder.dir));
   });
 });
 
@@ -164,6 +196,6 @@ describe('tree search with a model meta agent', () => {
     const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
     expect(s.failedGenerations).toBeGreaterThanOrEqual(1);
     const failed = readJournal(folder.journalPath).events.find((e) => e.type === 'generation-failed');
-    expect(failed?.type === 'generation-failed' && failed.reason).toMatch(/could not be used after 3 tries/);
+    expect(failed?.type === 'generation-failed' && failed.failure).toEqual({ check: 'meta-agent', detail: expect.stringMatching(/could not be used after 3 tries/) });
   });
 });

@@ -7,6 +7,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
 import { goldTexts } from '../../../engine/meta/gold.ts';
+import { EXPLANATION_LIMITS } from '../../../engine/environment/explanation.ts';
+import { openNamed } from '../../../api/environments.ts';
 import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';
 import { loadDataset } from '../../../envs/data/load.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
@@ -280,12 +282,22 @@ describe('scoring rules', () => {
       world('w1', [q('q1', { answers: undefined, choices: ['MongoDB', 'Postgres'], correct: 1 }), q('q2', { choices: ['Postgres', 'MongoDB'] })]),
     ]);
     const env = DataEnvironment.load({ path: p, models: offline, images: new ImageStore() });
-    expect(env.explain('q1')).toMatch(/\| gold: Postgres \| choices: A\. MongoDB; B\. Postgres \|/);
-    expect(env.explain('q2')).toMatch(/\| gold: Postgres \| choices: A\. Postgres; B\. MongoDB \|/);
+    expect(env.explain('q1')).toMatchObject({ gold: ['Postgres'], choices: [{ letter: 'A', text: 'MongoDB', gold: false }, { letter: 'B', text: 'Postgres', gold: true }] });
+    expect(env.explain('q2')).toMatchObject({ gold: ['Postgres'], choices: [{ letter: 'A', text: 'Postgres', gold: true }, { letter: 'B', text: 'MongoDB', gold: false }] });
+    expect(env.explain('q1')?.evidence).toEqual([{ id: 'w1:1', text: 'We picked Postgres for billing.', session: 1, time: '2024-03-04T09:00:00.000Z', speaker: 'Ana' }]);
     // What the offline agent looks for in a payload: the right choice (and the evidence turn), never a wrong choice.
-    const gold = goldTexts(env.explain('q1') as string);
+    const gold = goldTexts(env.explain('q1'));
     expect(gold[0]).toBe('Postgres');
     expect(gold.some((g) => g.includes('MongoDB'))).toBe(false);
+  });
+
+  it('states a question longer than an explanation may hold cut to the bound, not refused', async () => {
+    const long = `${'Which database, of all the ones discussed at length, '.repeat(600)}was picked?`;
+    const p = file('long.jsonl', [header('answer-containment'), world('w1', [q('q1', { question: long })])]);
+    const env = await openNamed(`data:${p}`, { models: offline, images: new ImageStore(), seed: 0, onNote: () => undefined });
+    const e = env.env.explain?.('q1');
+    expect(e?.question).toHaveLength(EXPLANATION_LIMITS.questionChars);
+    expect(e?.gold).toEqual(['Postgres']);
   });
 
   it('says which model a rule needs, and refuses a dataset no question of which can be scored', () => {

@@ -26,7 +26,7 @@ const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
 
 function context(reported: Clustering[], step = 1): ParentContext {
   const tasks = Object.keys(QUESTIONS).map((taskId, i) => scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0));
-  return parentContext(tasks, { explain: (id) => `Question: ${QUESTIONS[id]}`, envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
+  return parentContext(tasks, { explain: (id) => ({ question: QUESTIONS[id], gold: [] }), envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
 }
 
 function scripted() {

@@ -96,7 +96,7 @@ describe('the model meta agent\'s calls', () => {
     const calls: ModelCall[] = [];
     const before = server.chatRequests().length;
     // Step 3 reads the same evidence after step 1's child was written: the analyses are the same requests.
-    await agent.propose({ ...context(3, calls), tried: [{ node: 'n1', step: 1, change: 'Direction one.', delta: 0.1 }] });
+    await agent.propose({ ...context(3, calls), tried: [{ node: 'n1', step: 1, edits: [{ kind: 'model', key: 'program', from: '', to: 'Direction one.' }], description: 'Direction one.', delta: 0.1 }] });
     expect(server.chatRequests().slice(before).map(purposeOf)).toEqual(['synthesis', 'generation']);
     expect(calls.filter((c) => c.reused).map((c) => c.reused?.step)).toEqual([1, 1]);
   });

@@ -155,7 +155,7 @@ describe('a program reply', () => {
       block('  const n: string = config.topK;', '  const n: number = config.topK;'),
     );
     const ctx = context();
-    const child = { files: { 'index.ts': childText }, description: 'Count lines.' };
+    const child = { files: { 'index.ts': childText }, description: 'Count lines.', edits: [] };
     const fixed = await agent().repair(child, report(true), ctx, 1);
     expect(fixed?.files['index.ts']).toBe(childText.replace('const n: string', 'const n: number'));
     const [local] = asked as [string];

@@ -69,7 +69,7 @@ function context(extra: Partial<ParentContext> = {}): ParentContext {
     payloads: new Map(tasks.map((t) => [t.taskId, `memory of ${t.taskId}`])),
     trajectories: new Map(tasks.map((t) => [t.taskId, renderSteps([{ action: 'ocr [0,0,999,999]', observation: `READ ${'x'.repeat(1000)} END-${t.taskId}` }])])),
     env: { name: 'qa', mode: 'offline', reward: 'evidence recall', budget: { maxChars: 2000, maxImages: 0 }, agentId: 'checker', deterministic: true, data: {} },
-    explain: (id) => `gold of ${id}`,
+    explain: (id) => ({ gold: [`gold of ${id}`] }),
     envDescription: 'questions about two friends',
     guide: { reward: 'RULE: a turn is covered when 70% of its content words appear', schema: 'SCHEMA: meta.turns has ids', reader: 'READER: no agent', agentAnswers: false },
     roles: 'meta (you): online; memo: offline',
@@ -192,11 +192,11 @@ describe('the model meta agent\'s prompts', () => {
     await agent.propose(
       context({
         tried: [
-          { node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04, files: n3 },
-          { node: 'n5', step: 5, change: 'Neighbour turns around each hit.', delta: 0.08, files: n5 },
-          { node: 'step 4', step: 4, change: '(never evaluated)', failed: 'interface: retrieve returns no text' },
+          { node: 'n3', step: 3, edits: [], description: 'BM25 over whole turns.', delta: -0.04, files: n3 },
+          { node: 'n5', step: 5, edits: [], description: 'Neighbour turns around each hit.', delta: 0.08, files: n5 },
+          { node: 'step 4', step: 4, edits: [], failure: { check: 'interface', detail: 'retrieve returns no text' } },
         ],
-        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, change: 'dated lines' }],
+        inspirations: [{ node: 'n7', q: 0.91, evaluations: 2, edits: [], description: 'dated lines' }],
       }),
     );
     const second = since(m).filter((b) => purposeOf(b) === 'generation').map(userText);
@@ -206,7 +206,7 @@ describe('the model meta agent\'s prompts', () => {
     expect(second[0]).toContain(`- n3: BM25 over whole turns. → -0.040 against this program on the same tasks (this program: 0.500). Its edits to the program above:\n${edits(n3)}\n`);
     expect(second[0]).toContain(`- n5: Neighbour turns around each hit. → +0.080 against this program on the same tasks (this program: 0.500), better. Its edits to the program above:\n${edits(n5)}\n`);
     expect(edits(n5)).toContain("retrieve() { return { text: 'neighbours', images: [] }; } });");
-    expect(second[0]).toContain('- step 4: failed before evaluation: interface: retrieve returns no text');
+    expect(second[0]).toContain('- step 4: failed before evaluation: quick examination (interface): retrieve returns no text');
     expect(second[0]).toContain('n5 scored better than this program and may be built on: extend its direction with a change of your own (your edits apply to the program above, so keep those of its edits you build on), or diverge from it; say which in your summary.');
     expect(second[0]).toContain('- n7 (mean validation 0.910 over 2 evaluations): dated lines');
     // The proposal was made knowing the same, with the same edits.
@@ -215,7 +215,7 @@ describe('the model meta agent\'s prompts', () => {
     expect(a).toContain("retrieve() { return { text: 'neighbours', images: [] }; } });");
     // Without a better child, every direction is one to leave.
     const k = server.chatRequests().length;
-    await agent.propose(context({ tried: [{ node: 'n3', step: 3, change: 'BM25 over whole turns.', delta: -0.04, files: n3 }] }));
+    await agent.propose(context({ tried: [{ node: 'n3', step: 3, edits: [], description: 'BM25 over whole turns.', delta: -0.04, files: n3 }] }));
     const third = userText(since(k).find((b) => purposeOf(b) === 'generation'));
     expect(third).toContain('Take a different direction from each; do not write any of them again.');
     expect(third).not.toContain('may be built on');

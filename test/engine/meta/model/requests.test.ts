@@ -39,24 +39,25 @@ const variant = (line: number, text: string): ProgramFiles => ({
 });
 
 const tried: TriedChild[] = [
-  { node: 'n2', step: 2, change: 'Step 3 doubled.', delta: 0.05, files: variant(3, 'export const step3 = 6;') },
-  { node: 'n4', step: 4, change: 'Step 9 halved.', delta: -0.02, files: variant(9, 'export const step9 = 4.5;') },
+  { node: 'n2', step: 2, edits: [], description: 'Step 3 doubled.', delta: 0.05, files: variant(3, 'export const step3 = 6;') },
+  { node: 'n4', step: 4, edits: [], description: 'Step 9 halved.', delta: -0.02, files: variant(9, 'export const step9 = 4.5;') },
   // Better, but its edits are too long to show: never offered to build on.
   {
     node: 'n6',
     step: 6,
-    change: 'A giant table.',
+    edits: [],
+    description: 'A giant table.',
     delta: 0.09,
     files: variant(20, `export const step20 = '${'t'.repeat(EDITS_CHARS)}';`),
   },
   // Better, but its program could not be read: named, never offered.
-  { node: 'n8', step: 8, change: 'Lost folder.', delta: 0.07 },
-  { node: 'step 9', step: 9, change: '(never evaluated)', failed: 'interface: no default export' },
+  { node: 'n8', step: 8, edits: [], description: 'Lost folder.', delta: 0.07 },
+  { node: 'step 9', step: 9, edits: [], failure: { check: 'interface', detail: 'no default export' } },
 ];
 
 /** The sentence that invites building on children: the ones it names, or (worded generally) every better one. */
 function invited(prompt: string, t: TriedChild): boolean {
-  if (t.failed || (t.delta ?? 0) <= 0 || !prompt.includes('may be built on')) return false;
+  if (t.failure || (t.delta ?? 0) <= 0 || !prompt.includes('may be built on')) return false;
   const named = /([^.\n]*) scored better than this program and may be built on/.exec(prompt)?.[1];
   return named === undefined ? true : new RegExp(`\\b${t.node}\\b`).test(named);
 }
@@ -68,10 +69,10 @@ function holdsWhatItNames(prompt: string, what: string): void {
     const shown = t.files !== undefined && prompt.includes(renderEdits(editsBetween(parentFiles, t.files)));
     if (invited(prompt, t))
       expect(shown, `${what}: invites building on ${t.node}, whose code it does not show`).toBe(true);
-    if (!t.failed)
+    if (!t.failure)
       expect(
         shown ||
-          (prompt.includes(`- ${t.node}: ${t.change} →`) &&
+          (prompt.includes(`- ${t.node}: ${t.description} →`) &&
             new RegExp(`- ${t.node}: [^\\n]*\\(its code is not shown\\)`).test(prompt)),
         `${what}: names ${t.node} without its code or saying so`,
       ).toBe(true);
@@ -84,7 +85,7 @@ const ctx = (extra: Partial<ParentContext> = {}): ParentContext =>
   parentContext([scoredTask('a', 'all', 0), scoredTask('b', 'all', 1)], {
     files: parentFiles,
     tried,
-    inspirations: [{ node: 'n1', q: 0.8, evaluations: 3, change: 'dated lines' }],
+    inspirations: [{ node: 'n1', q: 0.8, evaluations: 3, edits: [], description: 'dated lines' }],
     ...extra,
   });
 

@@ -1,5 +1,6 @@
 // What failed tasks missed, read from pipeline payload metadata and the environment's explanation of each task.
 import { describe, expect, it } from 'vitest';
+import type { Explanation } from '../../../../engine/environment/contract.ts';
 import type { EvaluationResult } from '../../../../engine/evaluate/evaluate.ts';
 import { analyseMisses, failedKind } from '../../../../engine/meta/offline/miss-analysis.ts';
 
@@ -7,12 +8,13 @@ const task = (taskId: string, reward: number, scenario = 's') => ({ taskId, rewa
 
 describe('miss analysis', () => {
   const evaluation = { tasks: [task('a', 0), task('b', 0.5), task('c', 1), task('d', 0, 'other'), task('e', 0)] } as EvaluationResult;
-  const explain = (id: string) =>
+  const at = (id: string, text = '...') => ({ id, text });
+  const explain = (id: string): Explanation | undefined =>
     ({
-      a: 'question (x): When did Anna move? | gold answer: May | evidence turns: [D1:4, session 1] Anna: ... || [D2:10, session 2] Anna: ...',
-      b: 'question (x): What do Anna and Clara like? | evidence turns: [D3:7, session 3] Clara: ...',
-      d: 'question (x): Why? | evidence turns: [D9:1, session 9] ...',
-      e: 'question (x): What? | evidence turns: [D1:44] x',
+      a: { question: 'When did Anna move?', gold: ['May'], evidence: [at('D1:4'), at('D2:10')] },
+      b: { question: 'What do Anna and Clara like?', gold: [], evidence: [at('D3:7')] },
+      d: { question: 'Why?', gold: [], evidence: [at('D9:1')] },
+      e: { question: 'What?', gold: [], evidence: [at('D1:44', 'x')] },
     })[id];
   const payloadMetadata = new Map<string, unknown>([
     ['a', { units: ['D1:5', 'D4:1'], cut: ['D2:10'] }],
@@ -34,7 +36,7 @@ describe('miss analysis', () => {
 
   it('counts a task that found one of its facts and missed another as split (a second hop would reach it)', () => {
     const ev = { tasks: [task('h', 0.5)] } as EvaluationResult;
-    const ex = () => 'question (x): Where is the tool Anna uses kept? | evidence turns: [D1:2, session 1] Anna: ... || [D5:3, session 5] ...';
+    const ex = (): Explanation => ({ question: 'Where is the tool Anna uses kept?', gold: [], evidence: [at('D1:2'), at('D5:3')] });
     const r = analyseMisses({ evaluation: ev, explain: ex, payloadMetadata: new Map([['h', { units: ['D1:2', 'D3:9'] }]]) });
     expect(r).toMatchObject({ traced: 1, split: 1, misses: { unseen: 1 } });
   });

@@ -9,7 +9,7 @@ import type { MissReport } from '../../../../engine/meta/offline/miss-analysis.t
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages, writeStoreOption } from '../../../../engine/meta/offline/stage-edit.ts';
 import { candidates, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
-import type { EditOutcome, ParentContext } from '../../../../engine/meta/types.ts';
+import type { Edit, EditKind, EditOutcome, ParentContext, TriedChild } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { readProgramFiles } from '../../../../memo-programs/files.ts';
 import { resolveProgram } from '../../../../memo-programs/registry.ts';
@@ -52,85 +52,97 @@ function reading(over: Partial<Reading> = {}): Reading {
   return { scored: 30, failed: 10, traced: 10, found, missing: 10 - found, misses: misses(0, 0, 0), fill: 0.9, truncated: 0, empty: 0, weak: [], dialogue: true, tasksWithOutcomes: false, repeats: 0, asks: { latest: 0.2, time: 0.2, names: 0.2 }, ...over };
 }
 
-const weightOf = (list: ReturnType<typeof candidates>, key: string) => list.find((c) => c.key === key)?.weight ?? 0;
+type Candidates = ReturnType<typeof candidates>;
+/** The candidate whose (first) edit is of this kind and key (and sets this value, for a store option). */
+const find = (list: Candidates, kind: EditKind, key: string, to?: string) => list.find((c) => c.edits[0]?.kind === kind && c.edits[0].key === key && (to === undefined || c.edits[0].to === to));
+const weightOf = (list: Candidates, kind: EditKind, key: string, to?: string) => find(list, kind, key, to)?.weight ?? 0;
+/** Children already written from the parent, with these edits and nothing in their descriptions. */
+const triedAs = (edits: Edit[][]): TriedChild[] => edits.map((e, j) => ({ node: `n${j}`, edits: e, description: '(a description names nothing the agent reads)', delta: 0 }));
 
 describe('structural edits', () => {
   it('try a second hop when failed tasks found one of their facts and missed another', () => {
     const r = () => 0.5;
     const split = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 8) }), r);
     const whole = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 0) }), r);
-    expect(weightOf(split, 'stages+hopExpand')).toBeGreaterThan(weightOf(whole, 'stages+hopExpand') + 2);
-    expect(split.find((c) => c.key === 'stages+hopExpand')?.why).toMatch(/8 found one of their facts and missed another/);
+    expect(weightOf(split, 'stage-insert', 'hopExpand')).toBeGreaterThan(weightOf(whole, 'stage-insert', 'hopExpand') + 2);
+    expect(find(split, 'stage-insert', 'hopExpand')?.why).toMatch(/8 found one of their facts and missed another/);
   });
 
   it('weigh recall edits when failed payloads missed the answer, sharper payloads when they held it among too much', () => {
     const r = () => 0.5;
     const missing = candidates(context(), pipeline, reading({ found: 0 }), r);
     const crowded = candidates(context(), pipeline, reading({ found: 10 }), r);
-    expect(weightOf(missing, 'stages+prfQuery')).toBeGreaterThan(weightOf(crowded, 'stages+prfQuery'));
-    expect(weightOf(crowded, 'stages+mmrStage')).toBeGreaterThan(weightOf(missing, 'stages+mmrStage'));
-    expect(weightOf(crowded, 'packWhole.maxUnits')).toBeGreaterThan(weightOf(missing, 'packWhole.maxUnits'));
-    expect(weightOf(crowded, 'stages-neighbourExpand')).toBeGreaterThan(weightOf(missing, 'stages-neighbourExpand'));
-    // Setting how many units a payload shows starts from what the parent shows now, and goes down.
-    const fewer = crowded.find((c) => c.key === 'packWhole.maxUnits');
+    expect(weightOf(missing, 'stage-insert', 'prfQuery')).toBeGreaterThan(weightOf(crowded, 'stage-insert', 'prfQuery'));
+    expect(weightOf(crowded, 'stage-insert', 'mmrStage')).toBeGreaterThan(weightOf(missing, 'stage-insert', 'mmrStage'));
+    expect(weightOf(crowded, 'stage-tune', 'packWhole.maxUnits')).toBeGreaterThan(weightOf(missing, 'stage-tune', 'packWhole.maxUnits'));
+    expect(weightOf(crowded, 'stage-remove', 'neighbourExpand')).toBeGreaterThan(weightOf(missing, 'stage-remove', 'neighbourExpand'));
+    // Setting how many units a payload shows (unset so far) starts from what the parent shows now, and goes down.
+    const fewer = find(crowded, 'stage-tune', 'packWhole.maxUnits');
+    expect(fewer?.edits[0]).toMatchObject({ from: '' });
     expect(fewer?.edits[0]?.to).toBeLessThan(9);
     // The packing stage is never removed.
-    expect(missing.some((c) => c.key === 'stages-packWhole')).toBe(false);
+    expect(find(missing, 'stage-remove', 'packWhole')).toBeUndefined();
   });
 
   it('follow gold units by id: found beside a shown unit calls for windows', () => {
     const beside = candidates(context(), pipeline, reading({ traced: 0, found: 0, missing: 0, misses: misses(0, 10, 0) }), () => 0.5);
     const top = [...beside].sort((a, b) => b.weight - a.weight)[0]!;
-    expect(top.key).toBe("store.units='windows'");
+    expect(top.edits).toEqual([{ kind: 'store', key: 'units', from: "'steps'", to: "'windows'" }]);
   });
 
   it('offer edits that assume dialogue only on dialogue data, and whole past episodes only where episodes are tasks', () => {
     const kinds = { time: 6, other: 4 };
     const onDialogue = candidates(context(), pipeline, reading({ misses: misses(5, 0, 5, kinds) }), () => 0.5);
     const onTasks = candidates(context({ exampleEpisode: taskEpisode }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true, misses: misses(5, 0, 5, kinds) }), () => 0.5);
-    const route = onDialogue.find((c) => c.kind === 'route')!;
+    const route = onDialogue.find((c) => c.edits[0]?.kind === 'route')!;
+    expect(route.edits).toEqual([{ kind: 'route', key: 'time', from: '', to: 'timeBoost({ span: 1.5, when: 1.4 })' }]);
     expect(route.what).toBe('route time tasks to timeBoost({ span: 1.5, when: 1.4 })');
     const names = readPipeline(route.make())!.stages.map((s) => s.name);
     expect(names.indexOf('routeByKind')).toBe(names.indexOf('rrfFuse') + 1);
-    for (const key of ['stages+timeBoost', 'stages+entityQueries']) {
-      expect(onDialogue.some((c) => c.key === key)).toBe(true);
-      expect(onTasks.some((c) => c.key === key)).toBe(false);
+    for (const key of ['timeBoost', 'entityQueries']) {
+      expect(find(onDialogue, 'stage-insert', key)).toBeDefined();
+      expect(find(onTasks, 'stage-insert', key)).toBeUndefined();
     }
-    expect(onTasks.some((c) => c.kind === 'route')).toBe(false);
-    expect(weightOf(onTasks, "store.units='episodes'")).toBeGreaterThan(weightOf(onDialogue, "store.units='episodes'") * 10);
+    expect(onTasks.some((c) => c.edits[0]?.kind === 'route')).toBe(false);
+    expect(weightOf(onTasks, 'store', 'units', "'episodes'")).toBeGreaterThan(weightOf(onDialogue, 'store', 'units', "'episodes'") * 10);
   });
 
   it('take a stage from a better pipeline of the tree, and the way a better design of another kind finds its units', () => {
     const texts = pipeline.stages.map((s) => s.text);
     const donor = writeStages(seed, [...texts.slice(0, 4), 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', ...texts.slice(4).map((t) => t.replace("render: 'compact'", "render: 'plain'"))]);
     const list = candidates(context({ donors: [{ node: 'n7', q: 0.9, files: donor }] }), pipeline, reading(), () => 0.5);
-    const crossed = list.filter((c) => c.kind === 'crossover').map((c) => c.what);
-    expect(crossed).toEqual(['take graphExpand({ seeds: 5, per: 3, decay: 0.5 }) from n7', "replace packWhole({ render: 'compact', groupBy: 'time' }) with packWhole({ render: 'plain', groupBy: 'time' }) from n7"]);
-    expect(weightOf(list, 'crossover:graphExpand')).toBeGreaterThan(weightOf(list, 'stages+graphExpand'));
+    const crossed = list.filter((c) => c.edits[0]?.kind === 'crossover-stage');
+    expect(crossed.map((c) => c.what)).toEqual(['take graphExpand({ seeds: 5, per: 3, decay: 0.5 }) from n7', "replace packWhole({ render: 'compact', groupBy: 'time' }) with packWhole({ render: 'plain', groupBy: 'time' }) from n7"]);
+    expect(crossed[0]?.edits).toEqual([{ kind: 'crossover-stage', key: 'graphExpand', from: '', to: 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', donor: 'n7' }]);
+    expect(weightOf(list, 'crossover-stage', 'graphExpand')).toBeGreaterThan(weightOf(list, 'stage-insert', 'graphExpand'));
     // A better trajectory-retrieval (not a pipeline): its units, whole episodes found by their instructions.
     const trajectory = readProgramFiles(resolveProgram('trajectory-retrieval').path);
     const fromDesign = candidates(context({ exampleEpisode: taskEpisode, donors: [{ node: 'seed-trajectory-retrieval', q: 0.95, files: trajectory, design: 'trajectory-retrieval' }] }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true }), () => 0.5);
-    const design = fromDesign.find((c) => c.key === 'crossover:design:trajectory-retrieval')!;
+    const design = find(fromDesign, 'crossover-design', 'trajectory-retrieval')!;
     expect(readPipeline(design.make())!.store).toMatchObject({ units: "'episodes'", findBy: "'instruction'", index: "'dense'" });
+    // The design crossed in, then the store options it sets, each typed.
+    expect(design.edits[0]).toEqual({ kind: 'crossover-design', key: 'trajectory-retrieval', from: '', to: 'trajectory-retrieval', donor: 'seed-trajectory-retrieval' });
+    expect(design.edits.slice(1).map((e) => [e.kind, e.key, e.to])).toEqual([
+      ['store', 'units', "'episodes'"],
+      ['store', 'index', "'dense'"],
+      ['store', 'findBy', "'instruction'"],
+    ]);
   });
 
   it("give a parent's children its untried edits in order of weight", () => {
     const ctx = context({ exampleEpisode: taskEpisode });
     const r = reading({ dialogue: false, tasksWithOutcomes: true, found: 6 });
-    const seen: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const edit = structuralEdit(context({ exampleEpisode: taskEpisode, tried: seen.map((change, j) => ({ node: `n${j}`, change, delta: 0 })) }), r, seededRandom('order', i))!;
-      seen.push(`${edit.kind}: ${edit.what} (${edit.why})`);
-    }
-    expect(new Set(seen).size).toBe(6);
+    const seen: Edit[][] = [];
+    for (let i = 0; i < 6; i++) seen.push(structuralEdit(context({ exampleEpisode: taskEpisode, tried: triedAs(seen) }), r, seededRandom('order', i))!.edits);
+    expect(new Set(seen.map((e) => JSON.stringify(e))).size).toBe(6);
     // The first is the weightiest (jitter aside): whole episodes for tasks with outcomes.
-    expect(structuralEdit(ctx, r, seededRandom('order', 0))!.edits[0]!.path).toBe("store.units='episodes'");
+    expect(structuralEdit(ctx, r, seededRandom('order', 0))!.edits[0]).toMatchObject({ kind: 'store', key: 'units', to: "'episodes'" });
   });
 
   it('strengthen a boost the questions ask for when failed payloads held the answer among others', () => {
     const texts = pipeline.stages.map((s) => s.text);
     const withRecency = readPipeline(writeStages(seed, [...texts.slice(0, -1), 'recencyBoost({ weight: 0.5 })', texts.at(-1) as string]))!;
-    const tune = (over: Partial<Reading>) => weightOf(candidates(context(), withRecency, reading(over), () => 0.5), 'recencyBoost.weight');
+    const tune = (over: Partial<Reading>) => weightOf(candidates(context(), withRecency, reading(over), () => 0.5), 'stage-tune', 'recencyBoost.weight');
     const asked = { asks: { latest: 1, time: 0, names: 0 } };
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ ...asked, found: 0 }));
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ asks: { latest: 0, time: 0, names: 0 }, found: 9 }));
@@ -138,7 +150,7 @@ describe('structural edits', () => {
 
   it('cut whole sessions into steps when failed payloads held the answer among too much, not whole procedures', () => {
     const episodes = readPipeline(writeStoreOption(seed, 'units', "'episodes'"))!;
-    const toSteps = (over: Partial<Reading>) => weightOf(candidates(context(), episodes, reading(over), () => 0.5), "store.units='steps'");
+    const toSteps = (over: Partial<Reading>) => weightOf(candidates(context(), episodes, reading(over), () => 0.5), 'store', 'units', "'steps'");
     expect(toSteps({ found: 9 })).toBeGreaterThan(toSteps({ found: 0 }));
     expect(toSteps({ found: 9 })).toBeGreaterThan(1);
     // Where episodes are tasks with outcomes, a whole episode is the procedure an agent replays.
@@ -146,22 +158,23 @@ describe('structural edits', () => {
   });
 
   it('leave alone an edit that changed nothing before, and try again one that helped', () => {
-    const inert: EditOutcome[] = [1, 2, 3].map((i) => ({ node: `n${i}`, parent: 'x', edits: [{ path: "store.units='windows'", from: "'steps'", to: "'windows'" }], delta: 0 }));
+    const windows: Edit = { kind: 'store', key: 'units', from: "'steps'", to: "'windows'" };
+    const inert: EditOutcome[] = [1, 2, 3].map((i) => ({ node: `n${i}`, parent: 'x', edits: [windows], delta: 0 }));
     const r = reading({ traced: 0, found: 0, missing: 0, misses: misses(0, 10, 0) });
-    const first = (history: EditOutcome[]) => structuralEdit(context({ history }), r, seededRandom('h', 1))!.edits[0]!.path;
-    expect(first([])).toBe("store.units='windows'");
-    expect(first(inert)).not.toBe("store.units='windows'");
+    const first = (history: EditOutcome[]) => structuralEdit(context({ history }), r, seededRandom('h', 1))!.edits;
+    expect(first([])).toEqual([windows]);
+    expect(first(inert)).not.toEqual([windows]);
     // The order a parent's children would take: an edit that helped elsewhere moves up it.
     const order = (history: EditOutcome[]) => {
-      const seen: string[] = [];
+      const seen: Edit[][] = [];
       for (let i = 0; i < 8; i++) {
-        const e = structuralEdit(context({ history, tried: seen.map((change, j) => ({ node: `n${j}`, change })) }), r, seededRandom('h', 1))!;
-        seen.push(`${e.kind}: ${e.what} (${e.why})`);
-        if (e.edits[0]?.path === 'stages+recencyBoost') return i;
+        const e = structuralEdit(context({ history, tried: triedAs(seen) }), r, seededRandom('h', 1))!;
+        seen.push(e.edits);
+        if (e.edits[0]?.kind === 'stage-insert' && e.edits[0].key === 'recencyBoost') return i;
       }
       return 8;
     };
-    const helped = [{ node: 'n1', parent: 'x', edits: [{ path: 'stages+recencyBoost', from: '', to: 'recencyBoost()' }], delta: 0.05 }];
+    const helped: EditOutcome[] = [{ node: 'n1', parent: 'x', edits: [{ kind: 'stage-insert', key: 'recencyBoost', from: '', to: 'recencyBoost()' }], delta: 0.05 }];
     expect(order(helped)).toBeLessThan(order([]));
   });
 
@@ -169,13 +182,15 @@ describe('structural edits', () => {
     const agent = new OfflineMetaAgent();
     const first = await agent.propose(context());
     expect(first.files['index.ts']).not.toBe(seed['index.ts']);
-    expect(first.description).toMatch(/^(insert|remove|swap|tune|route|crossover|store): /);
-    const again = await agent.propose(context({ tried: [{ node: 'step 1', change: first.description, failed: 'changed nothing' }] }));
-    expect(again.description).not.toBe(first.description);
+    expect(first.description).toMatch(/^(stage-insert|stage-remove|stage-swap|stage-tune|route|crossover-stage|crossover-design|store): /);
+    const again = await agent.propose(context({ tried: [{ node: 'step 1', edits: first.edits, failure: { check: 'no-op', detail: 'the same payloads' } }] }));
+    expect(again.edits).not.toEqual(first.edits);
     const bm25 = await agent.propose(context({ node: 'seed-bm25', files: readProgramFiles(resolveProgram('bm25').path), design: 'bm25' }));
     expect(bm25.description).toMatch(/^crossover into a pipeline: bm25/);
+    expect(bm25.edits).toEqual([{ kind: 'design-into-pipeline', key: 'bm25', from: 'bm25', to: 'pipeline' }]);
     expect(readPipeline(bm25.files)!.store).toMatchObject({ index: "'bm25'" });
     const root = await agent.propose(context({ node: 'root', files: { 'index.ts': readProgramFiles(resolveProgram('no-memory').path)['index.ts']! } }));
     expect(root.description).toMatch(/^initial design: /);
+    expect(root.edits).toEqual([expect.objectContaining({ kind: 'initial-design', from: '' })]);
   });
 });
