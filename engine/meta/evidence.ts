@@ -97,7 +97,9 @@ function spendMemoryBudget(picked: Picked[], total = LIMITS.evidenceMemoryChars)
   // A case that left lines out and filled most of its share would show more with more room.
   const wanting = picked.flatMap((_, i) => ((first[i]?.omitted ?? 0) > 0 && (first[i]?.used ?? 0) > 0.8 * fair ? [i] : []));
   const extra = wanting.length && spare > 0 ? Math.floor(spare / wanting.length) : 0;
-  for (const [i, p] of picked.entries()) p.shown.memory = (extra && wanting.includes(i) ? excerpt(p, fair + extra) : (first[i] as { text: string })).text;
+  // What a case used plus its part of the spare: the cases together stay within the budget.
+  const more = (i: number) => (first[i]?.used ?? 0) + extra;
+  for (const [i, p] of picked.entries()) p.shown.memory = (extra && wanting.includes(i) ? excerpt(p, more(i)) : (first[i] as { text: string })).text;
 }
 
 /**
