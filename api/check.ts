@@ -3,11 +3,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { didYouMeanPath } from '../foundation/closest.ts';
-import { UsageError } from '../foundation/usage-error.ts';
+import { asUsageSync, UsageError } from '../foundation/usage-error.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
 import type { SandboxLimits } from '../sandbox/isolate.ts';
 import { type QuickExamReport, quickExam } from '../sandbox/quick-exam.ts';
+import { type TypecheckLimits, typecheckLimitsOf } from '../sandbox/typecheck-thread.ts';
 import { type EnvInput, openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 
@@ -18,6 +19,8 @@ export interface CheckOptions {
   env?: EnvInput;
   budget?: { maxChars?: number; maxImages?: number };
   limits?: Partial<SandboxLimits>;
+  /** The type check's wall time (ms) and memory (heapMb); a program over them fails (default 60 s, 1024 MB). */
+  typecheckLimits?: Partial<TypecheckLimits>;
   /** The run's seed (default 0): the sandbox's Math.random / ctx.random (seed + 1) and the samples' split. */
   seed?: number;
   /** The split the environment's samples come from (default: the run seed). */
@@ -32,6 +35,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
   if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}${didYouMeanPath(o.program.slice(0, 1000))}`, { showUsage: false });
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const seeds = runSeeds(o.seed, o.splitSeed);
+  const typecheckLimits = asUsageSync(() => typecheckLimitsOf(o.typecheckLimits));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
     const env = o.env ? (await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined) })).env : undefined;
@@ -46,6 +50,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
           },
           ...(env ? { samples: await env.samples(5) } : {}),
           ...(o.limits ? { limits: o.limits } : {}),
+          typecheckLimits,
           seed: seeds.sandbox,
         },
       );

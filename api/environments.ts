@@ -103,18 +103,11 @@ export async function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEn
 }
 
 /**
- * The environment a run recorded (run.json's envSource; runs from before it name a built-in in options.env), from the
- * run's copy of its files (`copy`) when they changed or moved since. How they differ is in `changed`, for the caller to say.
+ * The environment a run recorded (run.json's envSource), from the run's copy of its files (`copy`) when they changed
+ * or moved since. How they differ is in `changed`, for the caller to say.
  */
-export async function reopenEnv(
-  recorded: EnvSource | undefined,
-  spec: string,
-  o: OpenOptions,
-  copy?: EnvCopy,
-): Promise<OpenedEnvironment> {
-  const resolved: ResolvedEnvironment & { changed?: string } = recorded
-    ? await environments.reopen(recorded, copy)
-    : await environments.resolve(spec);
+export async function reopenEnv(recorded: EnvSource, o: OpenOptions, copy?: EnvCopy): Promise<OpenedEnvironment> {
+  const resolved: ResolvedEnvironment & { changed?: string } = await environments.reopen(recorded, copy);
   return openEnv(resolved, o);
 }
 

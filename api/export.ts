@@ -1,7 +1,8 @@
 // exportRun(): a run's chosen program, with the memory it builds from the run's own environment, as an npm package
 // or an MCP server. The environment is the one run.json recorded: its module or data as they are when unchanged,
 // else the run's copy of them (run-store/env-copy.ts); an environment that changed with no copy to stand in is
-// refused, since the memory would not come from the environment the scores did.
+// refused, since the memory would not come from the environment the scores did. A run this user's automemo did not
+// make runs no environment code without trustRun (api/run-trust.ts).
 import type { Environment } from '../engine/environment/contract.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
 import type { ImageStore } from '../sandbox/primitives/images.ts';
@@ -10,17 +11,22 @@ import { exportProgram, type ExportOptions, type ExportResult, shippedLine } fro
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
 import { reopenEnv } from './environments.ts';
+import { checkRunTrust } from './run-trust.ts';
 
 export type { ExportResult };
 export { shippedLine };
 
-export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
+export type ExportRunOptions = Omit<ExportOptions, 'openEnv'> & {
+  /** Run the environment code of a run folder this user's automemo did not make (api/run-trust.ts). */
+  trustRun?: boolean;
+};
 
-export async function exportRun(o: ExportRunOptions): Promise<ExportResult> {
+export async function exportRun({ trustRun, ...o }: ExportRunOptions): Promise<ExportResult> {
   const onNote = o.onNote ?? (() => undefined);
   const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
+    checkRunTrust(o.run, run.envSource, run.options.env, trustRun, 'exporting it', onNote);
     const copy = readEnvCopy(o.run);
-    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    const opened = await reopenEnv(run.envSource, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
     if (opened.changed && !copy) {
       await opened.env.close?.();
       throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);

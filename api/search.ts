@@ -10,7 +10,7 @@ import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../fou
 import { createMetaAgent } from '../engine/meta/create.ts';
 import { type ModelMetaOptions, ModelMetaOptionsSchema } from '../engine/meta/model/agent.ts';
 import { POLICIES, POLICY_NAMES, type PolicyName } from '../engine/search/policies/index.ts';
-import { runSearch, type SearchState } from '../engine/search/search.ts';
+import { runSearch, type SearchProgress } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
 import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_MIN_EVAL_TASKS } from '../engine/evaluate/task-sample.ts';
@@ -20,6 +20,7 @@ import { DEFAULT_SELECTION_SHARE } from '../engine/search/selection-holdout.ts';
 import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
+import { userMac } from '../foundation/user-key.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
 import { MAX_PARALLEL, MAX_SEEDS, protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema } from '../engine/environment/protocol.ts';
@@ -29,6 +30,7 @@ import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { type SourceScores, sourceScoresOf } from './search-sources.ts';
+import { checkRunTrust } from './run-trust.ts';
 import { createExecutor, type Executor, MAX_WORKERS } from './workers.ts';
 
 export { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, seedsOf };
@@ -40,6 +42,8 @@ export interface SearchOptions {
   out?: string;
   /** Continue the run in `out` from its journal; budget and maxUsd may be raised. */
   resume?: boolean;
+  /** With resume: run the environment code of a run folder this user's automemo did not make (api/run-trust.ts). */
+  trustRun?: boolean;
   budget?: number;
   /**
    * Seed programs by name or path, or 'auto' (the default): step 0 screens the standard designs (the baselines and the
@@ -90,7 +94,7 @@ export interface SearchOptions {
   /** A Redis URL: evaluations go to `automemo worker --queue` processes (wins over workers). */
   queue?: string;
   signal?: AbortSignal;
-  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  onEvent?: (event: JournalEvent, progress: SearchProgress) => void;
   /** Tasks done as an evaluation goes, by node (what the CLI's progress lines print); not journaled. */
   onProgress?: (node: string, event: ProgressEvent) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
@@ -132,6 +136,7 @@ const OptionsSchema = z
     env: z.union([z.string(), z.object({ name: z.string() }).passthrough()]).optional(),
     out: z.string().min(1).optional(),
     resume: z.boolean().optional(),
+    trustRun: z.boolean().optional(),
     budget: z.number().int().min(0).max(10_000).optional(),
     seeds: z
       .union([
@@ -201,7 +206,7 @@ function settings(
       ...(o.maxUsd ? { maxUsd: o.maxUsd } : {}),
       ...(o.parallel ? { parallel: o.parallel } : {}),
     };
-    return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
+    return { folder, options, recorded: info.envSource };
   }
   if (o.env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
   const auto = (o.seeds ?? DEFAULT_SEEDS) === 'auto';
@@ -229,7 +234,6 @@ function settings(
     selection: o.select ?? 'lcb',
     evalFraction: o.evalFraction ?? 0.5,
     minEvalTasks: o.minEvalTasks ?? DEFAULT_MIN_EVAL_TASKS,
-    sampling: 'disjoint',
     ucb: DEFAULT_UCB,
     repairAttempts: 3,
     quickExamTasks: 5,
@@ -243,6 +247,19 @@ function settings(
   return { folder, options };
 }
 
+/**
+ * The secret this run's job ids on a queue are made with: this user's, for this run folder, so a resume by the same
+ * user finds the jobs in flight or finished, and nobody else can derive the ids. Without a user key, one of this
+ * session's (a resume runs its jobs again).
+ */
+function queueSalt(dir: string, onNote: (m: string) => void): { jobSalt?: string } {
+  try {
+    return { jobSalt: userMac('queue-job-ids', resolve(dir)) };
+  } catch (err) {
+    onNote(`${(err as Error).message}: this session's job ids are its own, and a resume runs its jobs again`);
+    return {};
+  }
+}
 
 export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   checkOptions(o);
@@ -252,15 +269,16 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   return withHost(models, async (services) => {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
-    // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
+    // A resumed run opens with the split it was made with.
     const splitSeed = seedsOf(options).split;
     const protocol = protocolOf(options);
     const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
-    if (o.resume) {
-      opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
+    if (recorded) {
+      checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', onNote);
+      opened = await asContent(() => reopenEnv(recorded, open, readEnvCopy(folder.dir)));
       if (opened.changed) onNote(opened.changed);
     }
     else opened = await openNamed(o.env as EnvInput, open);
@@ -282,6 +300,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             }),
           );
       if (!o.resume) copyEnvironment(folder.dir, opened);
+      if (!o.resume && folder.unmarked) onNote(`the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -289,7 +308,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote, ...(o.queue ? queueSalt(folder.dir, onNote) : {}) },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;

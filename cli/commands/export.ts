@@ -25,6 +25,10 @@ Options:
                      nothing; source: they compile on install (any platform)
   --name NAME        npm package name (default automemo-memory-<env>-<node>,
                      with -mcp after it for --format mcp)
+  --trust-run        run the environment module the run folder names even when
+                     this user's automemo did not make the run (a folder from
+                     someone else); without it such a run is refused before
+                     any of its code runs
   --json             print the result as JSON
 
 Exit status: 0 exported, 1 failed, 2 bad arguments.`;
@@ -41,6 +45,7 @@ const Args = z
       .string()
       .regex(/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/, 'not a valid npm package name (lowercase letters, digits, . _ -)')
       .optional(),
+    'trust-run': z.boolean().optional(),
     json: z.boolean().optional(),
   })
   .refine((a) => !(a.node && a.lcb), { message: '--node and --lcb exclude each other' });
@@ -55,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
       format: { type: 'string' },
       native: { type: 'string' },
       name: { type: 'string' },
+      'trust-run': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     Args,
@@ -66,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(a.node ? { node: a.node } : {}),
     ...(a.native ? { native: a.native } : {}),
     ...(a.name ? { name: a.name } : {}),
+    ...(a['trust-run'] ? { trustRun: true } : {}),
     onNote: noteToStderr,
   });
   if (a.json) {

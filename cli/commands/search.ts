@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { environments } from '../../api/environments.ts';
 import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
-import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
+import type { JournalEvent, RunOptions, SearchProgress, ValidationPlan } from '../../api/index.ts';
 import { evaluationPlace, intOption, parse, protocolField, protocolUsage, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
 import { protocolStatement } from '../../api/limits.ts';
 import { MAX_WORKERS } from '../../api/workers.ts';
@@ -35,6 +35,10 @@ ${environments.help('                        ')}
                       set, else offline)
   --out DIR           run folder (default search-trees/runs/search-<time>)
   --resume            continue the run in --out from its journal
+  --trust-run         with --resume: run the environment module a run folder
+                      names even when this user's automemo did not make the
+                      run (a folder from someone else); without it such a run
+                      is refused before any of its code runs
   --max-usd X         stop cleanly once the models have cost this much
 ${seedUsage(22)}
   --policy P          ucb (default), greedy, random, alma-softmax
@@ -68,6 +72,7 @@ const Args = z.object({
   meta: z.enum(['model', 'offline']).optional(),
   out: z.string().optional(),
   resume: z.boolean().optional(),
+  'trust-run': z.boolean().optional(),
   'max-usd': z.coerce.number().positive().optional(),
   ...seedFields(),
   policy: z.enum(POLICY_NAMES, { error: (iss) => `unknown policy ${JSON.stringify(String(iss.input).slice(0, 50))}${didYouMean(String(iss.input), POLICY_NAMES)}; known: ${POLICY_NAMES.join(', ')}` }).optional(),
@@ -95,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       meta: { type: 'string' },
       out: { type: 'string' },
       resume: { type: 'boolean' },
+      'trust-run': { type: 'boolean' },
       'max-usd': { type: 'string' },
       ...SEED_OPTIONS,
       policy: { type: 'string' },
@@ -139,12 +145,13 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   };
   process.on('SIGINT', onSigint);
   let options: RunOptions | undefined;
-  let onEvent: ((e: JournalEvent, s: SearchState) => void) | undefined;
+  let onEvent: ((e: JournalEvent, s: SearchProgress) => void) | undefined;
   try {
     const result = await search({
       ...(a.env ? { env: a.env } : {}),
       ...(a.out ? { out: a.out } : {}),
       ...(a.resume ? { resume: true } : {}),
+      ...(a['trust-run'] ? { trustRun: true } : {}),
       ...(a.budget !== undefined ? { budget: a.budget } : {}),
       ...(seeds ? { seeds } : {}),
       ...(a.meta ? { meta: a.meta } : {}),

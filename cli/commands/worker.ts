@@ -2,7 +2,7 @@
 // how a search starts its local worker processes (--workers N); users do not call it.
 import { z } from 'zod';
 import { withHost } from '../../api/host.ts';
-import { parseEnvRoot, parsePathMapping, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
+import { checkPathMapTargets, noteToParent, parseEnvRoot, parsePathMapping, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
 import { intOption, parse, UsageError } from '../args.ts';
@@ -25,14 +25,15 @@ Options:
                       (requirepass) and, across networks, TLS.
   --concurrency C     jobs this process runs at once (default 1)
   --env-root DIR      an absolute folder whose environment modules and data
-                      this worker opens (repeatable). Without it, only the
-                      built-in environments (and their default data): a job
-                      naming any other file is refused unread, since anyone
-                      who reaches Redis can put a job on the queue
+                      this worker opens (repeatable; never / ). Without it,
+                      only the built-in environments (and their default
+                      data): a job naming any other file is refused unread,
+                      since anyone who reaches Redis can put a job on the queue
   --path-map FROM=TO  the search's environment modules and data under the
                       absolute folder FROM are under TO on this machine
                       (repeatable; the environment is still checked against the
-                      search's content hash; TO must be under an --env-root)
+                      search's content hash; TO must be under an --env-root,
+                      or the worker refuses to start)
   --lock-ms MS        a job's lock; a worker that dies loses its job to another
                       after about this long (default 30000, or 30000 per
                       concurrent job). A program's call holds the worker's
@@ -71,10 +72,13 @@ export async function run(argv: string[]): Promise<number> {
   if (!a.queue && !a.ipc) throw new UsageError('give --queue redis://host:port');
   const pathMap = (a['path-map'] ?? []).map((m) => asArgument(() => parsePathMapping(m)));
   const roots = (a['env-root'] ?? []).map((r) => asArgument(() => parseEnvRoot(r)));
+  // Behind a queue, a mapping's target must be where this worker opens anything (a local worker has no roots).
+  if (!a.ipc) asArgument(() => checkPathMapTargets(pathMap, roots));
   const models = resolveModels();
   return withHost(models, async (services) => {
     // A local worker (--ipc) serves the search that started it; one behind a queue serves anyone who reaches Redis.
-    const context = workerContext(models, services, noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
+    // A local worker's notes go to the search that started it, which prints them (its stderr is not the terminal).
+    const context = workerContext(models, services, a.ipc ? noteToParent : noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
     if (a.ipc) {
       await serveIpc(context);
       return 0;

@@ -9,7 +9,7 @@ import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
 import { goldTexts } from './gold.ts';
 import { memoryExcerpt } from './memory-excerpt.ts';
-import type { ParentContext } from './types.ts';
+import type { ModelParent } from './types.ts';
 
 /**
  * An agent's steps as lines: action, then what it returned. Results are clipped, except the last one (what the
@@ -60,7 +60,7 @@ interface Picked {
   question?: string;
 }
 
-function toCase(t: TaskRecord, ctx: ParentContext, success: boolean): Picked {
+function toCase(t: TaskRecord, ctx: ModelParent, success: boolean): Picked {
   const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: '' };
   // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
   if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) c.answer = t.answer;
@@ -106,7 +106,7 @@ function spendMemoryBudget(picked: Picked[], total = LIMITS.evidenceMemoryChars)
  * Groups the parent's evaluated tasks by scenario (the environment's metadata, or CluE's clusters through
  * `groupOf`); one cluster when there is a single scenario.
  */
-export function clusters(ctx: ParentContext, groupOf: (t: TaskRecord) => string = (t) => t.scenario): Cluster[] {
+export function clusters(ctx: ModelParent, groupOf: (t: TaskRecord) => string = (t) => t.scenario): Cluster[] {
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
   const groups = new Map<string, TaskRecord[]>();
   for (const t of tasks) groups.set(groupOf(t), [...(groups.get(groupOf(t)) ?? []), t]);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { Cluster } from '../evidence.ts';
-import type { FeedbackCluster, MetaFeedback, ParentContext } from '../types.ts';
+import type { FeedbackCluster, MetaFeedback, ModelParent } from '../types.ts';
 import type { ModelCaller } from './calls.ts';
 import { extractJson } from './extract.ts';
 import { imageParts, type LabelledImage, withImages } from './image-parts.ts';
@@ -81,7 +81,7 @@ function feedback(scenario: string, cluster: Cluster | undefined, analysis: Clus
 }
 
 /** One analysis per cluster, then (with several) one synthesis told what was tried. */
-export async function readPerCluster(caller: ModelCaller, ctx: ParentContext, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+export async function readPerCluster(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
   const analyses: { cluster: Cluster | undefined; scenario: string; analysis: ClusterAnalysis }[] = [];
   for (const cluster of groups.length ? groups : [undefined]) {
     const task = fillPrompt(prompt('analysis'), {
@@ -135,7 +135,7 @@ export const readingTask = () => prompt('reading');
 export const analysisShape = () => prompt('analysis-shape');
 
 /** One call: every cluster analysed and the findings combined into the proposal, told what was tried. */
-export async function readPerProgram(caller: ModelCaller, ctx: ParentContext, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
   const task = fillPrompt(prompt('analysis-program'), { reading: readingTask(), tried: tried(), shape: analysisShape() });
   const reply = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, allImages(groups)), jsonReply(ProgramAnalysis));
   return readingOf(reply, groups);

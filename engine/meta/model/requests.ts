@@ -5,36 +5,36 @@
 import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { Cluster } from '../evidence.ts';
-import type { ParentContext, ProgramFiles } from '../types.ts';
+import type { ModelParent, ProgramFiles } from '../types.ts';
 import { renderEdits } from './edit-format.ts';
 import { editsBetween } from './edits-between.ts';
 import { failingLines, failureText, reportText } from './exam-report.ts';
 import { context, evidence, program, prompt } from './prompt-parts.ts';
 
-const about = (ctx: ParentContext) =>
+const about = (ctx: ModelParent) =>
   `${ctx.node}, mean validation score ${ctx.q.toFixed(3)} over ${ctx.evaluations} evaluations`;
 
 /** The context and the parent's program: the start of every request about this parent. */
-export function parentHead(ctx: ParentContext): string {
+export function parentHead(ctx: ModelParent): string {
   return `${context(ctx)}\n\n${program(about(ctx), ctx.files)}`;
 }
 
 /** What every analysis of this parent's evidence starts with (they differ only in their task). */
-export function analysisHead(ctx: ParentContext, groups: Cluster[]): string {
+export function analysisHead(ctx: ModelParent, groups: Cluster[]): string {
   return `${parentHead(ctx)}\n\n${evidence(groups)}`;
 }
 
-export function initializationRequest(ctx: ParentContext, tried: string): string {
+export function initializationRequest(ctx: ModelParent, tried: string): string {
   return `${context(ctx)}\n\n${fillPrompt(prompt('init'), { tried })}`;
 }
 
 /** A child's one call: the analysis head, then what to read in it, what was tried, and how to write the child. */
-export function proposalRequest(ctx: ParentContext, groups: Cluster[], tried: string, inspirations: string): string {
+export function proposalRequest(ctx: ModelParent, groups: Cluster[], tried: string, inspirations: string): string {
   const task = fillPrompt(prompt('proposal'), { reading: prompt('reading'), tried, inspirations, shape: prompt('analysis-shape'), format: prompt('edit-format') });
   return `${analysisHead(ctx, groups)}\n\n${task}`;
 }
 
-export function generationRequest(ctx: ParentContext, proposal: string, tried: string, inspirations: string): string {
+export function generationRequest(ctx: ModelParent, proposal: string, tried: string, inspirations: string): string {
   return `${parentHead(ctx)}\n\n${fillPrompt(prompt('generation'), { proposal, tried, inspirations, format: prompt('edit-format') })}`;
 }
 
@@ -44,7 +44,7 @@ export function generationRequest(ctx: ParentContext, proposal: string, tried: s
  * context (the prefix the child's own call started with) and leaves the parent out. Otherwise the parent is shown
  * whole, as the child's call showed it.
  */
-export function repairRequest(ctx: ParentContext, child: ProgramFiles, report: QuickExamReport): string {
+export function repairRequest(ctx: ModelParent, child: ProgramFiles, report: QuickExamReport): string {
   const edits = renderEdits(editsBetween(ctx.files, child));
   const lines = failingLines(report, child);
   const parts = { failure: failureText(report), report: reportText(report), lines, format: prompt('edit-format') };

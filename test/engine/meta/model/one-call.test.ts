@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import type { AnalysisMode } from '../../../../engine/meta/model/analysis.ts';
-import { MetaAgentError, type ModelCall, type ParentContext } from '../../../../engine/meta/types.ts';
+import { MetaAgentError, type ModelCall, type ModelParent } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 import { purposeOf, requestText } from '../../../support/recorded-session.ts';
@@ -39,7 +39,7 @@ const analysis = JSON.stringify({
 });
 
 let step = 1;
-function context(calls: ModelCall[] = []): ParentContext {
+function context(calls: ModelCall[] = []): ModelParent {
   const tasks = ['a', 'b', 'c', 'd'].map((id, i) => scoredTask(id, i % 2 ? 'dates' : 'names', i < 2 ? 1 : 0));
   return parentContext(tasks, {
     files: { 'index.ts': parent },
