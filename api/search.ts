@@ -66,8 +66,12 @@ export interface SearchOptions {
   parallel?: number;
   /** How the model meta agent groups evidence: CluE's model-managed cluster pool (default) or metadata groups. */
   clustering?: 'clue' | 'metadata';
-  /** How the model meta agent reads the evidence: one call per program covering its clusters (default) or one per cluster and a synthesis. */
-  analysis?: 'program' | 'cluster';
+  /**
+   * How the model meta agent reads the evidence and writes a child: one call per child (every cluster analysed, the
+   * proposal and its edits in one reply; default), or an analysis call per program covering its clusters, or one per
+   * cluster and a synthesis, each followed by a generation call.
+   */
+  analysis?: 'child' | 'program' | 'cluster';
   /** The model meta agent's max_tokens per purpose (analysis, generation, …); a reply cut at its limit is asked again with twice it. */
   metaMaxTokens?: ModelMetaOptions['maxTokens'];
   /** The environment's data folder (LoCoMo conversations). */

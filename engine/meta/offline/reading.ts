@@ -6,7 +6,7 @@
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
 import type { OfflineParent } from '../types.ts';
 import { type DataShape, readShape } from './data-shape.ts';
-import { goldTexts, holdsGold } from './gold.ts';
+import { goldTexts, holdsGold } from '../gold.ts';
 import { weakScenario } from './diagnose.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
 import { asksLatest, asksWhen, namedSpan } from '../../../memo-programs/lib/time-focus.ts';
