@@ -10,13 +10,17 @@ import { exportProgram, type ExportOptions, type ExportResult, shippedLine } fro
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
 import { reopenEnv } from './environments.ts';
+import { checkOptions, type OptionValues, withDefaults } from './options/derive.ts';
 
 export type { ExportResult };
 export { shippedLine };
 
-export type ExportRunOptions = Omit<ExportOptions, 'openEnv'>;
+/** exportRun(): the options declared for `export` (the run, the node, the folder, the format, …). */
+export type ExportRunOptions = OptionValues<'export'> & Pick<ExportOptions, 'onNote'>;
 
-export async function exportRun(o: ExportRunOptions): Promise<ExportResult> {
+export async function exportRun(given: ExportRunOptions): Promise<ExportResult> {
+  checkOptions('export', given);
+  const o = withDefaults('export', given);
   const onNote = o.onNote ?? (() => undefined);
   const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
     const copy = readEnvCopy(o.run);

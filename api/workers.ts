@@ -36,8 +36,6 @@ export interface WorkerOptions {
 
 export { defaultWorkers, MAX_WORKERS } from './worker-count.ts';
 export { serveIpc } from '../engine/jobs/ipc-serve.ts';
-export { parsePathMapping } from '../engine/jobs/path-map.ts';
-export { parseEnvRoot } from '../engine/jobs/env-roots.ts';
 
 /** Serves jobs from a Redis queue; BullMQ is loaded only by the processes that serve one. */
 export async function serveQueue(...args: Parameters<typeof import('../engine/jobs/queue-worker.ts').serveQueue>): ReturnType<typeof import('../engine/jobs/queue-worker.ts').serveQueue> {
