@@ -43,4 +43,8 @@ export const {
   describeFailure,
   differingPart,
   editLabel,
+  study,
+  protocolStatement,
+  comparePaired,
+  meanInterval,
 } = api;

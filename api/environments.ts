@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Environment } from '../engine/environment/contract.ts';
 import { asContent, asUsage } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
+import type { Protocol } from '../engine/environment/protocol.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
 import { type EnvCopy, type EnvSource, EnvironmentRegistry, environmentChangeNote, type ResolvedEnvironment } from '../engine/environment/registry.ts';
 import { readEnvCopy } from '../run-store/env-copy.ts';
@@ -64,6 +65,8 @@ export interface OpenOptions {
   models: ResolvedModels;
   images: ImageStore;
   seed: number;
+  /** What a memory asked test questions learns from (engine/environment/protocol.ts). */
+  protocol?: Protocol;
   data?: string;
   /** Refuse data that loads only in part (LoadContext.strict). */
   strict?: boolean;
@@ -79,6 +82,7 @@ export async function openEnv(
     models: o.models,
     images: o.images,
     seed: o.seed,
+    ...(o.protocol ? { protocol: o.protocol } : {}),
     onNote: o.onNote,
     ...(o.data ? { data: o.data } : {}),
     ...(o.strict ? { strict: true } : {}),

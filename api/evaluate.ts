@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { type Split, splitName, splitOf } from '../engine/environment/contract.ts';
 import type { EnvSource } from '../engine/environment/registry.ts';
+import { type Protocol, protocolStatement } from '../engine/environment/protocol.ts';
 import type { EvaluationResult, ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { type EvalFailure, type EvalRuns, failureLine, runEvaluations } from '../engine/jobs/run-programs.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
@@ -17,7 +18,7 @@ import { checkOptions, type Defaulted, type OptionValues, withDefaults } from '.
 
 export { BASELINES };
 export type { EvalRuns };
-export { failureLine, splitName };
+export { failureLine, protocolStatement, splitName };
 
 /** What evaluate() and baselines() take besides their options (api/options/catalog.ts). */
 export interface EvaluateCalls {
@@ -39,6 +40,8 @@ type EvaluateCommon = Omit<BaselinesOptions, 'programs'>;
 export interface EvaluateResult extends EvaluationResult {
   /** Where the evaluation ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from. */
+  protocol: Protocol;
   /** The program's name as given. */
   name: string;
   evidenceDir: string;
@@ -48,6 +51,8 @@ export interface EvaluateResult extends EvaluationResult {
 export interface BaselinesResult extends EvalRuns {
   /** Where evaluations ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from (the same for every program). */
+  protocol: Protocol;
   /** results.json, rewritten after each program. */
   resultsPath: string;
   envSource: EnvSource;
@@ -57,19 +62,20 @@ async function run(
   kind: string,
   programs: readonly string[],
   o: EvaluateCommon & Defaulted<'eval'>,
-): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string }> {
+): Promise<EvalRuns & { out: string; envSource: EnvSource; evaluation: string; protocol: Protocol }> {
   const split = splitOf(o.split) as Split;
   const seeds = runSeeds(o.seed, o.splitSeed);
+  const protocol = o.protocol;
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
-    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
+    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, protocol, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
     const out =
       o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
-        { env: opened.env, source: opened.source, openSeed: seeds.split, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
+        { env: opened.env, source: opened.source, openSeed: seeds.split, protocol, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
       );
       try {
         const runs = await runEvaluations(resolvedPrograms, opened.env, split, services, out, {
@@ -79,7 +85,7 @@ async function run(
           seeds,
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where };
+        return { ...runs, out, envSource: opened.source, evaluation: jobs.executor.where, protocol };
       } finally {
         await jobs.executor.close();
       }
@@ -95,7 +101,7 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const runs = await run('eval', [o.program], withDefaults('eval', o));
   const row = runs.rows[0];
   if (!row) throw new EvaluationFailed(runs.failures[0] as EvalFailure);
-  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation };
+  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation, protocol: runs.protocol };
 }
 
 /** Evaluates programs side by side; each failure is reported by name and the others still run. */
@@ -108,6 +114,7 @@ export async function baselines(o: BaselinesOptions): Promise<BaselinesResult> {
     resultsPath: join(runs.out, 'results.json'),
     envSource: runs.envSource,
     evaluation: runs.evaluation,
+    protocol: runs.protocol,
   };
 }
 

@@ -26,3 +26,8 @@ export type { ResolvedModels, RoleModel } from '../foundation/llm/models.ts';
 export { resolveModels } from '../foundation/llm/models.ts';
 export { ContentError, UsageError } from '../foundation/usage-error.ts';
 export { defineMemo, type MemoProgram, type MemoContext, type EpisodeRecorder, type PartialRecorder, type MemoryPayload, type Json } from '../memo-programs/contract.ts';
+export { study, type StudyOptions, type StudyPhase, type StudyResult } from './study.ts';
+export { DEFAULT_PROTOCOL, PROTOCOLS, protocolStatement, type Protocol } from '../engine/environment/protocol.ts';
+export type { StudyFile } from '../engine/study/study-file.ts';
+export type { StudyAnalysis } from '../engine/study/analysis.ts';
+export { comparePaired, meanInterval, type PairedComparison, type MeanInterval } from '../engine/study/statistics.ts';

@@ -25,4 +25,10 @@ export const {
   editLabel,
   DEFAULT_SEEDS,
   SCREEN_KEEP,
+  study,
+  DEFAULT_PROTOCOL,
+  PROTOCOLS,
+  protocolStatement,
+  comparePaired,
+  meanInterval,
 } = api;

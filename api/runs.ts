@@ -5,3 +5,6 @@ export { readRun, readRunInfo } from '../viewer/run-model.ts';
 export { REPORT_LIMITS, renderReport } from '../viewer/report.ts';
 export { textSummary } from '../viewer/summary.ts';
 export { ViewServer } from '../viewer/server.ts';
+export { StudyServer } from '../viewer/study/server.ts';
+export { isStudyFolder, NotAStudyError, StudyFolder } from '../run-store/study-folder.ts';
+export { writeStudyOutputs } from '../viewer/study/render.ts';

@@ -16,13 +16,15 @@ import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
-import { type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { SCREEN_KEEP } from '../engine/search/screen.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
+import type { Protocol } from '../engine/environment/protocol.ts';
 import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import { type SourceScores, sourceScoresOf } from './search-sources.ts';
 import { createExecutor, type Executor } from './workers.ts';
 import { checkOptions, defaultsOf, type OptionValues, recordedOptions, withDefaults } from './options/derive.ts';
 
@@ -45,6 +47,8 @@ export interface SearchCalls {
   onNote?: (message: string) => void;
   /** Called once the run folder and environment are ready, before step 0. */
   onStart?: (start: SearchStart) => void;
+  /** Called as each step (1…budget) starts; a throw there ends the search as a kill would (tests, studies). */
+  beforeStep?: (step: number) => void;
 }
 
 export interface SearchStart {
@@ -57,6 +61,8 @@ export interface SearchStart {
   evaluation: string;
   /** What the validation can tell apart: its tasks, the tasks per evaluation, the smallest difference it resolves; a warning when it is small. */
   validation: ValidationPlan;
+  /** What a memory asked test questions learns from. */
+  protocol: Protocol;
 }
 
 export interface SearchResult extends SearchSummary {
@@ -65,6 +71,10 @@ export interface SearchResult extends SearchSummary {
   validation: ValidationPlan;
   /** Where evaluations ran. */
   evaluation: string;
+  /** What a memory asked test questions learned from. */
+  protocol: Protocol;
+  /** For an environment composed of several: the pick's score per source, on validation and on test. */
+  sources?: SourceScores;
 }
 
 /**
@@ -128,7 +138,8 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
     const splitSeed = seedsOf(options).split;
-    const open = { models, images: services.images, seed: splitSeed, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
+    const protocol = protocolOf(options);
+    const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     let opened: OpenedEnvironment;
     // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
     if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
@@ -162,7 +173,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;
@@ -174,6 +185,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
           evaluation: jobs.executor.where,
           validation,
+          protocol,
         });
         const summary = await runSearch({
           env,
@@ -186,9 +198,11 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           ...(o.onEvent ? { onEvent: o.onEvent } : {}),
           ...(o.onProgress ? { onProgress: o.onProgress } : {}),
           ...(o.signal ? { signal: o.signal } : {}),
+          ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, ...summary };
+        const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
+        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary, ...(sources ? { sources } : {}) };
       } finally {
         await jobs?.executor.close();
         release();

@@ -22,7 +22,9 @@ import { UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../foundation/paths.ts';
-import { reopenEnv } from './environments.ts';
+import { environments, reopenEnv } from './environments.ts';
+import { COMPOSED, splitComposite } from '../engine/environment/compose.ts';
+import type { Protocol } from '../engine/environment/protocol.ts';
 
 /** Where evaluations run. `workers: 0` is this process; `queue` wins over `workers`. */
 export interface WorkerOptions {
@@ -47,6 +49,8 @@ export interface ExecutorSetup {
   env: Environment;
   source: EnvSource;
   openSeed: number;
+  /** What a memory asked test questions learns from (engine/environment/protocol.ts); workers open with it too. */
+  protocol?: Protocol;
   data?: string;
   services: HostServices;
   onNote: (message: string) => void;
@@ -58,13 +62,13 @@ export interface Executor {
 }
 
 export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promise<Executor> {
-  const ref: EnvRef = { source: s.source, openSeed: s.openSeed, hash: environmentHash(s.env, s.source), ...(s.data ? { data: s.data } : {}) };
+  const ref: EnvRef = { source: s.source, openSeed: s.openSeed, hash: environmentHash(s.env, s.source), ...(s.data ? { data: s.data } : {}), ...(s.protocol ? { protocol: s.protocol } : {}) };
   const inProcess = () => ({ executor: new InProcessExecutor(s.env, s.services), ref });
   if (o.workers !== undefined && (!Number.isInteger(o.workers) || o.workers < 0 || o.workers > MAX_WORKERS)) {
     throw new UsageError(`workers must be a whole number from 0 to ${MAX_WORKERS}; got ${o.workers}`);
   }
   // A definition handed to this process by a library call exists nowhere a worker could load it from.
-  const loadable = s.source.kind === 'module' || BUILTIN_ENVIRONMENTS.some((d) => d.name === s.source.name);
+  const loadable = isLoadable(s.source);
   if (o.queue) {
     if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
     // BullMQ and its Redis client load only for a command that uses a queue.
@@ -78,6 +82,35 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
   }
   const args = [...workerNodeFlags(o.workers), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'];
   return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
+}
+
+/** Whether a worker can open the environment from its source: a module, a built-in, or a composition of those. */
+function isLoadable(source: EnvSource): boolean {
+  const builtin = (name: string) => BUILTIN_ENVIRONMENTS.some((d) => d.name === name);
+  if (source.kind === 'module') return true;
+  if (source.name !== COMPOSED) return builtin(source.name);
+  // A part a library call registered by definition is known to this process alone.
+  return splitComposite(source.arg ?? source.spec, (n) => environments.has(n)).every((part) => !environments.has(part.split(':')[0] as string) || builtin(part.split(':')[0] as string));
+}
+
+/**
+ * Why a worker started for `roots` must not open a composed environment: the first part it may not open (a module or
+ * data outside its roots, or a package, which it cannot place), or undefined.
+ */
+function composedRootsProblem(ref: EnvRef, roots: readonly string[]): string | undefined {
+  for (const part of splitComposite(ref.source.arg ?? ref.source.spec, (n) => BUILTIN_ENVIRONMENTS.some((d) => d.name === n))) {
+    const head = part.split(':')[0] as string;
+    const builtin = BUILTIN_ENVIRONMENTS.find((d) => d.name === head);
+    const arg = part.slice(head.length + 1) || undefined;
+    const source: EnvSource = builtin
+      ? { spec: part, kind: 'builtin', name: head, ...(arg ? { arg } : {}) }
+      : /^(?:\.{1,2}[\\/]|[\\/])/.test(part) || /\.(?:ts|mts|js|mjs)(?::|$)/.test(part)
+        ? { spec: part, kind: 'module', name: head, path: part.replace(/(\.(?:ts|mts|js|mjs)):.*$/s, '$1') }
+        : { spec: part, kind: 'module', name: head };
+    const problem = rootsProblem({ ...ref, source }, roots, builtin?.argIsPath === true);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 const MAX_OUTCOME_CACHES = 4;
@@ -111,13 +144,13 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     const ref = mapEnvRef(asked, o.pathMap ?? []);
     if (o.roots) {
       const builtin = ref.source.kind === 'builtin' ? BUILTIN_ENVIRONMENTS.find((d) => d.name === ref.source.name) : undefined;
-      const problem = rootsProblem(ref, o.roots, builtin?.argIsPath === true);
+      const problem = ref.source.kind === 'builtin' && ref.source.name === COMPOSED ? composedRootsProblem(ref, o.roots) : rootsProblem(ref, o.roots, builtin?.argIsPath === true);
       if (problem) throw new JobRefused(`${worker} ${problem}`);
     }
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}) }));
+      ({ env, changed } = await reopenEnv(ref.source, ref.source.spec, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
       // What goes back names the problem in this code's words: a module's own error may quote the file.

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   eval: () => import('./commands/eval.ts'),
   baselines: () => import('./commands/baselines.ts'),
   search: () => import('./commands/search.ts'),
+  study: () => import('./commands/study.ts'),
   demo: () => import('./commands/demo.ts'),
   export: () => import('./commands/export.ts'),
   view: () => import('./commands/view.ts'),
@@ -32,6 +33,7 @@ Commands:
   eval              evaluate one memo program on an environment (update, then retrieve per task)
   baselines         evaluate the standard memory baselines side by side
   search            search for a better memory design (budget-aware UCB tree search)
+  study             repeated searches, the floor, transfer and statistics in one folder (tables, figures)
   demo              run the offline demo and print where its report is
   export <run>      export a run's program as an npm package or MCP server, with its memory
   view <run>        follow a run in the browser: tree, scores, actions, code, diffs, outcomes

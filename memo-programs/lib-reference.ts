@@ -6,6 +6,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { typescript } from '../foundation/typescript.ts';
 import { libDir } from '../foundation/paths.ts';
+import { STAGE_DECLARATIONS, STORE_OPTIONS } from './lib/pipeline.ts';
+import type { Tunable } from './lib/tunables.ts';
 
 // Through require (foundation/typescript.ts): Node's ESM import scans TypeScript's 9 MB for its exports first.
 const ts = typescript();
@@ -54,7 +56,32 @@ function oneLineDocs(dts: string): string {
     .trim();
 }
 
-/** Every helper module as `// automemo/lib/<name>` followed by its declarations. */
+const num = (x: number) => (x === Infinity ? 'unset' : String(Number.isInteger(x) ? x : Number(x.toFixed(3))));
+
+/** One option as the reference shows it: `k: int 40 [1–1000], search 5–200`. */
+function tunableLine(name: string, t: Tunable): string {
+  const fixed = t.fixed ? ' (fixed: reproduces a design, not searched)' : '';
+  if (t.kind === 'bool') return `${name}: boolean ${t.default}${fixed}`;
+  if (t.kind === 'enum') return `${name}: ${t.values.map((v) => `'${v}'`).join(' | ')}, default '${t.default}'${fixed}`;
+  const range = `${name}: ${t.kind} ${num(t.default)} [${num(t.min)}–${num(t.max)}]`;
+  return t.fixed ? `${range}${fixed}` : `${range}, search ${num(t.search[0])}–${num(t.search[1])}`;
+}
+
+/**
+ * The tunables of the unit store and of every stage, from their declarations (automemo/lib/tunables.ts): default,
+ * bounds a value is clamped to, and the range a search tries.
+ */
+export function tunablesReference(): string {
+  const lines = ['// Tunables, declared beside each stage (default, [bounds values are clamped to], the range a search tries)'];
+  lines.push(`new UnitStore({ ... }): ${Object.entries(STORE_OPTIONS).map(([k, t]) => tunableLine(k, t)).join('; ')}; entityMeta: the meta field an entity is read from (with entity 'meta')`);
+  for (const d of STAGE_DECLARATIONS) {
+    const options = Object.entries(d.options).map(([k, t]) => tunableLine(k, t));
+    lines.push(`${d.name} (${d.role}${d.needs ? `, needs ${d.needs}` : ''}): ${d.summary}${options.length ? `; ${options.join('; ')}` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+/** Every helper module as `// automemo/lib/<name>` followed by its declarations, then the tunables of every stage. */
 export function libReference(): string {
   const files = helperFiles();
   const key = files.map((f) => `${f}:${statSync(f).mtimeMs}`).join('|');
@@ -83,6 +110,7 @@ export function libReference(): string {
       return dts ? `// automemo/lib/${name}\n${oneLineDocs(dts)}` : `// automemo/lib/${name} (its declarations could not be generated)`;
     })
     .join('\n\n');
-  cached = { key, text };
-  return text;
+  const all = `${text}\n\n${tunablesReference()}`;
+  cached = { key, text: all };
+  return all;
 }

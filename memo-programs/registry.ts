@@ -29,6 +29,39 @@ export const BASELINES = ['no-memory', 'bm25', 'dense', 'trajectory-retrieval', 
 /** The standard designs a search screens at step 0 with `--seeds auto`: the baselines with memory and the pipeline seed. */
 export const STANDARD_DESIGNS = [...BASELINES.filter((b) => b !== 'no-memory'), 'pipeline'];
 
+/**
+ * How each standard design is edited without first losing what it does: `pipeline` — its exact form, a program of
+ * automemo/lib's stages whose payloads equal the design's (memo-programs/forms/, tested task by task in
+ * test/memo-programs/forms.test.ts; the pipeline seed is its own form); `config` — the design itself, through its
+ * exported `config` (Omni-SimpleMem: its ingestion, search, graph and pyramid have no stage-for-stage equivalent; see
+ * forms/README.md).
+ */
+export interface DesignForm {
+  design: string;
+  edit: 'pipeline' | 'config';
+  /** The program the edits start from: the form (a pipeline), or the design itself (config). */
+  path: string;
+}
+
+export const DESIGN_FORMS: Record<string, DesignForm> = Object.fromEntries(
+  (
+    [
+      ['bm25', 'pipeline', join(dir, 'forms', 'bm25.ts')],
+      ['dense', 'pipeline', join(dir, 'forms', 'dense.ts')],
+      ['trajectory-retrieval', 'pipeline', join(dir, 'forms', 'trajectory-retrieval.ts')],
+      ['reasoning-bank', 'pipeline', join(dir, 'forms', 'reasoning-bank.ts')],
+      ['g-memory', 'pipeline', join(dir, 'forms', 'g-memory.ts')],
+      ['pipeline', 'pipeline', join(dir, 'seeds', 'pipeline.ts')],
+      ['omni-simplemem', 'config', join(dir, 'seeds', 'omni-simplemem')],
+    ] as const
+  ).map(([design, edit, path]) => [design, { design, edit, path }]),
+);
+
+/** A standard design's editable form; undefined for other programs. */
+export function formOf(design: string): DesignForm | undefined {
+  return Object.hasOwn(DESIGN_FORMS, design) ? DESIGN_FORMS[design] : undefined;
+}
+
 /** A program name or a path to a program file or folder; unknown names are an error listing the known ones. */
 export function resolveProgram(nameOrPath: string): { name: string; path: string } {
   const named = PROGRAMS.find((p) => p.name === nameOrPath);

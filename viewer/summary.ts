@@ -1,6 +1,8 @@
 // The report's text form: what ran, on what, the nodes with their means, evaluations and LCBs, the selected
 // program and its test score.
 import type { RunView } from './run-model.ts';
+import { protocolStatement } from '../engine/environment/protocol.ts';
+import { protocolOf } from '../engine/search/run-options.ts';
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
 const clipped = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -19,12 +21,14 @@ export function textSummary(run: RunView): string {
     `env         ${o.env} — ${env.mode ?? '?'}${env.reward ? `: ${env.reward}` : ''}`,
     ...(run.info.envSource?.kind === 'module' ? [`env module  ${run.info.envSource.path} (${run.info.envSource.files} files, hash ${run.info.envSource.hash})`] : []),
     `search      meta agent ${o.meta}, policy ${o.policy}, selection ${o.selection}, budget ${o.budget} (${run.completedSteps} done), eval fraction ${o.evalFraction}, seed ${o.seed}`,
+    `protocol    ${protocolStatement(protocolOf(o))}`,
     `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations, ${run.noops.length} that changed nothing (not evaluated)`,
     `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.cachedTokens ? ` (${run.spend.cachedTokens} prompt tokens from the endpoint's cache)` : ''}${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
   ];
   if (run.validation) {
     const v = run.validation;
     lines.push(`validation  ${v.tasks} tasks, ${v.perEvaluation} per evaluation (${v.samples} sample${v.samples === 1 ? '' : 's'}); a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)}`);
+    if (v.selection) lines.push(`selection   ${v.selection.tasks} validation tasks held out for selection only (never shown to the meta agent; the pick is chosen there, ±${v.selection.resolvable.toFixed(3)})`);
     if (v.warning) lines.push(`warning     ${v.warning}`);
   }
   if (run.screen) lines.push(`screened    ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept)' : ''}`).join(', ')}`);

@@ -4,6 +4,7 @@
 // Their order is the order of the help.
 import { z } from 'zod';
 import { DEFAULT_MIN_EVAL_TASKS, DEFAULT_EVAL_FRACTION } from '../../engine/evaluate/task-sample.ts';
+import { DEFAULT_PROTOCOL, PROTOCOLS } from '../../engine/environment/protocol.ts';
 import type { EnvironmentDefinition } from '../../engine/environment/define.ts';
 import { parseEnvRoot } from '../../engine/jobs/env-roots.ts';
 import { parsePathMapping } from '../../engine/jobs/path-map.ts';
@@ -12,6 +13,9 @@ import { MAX_SEED } from '../../engine/run-seeds.ts';
 import { POLICY_NAMES } from '../../engine/search/policies/index.ts';
 import { MAX_PARALLEL, MAX_SEEDS } from '../../engine/search/run-options.ts';
 import { SCREEN_KEEP } from '../../engine/search/screen.ts';
+import { DEFAULT_SELECTION_SHARE } from '../../engine/search/selection-holdout.ts';
+import { MAX_REPEAT, MAX_STUDY_ENVS } from '../../engine/study/study-file.ts';
+import { STANDARD_DESIGNS } from '../../memo-programs/registry.ts';
 import { NPM_NAME } from '../../export/export.ts';
 import { DEFAULT_LIMITS } from '../../sandbox/isolate.ts';
 import { REPORT_LIMITS } from '../../viewer/report.ts';
@@ -30,7 +34,8 @@ const EnvInput = z.union([
 ]);
 const RUNS = ['search', 'eval', 'baselines'] as const;
 const EVALUATIONS = ['eval', 'baselines'] as const;
-const what = (c: string) => ({ search: 'summary', check: 'report', baselines: 'results' })[c] ?? 'result';
+const what = (c: string) =>
+  ({ search: 'summary', check: 'report', baselines: 'results', study: "study's analysis" })[c] ?? 'result';
 
 export const OPTIONS = [
   option({
@@ -40,6 +45,16 @@ export const OPTIONS = [
     required: EVALUATIONS,
     help: 'the environment, one of:',
     cli: { flag: 'env', arg: 'ENV', list: (indent) => environments.help(indent) },
+  }),
+  option({
+    key: 'env',
+    value: z
+      .array(z.string().min(1).max(4096))
+      .min(1, 'give at least one environment')
+      .max(MAX_STUDY_ENVS, `at most ${MAX_STUDY_ENVS} environments`),
+    commands: ['study'],
+    help: 'an environment (repeat for several; a,b,c composes several into one benchmark), one of:',
+    cli: { flag: 'env', arg: 'ENV', multiple: true, list: (indent) => environments.help(indent) },
   }),
   option({
     key: 'env',
@@ -109,6 +124,14 @@ export const OPTIONS = [
     cli: { flag: 'budget', arg: 'N' },
   }),
   option({
+    key: 'budget',
+    value: wholeNumber(0, 10_000),
+    commands: ['study'],
+    default: 12,
+    help: 'steps per search (default {default})',
+    cli: { flag: 'budget', arg: 'N' },
+  }),
+  option({
     key: 'seeds',
     value: z.union([
       z.literal('auto'),
@@ -117,10 +140,12 @@ export const OPTIONS = [
         .max(MAX_SEEDS, `at most ${MAX_SEEDS} seeds`)
         .readonly(),
     ]),
-    commands: ['search'],
+    commands: ['search', 'study'],
     default: 'auto',
-    help:
-      `seed programs, by name or path; "auto" (default) screens the standard designs (the baselines and pipeline) on ` +
+    help: (c) =>
+      c === 'study'
+        ? "each search's seed programs (default auto: the screen)"
+        : `seed programs, by name or path; "auto" (default) screens the standard designs (the baselines and pipeline) on ` +
       `validation and keeps the best ${SCREEN_KEEP}; "none" for none; a seed's node is seed-<its name>`,
     cli: {
       flag: 'seeds',
@@ -143,7 +168,7 @@ export const OPTIONS = [
   option({
     key: 'meta',
     value: z.enum(['model', 'offline']),
-    commands: ['search'],
+    commands: ['search', 'study'],
     help: 'model or offline (default: model when AUTOMEMO_META_MODEL is set, else offline)',
     cli: { flag: 'meta', arg: 'KIND' },
   }),
@@ -160,12 +185,29 @@ export const OPTIONS = [
     },
   }),
   option({
+    key: 'out',
+    value: z.string().min(1).max(4096),
+    commands: ['study'],
+    help: 'the study folder (new or empty; with --resume, the study)',
+    cli: { flag: 'out', arg: 'DIR' },
+  }),
+  option({
+    key: 'repeat',
+    value: wholeNumber(1, MAX_REPEAT),
+    commands: ['study'],
+    default: 3,
+    help: 'searches per environment, each its own run seed (default {default}; not --seeds, the seed programs)',
+    cli: { flag: 'repeat', arg: 'N' },
+  }),
+  option({
     key: 'resume',
     value: z.boolean(),
-    commands: ['search'],
-    help:
-      'continue the run in --out from its journal (a resume may raise the budget, the dollar cap and the steps in ' +
-      'flight)',
+    commands: ['search', 'study'],
+    help: (c) =>
+      c === 'study'
+        ? 'continue the study in --out: finished pieces are read back, each unfinished search resumes from its journal'
+        : 'continue the run in --out from its journal (a resume may raise the budget, the dollar cap and the steps ' +
+          'in flight)',
     cli: { flag: 'resume' },
   }),
   option({
@@ -198,7 +240,7 @@ export const OPTIONS = [
   option({
     key: 'evalFraction',
     value: share(),
-    commands: ['search'],
+    commands: ['search', 'study'],
     default: DEFAULT_EVAL_FRACTION,
     recorded: true,
     help: 'share of validation tasks per evaluation (default {default})',
@@ -207,7 +249,7 @@ export const OPTIONS = [
   option({
     key: 'minEvalTasks',
     value: wholeNumber(0, 100_000),
-    commands: ['search'],
+    commands: ['search', 'study'],
     default: DEFAULT_MIN_EVAL_TASKS,
     recorded: true,
     help: 'but at least N of them (default {default}; all when fewer): fewer tasks cannot tell programs apart',
@@ -219,11 +261,11 @@ export const OPTIONS = [
   option({
     key: 'parallel',
     value: wholeNumber(1, MAX_PARALLEL),
-    commands: ['search'],
+    commands: ['search', 'study'],
     recorded: true,
     resumable: true,
-    help:
-      `steps in flight at once (default 1; at most ${MAX_PARALLEL}): each step's model calls overlap the others' ` +
+    help: (c) =>
+      `steps in flight at once${c === 'study' ? ' per search' : ''} (default 1; at most ${MAX_PARALLEL}): each step's model calls overlap the others' ` +
       'evaluations',
     cli: {
       flag: 'parallel',
@@ -262,12 +304,14 @@ export const OPTIONS = [
   option({
     key: 'data',
     value: z.string().min(1).max(4096),
-    commands: [...RUNS, 'demo'],
+    commands: [...RUNS, 'demo', 'study'],
     recorded: true,
     help: (c) =>
       c === 'demo'
         ? 'another folder of LoCoMo-format conversations (default: the shipped ones)'
-        : "the environment's data folder (locomo: conversation files)",
+        : c === 'study'
+          ? "the environments' data folder"
+          : "the environment's data folder (locomo: conversation files)",
     cli: {
       flag: 'data',
       arg: 'DIR',
@@ -276,7 +320,7 @@ export const OPTIONS = [
   option({
     key: 'strict',
     value: z.boolean(),
-    commands: RUNS,
+    commands: [...RUNS, 'study'],
     recorded: true,
     help:
       'a data: benchmark must load whole: a world left out by a bad field, or a line that is not JSON, is an error ' +
@@ -288,15 +332,21 @@ export const OPTIONS = [
   option({
     key: 'seed',
     value: wholeNumber(0, MAX_SEED),
-    commands: [...RUNS, 'check'],
-    help: "the run's seed (default 0): the split, the sandbox's random numbers and any sampling derive from it",
+    commands: [...RUNS, 'check', 'study'],
+    help: (c) =>
+      c === 'study'
+        ? 'the first run seed (default 0): the searches use seed, seed + 1, …'
+        : "the run's seed (default 0): the split, the sandbox's random numbers and any sampling derive from it",
     cli: { flag: 'seed', arg: 'N' },
   }),
   option({
     key: 'splitSeed',
     value: wholeNumber(0, MAX_SEED),
-    commands: [...RUNS, 'check'],
-    help: 'hold the split fixed whatever --seed (default: --seed)',
+    commands: [...RUNS, 'check', 'study'],
+    help: (c) =>
+      c === 'study'
+        ? 'the split every search, the floor and the transfer share (default 0)'
+        : 'hold the split fixed whatever --seed (default: --seed)',
     cli: { flag: 'split-seed', arg: 'N' },
   }),
   option({
@@ -309,7 +359,7 @@ export const OPTIONS = [
   option({
     key: 'workers',
     value: wholeNumber(0, MAX_WORKERS),
-    commands: RUNS,
+    commands: [...RUNS, 'study'],
     help:
       'local worker processes evaluating programs (default: one per core but one, at least 1; 0 evaluates in this ' +
       'process)',
@@ -322,7 +372,7 @@ export const OPTIONS = [
   option({
     key: 'queue',
     value: z.string().min(1).max(4096),
-    commands: RUNS,
+    commands: [...RUNS, 'study'],
     help:
       'evaluate on `automemo worker --queue URL` processes through Redis (redis://[:password@]host:port, rediss:// ' +
       'for TLS); see the README\'s "Scaling out"',
@@ -330,6 +380,55 @@ export const OPTIONS = [
       flag: 'queue',
       arg: 'URL',
     },
+  }),
+  option({
+    key: 'designs',
+    value: z.array(z.string().min(1, 'a design name is empty').max(200)).min(1).max(MAX_SEEDS),
+    commands: ['study'],
+    default: STANDARD_DESIGNS,
+    help: `the floor's designs (default the ${STANDARD_DESIGNS.length} standard designs)`,
+    cli: { flag: 'designs', arg: 'A,B', parse: commaList },
+  }),
+  option({
+    key: 'protocol',
+    value: z.enum(PROTOCOLS, {
+      error: (i) =>
+        'update (the update episodes only; the default) or update+validation; ' +
+        `got ${JSON.stringify(String(i.input).slice(0, 60))}`,
+    }),
+    commands: [...RUNS, 'study'],
+    default: DEFAULT_PROTOCOL,
+    recorded: true,
+    help:
+      'what a memory asked test questions learns from: update (the update episodes only, as during a search; ' +
+      'default) or update+validation (history benchmarks: the whole history)',
+    cli: { flag: 'protocol', arg: 'P' },
+  }),
+  option({
+    key: 'selectionShare',
+    value: z.number().min(0).max(0.5),
+    commands: ['search'],
+    default: DEFAULT_SELECTION_SHARE,
+    recorded: true,
+    help:
+      'share of the validation held out for selection only (0 holds none out): never shown to the meta agent, where ' +
+      'the pick is chosen (engine/search/selection-holdout.ts); validations under 40 tasks hold none out',
+  }),
+  option({
+    key: 'joint',
+    value: z.boolean(),
+    commands: ['study'],
+    default: false,
+    help: 'also one search over every environment composed into one',
+    cli: { flag: 'joint' },
+  }),
+  option({
+    key: 'transfer',
+    value: z.boolean(),
+    commands: ['study'],
+    default: true,
+    help: 'skip the transfer matrix',
+    cli: { flag: 'no-transfer', sets: false },
   }),
   option({
     key: 'test',
@@ -537,7 +636,7 @@ export const OPTIONS = [
   option({
     key: 'json',
     value: z.boolean(),
-    commands: [...RUNS, 'check', 'export'],
+    commands: [...RUNS, 'check', 'export', 'study'],
     cliOnly: true,
     help: (c) => `print the ${what(c)} as JSON`,
     cli: { flag: 'json' },

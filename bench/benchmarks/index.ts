@@ -1,9 +1,13 @@
-// The benchmarks bench:search runs the offline search on: LoCoMo (real dialogue data) and three small benchmarks of
-// other shapes written for the bench and never used to tune the offline agent — a procedural module family with
-// several worlds, a data-file QA set scored by answer containment, and a multiple-choice set.
+// The benchmarks bench:search runs the offline search on: LoCoMo (real dialogue data) and small benchmarks of other
+// shapes written for the bench and never used to tune the offline agent — a procedural module family with several
+// worlds, a data-file QA set scored by answer containment, and a multiple-choice set; and, written and frozen before
+// issue 39's agent changes were measured on them, a help desk whose customers' conventions are revealed only in the
+// outcome's feedback, multiple choice over long user–assistant histories, and intranets whose chores need a
+// per-chore procedure and site-wide quirks learned from other chores.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeChoices } from './choices.ts';
+import { writeLongChats } from './long-chats.ts';
 import { writeTeamLogs } from './team-logs.ts';
 import { writeBookClub } from './dev/book-club.ts';
 import { writeHouseNotes } from './dev/house-notes.ts';
@@ -40,6 +44,17 @@ export const BENCHMARKS: BenchBenchmark[] = [
       return `data:${path}`;
     },
   },
+  { name: 'help-desk', shape: 'module, 6 worlds, feedback in outcome.note', prepare: () => join(here, 'help-desk.ts') },
+  {
+    name: 'long-chats',
+    shape: 'data-file multiple choice, long histories',
+    prepare: (dir) => {
+      const path = join(dir, 'long-chats.jsonl');
+      writeLongChats(path, 17);
+      return `data:${path}`;
+    },
+  },
+  { name: 'intranets', shape: 'procedural module, 12 worlds, per-chore and site-wide', prepare: () => join(here, 'intranets.ts') },
 ];
 
 /** The development benchmarks: the offline agent was tuned on these (and on LoCoMo's demo), never on those above. */

@@ -3,7 +3,8 @@ import { relative } from 'node:path';
 import { BASELINES, baselines, type BaselinesOptions, type EvalRuns, failureLine } from '../../api/evaluate.ts';
 import { commandHelp } from '../../api/options/derive.ts';
 import { noPositionals, parse } from '../args.ts';
-import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { evalHeader, evalTable, scenarioTable, sourceLines } from '../format-eval.ts';
+import type { Protocol } from '../../api/index.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
 import { toStdout } from '../terminal.ts';
@@ -40,11 +41,11 @@ export async function runBaselines(o: Omit<BaselinesOptions, 'onNote' | 'onProgr
 }
 
 /** The table of the programs that finished, then each failure by name. */
-export function baselinesText(runs: EvalRuns & { evaluation?: string }, resultsPath: string): string {
+export function baselinesText(runs: EvalRuns & { evaluation?: string; protocol?: Protocol }, resultsPath: string): string {
   const parts: string[] = [];
   const first = runs.rows[0];
   if (first)
-    parts.push(`${evalHeader(first.result, runs.evaluation)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n`);
+    parts.push(`${evalHeader(first.result, runs.evaluation, runs.protocol)}\n\n${evalTable(runs.rows)}\n\nby scenario:\n${scenarioTable(runs.rows)}\n${sourceLines(runs.rows)}`);
   for (const f of runs.failures)
     parts.push(`${failureLine(f)}\n`);
   if (runs.failures.length)

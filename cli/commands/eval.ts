@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { evaluate, EvaluationFailed, type EvaluateResult, splitName } from '../../api/evaluate.ts';
 import { type CommandLineValues, commandHelp } from '../../api/options/derive.ts';
 import { parse, UsageError } from '../args.ts';
-import { evalHeader, evalTable, scenarioTable } from '../format-eval.ts';
+import { evalHeader, evalTable, scenarioTable, sourceLines } from '../format-eval.ts';
 import { progressPrinter } from '../progress.ts';
 import { noteToStderr } from '../style.ts';
 import { toStdout, toStderr } from '../terminal.ts';
@@ -55,7 +55,7 @@ export async function run(argv: string[]): Promise<number> {
   } else {
     const row = { name: res.name, result: res, evidenceDir: res.evidenceDir };
     toStdout(
-      `${evalHeader(res, res.evaluation)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
+      `${evalHeader(res, res.evaluation, res.protocol)}\n\n${evalTable([row])}\n\nby scenario:\n${scenarioTable([row])}\n${sourceLines([row])}\nevidence: ${relative(process.cwd(), res.evidenceDir) || res.evidenceDir}\n`,
     );
   }
   return 0;

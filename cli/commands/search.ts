@@ -5,6 +5,7 @@ import { SCREEN_KEEP, search, type SearchResult, seedsOf } from '../../api/searc
 import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
 import { type CommandLineValues, commandHelp, commandLineDefaults } from '../../api/options/derive.ts';
 import { noPositionals, parse, UsageError } from '../args.ts';
+import { protocolStatement } from '../../api/evaluate.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
@@ -62,7 +63,7 @@ export async function searchCommand(given: CommandLineValues<'search'>, label = 
         toStdout(
           `${bold(label)} — env ${o.env}${where} (${s.env.mode}: ${s.env.reward}); meta agent ${s.meta}; ` +
             `budget ${o.budget} steps${(o.parallel ?? 1) > 1 ? ` (${o.parallel} in flight)` : ''}; seeds ${seedsLine(o)}; policy ${o.policy}; ${runSeedLine(o)}; evaluations ${s.evaluation}; run folder ${out}${s.resumed ? ' (resumed)' : ''}\n` +
-            `${validationLine(s.validation)}\n`,
+            `${validationLine(s.validation)}\n${protocolStatement(s.protocol)}\n`,
         );
         if (s.validation.warning) toStderr(`${label}: warning: ${s.validation.warning}\n`);
       },
@@ -110,7 +111,12 @@ function seedsLine(o: RunOptions): string {
 /** What the validation can tell apart, in a line. */
 export function validationLine(v: ValidationPlan): string {
   const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
-  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart`;
+  const held = v.selection
+    ? `; ${v.selection.tasks} more held out for selection only (never shown to the meta agent; the pick is chosen there, known to ±${v.selection.resolvable.toFixed(3)})`
+    : v.selectionNote
+      ? `; ${v.selectionNote}`
+      : '';
+  return `validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation${samples}; a score on ${v.perEvaluation} tasks is known to ±${v.resolvable.toFixed(3)} (one task moves it by ${v.oneTask.toFixed(3)}): closer programs are not told apart${held}`;
 }
 export function summaryTable(s: SearchResult, options: RunOptions): string {
   const { split } = seedsOf(options);
@@ -124,14 +130,16 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
     ['full evaluations', String(s.fullEvaluations)],
     [
       `selected (${options.selection})`,
-      `${s.winner.id}: validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), test ${fmt(s.winner.test)}`,
+      `${s.winner.id}: search validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), selection ${s.winner.selection === undefined ? '— (none held out)' : fmt(s.winner.selection)}, test ${fmt(s.winner.test)}${s.winner.test !== undefined ? ` (test − search validation ${fmt(s.winner.test - s.winner.validation)})` : ''}`,
     ],
     ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
+    ...(s.sources ? ([['selected by source', sourcesLine(s.sources)]] as [string, string][]) : []),
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
     ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
     ['validation', validationLine(s.validation)],
-    ['test split', `split seed ${split}: automemo eval --split-seed ${split} scores a program on the same held-out tasks`],
+    ['test split', `split seed ${split}: automemo eval --split-seed ${split} --protocol ${s.protocol} scores a program on the same held-out tasks`],
+    ['protocol', protocolStatement(s.protocol)],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
   ];
@@ -140,4 +148,11 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
   if (s.stopped) rows.push(['stopped', s.stopped]);
   const w = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(w)}  ${v}`).join('\n');
+}
+
+/** The pick's score per source (a composed environment's score is their mean: each source weighs the same). */
+function sourcesLine(s: NonNullable<SearchResult['sources']>): string {
+  const names = [...new Set([...Object.keys(s.validation), ...Object.keys(s.test ?? {})])];
+  const each = names.map((n) => `${n}: validation ${fmt(s.validation[n] ?? undefined)}${s.test ? `, test ${fmt(s.test[n] ?? undefined)}` : ''}`);
+  return `${each.join('; ')} (the score is their mean: each source weighs the same, whatever its number of tasks)`;
 }

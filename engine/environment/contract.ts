@@ -140,6 +140,19 @@ export interface Environment {
   /** Scenario of a task (site, template, family, category), for grouping evidence. */
   scenario(taskId: string): string;
   /**
+   * The source a task comes from, in an environment composed of several (compose.ts): the score weighs each source
+   * the same (engine/evaluate/stats.ts), and every report breaks it down by source. Absent: one source.
+   */
+  source?(taskId: string): string | undefined;
+  /**
+   * Readers other than the one the reward uses, that can score a payload too (a second offline reader with other
+   * rules, evidence recall where the data cites evidence, the model reader): a study scores the picks and the best
+   * design with them, and flags a gain that does not hold under another reader.
+   */
+  readers?(): string[];
+  /** A task's payload scored by one of readers() in [0, 1]; undefined when that reader cannot score this task. */
+  reread?(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined>;
+  /**
    * Ground truth of a training task, for the meta agent's evidence (never shown to programs), as typed fields
    * (explanation.ts); undefined for a task it knows nothing of.
    */

@@ -4,6 +4,7 @@
 import type { ResolvedModels } from '../../foundation/llm/models.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Environment } from './contract.ts';
+import type { Protocol } from './protocol.ts';
 import type { TaskEnvironmentSpec } from './task-spec.ts';
 
 // `any`: each environment picks its own ground-truth type; the engine never reads it.
@@ -19,6 +20,11 @@ export interface LoadContext {
   strict?: boolean;
   /** The run's seed: the split and any generated tasks depend on it. */
   seed: number;
+  /**
+   * What a memory asked test questions learns from (protocol.ts; default 'update'). Environments of tasks apply it
+   * themselves (task-environment.ts); a full Environment whose update episodes are tasks of the split should too.
+   */
+  protocol?: Protocol;
   models: ResolvedModels;
   /** The host's image store: images programs may reach by id. */
   images: ImageStore;

@@ -8,13 +8,21 @@ import { TimeLimitError, withinTime } from '../../foundation/time-limit.ts';
 import { type Environment, InfraError } from './contract.ts';
 import { checkLoaded } from './definition-check.ts';
 import { checkedExplanation } from './explanation.ts';
-import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentLimits, type LoadContext } from './define.ts';
+import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentDefinition, type EnvironmentLimits, type LoadContext } from './define.ts';
 import { throwSite } from './module-source.ts';
-import type { ResolvedEnvironment } from './registry.ts';
+import type { EnvFiles, EnvSource } from './registry.ts';
 import { environmentLabel, taskEnvironment } from './task-environment.ts';
 
+/** What opening needs of a resolved environment (registry.ts's ResolvedEnvironment has it): its definition and source. */
+export interface OpenableEnvironment {
+  definition: EnvironmentDefinition;
+  source: Pick<EnvSource, 'arg' | 'hash'> & Partial<Pick<EnvSource, 'kind' | 'path'>>;
+  /** A module's files: where a failure of its load() is placed. */
+  files?: EnvFiles;
+}
+
 export async function openEnvironment(
-  resolved: ResolvedEnvironment,
+  resolved: OpenableEnvironment,
   context: Omit<LoadContext, 'arg'>,
 ): Promise<Environment> {
   const { definition, source } = resolved;
@@ -31,6 +39,7 @@ export async function openEnvironment(
   if (checked.kind === 'environment') return guarded(checked.env, who, limits);
   return taskEnvironment(definition.name, checked.spec, {
     seed: context.seed,
+    ...(context.protocol ? { protocol: context.protocol } : {}),
     images: context.images,
     onNote: context.onNote,
     limits,

@@ -3,9 +3,12 @@
 // resolved to is recorded in run.json (EnvSource), so a run can be resumed, viewed and exported later from the same
 // code, and says so when that code changed; a run's copy of its module or data (run-store/env-copy.ts)
 // stands in for files that changed or moved since.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
 import { ContentError } from '../../foundation/usage-error.ts';
+import { COMPOSED, composedDefinition, MAX_SOURCES, splitComposite } from './compose.ts';
 import { checkDefinition } from './definition-check.ts';
 import type { EnvironmentDefinition } from './define.ts';
 import { hashDataFiles } from './data-files.ts';
@@ -100,6 +103,8 @@ export class EnvironmentRegistry {
 
   /** What --env names, imported and fingerprinted when it is a module. */
   async resolve(spec: string, cwd = process.cwd()): Promise<ResolvedEnvironment> {
+    const parts = splitComposite(spec, (n) => this.defs.has(n));
+    if (parts.length > 1) return this.resolveComposite(spec, parts, cwd);
     const parsed = parseEnvSpec(spec, (n) => this.defs.has(n));
     if (parsed.kind === 'name') {
       const definition = this.defs.get(parsed.name) as EnvironmentDefinition;
@@ -118,10 +123,51 @@ export class EnvironmentRegistry {
   }
 
   /**
+   * `a,b,c`: every part resolved here (so a part that names nothing is said before anything loads), composed when
+   * opened (compose.ts). The source's hash covers the parts' specs and fingerprints: a part whose module or data
+   * changed changes it.
+   */
+  private async resolveComposite(spec: string, parts: string[], cwd: string): Promise<ResolvedEnvironment> {
+    if (parts.length > MAX_SOURCES) throw new Error(`--env ${spec.slice(0, 200)} composes ${parts.length} environments; at most ${MAX_SOURCES}`);
+    const resolved: { spec: string; resolved: ResolvedEnvironment }[] = [];
+    for (const [i, part] of parts.entries()) {
+      try {
+        resolved.push({ spec: part, resolved: await this.resolve(part, cwd) });
+      } catch (err) {
+        const message = `source ${i + 1} of ${parts.length} (${part.slice(0, 200)}): ${(err as Error).message}`;
+        throw err instanceof ContentError ? new ContentError(message, { cause: err }) : new Error(message, { cause: err });
+      }
+    }
+    const hash = createHash('sha256')
+      // Where a part's files are is left out (its fingerprint says what they hold), so a resume from elsewhere matches.
+      .update(JSON.stringify(resolved.map((r) => [r.resolved.source.name, r.resolved.source.hash ?? r.resolved.source.arg ?? ''])))
+      .digest('hex')
+      .slice(0, 16);
+    const notes = resolved.flatMap((r) => r.resolved.notes ?? []);
+    // The parts as any process finds them: modules by their absolute path, data by its absolute path (a worker in
+    // another folder, a resume from elsewhere). Reopening reads this, not the spec as typed.
+    const absolute = resolved.map(({ spec: part, resolved: r }) => {
+      if (r.source.kind === 'module' && r.source.path) return `${r.source.path}${r.source.arg ? `:${r.source.arg}` : ''}`;
+      if (r.definition.argIsPath && r.source.arg) return `${r.source.name}:${resolvePath(cwd, r.source.arg)}`;
+      return part;
+    });
+    return {
+      definition: composedDefinition(resolved),
+      source: { spec, kind: 'builtin', name: COMPOSED, arg: absolute.join(','), hash },
+      ...(notes.length ? { notes } : {}),
+    };
+  }
+
+  /**
    * The environment a run recorded, as its files are now; `changed` says how they differ from when the run started.
    * Files that changed or are gone are read from the run's copy of them when there is one (`copy`).
    */
   async reopen(source: EnvSource, copy?: EnvCopy): Promise<ResolvedEnvironment & { changed?: string }> {
+    if (source.kind === 'builtin' && source.name === COMPOSED && !this.defs.has(COMPOSED)) {
+      // Its parts as they are now (a composed environment keeps no copy of its parts' files).
+      const now = await this.resolve(source.arg ?? source.spec);
+      return now.source.hash === source.hash ? now : { ...now, changed: `a source of ${source.spec.slice(0, 200)} changed since this run started (its sources hashed ${source.hash}, now ${now.source.hash}); using them as they are now` };
+    }
     if (source.kind === 'builtin') return this.reopenBuiltin(source, copy);
     const path = source.path as string;
     const now = await this.inspectNow(path);

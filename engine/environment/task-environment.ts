@@ -1,8 +1,8 @@
 // A full Environment from tasks, an agent and a checker (task-spec.ts). The spec is checked when it arrives; tasks
 // without a role get one per scenario (roles.ts); update episodes are the agent's runs without memory, collected once
 // and stored (collect-episodes.ts). One world per split: on train (what the search uses) the memory learns from the
-// update batch and is asked about the validation batch; on test it learns from every training episode and is asked
-// about the test tasks.
+// update batch and is asked about the validation batch; on test it learns from the update batch (protocol 'update',
+// the default) or the update and validation batches (protocol 'update+validation') and is asked about the test tasks.
 import type { EpisodeRecorder, MemoryPayload, PartialRecorder } from '../../memo-programs/contract.ts';
 import { DEFAULT_BUDGET } from '../../sandbox/payload.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
@@ -26,10 +26,13 @@ import { runAndScore } from './task-run.ts';
 import { checkTaskSpec, roleProblems, throwProblems } from './task-spec-check.ts';
 import type { EnvTask, TaskEnvironmentSpec, TaskRole } from './task-spec.ts';
 import type { EnvironmentLimits } from './define.ts';
+import { DEFAULT_PROTOCOL, type Protocol } from './protocol.ts';
 
 export interface TaskEnvironmentContext {
   /** The run's seed: roles of tasks without one depend on it. */
   seed: number;
+  /** What a memory asked test questions learns from (protocol.ts; default 'update'). */
+  protocol?: Protocol;
   /** The host's image store: task and step images go here, so programs can reach them by id. */
   images: ImageStore;
   onNote?: (message: string) => void;
@@ -80,6 +83,15 @@ class TaskEnvironment<T> implements Environment {
     if (spec.tasks[0]) this.explain(spec.tasks[0].id);
   }
 
+  private get protocol(): Protocol {
+    return this.context.protocol ?? DEFAULT_PROTOCOL;
+  }
+
+  /** Whether a memory asked the test questions learns from a task of this role (the protocol). */
+  private learnsForTest(role: TaskRole): boolean {
+    return role === 'update' || (role === 'validation' && this.protocol === 'update+validation');
+  }
+
   private get mode(): 'offline' | 'model' {
     return this.spec.agent.mode ?? 'offline';
   }
@@ -108,6 +120,7 @@ class TaskEnvironment<T> implements Environment {
         split: { update: count('update'), validation: count('validation'), test: count('test') },
         ...(this.byWorld.size > 1 || !this.byWorld.has(undefined) ? { worlds: this.byWorld.size } : {}),
         catalogHash: this.catalogHash,
+        protocol: this.protocol,
       },
     };
   }
@@ -183,11 +196,12 @@ class TaskEnvironment<T> implements Environment {
    * test tasks. A world with nothing to ask on a split is left out of it.
    */
   async worlds(split: Split): Promise<World[]> {
-    const episodes = await (split === 'test' ? this.trainingEpisodes() : this.updateEpisodes());
+    // Under protocol 'update' the test split learns from the update episodes only: validation's episodes are not run.
+    const episodes = await (split === 'test' && this.protocol === 'update+validation' ? this.trainingEpisodes() : this.updateEpisodes());
     const tasks = this.spec.tasks;
     const out: World[] = [];
     for (const [world, indices] of this.byWorld) {
-      const learn = indices.filter((i) => (split === 'test' ? this.roles[i] !== 'test' : this.roles[i] === 'update'));
+      const learn = indices.filter((i) => (split === 'test' ? this.learnsForTest(this.roles[i] as TaskRole) : this.roles[i] === 'update'));
       const ask = indices.filter((i) => this.roles[i] === (split === 'test' ? 'test' : 'validation'));
       if (!ask.length) continue;
       out.push({

@@ -250,6 +250,7 @@ async function scoreTask(
     taskId: task.taskId,
     world: world.id,
     scenario: options.env.scenario(task.taskId),
+    ...sourceOf(options.env, task.taskId),
     retrieveMs: Math.round(retrieved.ms * 100) / 100,
   };
   if (!retrieved.ok) {
@@ -315,6 +316,7 @@ function failedTask(task: PartialRecorder, world: World, options: EvaluateOption
     taskId: task.taskId,
     world: world.id,
     scenario: options.env.scenario(task.taskId),
+    ...sourceOf(options.env, task.taskId),
     reward: 0,
     success: false,
     metrics: {},
@@ -350,4 +352,10 @@ class Semaphore {
     if (next) next();
     else this.free++;
   }
+}
+
+/** A task's source, in an environment composed of several (TaskRecord.source); nothing otherwise. */
+export function sourceOf(env: Environment, taskId: string): { source?: string } {
+  const source = env.source?.(taskId);
+  return source !== undefined ? { source } : {};
 }

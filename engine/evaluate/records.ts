@@ -10,6 +10,8 @@ export interface TaskRecord {
   taskId: string;
   world: string;
   scenario: string;
+  /** Its source, in an environment composed of several (Environment.source). */
+  source?: string;
   /** null when the task could not be scored because of an infrastructure failure. */
   reward: number | null;
   success: boolean;
@@ -66,6 +68,8 @@ export interface EvaluationStats {
   /** Mean of each reported metric over the tasks that have it. */
   metrics: Record<string, number>;
   byScenario: Record<string, { tasks: number; score: number | null }>;
+  /** In an environment composed of several: each source's tasks and score (the score is their mean). */
+  bySource?: Record<string, { tasks: number; score: number | null }>;
   meanPayloadChars: number;
   retrieveP50Ms: number;
   retrieveP95Ms: number;

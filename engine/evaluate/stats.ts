@@ -29,6 +29,41 @@ export function mergeUsage(usages: (InstanceUsage | null)[]): UsageReport {
   return out;
 }
 
+/**
+ * Score by source: per source the mean reward of its scored tasks. The score of an evaluation of a composed
+ * environment is the mean of these (each source weighs the same, whatever its number of tasks); without sources it
+ * is the mean over tasks. One definition, read by the evaluation, the search and the study alike.
+ */
+export function bySourceScores(tasks: readonly { source?: string | undefined; reward: number | null }[]): Record<string, { tasks: number; score: number | null }> | undefined {
+  if (!tasks.some((t) => t.source !== undefined)) return undefined;
+  const out = keyedObject<{ tasks: number; score: number | null }>();
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const t of tasks) {
+    const key = t.source ?? 'unknown';
+    const s = (out[key] ??= { tasks: 0, score: null });
+    s.tasks++;
+    const acc = sums.get(key) ?? { sum: 0, n: 0 };
+    if (t.reward !== null) {
+      acc.sum += t.reward;
+      acc.n++;
+    }
+    sums.set(key, acc);
+  }
+  for (const [key, acc] of sums) (out[key] as { score: number | null }).score = acc.n ? acc.sum / acc.n : null;
+  return out;
+}
+
+/** score = mean over tasks, or for a composed environment the mean of its sources' scores (bySourceScores). */
+export function weightedScore(tasks: readonly { source?: string | undefined; reward: number | null }[]): number | null {
+  const by = bySourceScores(tasks);
+  if (by) {
+    const scores = Object.values(by).map((s) => s.score).filter((x): x is number => x !== null);
+    return scores.length ? mean(scores) : null;
+  }
+  const scored = tasks.filter((t) => t.reward !== null).map((t) => t.reward as number);
+  return scored.length ? mean(scored) : null;
+}
+
 export function summarize(tasks: TaskRecord[], worlds: WorldRecord[], usage: UsageReport): EvaluationStats {
   const scored = tasks.filter((t) => t.reward !== null);
   const metricNames = new Set(tasks.flatMap((t) => Object.keys(t.metrics)));
@@ -47,6 +82,7 @@ export function summarize(tasks: TaskRecord[], worlds: WorldRecord[], usage: Usa
     const rs = scored.filter((t) => t.scenario === name).map((t) => t.reward as number);
     s.score = rs.length ? mean(rs) : null;
   }
+  const bySource = bySourceScores(tasks);
   const retrieved = tasks.filter((t) => t.retrieveMs > 0).map((t) => t.retrieveMs);
   const episodes = worlds.reduce((n, w) => n + w.episodes, 0);
   return {
@@ -55,7 +91,8 @@ export function summarize(tasks: TaskRecord[], worlds: WorldRecord[], usage: Usa
     infraFailed: tasks.filter((t) => t.infraError).length,
     programFailed: tasks.filter((t) => t.programError).length,
     truncated: tasks.filter((t) => t.truncated).length,
-    score: scored.length ? mean(scored.map((t) => t.reward as number)) : null,
+    score: weightedScore(tasks),
+    ...(bySource ? { bySource } : {}),
     metrics,
     byScenario,
     meanPayloadChars: Math.round(mean(tasks.map((t) => t.payloadChars))),

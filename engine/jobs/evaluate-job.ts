@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Environment, Split, World } from '../environment/contract.ts';
-import type { EvaluationResult, TaskRecord } from '../evaluate/evaluate.ts';
+import { type EvaluationResult, sourceOf, type TaskRecord } from '../evaluate/evaluate.ts';
 import { EvidenceWriter } from '../evaluate/evidence.ts';
 import { mergeUsage, summarize } from '../evaluate/stats.ts';
 import { automemoVersion } from '../../foundation/version.ts';
@@ -123,7 +123,7 @@ export async function failedEvaluation(job: EvalJob, env: Environment, reason: s
   const tasks: TaskRecord[] = worlds.flatMap((w) =>
     w.tasks
       .filter((t) => !wanted || wanted.has(t.taskId))
-      .map((t) => ({ taskId: t.taskId, world: w.id, scenario: env.scenario(t.taskId), reward: 0, success: false, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false, programError: reason })),
+      .map((t) => ({ taskId: t.taskId, world: w.id, scenario: env.scenario(t.taskId), ...sourceOf(env, t.taskId), reward: 0, success: false, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false, programError: reason })),
   );
   const stats = summarize(tasks, [], mergeUsage([]));
   return { program: { entry: job.program.entryPath, hash: job.program.hash }, env: env.info(), split: job.split, score: stats.score, stats, tasks, worlds: [], elapsedMs: 0 };

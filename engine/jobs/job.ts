@@ -3,6 +3,7 @@
 // sample, the seed and the limits), and what comes back (the result and its evidence files). Both cross a process
 // or a network, so both are checked against these schemas where they arrive.
 import { z } from 'zod';
+import { ProtocolSchema } from '../environment/protocol.ts';
 import { EnvSourceSchema } from '../environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
@@ -22,6 +23,8 @@ export const EnvRefSchema = z
     data: z.string().max(4096).optional(),
     /** The seed the environment was opened with (a split may depend on it). */
     openSeed: z.number().int().min(0).max(2 ** 31 - 1),
+    /** What a memory asked test questions learns from (engine/environment/protocol.ts); absent: the default. */
+    protocol: ProtocolSchema.optional(),
     /** sha256 (16 hex) over the environment's info and source: a worker holding other code or data refuses. */
     hash: z.string().regex(/^[0-9a-f]{16}$/),
   })
@@ -109,6 +112,7 @@ const TaskRecordSchema = z
     taskId: z.string().max(1000),
     world: z.string().max(1000),
     scenario: z.string().max(1000),
+    source: z.string().max(1000).optional(),
     reward: z.number().min(0).max(1).nullable(),
     success: z.boolean(),
     metrics: z.record(z.string().max(200), z.number().finite()).refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics'),

@@ -5,7 +5,7 @@
 // about a task's reward; it cannot drop tasks, add some, or score what it did not report.
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
 import type { Environment, World } from '../environment/contract.ts';
-import type { EvaluationResult } from '../evaluate/evaluate.ts';
+import { type EvaluationResult, sourceOf } from '../evaluate/evaluate.ts';
 import { mergeUsage, summarize } from '../evaluate/stats.ts';
 import type { EvalJob, JobOutput } from './job.ts';
 
@@ -58,7 +58,7 @@ export function checkedResult(job: EvalJob, out: JobOutput, env: Environment, wo
   const wrong = mismatch(job, result, expectedTasks(job, worlds));
   if (wrong) throw new ToolchainError('workers', `${out.worker} returned a result that is not this evaluation's (${job.key}): ${wrong}`);
   // Scenarios, the environment's info and every statistic come from here; the worker's say nothing.
-  const tasks = result.tasks.map((t) => ({ ...t, scenario: env.scenario(t.taskId) }));
+  const tasks = result.tasks.map(({ source: _claimed, ...t }) => ({ ...t, scenario: env.scenario(t.taskId), ...sourceOf(env, t.taskId) }));
   const stats = summarize(tasks, result.worlds, mergeUsage(result.worlds.map((w) => w.usage)));
   return { ...result, env: env.info(), tasks, stats, score: stats.score };
 }

@@ -9,6 +9,7 @@ import { evaluateNode } from './evaluate-node.ts';
 import type { SearchRun } from './search-run.ts';
 import { selectFinal, selectionScore } from './selection.ts';
 import { pairedDifference, type Tie, taskRewards, tiesOf } from './ties.ts';
+import { pastSelectionScores, scoreOnSelection } from './final-selection.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
 
 export const FINAL_STEP = -1;
@@ -19,6 +20,8 @@ const CONFIRMED = 3;
 export interface FinalChoice {
   winner: TreeNode;
   tie?: Tie;
+  /** The winner's score on the validation held out for selection, when the search held some out. */
+  selection?: number | null;
 }
 
 export async function finalPhase(run: SearchRun): Promise<FinalChoice> {
@@ -26,11 +29,18 @@ export async function finalPhase(run: SearchRun): Promise<FinalChoice> {
   if (tree.evaluated().length === 0) throw new Error(`no program has a score yet${run.stopped ? `: ${run.stopped}` : ''}`);
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
   // A search stopped by infrastructure, or by the user, has not finished: its resume does the final phase.
-  if (run.failure || run.interrupted || (run.ranSteps === 0 && finalDone(run.pastEvents))) return choose(run);
+  if (run.failure || run.interrupted || (run.ranSteps === 0 && finalDone(run.pastEvents))) return onSelection(run, choose(run), pastSelectionScores(run.pastEvents));
   let choice: FinalChoice | undefined;
   const finished = await run.runStep(FINAL_STEP, async () => {
     if (!run.stopped) await confirm(run);
     choice = choose(run);
+    // The held-out validation decides among the leading candidates (selection-holdout.ts); the meta agent never saw it.
+    const held = run.stopped ? [] : await run.sampler.selectionIds();
+    if (held.length) {
+      const scores = new Map<string, number | null>();
+      for (const node of selectionCandidates(run, choice.winner)) scores.set(node.id, await scoreOnSelection(run, node, held, FINAL_STEP));
+      choice = onSelection(run, choice, scores);
+    }
     const { winner, tie } = choice;
     run.log({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner), ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}) });
     if (!options.testWinner || run.stopped) return;
@@ -64,6 +74,30 @@ function choose(run: SearchRun): FinalChoice {
     }) ?? start;
   const tie = tiesOf(run, winner);
   return { winner, ...(tie ? { tie } : {}) };
+}
+
+/** The choice's winner and the best few by the selection rule and the best seed: what the held-out tasks decide among. */
+function selectionCandidates(run: SearchRun, winner: TreeNode): TreeNode[] {
+  const { tree } = run;
+  const { ucb, selection } = run.options;
+  const byRule = tree.evaluated().sort((a, b) => selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id));
+  const seeds = tree.evaluated().filter((n) => n.kind !== 'child').sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
+  return [...new Set([winner, ...byRule.slice(0, CONFIRMED), ...seeds.slice(0, 1)])];
+}
+
+/**
+ * The pick among the candidates scored on the held-out tasks: the best score there (the validation choice on a tie,
+ * then the order of the candidates). Without held-out scores, the validation choice stands.
+ */
+function onSelection(run: SearchRun, choice: FinalChoice, scores: ReadonlyMap<string, number | null>): FinalChoice {
+  const scored = [...scores].filter((e): e is [string, number] => e[1] !== null && run.tree.nodes.has(e[0]));
+  if (!scored.length) return choice;
+  const mine = scores.get(choice.winner.id);
+  const [bestId, best] = scored.reduce((a, b) => (b[1] > a[1] + 1e-12 ? b : a), [choice.winner.id, mine ?? -Infinity] as [string, number]);
+  if (bestId === choice.winner.id) return { ...choice, ...(mine !== undefined ? { selection: mine } : {}) };
+  const winner = run.tree.get(bestId);
+  const tie = tiesOf(run, winner);
+  return { winner, ...(tie ? { tie } : {}), selection: best };
 }
 
 /**

@@ -161,6 +161,9 @@ export const EventSchema = z.discriminatedUnion('type', [
     resolvable: z.number(),
     oneTask: z.number(),
     warning: z.string().max(2000).optional(),
+    /** The validation held out for selection only (selection-holdout.ts), or why none is. */
+    selection: z.object({ tasks: z.number().int(), resolvable: z.number() }).optional(),
+    selectionNote: z.string().max(2000).optional(),
   }),
   // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
   // Ctrl-C). Either way a resume carries on instead of staying stopped.
@@ -172,6 +175,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     infrastructure: z.boolean().optional(),
     interrupted: z.boolean().optional(),
   }),
+  // A candidate scored on the validation tasks held out for selection (selection-holdout.ts), in the final phase.
+  z.object({ type: z.literal('selection'), t: z.number(), step: z.number().int(), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath }),
   // `tied`: the programs the winner cannot be told apart from on validation (engine/search/ties.ts), with why.
   z.object({
     type: z.literal('final'),

@@ -3,6 +3,7 @@
 // later are optional (runs written before them still resume).
 import { z } from 'zod';
 import { MAX_SEED, type RunSeeds } from '../run-seeds.ts';
+import { type Protocol, ProtocolSchema } from '../environment/protocol.ts';
 
 /** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
 export const MAX_SEEDS = 32;
@@ -45,6 +46,10 @@ export const RunOptionsSchema = z
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
     clustering: z.enum(['clue', 'metadata']).optional(),
+    /** Share of the validation held out for selection only (selection-holdout.ts); absent in runs before it (none). */
+    selectionShare: z.number().min(0).max(0.5).optional(),
+    /** What a memory asked test questions learns from; absent in runs before it was an option (then 'update+validation'). */
+    protocol: ProtocolSchema.optional(),
   })
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
@@ -52,4 +57,9 @@ export type RunOptions = z.infer<typeof RunOptionsSchema>;
 /** The seeds a run was made with, also for runs recorded before the split and sandbox seeds were. */
 export function seedsOf(o: RunOptions): RunSeeds {
   return { run: o.seed, split: o.splitSeed ?? 0, sandbox: o.sandboxSeed ?? o.seed };
+}
+
+/** The protocol a run was made with; runs recorded before it was an option learned from update and validation. */
+export function protocolOf(o: RunOptions): Protocol {
+  return o.protocol ?? 'update+validation';
 }

@@ -14,7 +14,11 @@ export interface SearchSummary {
   /** Children not evaluated because they would have changed nothing (same program, or the parent's payloads). */
   noOps: number;
   fullEvaluations: number;
-  winner: { id: string; validation: number; evaluations: number; lcb: number; test?: number };
+  /**
+   * validation: the mean on the validation the meta agent saw (search validation); selection: on the validation held
+   * out for selection only, where the pick was chosen (absent when none was held out); test: the held-out test split.
+   */
+  winner: { id: string; validation: number; evaluations: number; lcb: number; selection?: number | null; test?: number };
   /** Programs the winner cannot be told apart from on validation, and why: the pick is one of them, not better. */
   tie?: { nodes: { id: string; validation: number; test?: number }[]; note: string };
   /** Step 0's screen of standard designs (--seeds auto): each design's validation score, and whether it was kept. */
@@ -32,7 +36,7 @@ export interface SearchSummary {
   tokens: number;
 }
 
-export function summarize(run: SearchRun, { winner, tie }: FinalChoice): SearchSummary {
+export function summarize(run: SearchRun, { winner, tie, selection }: FinalChoice): SearchSummary {
   const tree = run.tree;
   const actions = [...run.stepActions.values()];
   const nodes = [...tree.nodes.values()];
@@ -46,7 +50,7 @@ export function summarize(run: SearchRun, { winner, tie }: FinalChoice): SearchS
     failedGenerations: tree.failed.length,
     noOps: tree.noops.length,
     fullEvaluations: N,
-    winner: { id: winner.id, validation: tree.q(winner), evaluations: winner.scores.length, lcb: lcb(tree.q(winner), winner.scores.length, N, run.options.ucb), ...tested(winner) },
+    winner: { id: winner.id, validation: tree.q(winner), evaluations: winner.scores.length, lcb: lcb(tree.q(winner), winner.scores.length, N, run.options.ucb), ...(selection !== undefined ? { selection } : {}), ...tested(winner) },
     root: { validation: tree.q(tree.root), ...tested(tree.root) },
     seeds: nodes.filter((n) => n.kind === 'seed').map((s) => ({ id: s.id, validation: tree.q(s), ...tested(s) })),
     unscored: nodes.reduce((n, node) => n + (node.unscored?.length ?? 0), 0),

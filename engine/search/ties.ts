@@ -3,6 +3,7 @@
 // is not resolvably better than are named as tied with it, not presented as beaten.
 import { join } from 'node:path';
 import { readEvidenceLines, TaskEvidenceSchema } from '../evaluate/evidence.ts';
+import { mean, normalHalfWidth, pairedDifferences, winsTiesLosses } from '../study/statistics.ts';
 import type { SearchRun } from './search-run.ts';
 import type { TreeNode } from './tree.ts';
 
@@ -47,16 +48,11 @@ export interface PairedDifference {
 }
 
 export function pairedDifference(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): PairedDifference {
-  const d: number[] = [];
-  for (const [id, x] of a) {
-    const y = b.get(id);
-    if (y !== undefined) d.push(x - y);
-  }
-  const n = d.length;
-  if (n === 0) return { tasks: 0, mean: 0, halfWidth: Infinity, differing: 0 };
-  const mean = d.reduce((s, x) => s + x, 0) / n;
-  const variance = n > 1 ? d.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : 0;
-  return { tasks: n, mean, halfWidth: 1.96 * Math.sqrt(variance / n), differing: d.filter((x) => Math.abs(x) > 1e-9).length };
+  // The formulas are engine/study/statistics.ts's (one definition each): d_i, x̄_d and z · s_d / √n.
+  const d = pairedDifferences(a, b);
+  if (d.length === 0) return { tasks: 0, mean: 0, halfWidth: Infinity, differing: 0 };
+  const { wins, losses } = winsTiesLosses(d);
+  return { tasks: d.length, mean: mean(d), halfWidth: normalHalfWidth(d), differing: wins + losses };
 }
 
 /** The winner's closest rivals it is not resolvably better than, or undefined when it stands apart. */

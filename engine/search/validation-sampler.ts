@@ -14,6 +14,7 @@ import { taskHash } from '../environment/roles.ts';
 import type { JournalEvent } from './journal-events.ts';
 import type { RunOptions } from './run-options.ts';
 import { evalSample } from '../evaluate/task-sample.ts';
+import { holdOut, MIN_VALIDATION_FOR_SELECTION } from './selection-holdout.ts';
 
 export interface TaskSample {
   /** The sample's task ids, or undefined for every task of the split. */
@@ -38,6 +39,12 @@ export interface ValidationPlan {
   oneTask: number;
   /** Set when validation is too small to tell programs apart. */
   warning?: string;
+  /**
+   * The validation tasks held out for selection only (selection-holdout.ts): never shown to the meta agent, where the
+   * pick is chosen, and the ± of a score on them; absent when none are held out (then `selectionNote` says why).
+   */
+  selection?: { tasks: number; resolvable: number };
+  selectionNote?: string;
 }
 
 /** Below this many validation tasks a search warns (engine/evaluate/task-sample.ts's minimum). */
@@ -60,10 +67,20 @@ export function validationPlan(ids: number, options: Pick<RunOptions, 'evalFract
   return plan;
 }
 
-/** An environment's validation task ids and what they can tell apart under a run's options. */
-export async function validationOf(env: Environment, options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>): Promise<{ ids: string[]; plan: ValidationPlan }> {
-  const ids = (await env.worlds('train')).flatMap((w) => w.tasks.map((t) => t.taskId));
-  return { ids, plan: validationPlan(ids.length, options, env.info().deterministic) };
+/**
+ * An environment's validation task ids — those the search's samples are dealt from, and those held out for selection
+ * (selection-holdout.ts) — and what they can tell apart under a run's options.
+ */
+export async function validationOf(
+  env: Environment,
+  options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks' | 'seed' | 'selectionShare'>,
+): Promise<{ ids: string[]; selection: string[]; plan: ValidationPlan }> {
+  const all = (await env.worlds('train')).flatMap((w) => w.tasks.map((t) => t.taskId));
+  const { search, selection } = holdOut(all, options.seed, options.selectionShare);
+  const plan = validationPlan(search.length, options, env.info().deterministic);
+  if (selection.length) plan.selection = { tasks: selection.length, resolvable: round3(resolvableAt(selection.length)) };
+  else if (options.selectionShare) plan.selectionNote = `no validation tasks held out for selection: it has ${all.length}, fewer than ${MIN_VALIDATION_FOR_SELECTION}; the pick is chosen on the validation the meta agent saw`;
+  return { ids: search, selection, plan };
 }
 
 function sampleSize(ids: number, o: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>): number {
@@ -76,7 +93,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 export class ValidationSampler {
   private readonly scored = new Map<string, Set<number>>();
   private readonly running = new Map<string, Set<number>>();
-  private prepared: Promise<{ ids: string[]; plan: ValidationPlan }> | undefined;
+  private prepared: Promise<{ ids: string[]; selection: string[]; plan: ValidationPlan }> | undefined;
 
   constructor(
     private readonly env: Environment,
@@ -130,8 +147,13 @@ export class ValidationSampler {
     }
     if (plan.samples <= 1) return { sampleSeed };
     const k = index % plan.samples;
-    // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task.
-    const order = [...new Set(ids)].map((id) => ({ id, h: taskHash(options.seed, `validation-order\u0000${id}`) })).sort((a, b) => a.h - b.h || (a.id < b.id ? -1 : 1));
+    // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task. In an
+    // environment composed of several, the order runs source by source, so every sample holds its share of each
+    // source (a sample without a source would score a different mean of sources); one source: the order as before.
+    const source = (id: string) => this.env.source?.(id) ?? '';
+    const order = [...new Set(ids)]
+      .map((id) => ({ id, s: source(id), h: taskHash(options.seed, `validation-order\u0000${id}`) }))
+      .sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0) || a.h - b.h || (a.id < b.id ? -1 : 1));
     const keep = new Set(order.filter((_, j) => j % plan.samples === k).map((x) => x.id));
     return { taskIds: ids.filter((id) => keep.has(id)), sampleSeed };
   }
@@ -140,7 +162,12 @@ export class ValidationSampler {
     return this.options.sampling === 'disjoint';
   }
 
-  private prepare(): Promise<{ ids: string[]; plan: ValidationPlan }> {
+  /** The validation tasks held out for selection only (none in runs before the hold-out). */
+  async selectionIds(): Promise<string[]> {
+    return (await this.prepare()).selection;
+  }
+
+  private prepare(): Promise<{ ids: string[]; selection: string[]; plan: ValidationPlan }> {
     this.prepared ??= validationOf(this.env, this.options);
     return this.prepared;
   }

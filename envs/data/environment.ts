@@ -24,7 +24,8 @@ import { type Dataset, type LoadedWorld, loadDataset } from './load.ts';
 import { questionTask, sessionEpisode, sessionLabel } from './records.ts';
 import { createScorer, goldAnswers, goldChoice, needs, readsAnswer, type Scorer } from './scoring.ts';
 import { EXPLANATION_LIMITS, letteredChoices, withinLimits } from '../../engine/environment/explanation.ts';
-import { EVIDENCE_RECALL_RULE } from '../scoring/evidence-recall.ts';
+import { SECOND_READER, secondChoice, secondContainment } from '../scoring/second-reader.ts';
+import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { historySample } from '../history-samples.ts';
 
 const DEFAULT_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
@@ -210,6 +211,32 @@ export class DataEnvironment implements Environment {
       retrieveTime: (world.times[world.times.length - 1] as number) + 86_400_000,
       ...(world.asked.size ? { taskTimes: world.asked } : {}),
     }));
+  }
+
+  /** The readers beside the reward's (envs/scoring/second-reader.ts; evidence recall where questions cite evidence). */
+  readers(): string[] {
+    const rule = this.data.header.scoring;
+    const out: string[] = [];
+    if (rule === 'multiple-choice' || rule === 'answer-containment' || rule === 'f1' || rule === 'exact-match' || rule === 'llm-judge') out.push(SECOND_READER);
+    if (rule !== 'evidence-recall' && [...this.questions.values()].some(({ q }) => (q.evidence?.length ?? 0) > 0)) out.push('evidence-recall');
+    return out;
+  }
+
+  async reread(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined> {
+    const found = this.questions.get(taskId);
+    if (!found) return undefined;
+    const { world, q } = found;
+    if (reader === 'evidence-recall') {
+      const turns = this.turns.get(world.id);
+      const evidence = (q.evidence ?? []).map((id) => turns?.get(id)?.t).filter((t) => t !== undefined);
+      return evidence.length ? evidenceRecall(payload.text, evidence).recall : undefined;
+    }
+    if (reader !== SECOND_READER) return undefined;
+    if (this.data.header.scoring === 'multiple-choice') {
+      const gold = goldChoice(q);
+      return gold === undefined || !q.choices ? undefined : secondChoice(q.question, q.choices, payload.text) === gold ? 1 : 0;
+    }
+    return q.answers?.length ? secondContainment(q.question, q.answers, payload.text) : undefined;
   }
 
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {

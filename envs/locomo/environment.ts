@@ -168,6 +168,18 @@ export class LocomoEnvironment implements Environment {
     });
   }
 
+  /** With a model answering, evidence recall is the other reader (offline, evidence recall is the reward itself). */
+  readers(): string[] {
+    return this.offline ? [] : ['evidence-recall'];
+  }
+
+  async reread(reader: string, taskId: string, payload: MemoryPayload): Promise<number | undefined> {
+    const found = this.questions.get(taskId);
+    if (reader !== 'evidence-recall' || !found) return undefined;
+    const turns = found.q.evidence.map((id) => found.conv.turns.get(id)).filter((t) => t !== undefined);
+    return turns.length ? evidenceRecall(payload.text, turns).recall : undefined;
+  }
+
   async run(task: PartialRecorder, payload: MemoryPayload): Promise<TaskOutcome> {
     const found = this.questions.get(task.taskId);
     if (!found) throw new Error(`unknown LoCoMo task ${task.taskId}`);

@@ -12,6 +12,8 @@ export interface Bm25Options {
   /** Floor for negative idf, as a fraction of the mean idf (rank_bm25's epsilon). */
   epsilon?: number;
   tokenizer?: (text: string) => string[];
+  /** How documents of equal score are ordered (default: by id, as strings). */
+  tieOrder?: (a: string, b: string) => number;
 }
 
 export interface Bm25Hit {
@@ -31,6 +33,7 @@ export class Bm25Index {
   private readonly b: number;
   private readonly epsilon: number;
   private readonly tokenizer: (text: string) => string[];
+  private readonly tieOrder: (a: string, b: string) => number;
   private readonly slotOf = new Map<string, number>();
   private readonly ids: string[] = [];
   /** Document length per slot; -1 once removed. */
@@ -46,6 +49,7 @@ export class Bm25Index {
     this.b = options.b ?? 0.75;
     this.epsilon = options.epsilon ?? 0.25;
     this.tokenizer = options.tokenizer ?? ((text) => tokenize(text));
+    this.tieOrder = options.tieOrder ?? ((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   get size(): number {
@@ -174,7 +178,7 @@ export class Bm25Index {
       }
     }
     for (const slot of touched) scores[slot] = 0;
-    hits.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    hits.sort((x, y) => y.score - x.score || this.tieOrder(x.id, y.id));
     return hits.slice(0, k);
   }
 }

@@ -4,7 +4,12 @@ import { ensureHits } from './fusion.ts';
 import { jaccard } from './jaccard.ts';
 import { stemmedTokens } from './stem.ts';
 import { type Hit, named, type Stage, sortHits } from './retrieval-state.ts';
+import { declareStage, float, int } from './tunables.ts';
 import type { UnitStore } from './unit-store.ts';
+
+export const MMR_STAGE = declareStage({ name: 'mmrStage', role: 'diversity', summary: 'maximal marginal relevance over the top k', options: { k: int(60, [1, 500], [5, 300]), lambda: float(0.7, [0, 1], [0.3, 1]) } });
+export const CAP_PER_SOURCE = declareStage({ name: 'capPerSource', role: 'diversity', summary: 'a soft cap of hits per source episode', options: { max: int(4, [1, 1000], [1, 30]), decay: float(0.75, [0, 10], [0.1, 1]) } });
+export const DEDUPE = declareStage({ name: 'dedupe', role: 'diversity', summary: 'drops hits that repeat a better-ranked one', options: { similarity: float(0.9, [0.5, 1], [0.5, 1]) } });
 
 /** The top `k` hits reordered by MMR: λ·score/top − (1−λ)·max word-set Jaccard to those already picked; the rest follow. */
 export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: number): Hit[] {
@@ -40,9 +45,9 @@ export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: numbe
  * @order hits best first: score descending
  */
 export function mmrStage(options: { k?: number; lambda?: number } = {}): Stage {
-  const k = Math.max(1, Math.min(options.k ?? 60, 500));
+  const { k, lambda } = MMR_STAGE.resolve(options);
   return named('mmrStage', (state) => {
-    state.hits = mmrOrder(ensureHits(state), state.store, k, options.lambda ?? 0.7);
+    state.hits = mmrOrder(ensureHits(state), state.store, k, lambda);
   });
 }
 
@@ -65,9 +70,9 @@ export function capSources(hits: Hit[], store: UnitStore, max: number, decay: nu
  * @order hits best first: score descending, ties by label ascending
  */
 export function capPerSource(options: { max?: number; decay?: number } = {}): Stage {
-  const max = Math.max(1, Math.min(options.max ?? 4, 1000));
+  const { max, decay } = CAP_PER_SOURCE.resolve(options);
   return named('capPerSource', (state) => {
-    state.hits = capSources(ensureHits(state), state.store, max, options.decay ?? 0.75);
+    state.hits = capSources(ensureHits(state), state.store, max, decay);
   });
 }
 
@@ -84,7 +89,7 @@ const DEDUPE_DEPTH = 500;
  * @order hits best first: score descending
  */
 export function dedupe(options: { similarity?: number } = {}): Stage {
-  const threshold = Math.max(0.5, Math.min(options.similarity ?? 0.9, 1));
+  const threshold = DEDUPE.resolve(options).similarity;
   return named('dedupe', (state) => {
     const hits = ensureHits(state);
     const kept: Hit[] = [];

@@ -4,8 +4,27 @@
 // answer needs two facts names only the first: the project, not the instrument whose room it asks for).
 import { ensureHits } from './fusion.ts';
 import { feedbackTerms } from './query-rewrite.ts';
-import { stemmedTokens } from './stem.ts';
 import { type Hit, type RetrievalState, named, type Stage, sortHits } from './retrieval-state.ts';
+import { declareStage, float, int } from './tunables.ts';
+
+export const NEIGHBOUR_EXPAND = declareStage({
+  name: 'neighbourExpand',
+  role: 'expand',
+  summary: 'the steps next to the best hits (before and after default to window)',
+  options: { window: int(1, [0, 10], [0, 4]), before: int(1, [0, 10], [0, 4]), after: int(1, [0, 10], [0, 4]), seeds: int(10, [1, 200], [1, 60]), decay: float(0.7, [0, 10], [0.1, 1]) },
+});
+export const GRAPH_EXPAND = declareStage({
+  name: 'graphExpand',
+  role: 'expand',
+  summary: 'units sharing names with the best hits',
+  options: { seeds: int(5, [1, 100], [1, 30]), per: int(3, [1, 20], [1, 10]), decay: float(0.5, [0, 10], [0.1, 1]) },
+});
+export const HOP_EXPAND = declareStage({
+  name: 'hopExpand',
+  role: 'expand',
+  summary: "a second hop: units found by the best hits' own rarest words",
+  options: { seeds: int(5, [1, 50], [1, 30]), per: int(2, [1, 20], [1, 10]), terms: int(3, [1, 20], [1, 10]), decay: float(0.9, [0, 10], [0.1, 1]) },
+});
 
 /** Raises a label's score to `score` (adding it when new), noting how it was reached. */
 function raise(byLabel: Map<number, Hit>, label: number, score: number, via: string): void {
@@ -44,8 +63,9 @@ export function expandNeighbours(state: RetrievalState, options: { seeds: number
  * @order hits best first: score descending, ties by label ascending
  */
 export function neighbourExpand(options: { window?: number; before?: number; after?: number; seeds?: number; decay?: number } = {}): Stage {
-  const window = Math.max(0, Math.min(options.window ?? 1, 10));
-  const o = { seeds: Math.max(1, Math.min(options.seeds ?? 10, 200)), before: Math.min(options.before ?? window, 10), after: Math.min(options.after ?? window, 10), decay: options.decay ?? 0.7 };
+  const r = NEIGHBOUR_EXPAND.resolve(options);
+  // Before and after default to the window (the declaration's defaults are the window's).
+  const o = { seeds: r.seeds, before: options.before === undefined ? r.window : r.before, after: options.after === undefined ? r.window : r.after, decay: r.decay };
   return named('neighbourExpand', (state) => {
     state.hits = expandNeighbours(state, o);
   });
@@ -58,9 +78,7 @@ export function neighbourExpand(options: { window?: number; before?: number; aft
  * @order hits best first: score descending, ties by label ascending
  */
 export function graphExpand(options: { seeds?: number; per?: number; decay?: number } = {}): Stage {
-  const seeds = Math.max(1, Math.min(options.seeds ?? 5, 100));
-  const per = Math.max(1, Math.min(options.per ?? 3, 20));
-  const decay = options.decay ?? 0.5;
+  const { seeds, per, decay } = GRAPH_EXPAND.resolve(options);
   return named('graphExpand', (state) => {
     const hits = ensureHits(state);
     const { store } = state;
@@ -91,15 +109,12 @@ export function graphExpand(options: { seeds?: number; per?: number; decay?: num
  * @order hits best first: score descending, ties by label ascending
  */
 export function hopExpand(options: { seeds?: number; per?: number; terms?: number; decay?: number } = {}): Stage {
-  const seeds = Math.max(1, Math.min(options.seeds ?? 5, 50));
-  const per = Math.max(1, Math.min(options.per ?? 2, 20));
-  const terms = Math.max(1, Math.min(options.terms ?? 3, 20));
-  // Fused scores sit close together (reciprocal ranks): a unit found by a hop ranks just below its seed, not far below.
-  const decay = options.decay ?? 0.9;
+  // Fused scores sit close together (reciprocal ranks): a unit found by a hop ranks just below its seed, not far below (decay 0.9).
+  const { seeds, per, terms, decay } = HOP_EXPAND.resolve(options);
   return named('hopExpand', (state) => {
     const hits = ensureHits(state);
     const query = state.queries[0]?.text ?? '';
-    const asked = stemmedTokens(query);
+    const asked = state.store.tokens(query);
     const byLabel = new Map(hits.map((h) => [h.label, { ...h }]));
     for (const seed of hits.slice(0, seeds)) {
       const words = feedbackTerms(state.store, [seed.label], query, terms);

@@ -1,6 +1,11 @@
 // Fusion: pending ranked lists (and hits already scored) become one scored list of hits. Reciprocal rank fusion
 // needs only ranks; weighted and max fusion use each list's scores scaled to its best one.
 import { type Hit, type RankedList, type RetrievalState, named, type Stage, sortHits } from './retrieval-state.ts';
+import { declareStage, int } from './tunables.ts';
+
+export const RRF_FUSE = declareStage({ name: 'rrfFuse', role: 'fuse', summary: 'reciprocal rank fusion of the pending lists', options: { k: int(60, [1, 1000], [1, 200]) } });
+export const WEIGHTED_FUSE = declareStage({ name: 'weightedFuse', role: 'fuse', summary: 'fusion by weighted scores scaled to each list\'s best', options: {} });
+export const MAX_FUSE = declareStage({ name: 'maxFuse', role: 'fuse', summary: 'fusion by each unit\'s best scaled score', options: {} });
 
 /** Each list's labels with scores in [0, 1]: its own scores over its best, or 1 − rank / length without scores. */
 function scaled(list: RankedList): [number, number][] {
@@ -11,8 +16,26 @@ function scaled(list: RankedList): [number, number][] {
   });
 }
 
-function toHits(scores: Map<number, number>, firstVia: Map<number, string>): Hit[] {
-  return sortHits([...scores].map(([label, score]) => ({ label, score, via: firstVia.get(label) ?? 'fused' })));
+function toHits(scores: Map<number, number>, firstVia: Map<number, string>, raw: Map<number, number>): Hit[] {
+  return sortHits(
+    [...scores].map(([label, score]) => {
+      const r = raw.get(label);
+      return { label, score, via: firstVia.get(label) ?? 'fused', ...(r !== undefined ? { raw: r } : {}) };
+    }),
+  );
+}
+
+/** Each label's own score in the first list that gave it one. */
+function rawScores(lists: RankedList[]): Map<number, number> {
+  const raw = new Map<number, number>();
+  for (const list of lists) {
+    if (!list.scores) continue;
+    list.labels.forEach((label, i) => {
+      const s = list.scores?.[i];
+      if (s !== undefined && !raw.has(label)) raw.set(label, s);
+    });
+  }
+  return raw;
 }
 
 /** Reciprocal rank fusion: score = Σ weight / (k + rank), rank from 1; a label repeated in one list counts once. */
@@ -28,7 +51,7 @@ export function fuseRrf(lists: RankedList[], k = 60): Hit[] {
       if (!via.has(label)) via.set(label, list.name);
     });
   }
-  return toHits(scores, via);
+  return toHits(scores, via, rawScores(lists));
 }
 
 /** Weighted fusion: score = Σ weight × (the list's score scaled to its best). */
@@ -41,7 +64,7 @@ export function fuseWeighted(lists: RankedList[]): Hit[] {
       if (!via.has(label)) via.set(label, list.name);
     }
   }
-  return toHits(scores, via);
+  return toHits(scores, via, rawScores(lists));
 }
 
 /** Max fusion: score = the best weight × scaled score any list gives the label. */
@@ -57,7 +80,7 @@ export function fuseMax(lists: RankedList[]): Hit[] {
       }
     }
   }
-  return toHits(scores, via);
+  return toHits(scores, via, rawScores(lists));
 }
 
 /** Hits already scored, as a list that fusion can take in with the pending ones. */
@@ -65,11 +88,21 @@ function hitsAsList(hits: Hit[]): RankedList[] {
   return hits.length ? [{ name: 'earlier', weight: 1, labels: hits.map((h) => h.label), scores: hits.map((h) => h.score) }] : [];
 }
 
+/** The pending lists fused with the earlier hits; a unit found before keeps its via and its own score. */
+function fuseWithEarlier(state: RetrievalState, fuse: (lists: RankedList[]) => Hit[]): Hit[] {
+  const earlier = new Map(state.hits.map((h) => [h.label, h]));
+  return fuse([...state.lists, ...hitsAsList(state.hits)]).map((h) => {
+    const before = earlier.get(h.label);
+    if (!before) return h;
+    const { raw: _, ...rest } = h;
+    return { ...rest, via: before.via, ...(before.raw !== undefined ? { raw: before.raw } : {}) };
+  });
+}
+
 function fuseStage(name: string, fuse: (lists: RankedList[]) => Hit[]): Stage {
   return named(name, (state) => {
     if (!state.lists.length) return;
-    const earlier = new Map(state.hits.map((h) => [h.label, h.via]));
-    state.hits = fuse([...state.lists, ...hitsAsList(state.hits)]).map((h) => ({ ...h, via: earlier.get(h.label) ?? h.via }));
+    state.hits = fuseWithEarlier(state, fuse);
     state.lists = [];
   });
 }
@@ -77,11 +110,12 @@ function fuseStage(name: string, fuse: (lists: RankedList[]) => Hit[]): Stage {
 /**
  * Stage: fuses the pending lists by reciprocal rank (k: the rank offset, default 60).
  * @reads lists, hits
- * @writes hits (replaced, when lists are pending, by the fusion of the pending lists and the earlier hits, which count as one more list named "earlier" of weight 1 in their order; a unit keeps the via of its earlier hit), lists (emptied)
+ * @writes hits (replaced, when lists are pending, by the fusion of the pending lists and the earlier hits, which count as one more list named "earlier" of weight 1 in their order; a unit keeps the via and raw score of its earlier hit, a new one the raw score of the first list that scored it), lists (emptied)
  * @order hits best first: score descending, ties by label ascending
  */
 export function rrfFuse(options: { k?: number } = {}): Stage {
-  return fuseStage('rrfFuse', (lists) => fuseRrf(lists, options.k ?? 60));
+  const { k } = RRF_FUSE.resolve(options);
+  return fuseStage('rrfFuse', (lists) => fuseRrf(lists, k));
 }
 
 /**
@@ -111,8 +145,7 @@ export function maxFuse(): Stage {
  */
 export function ensureHits(state: RetrievalState): Hit[] {
   if (state.lists.length) {
-    const earlier = new Map(state.hits.map((h) => [h.label, h.via]));
-    state.hits = fuseRrf([...state.lists, ...hitsAsList(state.hits)]).map((h) => ({ ...h, via: earlier.get(h.label) ?? h.via }));
+    state.hits = fuseWithEarlier(state, (lists) => fuseRrf(lists));
     state.lists = [];
   }
   return state.hits;

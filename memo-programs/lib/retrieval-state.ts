@@ -20,6 +20,8 @@ export interface Hit {
   label: number;
   score: number;
   via: string;
+  /** The score the search that first found it gave it (a cosine similarity, a BM25 score), when it gave one. */
+  raw?: number;
 }
 
 export interface RankedList {
@@ -40,6 +42,10 @@ export interface RetrievalState {
   lists: RankedList[];
   /** Scored units, best first (after fusion). */
   hits: Hit[];
+  /** The episodes (source indexes) a selection stage chose, in its order; searches are restricted to their units. */
+  episodes?: number[];
+  /** Text shown above the packed units (insights, say); packing leaves it and a blank line out of its budget. */
+  preamble?: string;
   /** Set by a packing stage. */
   payload?: MemoryPayload;
   /** Stages that ran, in order, for the payload's metadata. */
@@ -68,4 +74,10 @@ export function initialState(task: PartialRecorder, store: UnitStore, ctx: MemoC
  */
 export function sortHits(hits: Hit[]): Hit[] {
   return hits.sort((a, b) => b.score - a.score || a.label - b.label);
+}
+
+/** Restricts every query to `labels` (within what a query was already restricted to). */
+export function restrictQueries(state: RetrievalState, labels: number[]): void {
+  const allowed = new Set(labels);
+  state.queries = state.queries.map((q) => ({ ...q, only: q.only ? q.only.filter((l) => allowed.has(l)) : labels.slice() }));
 }

@@ -38,7 +38,7 @@ describe('automemo with --env visual', () => {
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env visual:scenes (offline');
-    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3}/);
+    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
     expectImagePartsWithinLimits(server);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);

@@ -40,7 +40,7 @@ describe('automemo with --env web', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env web:code (offline');
     expectImagePartsWithinLimits(server);
-    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: validation [01]\.\d{3}/);
+    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('web');

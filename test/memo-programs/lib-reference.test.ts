@@ -15,11 +15,14 @@ import { entityQueries, prfQuery } from '../../memo-programs/lib/query-rewrite.t
 import { initialState, type RetrievalState, type Stage } from '../../memo-programs/lib/retrieval-state.ts';
 import { routeByKind } from '../../memo-programs/lib/routing.ts';
 import { bm25Stage } from '../../memo-programs/lib/search-stages.ts';
-import { recencyBoost, timeBoost } from '../../memo-programs/lib/time-focus.ts';
+import { preferLatest, recencyBoost, timeBoost } from '../../memo-programs/lib/time-focus.ts';
+import { choiceEvidence, choiceQueries } from '../../memo-programs/lib/choices.ts';
+import { entityBoost, entityFilter } from '../../memo-programs/lib/entity-focus.ts';
+import { insightsPreamble } from '../../memo-programs/lib/insights.ts';
 import { UnitStore } from '../../memo-programs/lib/unit-store.ts';
 import { clock, dialogue, question, smallStore, stateFor } from '../support/pipeline-store.ts';
 
-const FIELDS = ['queries', 'lists', 'hits', 'payload', 'trace'] as const;
+const FIELDS = ['queries', 'lists', 'hits', 'payload', 'trace', 'preamble', 'episodes'] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Each documented function's contract, as the prompt states it. */
@@ -61,9 +64,13 @@ function contracts(): Map<string, Contract> {
 
 const QUESTIONS = ['When did Ben and Clara go hiking in May 2023?', 'What did Anna adopt?', 'Did Clara start a pottery class?'];
 
-/** A state in one of three conditions: fresh, lists pending beside earlier hits, or hits only. */
+/** Choices for one question, so the choice stages have something to act on. */
+const CHOICES: Record<string, string[]> = { 'What did Anna adopt?': ['black bear', 'puppy named Biscuit', 'kitten'] };
+
+/** A state in one of three conditions: fresh, lists pending beside earlier hits, or hits only (units filed by speaker). */
 async function stateIn(condition: number, q: string): Promise<RetrievalState> {
-  const state = await stateFor(q);
+  const state = await stateFor(q, { entity: 'speaker' });
+  if (CHOICES[q]) state.task = { ...state.task, meta: { choices: CHOICES[q] } };
   if (condition === 0) return state;
   await bm25Stage({ k: 6 })(state);
   state.hits = [{ label: 7, score: 0.5, via: 'earlier' }];
@@ -79,6 +86,8 @@ const PERTURBED: Record<Field, (s: RetrievalState) => void> = {
   hits: (s) => void (s.hits = [{ label: 3, score: 2, via: 'other' }]),
   payload: (s) => void (s.payload = { text: 'earlier payload', images: [] }),
   trace: (s) => void (s.trace = ['other-stage']),
+  preamble: (s) => void (s.preamble = 'Insights:\nsomething else'),
+  episodes: (s) => void (s.episodes = [1]),
 };
 
 /** Hits as an `order` line says: "hits best first: score descending[, ties by label ascending|descending]". */
@@ -108,6 +117,12 @@ const STAGES: [string, () => Stage][] = [
   ['recencyBoost', () => recencyBoost({ when: 'always' })],
   ['dedupe', () => dedupe()],
   ['packWhole', () => packWhole({ maxChars: 300 })],
+  ['choiceQueries', () => choiceQueries()],
+  ['choiceEvidence', () => choiceEvidence()],
+  ['entityFilter', () => entityFilter()],
+  ['entityBoost', () => entityBoost()],
+  ['preferLatest', () => preferLatest({ overlap: 0.1 })],
+  ['insightsPreamble', () => insightsPreamble()],
   ['routeByKind', () => routeByKind({ time: [timeBoost()], entities: [entityQueries()], other: [bm25Stage()] })],
 ];
 const ROUTED = ['timeBoost', 'entityQueries', 'bm25Stage'];
@@ -120,7 +135,7 @@ describe("automemo/lib's stage contracts, as the prompt states them", () => {
       const c = docs.get(name);
       expect(c, name).toBeDefined();
       expect(c?.writes.length, name).toBeGreaterThan(0);
-        for (const f of [...(c?.reads ?? []), ...(c?.writes ?? [])]) expect(['queries', 'lists', 'hits', 'payload', 'trace', 'store', 'and'], `${name}: ${f}`).toContain(f);
+      for (const f of [...(c?.reads ?? []), ...(c?.writes ?? [])]) expect([...FIELDS, 'store', 'task', 'and'], `${name}: ${f}`).toContain(f);
     }
     expect(docs.get('ensureHits')).toMatchObject({ reads: ['lists', 'hits'], writes: ['hits', 'lists'] });
   });

@@ -7,6 +7,11 @@ export interface OmniConfig {
   profile: 'code' | 'paper';
   /** The LoCoMo runner passes force=True, skipping the text novelty gate; kept as the default. */
   forceText: boolean;
+  /**
+   * A past task's first unit (its instruction and outcome) also carries the outcome's note — the checker's feedback,
+   * such as "please write dates as DD.MM.YYYY" — which the released code never stores. Off: as released.
+   */
+  notes: boolean;
   minTextChars: number;
   maxTextChars: number;
   /** Text novelty: Jaccard over whitespace tokens against the last `noveltyWindow` texts. */
@@ -61,6 +66,7 @@ export interface OmniConfig {
 export const CODE_PROFILE: OmniConfig = {
   profile: 'code',
   forceText: true,
+  notes: false,
   minTextChars: 10,
   maxTextChars: 10_000,
   jaccardReject: 0.8,

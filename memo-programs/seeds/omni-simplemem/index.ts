@@ -93,7 +93,8 @@ async function candidates(ep: EpisodeRecorder, ctx: MemoContext): Promise<Candid
     }
     return restated.length ? restated : out;
   }
-  const out: Candidate[] = [{ text: `${ep.instruction} — ${ep.outcome.success ? 'succeeded' : 'failed'}${ep.answer ? `; answer: ${ep.answer}` : ''}`, modality: 'text' }];
+  const note = config.notes && ep.outcome.note ? `; feedback: ${ep.outcome.note}` : '';
+  const out: Candidate[] = [{ text: `${ep.instruction} — ${ep.outcome.success ? 'succeeded' : 'failed'}${note}${ep.answer ? `; answer: ${ep.answer}` : ''}`, modality: 'text' }];
   for (const step of ep.steps) {
     out.push({ text: stepText(step), modality: 'text' });
     for (const image of step.observation?.images ?? []) out.push({ text: image.caption ?? '', modality: 'visual', image });

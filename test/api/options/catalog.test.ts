@@ -17,7 +17,7 @@ import {
   parseArgsConfig,
   recordedOptions,
 } from '../../../api/options/derive.ts';
-import { baselines, check, evaluate, exportRun, search, UsageError } from '../../../api/index.ts';
+import { baselines, check, evaluate, exportRun, search, study, UsageError } from '../../../api/index.ts';
 import { RunOptionsSchema } from '../../../engine/search/run-options.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
 import { automemoInProcess } from '../../support/cli.ts';
@@ -68,7 +68,7 @@ describe('the real table', () => {
     for (const command of COMMANDS) {
       const r = await automemoInProcess(command, '--help');
       expect(r.code, command).toBe(0);
-      const hidden = OPTIONS.filter((d) => d.commands.includes(command as never) && 'cli' in d && d.cli && 'hidden' in d.cli).map((d) => (d.cli as { flag: string }).flag);
+      const hidden = (OPTIONS as readonly OptionDeclaration[]).filter((d) => d.commands.includes(command) && d.cli?.hidden).map((d) => d.cli?.flag);
       const parsed = Object.keys(parseArgsConfig(command)).filter((f) => !hidden.includes(f)).sort();
       expect(helpFlags(r.out), command).toEqual(parsed);
       expect(parsed.length, command).toBeGreaterThan(0);
@@ -89,7 +89,7 @@ describe('the real table', () => {
   it('shows every default it declares in the help, and requires options only of commands that take them', () => {
     for (const d of OPTIONS as readonly OptionDeclaration[]) {
       for (const command of d.required ?? []) expect(d.commands).toContain(command);
-      if (d.default === undefined || typeof d.default === 'boolean' || !d.cli) continue;
+      if (d.default === undefined || typeof d.default === 'boolean' || typeof d.default === 'object' || !d.cli) continue;
       for (const command of d.commands) expect(optionsHelp(command), `${d.key} in ${command}`).toMatch(new RegExp(`--${d.cli.flag} .*\\b${String(d.default)}\\b`, 's'));
     }
   });
@@ -109,13 +109,14 @@ describe('the real table', () => {
       baselines: (o) => baselines(o as never),
       check: (o) => check(o as never),
       export: (o) => exportRun(o as never),
+      study: (o) => study(o),
     };
-    const required = { env: 'locomo', program: 'bm25', run: 'no-such-run', out: 'no-such-folder' };
+    const required = (command: string) => ({ env: command === 'study' ? ['locomo'] : 'locomo', program: 'bm25', run: 'no-such-run', out: 'no-such-folder' });
     for (const [command, call] of Object.entries(calls)) {
       const library = (OPTIONS as readonly OptionDeclaration[]).filter((d) => d.commands.includes(command as CommandName) && !d.cliOnly);
       expect(library.length).toBeGreaterThan(0);
       for (const d of library) {
-        const given = { ...Object.fromEntries(Object.entries(required).filter(([k]) => library.some((l) => l.key === k))), [d.key]: Symbol('bad') };
+        const given = { ...Object.fromEntries(Object.entries(required(command)).filter(([k]) => library.some((l) => l.key === k))), [d.key]: Symbol('bad') };
         const refused = await call(given).then(
           () => undefined,
           (err: unknown) => err,

@@ -1,6 +1,7 @@
 // The task environment over a small procedural spec: the spec checked with every problem named, roles stable and
 // stratified per scenario, what programs see, worlds per split, runs scored by the checker or the agent itself,
 // agent and verdict failures named, and the environment's info.
+import type { Protocol } from '../../../engine/environment/protocol.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +18,11 @@ const root = mkdtempSync(join(tmpdir(), 'task-env-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let stores = 0;
 
-async function open(overrides: Partial<TaskEnvironmentSpec<ArithmeticTruth>> = {}, seed = 0) {
+async function open(overrides: Partial<TaskEnvironmentSpec<ArithmeticTruth>> = {}, seed = 0, protocol?: Protocol) {
   const h = hooks();
   const images = new ImageStore();
   const spec = await arithmeticSpec(h, overrides);
-  const env = taskEnvironment('arith', spec, { seed, images, episodeStore: new EpisodeStore(join(root, `store-${stores++}`)) });
+  const env = taskEnvironment('arith', spec, { seed, images, episodeStore: new EpisodeStore(join(root, `store-${stores++}`)), ...(protocol ? { protocol } : {}) });
   return { h, images, spec, env };
 }
 
@@ -142,11 +143,12 @@ describe('the environment a task spec makes', () => {
     const [train] = await env.worlds('train');
     const [test] = await env.worlds('test');
     // The default split of 30 tasks: a sixth update (5), validation a quarter of the rest but at least 30, at most
-    // half (12); the test memory learns from update and validation.
+    // half (12); under the default protocol the test memory learns from the update episodes only, as validation's.
     expect(train?.tasks).toHaveLength(12);
     expect(train?.episodes).toHaveLength(5);
     expect(test?.tasks).toHaveLength(13);
-    expect(test?.episodes).toHaveLength(17);
+    expect(test?.episodes.map((e) => e.taskId)).toEqual(train?.episodes.map((e) => e.taskId));
+    expect((env.info().data as { protocol: string }).protocol).toBe('update');
     expect(new Set(test?.tasks.map((t) => t.taskId))).not.toContain(train?.tasks[0]?.taskId);
     const t = test?.tasks.find((x) => x.taskId.startsWith('add-') && x.initial.images?.length);
     const i = Number(t?.taskId.split('-')[1]);
@@ -246,8 +248,17 @@ describe('the environment a task spec makes', () => {
     expect(closed).toBe(1);
   });
 
+  it('learns for the test questions from the update and validation episodes under protocol update+validation', async () => {
+    const { env } = await open({}, 0, 'update+validation');
+    const [train] = await env.worlds('train');
+    const [test] = await env.worlds('test');
+    expect(test?.episodes).toHaveLength(17);
+    expect(test?.episodes.map((e) => e.taskId)).toEqual(expect.arrayContaining([...(train?.episodes ?? []), ...(train?.tasks ?? [])].map((e) => e.taskId)));
+    expect((env.info().data as { protocol: string }).protocol).toBe('update+validation');
+  });
+
   it('collects for a quick examination and for validation only the update tasks\' episodes, and runs none twice', async () => {
-    const { h, env } = await open();
+    const { h, env } = await open({}, 0, 'update+validation');
     const samples = await env.samples(3);
     const shown = samples.episodes.map((e) => e.taskId).sort();
     expect([...h.runs.keys()].sort()).toEqual(shown);

@@ -33,7 +33,7 @@ async function open(store: string, setup: (h: AgentHooks) => void = () => {}, ov
   setup(h);
   const notes: string[] = [];
   const images = new ImageStore();
-  const env = taskEnvironment('arith', await arithmeticSpec(h, overrides), { seed: 0, images, episodeStore: new EpisodeStore(join(root, store)), onNote: (m) => notes.push(m) });
+  const env = taskEnvironment('arith', await arithmeticSpec(h, overrides), { seed: 0, images, episodeStore: new EpisodeStore(join(root, store)), onNote: (m) => notes.push(m), protocol: 'update+validation' }); // the test split collects every training episode
   return { h, notes, images, env };
 }
 

@@ -42,7 +42,8 @@ const truth = (id: string) => {
   return { ...(t.truth as VisualTruth), template: t.scenario.split('/')[1] as string };
 };
 const load = (agent: VisualAgent = counting, store = 'episodes', onNote?: (m: string) => void): Environment =>
-  taskEnvironment('visual', spec(agent), { seed: 0, images: services.images, episodeStore: new EpisodeStore(join(dir, store)), ...(onNote ? { onNote } : {}) });
+  // Protocol update+validation: the test memory learns from every training episode, which these tests collect.
+  taskEnvironment('visual', spec(agent), { seed: 0, images: services.images, episodeStore: new EpisodeStore(join(dir, store)), protocol: 'update+validation', ...(onNote ? { onNote } : {}) });
 let env: Environment;
 
 beforeAll(() => {

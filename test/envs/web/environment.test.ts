@@ -47,7 +47,8 @@ const spec = (agent: WebAgent) => webSpec({ models: resolveModels({}, {}), sites
 const tasks = spec(counting()).tasks;
 
 function load(agent: WebAgent, notes: string[] = [], store = 'episodes', images = new ImageStore()) {
-  const env = taskEnvironment('web', spec(agent), { seed: 0, images, episodeStore: new EpisodeStore(join(dir, store)), onNote: (m) => notes.push(m) });
+  // Protocol update+validation: the test memory learns from every training episode, which these tests collect.
+  const env = taskEnvironment('web', spec(agent), { seed: 0, images, episodeStore: new EpisodeStore(join(dir, store)), onNote: (m) => notes.push(m), protocol: 'update+validation' });
   envs.push(env);
   return env;
 }

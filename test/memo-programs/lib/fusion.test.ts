@@ -15,6 +15,12 @@ describe('fusion', () => {
     expect(score.get(3)).toBeCloseTo(1 / 63 + 1 / 61, 9);
     expect(hits[0]!.label).toBe(2);
     expect(hits[0]!.via).toBe('a');
+    // Each hit keeps the score the first list that scored it gave (a cosine, a BM25 score): label 3's is a's.
+    expect(hits.map((h) => [h.label, h.raw])).toEqual([
+      [2, 5],
+      [1, 10],
+      [3, 1],
+    ]);
   });
 
   it("weighted fusion adds scores scaled to each list's best", () => {
@@ -26,8 +32,9 @@ describe('fusion', () => {
 
   it('max fusion keeps the best scaled score and the list that gave it', () => {
     const hits = fuseMax([a, b]);
-    expect(hits.find((h) => h.label === 3)).toEqual({ label: 3, score: 1, via: 'b' });
-    expect(hits.find((h) => h.label === 1)).toEqual({ label: 1, score: 1, via: 'a' });
+    // raw: the label's own score in the first list that scored it.
+    expect(hits.find((h) => h.label === 3)).toEqual({ label: 3, score: 1, via: 'b', raw: 1 });
+    expect(hits.find((h) => h.label === 1)).toEqual({ label: 1, score: 1, via: 'a', raw: 10 });
   });
 
   it('lists without scores rank by position', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asksLatest, asksWhen, namedSpan, recencyBoost, saysWhen, timeBoost } from '../../../memo-programs/lib/time-focus.ts';
-import { stateFor } from '../../support/pipeline-store.ts';
+import { asksLatest, asksWhen, namedSpan, preferLatest, recencyBoost, saysWhen, timeBoost } from '../../../memo-programs/lib/time-focus.ts';
+import { initialState } from '../../../memo-programs/lib/retrieval-state.ts';
+import { UnitStore } from '../../../memo-programs/lib/unit-store.ts';
+import { clock, dialogue, question, stateFor } from '../../support/pipeline-store.ts';
 
 describe('time focus', () => {
   it('reads the span a task names and whether it asks when', () => {
@@ -57,5 +59,33 @@ describe('time focus', () => {
     expect(plain.hits.map((h) => h.label)).toEqual([1, 6]);
     await recencyBoost({ weight: 0.5, when: 'always' })(plain);
     expect(plain.hits.map((h) => h.label)).toEqual([6, 1]);
+  });
+});
+
+describe('the latest state of a fact', () => {
+  it('scales down an older hit that says much the same as a later one, once', async () => {
+    const store = new UnitStore({ index: 'bm25' });
+    const ctx = clock();
+    const says = [
+      ['2023-01-05', 'Mia: I work at Larkfield Analytics as a data analyst.'],
+      ['2023-04-05', 'Mia: I work at Tessellate as a data analyst now.'],
+      ['2023-06-05', 'Mia: The weather is lovely today.'],
+    ] as const;
+    for (const [i, [date, text]] of says.entries()) {
+      ctx.at = Date.parse(date);
+      await store.add(dialogue(`S${i + 1}`, date, [['Mia', text.slice(5)]]), ctx);
+    }
+    const state = initialState(question('Where does Mia work?'), store, ctx);
+    state.hits = [
+      { label: 0, score: 1, via: 'a' },
+      { label: 1, score: 0.9, via: 'a' },
+      { label: 2, score: 0.8, via: 'a' },
+    ];
+    await preferLatest({ overlap: 0.4, decay: 0.5 })(state);
+    expect(state.hits.map((h) => [h.label, h.score])).toEqual([
+      [1, 0.9],
+      [2, 0.8],
+      [0, 0.5],
+    ]);
   });
 });

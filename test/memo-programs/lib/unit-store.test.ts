@@ -1,20 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { stem } from '../../../memo-programs/lib/stem.ts';
 import type { MemoContext } from '../../../memo-programs/contract.ts';
-import { episodeText, extractUnits, namesIn, type StoreOptions, UnitStore } from '../../../memo-programs/lib/unit-store.ts';
+import { episodeText, extractUnits, type FindBy, namesIn, type StoreOptions, type UnitKind, UnitStore } from '../../../memo-programs/lib/unit-store.ts';
 import { clock, dialogue, SESSIONS, smallStore } from '../../support/pipeline-store.ts';
+
+const cut = (ep: Parameters<typeof extractUnits>[0], units: UnitKind, window: number, maxUnitChars: number, findBy: FindBy = 'content') =>
+  extractUnits(ep, { units, window, maxUnitChars, findBy, episodeText: 'procedure', notes: false, indexFull: false });
 
 describe('unit extraction', () => {
   const ep = dialogue('S1', '2023-05-08', SESSIONS[0]![2]);
 
   it('keeps each step whole, with the id and speaker the episode gives', () => {
-    const units = extractUnits(ep, 'steps', 1, 4000);
+    const units = cut(ep, 'steps', 1, 4000);
     expect(units).toHaveLength(5);
-    expect(units[1]).toEqual({ id: 'S1:2', speaker: 'Ben', text: 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.', searchText: 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.' });
+    const text = 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.';
+    expect(units[1]).toEqual({ id: 'S1:2', speaker: 'Ben', text, searchText: text, embedText: text, step: 1 });
   });
 
   it('finds a window unit by the steps around it but shows only its own step', () => {
-    const units = extractUnits(ep, 'windows', 1, 4000);
+    const units = cut(ep, 'windows', 1, 4000);
     expect(units[1]!.text).toBe('Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.');
     expect(units[1]!.searchText).toContain('last weekend');
     expect(units[1]!.searchText).toContain('What did you see?');
@@ -23,7 +27,7 @@ describe('unit extraction', () => {
 
   it('makes one unit of a whole episode, with the task and outcome for task episodes', () => {
     const task = { ...ep, meta: {}, instruction: 'book a flight', outcome: { reward: 0, success: false }, answer: 'no seats' };
-    const [unit] = extractUnits(task, 'episodes', 1, 4000);
+    const [unit] = cut(task, 'episodes', 1, 4000);
     expect(unit!.text.split('\n')[0]).toBe('Task: book a flight — failed (reward 0.00)');
     expect(unit!.text).toContain('2. Ben: Yes, I went hiking');
     expect(unit!.text.endsWith('Answer: no seats')).toBe(true);
@@ -34,29 +38,29 @@ describe('unit extraction', () => {
     const page = `- generic "Sort by recently updated" [ref=f1e11]\n${'  - listitem: a repository\n'.repeat(400)}`;
     const steps = [0, 1, 2].map((index) => ({ index, action: `Click [e${index}] link "step ${index}"`, result: page }));
     const task = { ...ep, meta: {}, steps, instruction: 'find the most starred repository', outcome: { reward: 1, success: true } };
-    const [unit] = extractUnits(task as typeof ep, 'episodes', 1, 4000);
+    const [unit] = cut(task as typeof ep, 'episodes', 1, 4000);
     const lines = unit!.text.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines.slice(1).map((l) => l.slice(0, 26))).toEqual(['1. Click [e0] link "step 0', '2. Click [e1] link "step 1', '3. Click [e2] link "step 2']);
     expect(lines.slice(1).every((l) => l.length <= 244 && l.endsWith('…'))).toBe(true);
     // A dialogue's turns are its content: kept whole.
     const long = dialogue('L', '2023-01-01', [['Anna', `I ${'really '.repeat(60)}liked it`]]);
-    expect(extractUnits(long, 'episodes', 1, 4000)[0]!.text).toContain('really liked it');
+    expect(cut(long, 'episodes', 1, 4000)[0]!.text).toContain('really liked it');
   });
 
   it('finds units by their task’s instruction when asked, showing the same text', () => {
     const task = { ...ep, meta: {}, instruction: 'book a flight to Oslo', outcome: { reward: 1, success: true } };
-    const [whole] = extractUnits(task, 'episodes', 1, 4000, 'instruction');
+    const [whole] = cut(task, 'episodes', 1, 4000, 'instruction');
     expect(whole!.searchText).toBe('book a flight to Oslo');
-    expect(whole!.text).toBe(extractUnits(task, 'episodes', 1, 4000)[0]!.text);
-    const steps = extractUnits(task, 'steps', 1, 4000, 'instruction');
+    expect(whole!.text).toBe(cut(task, 'episodes', 1, 4000)[0]!.text);
+    const steps = cut(task, 'steps', 1, 4000, 'instruction');
     expect(steps[1]!.searchText).toBe('book a flight to Oslo\nBen: Yes, I went hiking near Lake Tahoe with my sister Clara.');
     expect(steps[1]!.text).toBe('Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.');
   });
 
   it('clips a giant step instead of storing it whole', () => {
     const huge = dialogue('H', '2023-01-01', [['Anna', 'x'.repeat(100_000)]]);
-    expect(extractUnits(huge, 'steps', 1, 4000)[0]!.text.length).toBe(4000);
+    expect(cut(huge, 'steps', 1, 4000)[0]!.text.length).toBe(4000);
   });
 });
 
