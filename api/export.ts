@@ -9,7 +9,7 @@ import { readEnvCopy } from '../run-store/env-copy.ts';
 import { exportProgram, type ExportOptions, type ExportResult, shippedLine } from '../export/export.ts';
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
-import { reopenEnv } from './environments.ts';
+import { openEnv } from './environments.ts';
 import { checkOptions, type OptionValues, withDefaults } from './options/derive.ts';
 
 export type { ExportResult };
@@ -22,9 +22,12 @@ export async function exportRun(given: ExportRunOptions): Promise<ExportResult> 
   checkOptions('export', given);
   const o = withDefaults('export', given);
   const onNote = o.onNote ?? (() => undefined);
-  const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
+  const openRunEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
     const copy = readEnvCopy(o.run);
-    const opened = await reopenEnv(run.envSource, run.options.env, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    const opened = await openEnv(
+      { recorded: run.envSource, spec: run.options.env, ...(copy ? { copy } : {}) },
+      { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) },
+    );
     if (opened.changed && !copy) {
       await opened.env.close?.();
       throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);
@@ -32,5 +35,5 @@ export async function exportRun(given: ExportRunOptions): Promise<ExportResult> 
     if (opened.changed) onNote(opened.changed);
     return opened.env;
   };
-  return exportProgram({ ...o, openEnv });
+  return exportProgram({ ...o, openEnv: openRunEnv });
 }

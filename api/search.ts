@@ -12,7 +12,7 @@ import type { SearchSummary } from '../engine/search/summary.ts';
 import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
 import { type ValidationPlan, validationOf } from '../engine/search/validation-sampler.ts';
-import { UsageError, asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
+import { UsageError, asContent, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
@@ -22,12 +22,15 @@ import { runSeeds } from '../engine/run-seeds.ts';
 import type { Protocol } from '../engine/environment/protocol.ts';
 import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder.ts';
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
-import { type EnvInput, type OpenedEnvironment, openNamed, reopenEnv, resolveEnv } from './environments.ts';
+import { type EnvInput, type OpenedEnvironment, openEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { type SourceScores, sourceScoresOf } from './search-sources.ts';
 import { createExecutor, type Executor } from './workers.ts';
 import { checkOptions, defaultsOf, type OptionValues, recordedOptions, withDefaults } from './options/derive.ts';
 
+// What a search's progress shows, from the engine's own rules: the best LCB so far, the final phase's step number.
+export { bestLcb } from '../engine/search/selection.ts';
+export { FINAL_STEP } from '../engine/search/final-phase.ts';
 export { SCREEN_KEEP, seedsOf };
 
 /**
@@ -140,14 +143,13 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     const splitSeed = seedsOf(options).split;
     const protocol = protocolOf(options);
     const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
-    let opened: OpenedEnvironment;
-    // A definition passed again on resume is registered first, so the recorded name finds it in a new process.
-    if (o.resume && o.env !== undefined && typeof o.env !== 'string') await asUsage(() => resolveEnv(o.env as EnvInput));
-    if (o.resume) {
-      opened = await asContent(() => reopenEnv(recorded, options.env, open, readEnvCopy(folder.dir)));
-      if (opened.changed) onNote(opened.changed);
-    }
-    else opened = await openNamed(o.env as EnvInput, open);
+    // A resumed run opens what it recorded (a definition passed again is registered first, so the recorded name
+    // finds it in a new process); what fails there is the run's content.
+    const definition = o.env !== undefined && typeof o.env !== 'string' ? { definition: o.env } : {};
+    const opened: OpenedEnvironment = o.resume
+      ? await asContent(() => openEnv({ recorded, spec: options.env, copy: readEnvCopy(folder.dir), ...definition }, open))
+      : await openEnv({ named: o.env as EnvInput }, open);
+    if (opened.changed) onNote(opened.changed);
     const { env, source } = opened;
     try {
       const info = env.info();

@@ -10,7 +10,7 @@ import { checkLoaded } from './definition-check.ts';
 import { checkedExplanation } from './explanation.ts';
 import { DEFAULT_ENVIRONMENT_LIMITS, type EnvironmentDefinition, type EnvironmentLimits, type LoadContext } from './define.ts';
 import { throwSite } from './module-source.ts';
-import type { EnvFiles, EnvSource } from './registry.ts';
+import type { EnvFiles, EnvSource } from './env-source.ts';
 import { environmentLabel, taskEnvironment } from './task-environment.ts';
 
 /** What opening needs of a resolved environment (registry.ts's ResolvedEnvironment has it): its definition and source. */

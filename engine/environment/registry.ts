@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { z } from 'zod';
+import type { EnvFiles, EnvSource } from './env-source.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
 import { COMPOSED, composedDefinition, MAX_SOURCES, splitComposite } from './compose.ts';
 import { checkDefinition } from './definition-check.ts';
@@ -15,35 +15,8 @@ import { hashDataFiles } from './data-files.ts';
 import { parseEnvSpec } from './env-spec.ts';
 import { automemoNote, fingerprintModule, importDefinition, inspectModule, type ModuleInspection, type OwnAutomemo, resolveModule } from './module-source.ts';
 
-export const EnvSourceSchema = z
-  .object({
-    /** As the user gave it, e.g. "visual:charts" or "./my-env.ts". */
-    spec: z.string().max(4096),
-    kind: z.enum(['builtin', 'module']),
-    /** The definition's name. */
-    name: z.string().max(64),
-    arg: z.string().max(4096).optional(),
-    /** A module's file, absolute, so the run finds it from any working folder. */
-    path: z.string().max(4096).optional(),
-    /**
-     * A module's fingerprint over its local files (module-source.ts); a data option's over its files (data-files.ts).
-     * Where the files sit is left out: a copy elsewhere fingerprints the same.
-     */
-    hash: z.string().max(64).optional(),
-    files: z.number().int().nonnegative().optional(),
-    /** Set when `path` is a run's copy of the module: the folder the copied files were in, where its packages are. */
-    origin: z.string().max(4096).optional(),
-  })
-  .strict();
-export type EnvSource = z.infer<typeof EnvSourceSchema>;
-
-/** The files a run keeps a copy of: a module's local files, or the data files its option names. */
-export interface EnvFiles {
-  /** The folder the copy mirrors. */
-  root: string;
-  /** Absolute paths under root. */
-  paths: string[];
-}
+// Defined in env-source.ts (open.ts needs them, and this file needs compose.ts, which needs open.ts).
+export { EnvSourceSchema, type EnvSource, type EnvFiles } from './env-source.ts';
 
 export interface ResolvedEnvironment {
   definition: EnvironmentDefinition;
