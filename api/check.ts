@@ -3,10 +3,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { didYouMeanPath } from '../foundation/closest.ts';
-import { UsageError } from '../foundation/usage-error.ts';
+import { asUsageSync, UsageError } from '../foundation/usage-error.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import { resolveEntry } from '../sandbox/compile.ts';
 import { type QuickExamReport, quickExam } from '../sandbox/quick-exam.ts';
+import { typecheckLimitsOf } from '../sandbox/typecheck-thread.ts';
 import { openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { checkOptions, type OptionValues } from './options/derive.ts';
@@ -23,6 +24,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
   if (!existsSync(o.program)) throw new UsageError(`no such program: ${o.program}${didYouMeanPath(o.program.slice(0, 1000))}`, { showUsage: false });
   if (!existsSync(entry) || !statSync(entry).isFile()) throw new UsageError(`no program entry file at ${entry}`);
   const seeds = runSeeds(o.seed, o.splitSeed);
+  const typecheckLimits = asUsageSync(() => typecheckLimitsOf(o.typecheckLimits));
   const models = o.models ?? resolveModels();
   return withHost(models, async (services) => {
     const env = o.env ? (await openNamed(o.env, { models, images: services.images, seed: seeds.split, onNote: o.onNote ?? (() => undefined) })).env : undefined;
@@ -41,6 +43,7 @@ export async function check(o: CheckOptions): Promise<QuickExamReport> {
             ...(o.callCpuMs !== undefined ? { callCpuMs: o.callCpuMs } : {}),
             ...(o.callWallMs !== undefined ? { callWallMs: o.callWallMs } : {}),
           },
+          typecheckLimits,
           seed: seeds.sandbox,
         },
       );

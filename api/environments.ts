@@ -75,12 +75,12 @@ export interface OpenOptions {
 
 /**
  * What a call opens: an environment it names (a spec or a definition), or the one a run recorded (run.json's
- * envSource; runs from before it name a built-in in options.env), from the run's copy of its files (`copy`) when they
- * changed or moved since. A definition given with a recorded source is registered first, so its name is found.
+ * envSource), from the run's copy of its files (`copy`) when they changed or moved since. A definition given with a
+ * recorded source is registered first, so its name is found.
  */
 export type EnvRequest =
   | { named: EnvInput }
-  | { recorded: EnvSource | undefined; spec: string; copy?: EnvCopy; definition?: EnvironmentDefinition };
+  | { recorded: EnvSource; copy?: EnvCopy; definition?: EnvironmentDefinition };
 
 /**
  * The one door every call opens an environment through: resolved through the registry, then opened
@@ -96,10 +96,9 @@ export async function openEnv(request: EnvRequest, o: OpenOptions): Promise<Open
     // which of its failures are the data's content).
     return (resolved.source.kind === 'module' ? asContent : asUsage)(() => openResolved(resolved, o));
   }
-  const { definition, recorded, spec, copy } = request;
+  const { definition, recorded, copy } = request;
   if (definition && !environments.has(definition.name)) asUsageSync(() => environments.register(definition));
-  const resolved = recorded ? await environments.reopen(recorded, copy) : await environments.resolve(spec);
-  return openResolved(resolved, o);
+  return openResolved(await environments.reopen(recorded, copy), o);
 }
 
 /** `openEnv({ named: env }, o)`: what most calls open. */

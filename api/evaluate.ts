@@ -11,6 +11,7 @@ import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts'
 import { asUsageSync } from '../foundation/usage-error.ts';
 import { BASELINES, resolveProgram } from '../memo-programs/registry.ts';
 import { defaultRunFolder } from '../run-store/run-folder.ts';
+import { lockFolder } from '../run-store/folder-lock.ts';
 import { openNamed } from './environments.ts';
 import { withHost } from './host.ts';
 import { createExecutor } from './workers.ts';
@@ -68,10 +69,12 @@ async function run(
   const protocol = o.protocol;
   const resolvedPrograms = programs.map((p) => asUsageSync(() => resolveProgram(p.trim())));
   const models = o.models ?? resolveModels();
+  const out = o.out ?? defaultRunFolder(kind);
+  // One writer per --out, claimed before anything is opened: two evaluations into one folder would interleave their
+  // evidence lines.
+  const release = asUsageSync(() => lockFolder(out, 'eval or baselines'));
   return withHost(models, async (services) => {
     const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, protocol, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
-    const out =
-      o.out ?? defaultRunFolder(kind);
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
@@ -92,7 +95,7 @@ async function run(
     } finally {
       await opened.env.close?.();
     }
-  });
+  }).finally(release);
 }
 
 /** Evaluates one program; a program that fails (does not compile, its evaluation throws) is an error naming why. */

@@ -13,7 +13,7 @@ export type { Explanation, EvidenceRecord, Choice } from '../engine/environment/
 export type { Edit, EditKind, ChildFailure } from '../engine/meta/types.ts';
 export { describeFailure } from '../engine/meta/describe.ts';
 export type { EnvSource } from '../engine/environment/registry.ts';
-export type { SearchState } from '../engine/search/search.ts';
+export type { SearchProgress } from '../engine/search/search.ts';
 export type { SearchSummary } from '../engine/search/summary.ts';
 export type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 export type { SplitSpec } from '../engine/environment/roles.ts';

@@ -7,7 +7,7 @@ import type { EnvSource } from '../engine/environment/registry.ts';
 import { CostLedger } from '../foundation/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
-import { runSearch, type SearchState } from '../engine/search/search.ts';
+import { runSearch, type SearchProgress } from '../engine/search/search.ts';
 import type { SearchSummary } from '../engine/search/summary.ts';
 import type { ProgressEvent } from '../engine/evaluate/evaluate.ts';
 import { DEFAULT_UCB } from '../engine/search/ucb.ts';
@@ -15,6 +15,7 @@ import { type ValidationPlan, validationOf } from '../engine/search/validation-s
 import { UsageError, asContent, asUsageSync } from '../foundation/usage-error.ts';
 import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
+import { userMac } from '../foundation/user-key.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
 import { protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { SCREEN_KEEP } from '../engine/search/screen.ts';
@@ -25,6 +26,7 @@ import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openEnv } from './environments.ts';
 import { withHost } from './host.ts';
 import { type SourceScores, sourceScoresOf } from './search-sources.ts';
+import { checkRunTrust } from './run-trust.ts';
 import { createExecutor, type Executor } from './workers.ts';
 import { checkOptions, defaultsOf, type OptionValues, recordedOptions, withDefaults } from './options/derive.ts';
 
@@ -43,7 +45,7 @@ export interface SearchCalls {
   /** Models per role (default: from AUTOMEMO_* environment variables; none means offline). */
   models?: ResolvedModels;
   signal?: AbortSignal;
-  onEvent?: (event: JournalEvent, state: SearchState) => void;
+  onEvent?: (event: JournalEvent, progress: SearchProgress) => void;
   /** Tasks done as an evaluation goes, by node (what the CLI's progress lines print); not journaled. */
   onProgress?: (node: string, event: ProgressEvent) => void;
   /** Progress notes (episode collection, data warnings, a changed environment module). */
@@ -101,7 +103,7 @@ function settings(
       throw new UsageError(`a resumed run keeps its seeds (seed ${kept.run}, split seed ${kept.split}); leave out seed and splitSeed`);
     // A resumed run keeps its settings but those a resume may change (the budget and the dollar cap may be raised).
     const options = { ...info.options, ...recordedOptions('search', given, (d) => d.resumable === true) } as RunOptions;
-    return { folder, options, ...(info.envSource ? { recorded: info.envSource } : {}) };
+    return { folder, options, recorded: info.envSource };
   }
   const env = o.env;
   if (env === undefined) throw new UsageError('give env: a registered name, a module path or data:<file>');
@@ -122,7 +124,6 @@ function settings(
     seed: drawn.run,
     splitSeed: drawn.split,
     sandboxSeed: drawn.sandbox,
-    sampling: 'disjoint',
     ucb: DEFAULT_UCB,
     repairAttempts: 3,
     quickExamTasks: 5,
@@ -139,15 +140,16 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   return withHost(models, async (services) => {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
-    // A resumed run opens with the split it was made with (0 for runs recorded before split seeds).
+    // A resumed run opens with the split it was made with.
     const splitSeed = seedsOf(options).split;
     const protocol = protocolOf(options);
     const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
     // A resumed run opens what it recorded (a definition passed again is registered first, so the recorded name
     // finds it in a new process); what fails there is the run's content.
     const definition = o.env !== undefined && typeof o.env !== 'string' ? { definition: o.env } : {};
-    const opened: OpenedEnvironment = o.resume
-      ? await asContent(() => openEnv({ recorded, spec: options.env, copy: readEnvCopy(folder.dir), ...definition }, open))
+    if (recorded) checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', onNote);
+    const opened: OpenedEnvironment = recorded
+      ? await asContent(() => openEnv({ recorded, copy: readEnvCopy(folder.dir), ...definition }, open))
       : await openEnv({ named: o.env as EnvInput }, open);
     if (opened.changed) onNote(opened.changed);
     const { env, source } = opened;
@@ -168,6 +170,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             }),
           );
       if (!o.resume) copyEnvironment(folder.dir, opened);
+      if (!o.resume && folder.unmarked) onNote(`the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`);
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
@@ -175,7 +178,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote },
+          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote, ...(o.queue ? queueSalt(folder.dir, onNote) : {}) },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;
@@ -213,6 +216,20 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
       await env.close?.();
     }
   });
+}
+
+/**
+ * The secret this run's job ids on a queue are made with: this user's, for this run folder, so a resume by the same
+ * user finds the jobs in flight or finished, and nobody else can derive the ids. Without a user key, one of this
+ * session's (a resume runs its jobs again).
+ */
+function queueSalt(dir: string, onNote: (m: string) => void): { jobSalt?: string } {
+  try {
+    return { jobSalt: userMac('queue-job-ids', resolve(dir)) };
+  } catch (err) {
+    onNote(`${(err as Error).message}: this session's job ids are its own, and a resume runs its jobs again`);
+    return {};
+  }
 }
 
 /** Keeps the environment's files in the run folder (run-store/env-copy.ts): what --resume and export fall back on. */

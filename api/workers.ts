@@ -11,14 +11,15 @@ import type { JobExecutor } from '../engine/jobs/executor.ts';
 import { OutcomeCache } from '../engine/evaluate/outcome-cache.ts';
 import { InProcessExecutor } from '../engine/jobs/in-process.ts';
 import { mapEnvRef, type PathMapping } from '../engine/jobs/path-map.ts';
-import { rootsProblem } from '../engine/jobs/env-roots.ts';
-import { ModuleLoadError } from '../engine/environment/module-source.ts';
+import { checkPathMapTargets, parseEnvRoot, rootsProblem } from '../engine/jobs/env-roots.ts';
+import { shareableReason } from '../engine/jobs/shareable.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/isolate.ts';
+import type { TypecheckLimits } from '../sandbox/typecheck-thread.ts';
 import type { EnvRef } from '../engine/jobs/job.ts';
 import { type JobContext, JobRefused } from '../engine/jobs/run-job.ts';
 import { WorkerPool } from '../engine/jobs/worker-pool.ts';
 import type { ResolvedModels } from '../foundation/llm/models.ts';
-import { UsageError } from '../foundation/usage-error.ts';
+import { asUsageSync, UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../foundation/paths.ts';
@@ -37,7 +38,9 @@ export interface WorkerOptions {
 }
 
 export { defaultWorkers, MAX_WORKERS } from './worker-count.ts';
-export { serveIpc } from '../engine/jobs/ipc-serve.ts';
+export { noteToParent, serveIpc } from '../engine/jobs/ipc-serve.ts';
+export { parsePathMapping } from '../engine/jobs/path-map.ts';
+export { checkPathMapTargets, parseEnvRoot } from '../engine/jobs/env-roots.ts';
 
 /** Serves jobs from a Redis queue; BullMQ is loaded only by the processes that serve one. */
 export async function serveQueue(...args: Parameters<typeof import('../engine/jobs/queue-worker.ts').serveQueue>): ReturnType<typeof import('../engine/jobs/queue-worker.ts').serveQueue> {
@@ -54,6 +57,8 @@ export interface ExecutorSetup {
   data?: string;
   services: HostServices;
   onNote: (message: string) => void;
+  /** The secret a queue's job ids are made with: a run's own, so its resume finds its jobs (default: this call's). */
+  jobSalt?: string;
 }
 
 export interface Executor {
@@ -73,7 +78,7 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
     if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
     // BullMQ and its Redis client load only for a command that uses a queue.
     const { RedisQueueExecutor } = await import('../engine/jobs/redis-queue.ts');
-    return { executor: await RedisQueueExecutor.connect(o.queue), ref };
+    return { executor: await RedisQueueExecutor.connect(o.queue, s.jobSalt ? { salt: s.jobSalt } : {}), ref };
   }
   if (!o.workers) return inProcess();
   if (!loadable) {
@@ -81,7 +86,7 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
     return inProcess();
   }
   const args = [...workerNodeFlags(o.workers), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'];
-  return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1)), ref };
+  return { executor: new WorkerPool(o.workers, { args }, Math.max(1, o.jobsPerWorker ?? 1), undefined, s.onNote), ref };
 }
 
 /** Whether a worker can open the environment from its source: a module, a built-in, or a composition of those. */
@@ -115,11 +120,6 @@ function composedRootsProblem(ref: EnvRef, roots: readonly string[]): string | u
 
 const MAX_OUTCOME_CACHES = 4;
 
-/** An opening failure as it may travel: a module's import error by its kind only (its message may quote the file). */
-function shareable(err: unknown): string {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) if (e instanceof ModuleLoadError) return e.summary;
-  return (err as Error).message;
-}
 
 export interface WorkerContextOptions {
   /** Where this machine holds the modules and data the search had elsewhere (--path-map). */
@@ -131,14 +131,19 @@ export interface WorkerContextOptions {
   roots?: string[];
   /** The most a job may ask of the sandbox; a job asking more gets these (default: the sandbox's defaults). */
   maxLimits?: Partial<SandboxLimits>;
+  /** A quick examination's type check: its time and memory (default: the sandbox's). */
+  typecheckLimits?: TypecheckLimits;
 }
 
 /**
  * What a worker process runs jobs with: its host services, and each environment a job names, opened once (paths
  * the search had are read where `pathMap` says they are on this machine, and only under `roots` when given).
  */
-export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, o: WorkerContextOptions = {}): JobContext {
+export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, given: WorkerContextOptions = {}): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
+  // Checked at start, as the CLI checks them: the whole disk is no allow-list, and a mapping outside it maps nowhere.
+  const o = given.roots ? { ...given, roots: given.roots.map((r) => asUsageSync(() => parseEnvRoot(r))) } : given;
+  if (o.roots) asUsageSync(() => checkPathMapTargets(o.pathMap ?? [], o.roots as string[]));
   const opened = new Map<string, Promise<Environment>>();
   const open = async (asked: EnvRef): Promise<Environment> => {
     const ref = mapEnvRef(asked, o.pathMap ?? []);
@@ -150,11 +155,12 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await openEnv({ recorded: ref.source, spec: ref.source.spec }, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
+      ({ env, changed } = await openEnv({ recorded: ref.source }, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
-      // What goes back names the problem in this code's words: a module's own error may quote the file.
-      const reason = shareable(err);
+      // What goes back names the problem in this code's words: a module's own error may quote a file. A local
+      // worker (no roots) serves the user who started it, who sees the whole message.
+      const reason = o.roots ? shareableReason(err) : (err as Error).message;
       onNote(`${worker} cannot open the environment ${ref.source.spec}: ${(err as Error).message}`);
       throw new JobRefused(`${worker} cannot open the environment ${ref.source.spec}: ${reason}`);
     }
@@ -170,6 +176,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     services,
     worker,
     maxLimits: { ...DEFAULT_LIMITS, ...o.maxLimits },
+    ...(o.typecheckLimits ? { typecheckLimits: o.typecheckLimits } : {}),
     // A worker keeps what the search process kept before workers: an agent's outcome for a payload it saw before is
     // not computed again (per environment: two data files may share task ids and an agent).
     outcomes: (ref) => {

@@ -1,6 +1,6 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchState } from '../api/index.ts';
+import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchProgress } from '../api/index.ts';
 import { bestLcb, FINAL_STEP } from '../api/search.ts';
 import { clock, dim } from './style.ts';
 import { forTerminal, toStdout } from './terminal.ts';
@@ -19,7 +19,7 @@ export function stepsLeftMs(sinceFirstStep: number, stepsDone: number, stepsLeft
 const children = (n: number) => (n === 1 ? 'a child' : `${n} children`);
 
 /** One line per step, written through `write`; `now` is the clock (a test's own). */
-export function stepProgress(options: RunOptions, given?: (text: string) => void, now: () => number = Date.now): (e: JournalEvent, s: SearchState) => void {
+export function stepProgress(options: RunOptions, given?: (text: string) => void, now: () => number = Date.now): (e: JournalEvent, s: SearchProgress) => void {
   // A writer of the caller's own gets the text as the terminal would (printable; colours real).
   const write = given ? (text: string) => given(forTerminal(text)) : toStdout;
   /** What each step does ("step 3/20 generate from n1"): with steps in flight at once, lines are per step. */
@@ -51,7 +51,7 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
       for (const r of e.results) screened.add(r.node);
       write(`  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`);
     }
-    if (e.type === 'quick-exam' && !e.passed) write(dim(`  ${lineOf(e.step)}: quick examination failed (try ${e.attempt + 1}): ${e.failure?.slice(0, 160) ?? ''}\n`));
+    if (e.type === 'quick-exam' && !e.passed) write(dim(`  ${lineOf(e.step)}: quick examination failed (try ${e.attempt + 1}): ${e.failure ? `${e.failure.check}: ${e.failure.detail}`.slice(0, 160) : ''}\n`));
     if (e.type === 'evaluation') write(evaluationLine(e, s));
     if (e.type === 'no-op') {
       const n = noOps.get(e.step);
@@ -72,7 +72,7 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
     }
   };
 
-  function evaluationLine(e: Extract<JournalEvent, { type: 'evaluation' }>, s: SearchState): string {
+  function evaluationLine(e: Extract<JournalEvent, { type: 'evaluation' }>, s: SearchProgress): string {
     if (e.score === null) {
       const what = e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${lineOf(e.step)}${after(e.step)}`;
       return `${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`;
@@ -97,7 +97,7 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
   }
 }
 
-type Tree = SearchState['tree'];
+type Tree = SearchProgress['tree'];
 type Node = NonNullable<ReturnType<Tree['nodes']['get']>>;
 
 /**

@@ -12,6 +12,11 @@ const SCORED_CODE = ['engine', 'sandbox', 'envs', 'memo-programs', 'foundation',
 
 let cached: string | undefined;
 
+/** automemo's package version ("0.4.0"), as its package.json says. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export function automemoVersion(): string {
   if (cached) return cached;
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies?: Record<string, string> };

@@ -93,14 +93,15 @@ export class Journal {
     this.fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644);
   }
 
-  /** Writes the event (credentials of any address in it hidden) and returns it as written. */
+  /**
+   * Writes the event (credentials of any address in it hidden) and returns it as a reader reads it back: the line
+   * parsed as readJournal parses it, so what the search applies live is what a resume applies.
+   */
   append(event: NewEvent): JournalEvent {
-    const full = { ...event, t: Date.now() } as JournalEvent;
-    const text = JSON.stringify(full);
-    const line = redactCredentials(text);
+    const line = redactCredentials(JSON.stringify({ ...event, t: Date.now() }));
     writeSync(this.fd, `${line}\n`);
     fsyncSync(this.fd);
-    return line === text ? full : (JSON.parse(line) as JournalEvent);
+    return EventSchema.parse(JSON.parse(line));
   }
 
   close(): void {

@@ -2,7 +2,7 @@
 // (each program's files and its compiled bundle), evidence/<node>/<split>-<i>/ (per-evaluation evidence).
 // Node ids are safe names and every path in the folder is proven inside it (foundation/safe-path.ts) before it is
 // written: a seed's path, a journal line or a file name a model wrote can never make the run write elsewhere.
-import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
@@ -13,10 +13,17 @@ import { RunOptionsSchema } from '../engine/search/run-options.ts';
 import type { MetaFile } from '../engine/search/meta-file.ts';
 import type { RunStore } from '../engine/search/run-store.ts';
 import { Journal, type JournalRead, readJournal } from './journal.ts';
+import { markRun } from './run-trust.ts';
+import { lockFolder } from './folder-lock.ts';
 import { redactCredentials } from '../foundation/redact.ts';
 import { isInside, repoRoot } from '../foundation/paths.ts';
+import { packageVersion } from '../foundation/version.ts';
 
-export const RUN_FORMAT = 'automemo-run/1';
+/**
+ * The run folder's format, in run.json. A run of another format is refused (RunFolder.read): the formats before this
+ * one were never released, and a version of automemo reads its own format only.
+ */
+export const RUN_FORMAT = 'automemo-run/2';
 
 /** run.json is a few KB; a bigger one was not written by automemo. */
 const MAX_RUN_JSON_BYTES = 1_000_000;
@@ -41,28 +48,20 @@ export const RunInfoSchema = z.object({
   createdAt: z.string(),
   options: RunOptionsSchema,
   env: z.record(z.string(), z.unknown()),
-  /** What --env resolved to (a built-in, or a module with its path and fingerprint); runs before it name a built-in. */
-  envSource: EnvSourceSchema.optional(),
+  /** What --env resolved to (a built-in, or a module with its path and fingerprint). */
+  envSource: EnvSourceSchema,
   models: z.record(z.string(), z.string().nullable()),
   versions: z.record(z.string(), z.string()),
 });
 export type RunInfo = z.infer<typeof RunInfoSchema>;
 
-/** Whether a process (say, the one holding a run's lock) still lives. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Run folders a search in this process holds: the pid in their lock cannot tell two searches here apart. */
-const heldHere = new Set<string>();
+export { alive } from './folder-lock.ts';
 
 /** A run's folder on disk: the search's run store (engine/search/run-store.ts), and what the viewer and export read. */
 export class RunFolder implements RunStore {
+  /** Set by create() when the run could not be marked as this user's (run-trust.ts), saying why. */
+  unmarked: string | undefined;
+
   constructor(readonly dir: string) {}
 
   /** A path inside the run folder, proven inside (no link leads out); a folder not made yet is taken as it will be. */
@@ -103,7 +102,8 @@ export class RunFolder implements RunStore {
 
   /**
    * Starts a new run here: the folder (missing or empty) is locked before anything else is written into it, so of
-   * two searches started on it at once one runs and the other is refused; then run.json. Returns the lock's release.
+   * two searches started on it at once one runs and the other is refused; then run.json, and this user's mark of it
+   * (run-trust.ts). Returns the lock's release.
    */
   create(info: RunInfo): () => void {
     this.checkNew();
@@ -115,6 +115,8 @@ export class RunFolder implements RunStore {
       mkdirInside(this.dir, 'programs');
       mkdirInside(this.dir, 'evidence');
       writeInside(this.dir, 'run.json', `${redactCredentials(JSON.stringify(info, null, 2))}\n`, 'exclusive');
+      // This user's mark: --resume and export run the code this run names without asking.
+      this.unmarked = markRun(this.dir);
     } catch (err) {
       release();
       throw err;
@@ -130,6 +132,7 @@ export class RunFolder implements RunStore {
     } catch (err) {
       throw new Error(`${this.runJson} is not valid JSON: ${(err as Error).message}`, { cause: err });
     }
+    refuseOtherFormat(this.runJson, raw);
     const parsed = RunInfoSchema.safeParse(raw);
     if (!parsed.success) throw new Error(`${this.runJson} is not a run description: ${z.prettifyError(parsed.error)}`);
     return parsed.data;
@@ -144,34 +147,7 @@ export class RunFolder implements RunStore {
    * runs) would interleave two journals. A lock left by a process that is gone is taken over.
    */
   lock(): () => void {
-    mkdirSync(this.dir, { recursive: true });
-    const key = realpathSync(this.dir);
-    if (heldHere.has(key)) throw new Error(`${this.dir} is in use by another search in this process; wait for it to finish`);
-    try {
-      writeInside(this.dir, 'lock', String(process.pid), 'exclusive');
-    } catch (err) {
-      if (err instanceof PathOutsideError) throw err;
-      const holder = Number(readSmallFile(this.lockPath, 64)?.trim());
-      if (holder && holder !== process.pid && alive(holder)) {
-        throw new Error(`${this.dir} is in use by process ${holder}; stop it first, or wait for it to finish`, { cause: err });
-      }
-      writeInside(this.dir, 'lock', String(process.pid));
-    }
-    heldHere.add(key);
-    const onExit = () => {
-      heldHere.delete(key);
-      try {
-        if (readSmallFile(this.lockPath, 64)?.trim() === String(process.pid)) rmSync(this.lockPath);
-      } catch {
-        // already gone
-      }
-    };
-    process.once('exit', onExit);
-    // Released by the search, the exit hook goes too: a library user's long process runs many searches.
-    return () => {
-      process.removeListener('exit', onExit);
-      onExit();
-    };
+    return lockFolder(this.dir, 'search');
   }
 
   /** The journal's events so far (a torn last line dropped, and said). */
@@ -213,6 +189,17 @@ export class RunFolder implements RunStore {
     renameSync(source, target);
     return target;
   }
+}
+
+/** A run.json of another format: which format and which automemo wrote it, and that this one cannot take it up. */
+function refuseOtherFormat(path: string, raw: unknown): void {
+  if (typeof raw !== 'object' || raw === null) return;
+  const { format, versions } = raw as { format?: unknown; versions?: { automemo?: unknown } };
+  if (format === RUN_FORMAT || typeof format !== 'string') return;
+  const by = typeof versions?.automemo === 'string' ? `automemo ${versions.automemo.slice(0, 40)}` : 'an automemo that did not say its version';
+  throw new Error(
+    `${path} is a run of format "${format.slice(0, 40)}", written by ${by}; this automemo (${packageVersion()}) reads "${RUN_FORMAT}" runs only, so it cannot resume, view, report or export this one: use the automemo that wrote it`,
+  );
 }
 
 /** A program file's name as a run folder stores it: a safe relative path ending in .ts. */

@@ -1,7 +1,7 @@
 // Bundles a memo program with esbuild into one IIFE script for the isolate. Imports outside the allow-list
 // are errors naming the import; a source map lets runtime errors point back at the program's TypeScript lines.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../foundation/small-file.ts';
 import { dirname, relative, resolve } from 'node:path';
 import type * as esbuild from 'esbuild';
 import { allowListText, classifyImport } from './allowed-imports.ts';
@@ -94,6 +94,9 @@ export function checkImports(file: string, code: string, rootDir: string): Compi
   return issues;
 }
 
+/** A program's source file is at most this (a run folder's program is read only as a plain file, within it). */
+const MAX_SOURCE_FILE_BYTES = 8 * 2 ** 20;
+
 class ImportViolation extends Error {
   constructor(readonly issues: CompileIssue[]) {
     super(issues.map((i) => i.message).join('; '));
@@ -111,7 +114,7 @@ function allowListPlugin(rootDir: string, entryPath: string): esbuild.Plugin {
       // Every program file is scanned before it is bundled, so unused or type-only imports are checked too.
       build.onLoad({ filter: /\.(ts|mts|js|mjs)$/ }, (args) => {
         if (!isProgramFile(args.path) || args.path === entryPath) return undefined;
-        const code = readFileSync(args.path, 'utf8');
+        const code = readRegularFile(args.path, MAX_SOURCE_FILE_BYTES).toString('utf8');
         const issues = checkImports(args.path, code, rootDir);
         if (issues.length) throw new ImportViolation(issues);
         return { contents: code, loader: args.path.endsWith('js') ? 'js' : 'ts' };
@@ -182,7 +185,7 @@ export async function compileProgram(source: ProgramSource, options: CompileOpti
   let code = source.code;
   if (code === undefined) {
     try {
-      code = readFileSync(entryPath, 'utf8');
+      code = readRegularFile(entryPath, MAX_SOURCE_FILE_BYTES).toString('utf8');
     } catch (err) {
       return {
         ok: false,

@@ -155,6 +155,7 @@ export class ProgramInstance {
           logCharsPerCall: 4000,
           logChars: primitives.logCharsQuota,
           maxInFlight: 64,
+          embedCharsInFlight: primitives.embedCharsInFlightQuota,
           argLimits: DEFAULT_ARG_LIMITS,
           budget: options.budget ?? DEFAULT_BUDGET,
           plain: PLAIN_STUBS,

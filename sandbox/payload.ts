@@ -1,5 +1,6 @@
 // Checks a payload that came out of the isolate: schema, known images, and the text and image budget.
 // The evaluation harness truncates over-budget payloads and flags them; quick examination fails them.
+import { createHash } from 'node:crypto';
 import type { ImageRef, MemoryPayload } from '../memo-programs/contract.ts';
 import type { ImageStore } from './primitives/images.ts';
 import { MemoryPayloadSchema } from './schemas.ts';
@@ -10,6 +11,17 @@ export interface PayloadBudget {
 }
 
 export const DEFAULT_BUDGET: PayloadBudget = { maxChars: 50_000, maxImages: 2 };
+
+/**
+ * A payload as an agent receives it — its text, its images' ids, its metadata — as one sha256: equal digests, equal
+ * behaviour. The one rule for "the same payload": quick examination's digests, the search's no-op check (from the
+ * examination or from evidence read back), the outcome cache's key.
+ */
+export function payloadDigest(text: string, imageIds: readonly string[], metadata: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify([text, imageIds, metadata ?? null]))
+    .digest('hex');
+}
 
 /** What the isolate sends back from retrieve(): text possibly cut at the transfer cap, its real length, the rest as JSON. */
 export interface WirePayload {

@@ -1,16 +1,16 @@
 // Quick examination (the paper's C.4): the six checks every candidate passes before a full evaluation —
 // imports, interface, update on sample episodes, retrieve on sample tasks, payload schema, payload budget.
 // Each failed check names what happened and where, in words a person (or the repair prompt) can act on.
-import { createHash } from 'node:crypto';
 import type { EpisodeRecorder, PartialRecorder } from '../memo-programs/contract.ts';
 import { type CompiledProgram, compileProgram, formatIssue, type ProgramSource, resolveEntry } from './compile.ts';
 import { type SandboxError, type SandboxLimits, ProgramInstance } from './isolate.ts';
-import { checkPayload, DEFAULT_BUDGET, type PayloadBudget } from './payload.ts';
+import { checkPayload, DEFAULT_BUDGET, type PayloadBudget, payloadDigest } from './payload.ts';
 import { type HostServices, type InstanceUsage, InstancePrimitives } from './primitives/index.ts';
 import type { Quotas } from './primitives/quotas.ts';
 import { ToolchainError } from './toolchain-error.ts';
 import { builtinSamples, type Samples } from './samples.ts';
-import { formatDiagnostic, typeChecker } from './typecheck.ts';
+import { formatDiagnostic } from './typecheck.ts';
+import { limitedTypeChecker, type TypecheckLimits } from './typecheck-thread.ts';
 import { relative } from 'node:path';
 import { CHECK_NAMES, type CheckName } from './check-names.ts';
 
@@ -29,7 +29,7 @@ export interface PayloadSummary {
   textChars: number;
   images: number;
   preview: string;
-  /** sha256 of the payload as the agent gets it (text and image ids): equal digests, equal behaviour. */
+  /** The payload as the agent gets it, as one digest (payload.ts's payloadDigest): equal digests, equal behaviour. */
   digest: string;
 }
 
@@ -57,6 +57,8 @@ export interface QuickExamOptions {
   seed?: number;
   /** Type-check against the contract (default true). */
   typecheck?: boolean;
+  /** The type check's time and memory (default DEFAULT_TYPECHECK_LIMITS); a program over them fails the interface check. */
+  typecheckLimits?: TypecheckLimits;
 }
 
 const round = (ms: number) => Math.round(ms);
@@ -172,7 +174,7 @@ async function checkImports(source: ProgramSource, exam: Examination): Promise<C
  * error fails the check but the examination goes on (the program loaded); an instance that did not start ends it.
  */
 async function checkInterface(source: ProgramSource, program: CompiledProgram, options: QuickExamOptions, exam: Examination): Promise<ProgramInstance | undefined> {
-  const types = options.typecheck === false ? { issues: [] } : typeIssues(source, program, exam);
+  const types = options.typecheck === false ? { issues: [] } : await typeIssues(source, program, exam, options.typecheckLimits);
   const primitives = new InstancePrimitives(options.services, options.quotas ? { quotas: options.quotas } : {});
   exam.primitives = primitives;
   const startOpts = { budget: options.budget ?? DEFAULT_BUDGET, ...(options.limits ? { limits: options.limits } : {}), ...(options.seed !== undefined ? { seed: options.seed } : {}) };
@@ -207,8 +209,8 @@ async function checkInterface(source: ProgramSource, program: CompiledProgram, o
 }
 
 /** The program's type errors against the contract, and where the first one is. */
-function typeIssues(source: ProgramSource, program: CompiledProgram, exam: Examination): { issues: string[]; location?: string } {
-  const tc = typeChecker().check(source.entryPath, source.code);
+async function typeIssues(source: ProgramSource, program: CompiledProgram, exam: Examination, limits?: TypecheckLimits): Promise<{ issues: string[]; location?: string }> {
+  const tc = await limitedTypeChecker().check(source.entryPath, source.code, limits);
   exam.timings.typecheckMs = round(tc.ms);
   const entryName = relative(program.rootDir, resolveEntry(source.entryPath));
   const d0 = tc.diagnostics[0];
@@ -289,7 +291,7 @@ function payloadSummary(taskId: string, checked: ReturnType<typeof checkPayload>
     textChars: checked.textChars,
     images: checked.payload.images.length,
     preview: checked.payload.text.slice(0, 240),
-    digest: createHash('sha256').update(JSON.stringify([checked.payload.text, checked.payload.images.map((i) => i.id)])).digest('hex'),
+    digest: payloadDigest(checked.payload.text, checked.payload.images.map((i) => i.id), checked.payload.metadata),
   };
 }
 

@@ -78,7 +78,7 @@ export function stepDetail(events: JournalEvent[], step: number): StepDetail {
   if (step <= 0) return out;
   for (const e of events) {
     if (e.type === 'clusters' && e.step === step) out.clustering = clusteringDetail(e);
-    if (e.type === 'quick-exam' && e.step === step) out.quickExams.push({ dir: e.dir, attempt: e.attempt, passed: e.passed, ...(e.failure ? { failure: e.failure } : {}) });
+    if (e.type === 'quick-exam' && e.step === step) out.quickExams.push({ dir: e.dir, attempt: e.attempt, passed: e.passed, ...(e.failure ? { failure: `${e.failure.check}: ${e.failure.detail}` } : {}) });
     if (e.type === 'meta-call' && e.step === step) {
       const { type: _t, t: _time, step: _s, node: _n, role: _r, ...call } = e;
       out.metaCalls.push(call);

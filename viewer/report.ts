@@ -1,7 +1,8 @@
 // The static report: the viewer's page with everything it would ask the server for inlined — the run, every node's
 // details, every evaluation's per-task outcomes (long texts clipped) and the images as data URIs, up to a cap so
 // the file stays a size a browser and a mail attachment can take. The page says what was left out.
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readRegularFile } from '../foundation/small-file.ts';
 import { extname } from 'node:path';
 import { type EvidenceView, imageIds, readEvidence } from './evidence-view.ts';
 import { type Explanation, type ExplanationFound, foundPart } from './task-explanation.ts';
@@ -100,7 +101,15 @@ function inlineImages(run: RunView, evidence: Record<string, ReportEvidence>, li
           omitted++;
           continue;
         }
-        images[file] = `data:${mime};base64,${readFileSync(full).toString('base64')}`;
+        let bytes: Buffer;
+        try {
+          // Read as a plain file within the cap, whatever the folder became since the look above.
+          bytes = readRegularFile(full, limits.imageBytes);
+        } catch {
+          omitted++;
+          continue;
+        }
+        images[file] = `data:${mime};base64,${bytes.toString('base64')}`;
         total += encoded;
       }
     }

@@ -11,7 +11,7 @@ import type { ChildFailure, Edit } from '../engine/meta/types.ts';
 import { selectFinal } from '../engine/search/selection.ts';
 import { FINAL_STEP } from '../engine/search/final-phase.ts';
 import type { ValidationPlan } from '../engine/search/validation-sampler.ts';
-import type { SearchTree } from '../engine/search/tree.ts';
+import type { NoOpChild, SearchTree } from '../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../engine/search/ucb.ts';
 import { insideRoot } from '../foundation/safe-path.ts';
 import { readSmallFile } from '../foundation/small-file.ts';
@@ -243,7 +243,7 @@ export function readRun(dir: string): RunView {
   const finalEvent = [...read.events].reverse().find((e) => e.type === 'final');
   // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
   const winner = finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null;
-  const runStatus = status(read.events, past.stopped, pid);
+  const runStatus = status(read.events, past.stop.kind !== 'running', pid);
   const out: RunView = {
     dir: abs,
     name: basename(abs),
@@ -253,8 +253,8 @@ export function readRun(dir: string): RunView {
     N,
     completedSteps: past.completedSteps,
     nodes,
-    noops: noOpViews(past.noops, nodes),
-    failures: past.failures.map((f) => ({
+    noops: noOpViews(tree.noops, nodes),
+    failures: tree.failed.map((f) => ({
       parent: f.parent,
       step: f.step,
       failure: f.failure,
@@ -262,7 +262,7 @@ export function readRun(dir: string): RunView {
       attempts: f.attempts,
       ...(f.dir ? { dir: f.dir } : {}),
     })),
-    actions: past.actions.map((a) => outcome(a, past.evaluations, past.failures, tree)),
+    actions: past.actions.map((a) => outcome(a, past.evaluations, tree)),
     steps: stepSeries(past.evaluations, [0, ...past.actions.map((a) => a.step)], p),
     points: evaluationPoints(past.evaluations, tree),
     winner,
@@ -296,7 +296,7 @@ function lockHolder(path: string): number | undefined {
   }
 }
 
-function status(events: JournalEvent[], stopped: string | undefined, pid: number | undefined): RunStatus {
+function status(events: JournalEvent[], stopped: boolean, pid: number | undefined): RunStatus {
   if (pid !== undefined) return 'running';
   if (events.length === 0) return 'not started';
   const lastStart = events.map((e) => e.type).lastIndexOf('start');
@@ -314,7 +314,7 @@ function inFlight(events: JournalEvent[]): RunView['inFlight'] {
   return undefined;
 }
 
-function noOpViews(events: Extract<JournalEvent, { type: 'no-op' }>[], nodes: NodeView[]): NoOpView[] {
+function noOpViews(events: NoOpChild[], nodes: NodeView[]): NoOpView[] {
   const nodeDirs = new Set(nodes.map((n) => n.dir));
   return events.map((e, index) => ({
     index,
@@ -330,13 +330,12 @@ function noOpViews(events: Extract<JournalEvent, { type: 'no-op' }>[], nodes: No
 }
 
 type Evaluation = Extract<JournalEvent, { type: 'evaluation' }>;
-type Failure = Extract<JournalEvent, { type: 'generation-failed' }>;
 
-function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Evaluation[], failures: Failure[], tree: SearchTree): ActionView {
+function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Evaluation[], tree: SearchTree): ActionView {
   const view: ActionView = { step: a.step, kind: a.kind, node: a.node, score: a.score, candidates: a.candidates, ...(a.retry ? { retry: a.retry } : {}) };
   if (a.kind === 'generate') {
     const child = [...tree.nodes.values()].find((n) => n.kind === 'child' && n.step === a.step);
-    const failed = failures.find((f) => f.step === a.step);
+    const failed = tree.failed.find((f) => f.step === a.step);
     const noops = tree.noops.filter((x) => x.step === a.step);
     if (child) view.child = child.id;
     if (failed) view.failed = describeFailure(failed.failure);

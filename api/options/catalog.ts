@@ -211,6 +211,16 @@ export const OPTIONS = [
     cli: { flag: 'resume' },
   }),
   option({
+    key: 'trustRun',
+    value: z.boolean(),
+    commands: ['search', 'export'],
+    help: (c) =>
+      `${c === 'search' ? 'with --resume: ' : ''}run the environment module the run folder names even when this ` +
+      "user's automemo did not make the run (a folder from someone else); without it such a run is refused before " +
+      'any of its code runs',
+    cli: { flag: 'trust-run' },
+  }),
+  option({
     key: 'maxUsd',
     value: z.number().positive(),
     commands: ['search'],
@@ -473,6 +483,14 @@ export const OPTIONS = [
     commands: ['check'],
     help: `wall-clock time per call (default ${DEFAULT_LIMITS.callWallMs})`,
     cli: { flag: 'wall-ms', arg: 'N' },
+  }),
+  option({
+    key: 'typecheckLimits',
+    value: z.object({ ms: z.number(), heapMb: z.number() }).partial().strict(),
+    commands: ['check'],
+    help:
+      "the type check's wall time (ms) and memory (heapMb); a program over them fails (default 60 s, 1024 MB; " +
+      'bounds: sandbox/typecheck-thread.ts)',
   }),
   option({
     key: 'queue',

@@ -2,7 +2,7 @@
 // be resumed; this file is its arguments, its terminal progress and its summary table.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { SCREEN_KEEP, search, type SearchResult, seedsOf } from '../../api/search.ts';
-import type { JournalEvent, RunOptions, SearchState, ValidationPlan } from '../../api/index.ts';
+import type { JournalEvent, RunOptions, SearchProgress, ValidationPlan } from '../../api/index.ts';
 import { type CommandLineValues, commandHelp, commandLineDefaults } from '../../api/options/derive.ts';
 import { noPositionals, parse, UsageError } from '../args.ts';
 import { protocolStatement } from '../../api/evaluate.ts';
@@ -46,7 +46,7 @@ export async function searchCommand(given: CommandLineValues<'search'>, label = 
   };
   process.on('SIGINT', onSigint);
   let options: RunOptions | undefined;
-  let onEvent: ((e: JournalEvent, s: SearchState) => void) | undefined;
+  let onEvent: ((e: JournalEvent, s: SearchProgress) => void) | undefined;
   try {
     const result = await search({
       ...a,

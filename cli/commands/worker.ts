@@ -1,7 +1,7 @@
 // automemo worker --queue redis://host:port: serves evaluation jobs from Redis (BullMQ) until stopped. `--ipc` is
 // how a search starts its local worker processes (--workers N); users do not call it.
 import { withHost } from '../../api/host.ts';
-import { serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
+import { checkPathMapTargets, noteToParent, serveIpc, serveQueue, workerContext } from '../../api/workers.ts';
 import { commandHelp } from '../../api/options/derive.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { automemoVersion } from '../../foundation/version.ts';
@@ -30,10 +30,19 @@ export async function run(argv: string[]): Promise<number> {
   if (!a.queue && !a.ipc) throw new UsageError('give --queue redis://host:port');
   const pathMap = a.pathMap ?? [];
   const roots = a.roots ?? [];
+  // Behind a queue, a mapping's target must be where this worker opens anything (a local worker has no roots).
+  if (!a.ipc) {
+    try {
+      checkPathMapTargets(pathMap, roots);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
   const models = resolveModels();
   return withHost(models, async (services) => {
     // A local worker (--ipc) serves the search that started it; one behind a queue serves anyone who reaches Redis.
-    const context = workerContext(models, services, noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
+    // A local worker's notes go to the search that started it, which prints them (its stderr is not the terminal).
+    const context = workerContext(models, services, a.ipc ? noteToParent : noteToStderr, { pathMap, ...(a.ipc ? {} : { roots }) });
     if (a.ipc) {
       await serveIpc(context);
       return 0;

@@ -5,13 +5,14 @@
 // (packages excluded), so a run records exactly which code it ran and a later resume, view or export can say when
 // that code changed (and take the run's copy of it: run-store/env-copy.ts).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { buildOnLiveService } from '../../sandbox/esbuild-service.ts';
-import { readSmallFile } from '../../foundation/small-file.ts';
+import { readRegularFile, readSmallFile } from '../../foundation/small-file.ts';
+import type { Plugin } from 'esbuild';
 import { checkDefinition } from './definition-check.ts';
 import type { EnvironmentDefinition } from './define.ts';
 
@@ -126,9 +127,37 @@ export function throwSite(err: unknown, root: string): string | undefined {
   return undefined;
 }
 
+/**
+ * esbuild reads the module's files through this: only plain files (a pipe or a link to a device named by a crafted
+ * run folder would block or exhaust the reader), within what is left of MAX_SOURCE_BYTES; what was read is kept in
+ * `read` for the fingerprint.
+ */
+function boundedReads(read: Map<string, Buffer>, refused: { why?: string }): Plugin {
+  let bytes = 0;
+  return {
+    name: 'automemo-bounded-reads',
+    setup(build) {
+      build.onLoad({ filter: /.*/, namespace: 'file' }, (args) => {
+        let contents: Buffer;
+        try {
+          contents = readRegularFile(args.path, Math.max(0, MAX_SOURCE_BYTES - bytes));
+        } catch (err) {
+          refused.why ??= (err as Error).message;
+          return { errors: [{ text: (err as Error).message }] };
+        }
+        bytes += contents.length;
+        read.set(resolve(args.path), contents);
+        return { contents, loader: 'default' };
+      });
+    },
+  };
+}
+
 /** esbuild's reading of the module: its local files, the packages it imports, or its syntax errors (a ModuleLoadError). */
 export async function inspectModule(file: string): Promise<ModuleInspection> {
   let result;
+  const read = new Map<string, Buffer>();
+  const refused: { why?: string } = {};
   try {
     result = await buildOnLiveService({
       entryPoints: [file],
@@ -139,8 +168,10 @@ export async function inspectModule(file: string): Promise<ModuleInspection> {
       platform: 'node',
       format: 'esm',
       logLevel: 'silent',
+      plugins: [boundedReads(read, refused)],
     });
   } catch (err) {
+    if (refused.why) throw new Error(`environment module ${file} cannot be read: ${refused.why}`, { cause: err });
     const errors = (err as { errors?: EsbuildMessage[] }).errors;
     if (Array.isArray(errors) && errors.length) throw new ModuleLoadError(file, err, syntaxErrors(errors));
     throw err;
@@ -160,7 +191,7 @@ export async function inspectModule(file: string): Promise<ModuleInspection> {
   let bytes = 0;
   const base = dirname(file);
   for (const p of paths) {
-    const text = readFileSync(p);
+    const text = read.get(p) ?? readRegularFile(p, MAX_SOURCE_BYTES);
     bytes += text.length;
     if (bytes > MAX_SOURCE_BYTES) throw new Error(`environment module ${file}: its local files hold over ${MAX_SOURCE_BYTES / 2 ** 20} MiB of source`);
     h.update(relative(base, p)).update('\u0000').update(text).update('\u0000');

@@ -92,6 +92,9 @@ export class EvidenceWriter {
     private readonly images?: ImageStore,
   ) {
     this.ready = mkdir(dir, { recursive: true }).then(() => undefined);
+    // Awaited by every write; an evaluation that fails before its first write (its folder removed meanwhile) must not
+    // leave the rejection unhandled.
+    this.ready.catch(() => undefined);
   }
 
   /** Writes each image once; returns the relative paths of those the store knows. */

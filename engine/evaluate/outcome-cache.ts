@@ -4,17 +4,15 @@
 // go first — a worker serving searches for days must not grow without end.
 import { createHash } from 'node:crypto';
 import type { MemoryPayload } from '../../memo-programs/contract.ts';
+import { payloadDigest } from '../../sandbox/payload.ts';
 import type { TaskOutcome } from '../environment/contract.ts';
 
 /** Outcomes kept at most, by their JSON size. */
 export const OUTCOME_CACHE_BYTES = 256 * 2 ** 20;
 
-export function payloadHash(payload: MemoryPayload): string {
-  return createHash('sha256').update(JSON.stringify([payload.text, payload.images.map((i) => i.id), payload.metadata ?? null])).digest('hex');
-}
-
 export function outcomeKey(taskId: string, payload: MemoryPayload, agentId: string): string {
-  return createHash('sha256').update(`${taskId}\u0000${payloadHash(payload)}\u0000${agentId}`).digest('hex');
+  const digest = payloadDigest(payload.text, payload.images.map((i) => i.id), payload.metadata);
+  return createHash('sha256').update(`${taskId}\u0000${digest}\u0000${agentId}`).digest('hex');
 }
 
 export class OutcomeCache {

@@ -1,13 +1,14 @@
 // An evaluation as a job: built from a compiled program and where it is evaluated, handed to an executor, and turned
 // back into the EvaluationResult a local evaluation returns. Where the executor runs several jobs at once, the
-// evaluation goes out as one job per group of worlds (shards.ts) and comes back merged, each part checked against
-// its job (output-check.ts). A job that killed its worker twice comes back as the program's failure: every task of
+// evaluation goes out as one job per group of worlds (shards.ts) and comes back merged, each part and its evidence
+// checked against its job (output-check.ts) before any of it lands in the evidence folder. A job that killed its worker twice comes back as the program's failure: every task of
 // its sample scores 0 with the reason, written to the evidence as usual; anything else a worker gets wrong is the
 // worker's failure.
 import { setMaxListeners } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledProgram } from '../../sandbox/compile.ts';
+import { DEFAULT_LIMITS, type SandboxLimits } from '../../sandbox/isolate.ts';
 import type { ImageStore } from '../../sandbox/primitives/images.ts';
 import type { Environment, Split, World } from '../environment/contract.ts';
 import { type EvaluationResult, sourceOf, type TaskRecord } from '../evaluate/evaluate.ts';
@@ -17,7 +18,7 @@ import { automemoVersion } from '../../foundation/version.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { EnvRef, EvalJob, JobOutput } from './job.ts';
 import { mergeShardEvidence, mergeShardResults, planShards, MAX_SHARDS, type Shard } from './shards.ts';
-import { checkedResult } from './output-check.ts';
+import { checkedResult, checkEvidence } from './output-check.ts';
 
 export interface JobSpec {
   key: string;
@@ -26,6 +27,8 @@ export interface JobSpec {
   split: Split;
   seed: number;
   taskIds?: string[];
+  /** The sandbox's limits (default the sandbox's): a job says them all, and a reply run under others is refused. */
+  limits?: SandboxLimits;
 }
 
 export function evalJob(spec: JobSpec): EvalJob {
@@ -39,27 +42,29 @@ export function evalJob(spec: JobSpec): EvalJob {
     split: spec.split,
     seed: spec.seed,
     ...(spec.taskIds ? { taskIds: spec.taskIds } : {}),
+    limits: { ...(spec.limits ?? DEFAULT_LIMITS) },
   };
 }
 
 export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
   // One slot: the evaluation goes whole, here or to this process's own worker (the split's worlds are not even
-  // listed). Several: the worlds are listed, to split the evaluation and to check what each worker returns.
-  const worlds = executor.slots > 1 ? await env.worlds(job.split) : undefined;
-  const plan = planShards(worlds ?? [], MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined);
-  if (plan.length <= 1) {
+  // listed, the result is not checked). Several: the worlds are listed, to split the evaluation and to check what
+  // each worker returns before any of it lands in the evidence folder.
+  if (executor.slots <= 1) {
     const out = await executor.run(job, hints);
     if (out.programFailure !== undefined) return failed(job, env, out.programFailure, hints.evidenceDir, images);
-    const result = checkedResult(job, out, env, worlds);
-    // The statistics are this process's: the summary says them, not the worker's.
-    if (worlds) await new EvidenceWriter(hints.evidenceDir, images).summary(result);
-    return result;
+    return checkedResult(job, out, env, undefined);
   }
-  return evaluateSharded(executor, job, plan, worlds ?? [], hints, env, images);
+  const worlds = await env.worlds(job.split);
+  return evaluateChecked(executor, job, planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined), worlds, hints, env, images);
 }
 
-/** The evaluation as one job per group of worlds, merged back; one shard's infrastructure failure stops the rest. */
-async function evaluateSharded(
+/**
+ * The evaluation as one job per group of worlds (one job, unchanged, when the plan has one group), each job's
+ * evidence landing first in a folder of its own, kept only once its result is this evaluation's and its evidence
+ * that result's; merged back. One job's infrastructure failure stops the rest.
+ */
+async function evaluateChecked(
   executor: JobExecutor,
   job: EvalJob,
   plan: Shard[],
@@ -70,7 +75,7 @@ async function evaluateSharded(
 ): Promise<EvaluationResult> {
   const started = performance.now();
   mkdirSync(hints.evidenceDir, { recursive: true });
-  // The shards' evidence lands in a folder this call makes, and only that folder is removed.
+  // The jobs' evidence lands in a folder this call makes, and only that folder is removed.
   const work = mkdtempSync(join(hints.evidenceDir, '.shards-'));
   const stop = new AbortController();
   // Every shard in flight waits on it (up to MAX_SHARDS, each with a listener or two).
@@ -79,12 +84,12 @@ async function evaluateSharded(
   hints.signal?.addEventListener('abort', onAbort, { once: true });
   if (hints.signal?.aborted) onAbort();
   let firstError: unknown;
-  const shards = plan.map(({ worldIds }, i): EvalJob => ({ ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds }));
+  const jobs = plan.length <= 1 ? [job] : plan.map(({ worldIds }, i): EvalJob => ({ ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds }));
   try {
     const settled = await Promise.allSettled(
-      plan.map(({ tasks }, i) =>
+      jobs.map((shard, i) =>
         executor
-          .run(shards[i] as EvalJob, { evidenceDir: join(work, String(i)), signal: stop.signal, tasks, ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) })
+          .run(shard, { evidenceDir: join(work, String(i)), signal: stop.signal, ...(plan[i] ? { tasks: plan[i].tasks } : {}), ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) })
           .catch((err: unknown) => {
             firstError ??= err;
             stop.abort(err);
@@ -96,8 +101,9 @@ async function evaluateSharded(
     const outs = settled.map((s) => (s as PromiseFulfilledResult<JobOutput>).value);
     const broken = outs.find((o) => o.programFailure !== undefined);
     if (broken) return await failed(job, env, broken.programFailure as string, hints.evidenceDir, images);
-    const parts = outs.map((o, i) => checkedResult(shards[i] as EvalJob, o, env, worlds));
-    for (const i of plan.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
+    const parts = outs.map((o, i) => checkedResult(jobs[i] as EvalJob, o, env, worlds));
+    parts.forEach((part, i) => checkEvidence(join(work, String(i)), part, (outs[i] as JobOutput).worker));
+    for (const i of jobs.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
     const result = mergeShardResults(parts, worlds.map((w) => w.id), Math.round(performance.now() - started));
     await new EvidenceWriter(hints.evidenceDir, images).summary(result);
     return result;

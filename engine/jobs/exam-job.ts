@@ -25,6 +25,7 @@ export function examJob(spec: ExamSpec): ExamJob {
 export async function examineByJob(executor: JobExecutor, job: ExamJob, signal?: AbortSignal): Promise<QuickExamReport> {
   const out = await executor.run(job, signal ? { signal } : {});
   if (out.report) {
+    if (out.job === undefined) throw new ToolchainError('workers', `${out.worker} returned a report for ${job.key} that does not say which job it ran`);
     // Passed means every check passed, whatever a worker says.
     const passed = out.report.checks.length > 0 && out.report.checks.every((c) => c.ok) && !out.report.failure;
     if (passed !== out.report.passed) throw new ToolchainError('workers', `${out.worker} returned a report for ${job.key} whose verdict is not its checks'`);

@@ -4,6 +4,7 @@
 import type { Environment } from '../environment/contract.ts';
 import { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import type { HostServices } from '../../sandbox/primitives/index.ts';
+import type { TypecheckLimits } from '../../sandbox/typecheck-thread.ts';
 import type { JobExecutor, RunHints } from './executor.ts';
 import type { EnvRef, Job, JobOutput } from './job.ts';
 import { runJob } from './run-job.ts';
@@ -22,6 +23,7 @@ export class InProcessExecutor implements JobExecutor {
     private readonly env: Environment,
     private readonly services: HostServices,
     private readonly cache = new OutcomeCache(),
+    private readonly o: { typecheckLimits?: TypecheckLimits } = {},
   ) {}
 
   run(job: Job, hints: RunHints): Promise<JobOutput> {
@@ -33,6 +35,7 @@ export class InProcessExecutor implements JobExecutor {
         environment: async () => env,
         worker: `pid ${process.pid}`,
         outcomes: () => this.cache,
+        ...(this.o.typecheckLimits ? { typecheckLimits: this.o.typecheckLimits } : {}),
         ...(hints.signal ? { signal: hints.signal } : {}),
         ...(hints.onProgress ? { onProgress: hints.onProgress } : {}),
       },

@@ -8,6 +8,8 @@ export type FromWorker =
   | { type: 'ready'; version: string }
   | { type: 'done'; id: number; output: JobOutput }
   | { type: 'progress'; id: number; event: ProgressEvent }
+  /** A note for the user (an environment's own, a changed file, a fallback): the search process prints it. */
+  | { type: 'note'; message: string }
   /**
    * `refused`: the worker must not run it (other version, other environment): infrastructure, not the program.
    * `environment`: the environment's own code failed (engine/environment/contract.ts EnvironmentFailure).

@@ -12,6 +12,11 @@ import { type JobContext, JobRefused, runJob } from './run-job.ts';
 /** Task progress crosses the IPC channel at most this often per job: each message is serialized, sent and checked. */
 const PROGRESS_MS = 100;
 
+/** A worker's note, sent to the search process that started it (its stderr is not the user's terminal). */
+export function noteToParent(message: string): void {
+  process.send?.({ type: 'note', message } satisfies FromWorker);
+}
+
 export function serveIpc(context: JobContext): Promise<void> {
   const send = (m: FromWorker) => process.send?.(m);
   return new Promise<void>((resolve) => {

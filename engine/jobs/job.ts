@@ -7,7 +7,9 @@ import { ProtocolSchema } from '../environment/protocol.ts';
 import { EnvSourceSchema } from '../environment/registry.ts';
 import type { EvaluationResult, ProgressEvent } from '../evaluate/evaluate.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
+import type { SandboxLimits } from '../../sandbox/isolate.ts';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
+import { jobDigest } from './job-digest.ts';
 
 /** A bundle bigger than this is not a memo program (compile output of real programs is far below). */
 export const MAX_BUNDLE_BYTES = 16 * 2 ** 20;
@@ -45,10 +47,10 @@ export const BundleSchema = z
 
 /** Past these a job is not one (an hour a call); a worker lowers what it takes further, to its own maxima. */
 const MAX_CALL_MS = 3_600_000;
-const LimitsSchema = z
+const FullLimitsSchema = z
   .object({ heapMb: z.number().positive().max(8192), callCpuMs: z.number().positive().max(MAX_CALL_MS), callWallMs: z.number().positive().max(MAX_CALL_MS), loadMs: z.number().positive().max(MAX_CALL_MS) })
-  .partial()
   .strict();
+const LimitsSchema = FullLimitsSchema.partial();
 
 export const EvalJobSchema = z
   .object({
@@ -65,6 +67,7 @@ export const EvalJobSchema = z
     /** Only these worlds (one shard of an evaluation split over workers); all of the split's when absent. */
     worldIds: z.array(z.string().max(1000)).max(MAX_TASKS).optional(),
     seed: z.number().int().min(0).max(2 ** 31 - 1),
+    /** The sandbox's limits the evaluation is meant under (evalJob sets all four); a reply ran under other limits is refused. */
     limits: LimitsSchema.optional(),
   })
   .strict();
@@ -172,6 +175,10 @@ export const JobOutputSchema = z
     key: z.string().max(400),
     /** Which worker ran it ("host pid"), for the journal and for messages. */
     worker: z.string().max(300),
+    /** The digest of the job the worker ran (job-digest.ts): the producer's must be the same. */
+    job: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    /** The sandbox's limits an evaluation ran under (the job's, lowered to the worker's maxima). */
+    limits: FullLimitsSchema.optional(),
     /** Set when the job scored: the evaluation, as a local one returns it. */
     result: ResultSchema.optional(),
     /** The evidence folder's files, when the job ran where the run folder is not. */
@@ -186,6 +193,8 @@ export const JobOutputSchema = z
 export interface JobOutput {
   key: string;
   worker: string;
+  job?: string;
+  limits?: SandboxLimits;
   result?: EvaluationResult;
   evidence?: EvidenceFile[];
   programFailure?: string;
@@ -193,11 +202,13 @@ export interface JobOutput {
 }
 
 /**
- * A job output as a worker sent it (over IPC or a queue), checked: a malformed one, one for another job, or one
- * saying the program failed — which only the executor decides, when a job killed its workers — is the worker's
- * failure (a ToolchainError naming `from`), never the program's.
+ * A job output as a worker sent it (over IPC or a queue), checked against the job sent: a malformed one, one for
+ * another job (another key, or the digest of a job other than this one: changed on the queue, or another put under
+ * its id), or one saying the program failed — which only the executor decides, when a job killed its workers — is
+ * the worker's failure (a ToolchainError naming `from`), never the program's.
  */
-export function parseJobOutput(value: unknown, from: string, key: string): JobOutput {
+export function parseJobOutput(value: unknown, from: string, job: Job): JobOutput {
+  const { key } = job;
   const r = JobOutputSchema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -205,8 +216,13 @@ export function parseJobOutput(value: unknown, from: string, key: string): JobOu
   }
   if (r.data.key !== key) throw new ToolchainError('workers', `${from} returned the result of ${r.data.key.slice(0, 400)} for ${key}`);
   if (r.data.programFailure !== undefined) throw new ToolchainError('workers', `${from} says the program failed ${key} ("${r.data.programFailure.slice(0, 200)}"); only this process decides that a program failed`);
+  // A reply that does not say which job it ran is refused where its result is read (output-check.ts, exam-job.ts).
+  if (r.data.job !== undefined && r.data.job !== jobDigest(job)) {
+    throw new ToolchainError('workers', `${from} returned the output of a job that is not the job sent (${key}): it was changed on the queue, or another job was put under its id`);
+  }
   return r.data as unknown as JobOutput;
 }
+
 
 const Name = z.string().max(1000);
 const Count = z.number().int().min(0).max(MAX_TASKS);

@@ -11,6 +11,8 @@ import { QUEUE_NAME, REFUSED } from './queue-names.ts';
 import { reachable } from './redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from './redis-url.ts';
 import { type JobContext, JobRefused, runJob } from './run-job.ts';
+import { shareableReason } from './shareable.ts';
+import { reasonText } from '../../foundation/reason-text.ts';
 
 /** Task progress goes through Redis at most this often per job (each update is a round trip and a published event). */
 const PROGRESS_MS = 250;
@@ -61,10 +63,11 @@ export async function serveQueue(o: ServeOptions): Promise<{ close(): Promise<vo
         o.onJob?.({ key: parsed.data.key, phase: 'done' });
         return out;
       } catch (err) {
-        o.onJob?.({ key: parsed.data.key, phase: 'failed', message: (err as Error).message });
+        // The whole message in this worker's log; to the queue, only what quotes none of its files (shareable.ts).
+        o.onJob?.({ key: parsed.data.key, phase: 'failed', message: reasonText(err, 'failed') });
         // Not the program's: the search stops as an infrastructure failure, saying this.
         if (err instanceof JobRefused || err instanceof ToolchainError) throw new UnrecoverableError(`${REFUSED}${err.message}`);
-        throw err;
+        throw new Error(`${o.context.worker} failed the job: ${shareableReason(err)}`, { cause: err });
       }
     },
     {

@@ -3,7 +3,7 @@
 // finished while it was away) finds the one job. A worker that dies mid-job is BullMQ's stall handling: the job goes
 // back to the queue once; stalled twice, it is the program's failure. A worker that refuses a job (other automemo,
 // other environment) stops the search as an infrastructure failure, naming the worker and why.
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Job as QueueJob, Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ToolchainError } from '../../sandbox/toolchain-error.ts';
@@ -11,6 +11,7 @@ import { unpackEvidence } from './evidence-files.ts';
 import { type JobExecutor, queuePriority, type RunHints } from './executor.ts';
 import type { ProgressEvent } from '../evaluate/evaluate.ts';
 import { type Job, type JobOutput, parseJobOutput, parseProgress } from './job.ts';
+import { digestOf, jobDigest } from './job-digest.ts';
 import { KEEP_SECONDS, QUEUE_NAME, REFUSED, STALLED_REASON } from './queue-names.ts';
 import { connectionOptions, parseRedisUrl, type RedisTarget } from './redis-url.ts';
 
@@ -24,6 +25,7 @@ export class RedisQueueExecutor implements JobExecutor {
     private readonly target: RedisTarget,
     private readonly queue: Queue,
     private readonly events: QueueEvents,
+    private readonly salt: string,
   ) {
     this.where = `workers behind ${target.shown}`;
     events.on('progress', ({ jobId, data }) => {
@@ -33,8 +35,12 @@ export class RedisQueueExecutor implements JobExecutor {
     });
   }
 
-  /** Connects, failing fast with the address when Redis cannot be reached. */
-  static async connect(url: string): Promise<RedisQueueExecutor> {
+  /**
+   * Connects, failing fast with the address when Redis cannot be reached. `salt`: the secret job ids are made with
+   * (queueJobId); a search gives one of its run's, so a resumed search finds its jobs again; without it, one of
+   * this call's own.
+   */
+  static async connect(url: string, o: { salt?: string } = {}): Promise<RedisQueueExecutor> {
     const target = parseRedisUrl(url);
     await reachable(target);
     const connection = connectionOptions(target);
@@ -46,11 +52,11 @@ export class RedisQueueExecutor implements JobExecutor {
     events.setMaxListeners(0);
     // The queue schedules: callers may keep more jobs in flight than workers serve now (more may join).
     const workers = await queue.getWorkersCount();
-    return new RedisQueueExecutor(Math.max(16, workers), target, queue, events);
+    return new RedisQueueExecutor(Math.max(16, workers), target, queue, events, o.salt ?? randomBytes(32).toString('hex'));
   }
 
   async run(job: Job, hints: RunHints): Promise<JobOutput> {
-    const id = queueJobId(job);
+    const id = queueJobId(job, this.salt);
     const added = await this.queue.add(job.kind, job, {
       jobId: id,
       removeOnComplete: { age: KEEP_SECONDS },
@@ -58,8 +64,12 @@ export class RedisQueueExecutor implements JobExecutor {
       // BullMQ serves priority 0 (none) first, then 1, 2, …: the local pool's order.
       priority: queuePriority(hints),
     });
-    // The id may name a job added before (a resume): one that failed for a reason other than its program runs again.
+    // The id may name a job added before: this one (a resume re-attaches to it), or one someone else put there,
+    // which is never taken for this one. A job of ours that failed for a reason other than its program runs again.
     const existing = await QueueJob.fromId(this.queue, id);
+    if (existing && sameJob(existing.data, job) === false) {
+      throw new ToolchainError('workers', `the queue at ${this.target.shown} holds another job under the id of ${job.key} (put there by someone else, or changed since): it is not taken for this one`);
+    }
     if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
     let value: unknown;
     if (hints.onProgress) this.listeners.set(id, hints.onProgress);
@@ -78,10 +88,15 @@ export class RedisQueueExecutor implements JobExecutor {
       this.listeners.delete(id);
     }
     const from = await this.workerOf(id);
-    const out = parseJobOutput(value, from, job.key);
+    const out = parseJobOutput(value, from, job);
     if (out.evidence) {
       if (!hints.evidenceDir) throw new ToolchainError('workers', `${from} returned evidence for ${job.key}, which has no evidence folder`);
-      unpackEvidence(hints.evidenceDir, out.evidence);
+      try {
+        unpackEvidence(hints.evidenceDir, out.evidence);
+      } catch (err) {
+        // What a worker sent is its failure, never the program's.
+        throw new ToolchainError('workers', `${from} returned evidence for ${job.key} that cannot be kept: ${(err as Error).message}`, { cause: err });
+      }
     }
     const { evidence: _landed, ...rest } = out;
     return { ...rest, worker: from };
@@ -99,12 +114,23 @@ export class RedisQueueExecutor implements JobExecutor {
 }
 
 /**
- * The job's id in the queue: its idempotency key (a retry or a resumed search finds the job in flight or finished)
- * and a digest of what the key does not pin — automemo's version and the environment's content hash — so a job
- * finished on old data or other code is never the answer for new.
+ * The job's id in the queue: its key, readable, and a keyed digest of the whole job (job-digest.ts: automemo's
+ * version, the program, the environment's content hash, the split's tasks, the seed, the limits) under `salt`, a
+ * secret of the producer's. The same job of the same producer has the same id (a retry, or a resumed search,
+ * finds it in flight or finished); a job on other data, code or limits has another; and nobody without the secret
+ * can derive the id to publish a job of their own under it first.
  */
-export function queueJobId(job: Job): string {
-  return `${job.key}#${createHash('sha256').update(`${job.version}\u0000${job.env.hash}`).digest('hex').slice(0, 16)}`;
+export function queueJobId(job: Job, salt: string): string {
+  return `${job.key}#${createHmac('sha256', salt).update(jobDigest(job)).digest('hex').slice(0, 32)}`;
+}
+
+/** Whether the data a queue holds under a job's id is that job; false for anything else (malformed, or no canonical form). */
+function sameJob(data: unknown, job: Job): boolean {
+  try {
+    return digestOf(data) === jobDigest(job);
+  } catch {
+    return false;
+  }
 }
 
 /** Fails fast, naming the address, when Redis cannot be reached (ioredis alone would retry for ever). */

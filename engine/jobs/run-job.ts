@@ -14,8 +14,10 @@ import { EvidenceWriter } from '../evaluate/evidence.ts';
 import type { OutcomeCache } from '../evaluate/outcome-cache.ts';
 import { writeInside } from '../../foundation/safe-path.ts';
 import { quickExam, type QuickExamReport } from '../../sandbox/quick-exam.ts';
+import type { TypecheckLimits } from '../../sandbox/typecheck-thread.ts';
 import { packEvidence } from './evidence-files.ts';
 import type { EnvRef, EvalJob, ExamJob, Job, JobOutput } from './job.ts';
+import { jobDigest } from './job-digest.ts';
 
 /** A job this worker must not run (other automemo, other environment): not the program's failure. */
 export class JobRefused extends Error {
@@ -34,6 +36,8 @@ export interface JobContext {
   onProgress?: (event: ProgressEvent) => void;
   /** The most a job may ask of the sandbox: a job's limits above these are lowered to them (default the sandbox's). */
   maxLimits?: SandboxLimits;
+  /** A quick examination's type check: its time and memory (default the sandbox's). */
+  typecheckLimits?: TypecheckLimits;
 }
 
 export function checkVersion(job: Pick<Job, 'version'>, worker: string): void {
@@ -55,8 +59,9 @@ export function runJob(job: Job, ctx: JobContext, evidenceDir?: string, inPlace 
 export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false): Promise<JobOutput> {
   checkVersion(job, ctx.worker);
   const env = await ctx.environment(job.env);
-  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed };
-  if (inPlace) return { key: job.key, worker: ctx.worker, report: await quickExam({ entryPath: join(job.dir, 'index.ts') }, options) };
+  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed, ...(ctx.typecheckLimits ? { typecheckLimits: ctx.typecheckLimits } : {}) };
+  const ran = { key: job.key, worker: ctx.worker, job: jobDigest(job) };
+  if (inPlace) return { ...ran, report: await quickExam({ entryPath: join(job.dir, 'index.ts') }, options) };
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'automemo-exam-')));
   try {
     for (const [name, text] of Object.entries(job.files)) writeInside(dir, name, text);
@@ -67,7 +72,7 @@ export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false)
     const rel = relative(process.cwd(), dir);
     if (rel && rel !== dir) text = text.split(rel).join(job.dir);
     const named = JSON.parse(text.split(dir).join(job.dir)) as QuickExamReport;
-    return { key: job.key, worker: ctx.worker, report: named };
+    return { ...ran, report: named };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -88,6 +93,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
   // Packed evidence is written first into a folder this job makes; only that folder is ever removed.
   const made = evidenceDir === undefined ? mkdtempSync(join(tmpdir(), 'automemo-job-')) : undefined;
   const dir = made ?? (evidenceDir as string);
+  const limits = withinLimits(job.limits, ctx.maxLimits ?? DEFAULT_LIMITS);
   try {
     const evidence = new EvidenceWriter(dir, ctx.services.images);
     const wanted = job.taskIds ? new Set(job.taskIds) : undefined;
@@ -97,7 +103,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       services: ctx.services,
       evidence,
       seed: job.seed,
-      limits: withinLimits(job.limits, ctx.maxLimits ?? DEFAULT_LIMITS),
+      limits,
       ...(ctx.outcomes ? { outcomeCache: ctx.outcomes(job.env) } : {}),
       ...(wanted ? { taskFilter: (id: string) => wanted.has(id) } : {}),
       ...(job.worldIds ? { worldIds: job.worldIds } : {}),
@@ -105,7 +111,7 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     });
     await evidence.summary(result);
-    return { key: job.key, worker: ctx.worker, result, ...(made ? { evidence: packEvidence(made) } : {}) };
+    return { key: job.key, worker: ctx.worker, job: jobDigest(job), limits, result, ...(made ? { evidence: packEvidence(made) } : {}) };
   } finally {
     if (made) rmSync(made, { recursive: true, force: true });
   }

@@ -60,6 +60,8 @@ export class WorkerPool implements JobExecutor {
     private readonly perWorker = 1,
     /** Told when a job goes to a worker process (progress; tests kill that process). */
     private readonly onDispatch?: (pid: number, key: string) => void,
+    /** The workers' notes for the user, each said once whichever worker says it. */
+    private readonly onNote?: (message: string) => void,
   ) {
     this.slots = workers * perWorker;
     this.where = `${workers} local worker process${workers === 1 ? '' : 'es'}${perWorker > 1 ? `, ${perWorker} jobs each` : ''}`;
@@ -113,6 +115,7 @@ export class WorkerPool implements JobExecutor {
       this.startFailures = 0;
       return this.dispatch();
     }
+    if (m.type === 'note') return this.note(m.message);
     const p = w.jobs.get(m.id);
     if (!p) return;
     if (m.type === 'progress') {
@@ -122,12 +125,24 @@ export class WorkerPool implements JobExecutor {
     w.jobs.delete(m.id);
     if (m.type === 'done') {
       try {
-        p.resolve(parseJobOutput(m.output, `local worker pid ${w.child.pid}`, p.job.key));
+        p.resolve(parseJobOutput(m.output, `local worker pid ${w.child.pid}`, p.job));
       } catch (err) {
         p.reject(err);
       }
     } else p.reject(m.refused ? new ToolchainError('workers', m.message) : m.environment === true ? new EnvironmentFailure(m.message) : new Error(m.message));
     this.dispatch();
+  }
+
+  private readonly noted = new Set<string>();
+
+  /** A worker's note, once: every worker opens the same environment and says the same (but for its pid). */
+  private note(message: unknown): void {
+    if (typeof message !== 'string' || !this.onNote) return;
+    const text = message.slice(0, 4000);
+    const key = text.replace(/^\S+ pid \d+:? /, '');
+    if (this.noted.has(key) || this.noted.size >= 1000) return;
+    this.noted.add(key);
+    this.onNote(text);
   }
 
   private onExit(w: Worker, why: string): void {

@@ -6,7 +6,7 @@ import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
-import type { ParentContext } from './types.ts';
+import type { ModelParent } from './types.ts';
 
 /**
  * An agent's steps as lines: action, then what it returned. Results are clipped, except the last one (what the
@@ -47,7 +47,7 @@ export interface Cluster {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
 
-function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
+function toCase(t: TaskRecord, ctx: ModelParent): EvidenceCase {
   const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: clip(ctx.payloads.get(t.taskId) ?? '', LIMITS.memoryChars) };
   // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
   if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) c.answer = t.answer;
@@ -66,7 +66,7 @@ function toCase(t: TaskRecord, ctx: ParentContext): EvidenceCase {
  * Groups the parent's evaluated tasks by scenario (the environment's metadata, or CluE's clusters through
  * `groupOf`); one cluster when there is a single scenario.
  */
-export function clusters(ctx: ParentContext, groupOf: (t: TaskRecord) => string = (t) => t.scenario): Cluster[] {
+export function clusters(ctx: ModelParent, groupOf: (t: TaskRecord) => string = (t) => t.scenario): Cluster[] {
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
   const groups = new Map<string, TaskRecord[]>();
   for (const t of tasks) groups.set(groupOf(t), [...(groups.get(groupOf(t)) ?? []), t]);

@@ -1,6 +1,7 @@
 // The meta agent writes child programs. Two kinds: a model (analysis per cluster of evidence, synthesis,
 // generation, repair) and an offline, deterministic mutator (diagnosis rules and edits of the program's exported
-// config). Both get the same context and their children go through the same checks and evaluation.
+// config). Each reads the view of the parent it asks for (ParentView); their children go through the same checks and
+// evaluation.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId } from '../../foundation/safe-path.ts';
 import type { Same } from '../../foundation/same-type.ts';
@@ -15,49 +16,49 @@ import type { TaskImages } from './evidence-images.ts';
 
 export type { ProgramFiles };
 
-export interface ParentContext {
+/**
+ * What every meta agent reads of the parent it writes a child of: the program, its score and latest evaluation, the
+ * environment, what was already tried from it. An agent asks for more by the parts it `reads` (MetaAgent): the
+ * search builds only those.
+ */
+export interface ParentCore {
   /** Node id of the parent ("root" for the no-memory program). */
   node: string;
   files: ProgramFiles;
   q: number;
-  evaluations: number;
-  /** The parent's latest evaluation, with its per-task records. */
+  /** The parent's latest evaluation, with its per-task records (read from its evidence, tasks in validation order). */
   evaluation: EvaluationResult | undefined;
   /** Payload text per task of that evaluation (read from its evidence). */
   payloads: Map<string, string>;
-  /** The payload's metadata per task of that evaluation, as the program wrote it (untrusted). */
-  payloadMetadata?: Map<string, unknown>;
-  /** The best other programs of the tree with their files, for crossover. */
-  donors?: Donor[];
-  /** The standard design (a named program: bm25, pipeline, …) the parent descends from, when it descends from one. */
-  design?: string;
-  /** The validation tasks' instructions (what the memory is asked), up to a few hundred, each clipped. */
-  instructions?: string[];
-  /** Whether a program with exactly these files is a node of the tree already. */
-  inTree?: (files: ProgramFiles) => boolean;
+  env: EnvironmentInfo;
+  /** Ground truth of validation tasks for the meta agent (never for programs), typed; rendered only for a model. */
+  explain: (taskId: string) => Explanation | undefined;
+  step: number;
+  /** What was already tried from this parent, so the next child goes another way. */
+  tried?: TriedChild[];
+  /** One real update episode of this environment, as update() receives it. */
+  exampleEpisode?: EpisodeRecorder;
+}
+
+/**
+ * What the model agent alone reads: the evidence it shows a model (trajectories, images), the environment's words for
+ * prompts, the tree beyond the parent, CluE's pool, and the hooks through which its calls and clusterings are charged
+ * and journaled.
+ */
+export interface ModelPart {
+  evaluations: number;
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
   trajectories?: Map<string, string>;
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
   images?: Map<string, TaskImages>;
-  env: EnvironmentInfo;
-  /** Ground truth of validation tasks for the meta agent (never for programs), typed; rendered only for a model. */
-  explain: (taskId: string) => Explanation | undefined;
   /** What the environment is, for initialization prompts. */
   envDescription: string;
-  step: number;
-  seed: number;
-  /** What earlier edits did, for agents that learn from the tree. */
-  history?: EditOutcome[];
   /** The environment's reward rule, data schema and payload reader, for prompts (environments that give one). */
   guide?: EnvironmentGuide;
   /** Which model roles are online, in a line (the meta prompt says whether ctx.llm answers for real). */
   roles?: string;
-  /** One real update episode of this environment, as update() receives it. */
-  exampleEpisode?: EpisodeRecorder;
   /** Per scenario, how many successful and failed update episodes the memory is built from. */
   updateEpisodes?: { scenario: string; success: number; failure: number }[];
-  /** What was already tried from this parent, so the next child goes another way. */
-  tried?: TriedChild[];
   /** The best programs elsewhere in the tree, in short. */
   inspirations?: Inspiration[];
   /** CluE's cluster pool as the search left it (persists across steps; empty at first). */
@@ -69,6 +70,36 @@ export interface ParentContext {
   /** Reports each model call; the search journals it and charges the ledger. */
   onModelCall?: (call: ModelCall) => void;
 }
+
+/**
+ * What the offline agent alone reads: the payloads' metadata, the programs it may cross with and the design the parent
+ * descends from, what the validation asks, the edit history, and its seed.
+ */
+export interface OfflinePart {
+  /** The payload's metadata per task of that evaluation, as the program wrote it (untrusted). */
+  payloadMetadata?: Map<string, unknown>;
+  /** The best other programs of the tree with their files, for crossover. */
+  donors?: Donor[];
+  /** The standard design (a named program: bm25, pipeline, …) the parent descends from, when it descends from one. */
+  design?: string;
+  /** The validation tasks' instructions (what the memory is asked), up to a few hundred, each clipped. */
+  instructions?: string[];
+  /** Whether a program with exactly these files is a node of the tree already. */
+  inTree?: (files: ProgramFiles) => boolean;
+  seed: number;
+  /** What earlier edits did, for agents that learn from the tree. */
+  history?: EditOutcome[];
+}
+
+/** The parts of the parent's view beyond the core an agent may read. */
+export type ParentPart = 'model' | 'offline';
+
+/** The parent as an agent that reads `P` sees it. */
+export type ParentView<P extends ParentPart> = ParentCore &
+  ('model' extends P ? ModelPart : unknown) &
+  ('offline' extends P ? OfflinePart : unknown);
+export type ModelParent = ParentView<'model'>;
+export type OfflineParent = ParentView<'offline'>;
 
 /** A child already written from the parent: what it changed and how that went. */
 export interface TriedChild {
@@ -272,12 +303,14 @@ export interface EditOutcome {
   delta: number;
 }
 
-export interface MetaAgent {
+export interface MetaAgent<P extends ParentPart = ParentPart> {
   readonly mode: 'offline' | 'model';
+  /** The parts of the parent's view it reads beyond the core (ParentCore): the search builds those only. */
+  readonly reads: readonly P[];
   /** A child of the parent. Throws MetaAgentError when it cannot produce one. */
-  propose(ctx: ParentContext): Promise<Proposal>;
+  propose(ctx: ParentView<P>): Promise<Proposal>;
   /** A fixed version of a child that failed quick examination (attempt 1..3), or null to give up. */
-  repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null>;
+  repair(child: Proposal, report: QuickExamReport, ctx: ParentView<P>, attempt: number): Promise<Proposal | null>;
 }
 
 export class MetaAgentError extends Error {

@@ -1,10 +1,27 @@
 // What a search journals: one event per thing that happened (a node joined, an evaluation finished, an action was
-// chosen, a model was called, a step ended). The search owns these events; the run store (run-store/journal.ts)
-// writes them one line each and reads them back through EventSchema. Every node id and path an event names is a safe
-// name or a safe relative path, so no line can point a reader or writer outside the run.
+// chosen, a model was called, a step ended). The events are the only way the search's state changes: each is applied
+// by applyEvent (search-state.ts) as it is written, and a resume folds the journal through the same function, so an
+// event carries, typed, everything the search decides from. The run store (run-store/journal.ts) writes them one
+// line each and reads them back through EventSchema. Every node id and path an event names is a safe name or a safe
+// relative path, so no line can point a reader or writer outside the run.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../../foundation/safe-path.ts';
 import { ChildFailureSchema, EditsSchema } from '../meta/types.ts';
+
+/** Why a search stopped before its budget: the dollar cap, the machinery failing, or the user's signal. */
+export const STOP_KINDS = ['budget', 'infrastructure', 'interrupted'] as const;
+export type StopKind = (typeof STOP_KINDS)[number];
+
+/**
+ * Which rule found that a child would change nothing: it is the same program as a node of the tree; its payloads on
+ * every task of its first validation sample are exactly its parent's (deterministic environments: that sample was
+ * scored); or its payloads on every quick-examination task are (elsewhere).
+ */
+export const NO_OP_RULES = ['same-program', 'first-sample', 'quick-exam'] as const;
+export type NoOpRule = (typeof NO_OP_RULES)[number];
+
+/** A payload's digest on one quick-examination task, as `<taskId>:<sha256>` (sandbox/payload-digest.ts). */
+const Digest = z.string().max(1200);
 
 const Scored = z.object({ kind: z.enum(['evaluate', 'generate']), node: NodeId, score: z.number() });
 
@@ -50,13 +67,14 @@ export const EventSchema = z.discriminatedUnion('type', [
     candidates: z.array(Scored),
     retry: z.string().optional(),
   }),
-  // A child that would change nothing: the same program as a node of the tree, or the parent's payloads exactly on
-  // every quick-examination task. It spends the step but no evaluation.
+  // A child that would change nothing (`rule` says how that was found, NO_OP_RULES). It spends the step but no
+  // evaluation of the tree; under `first-sample` its first validation sample was scored (and set aside).
   z.object({
     type: z.literal('no-op'),
     t: z.number(),
     step: z.number().int(),
     parent: NodeId,
+    rule: z.enum(NO_OP_RULES),
     reason: z.string().max(2000),
     same: NodeId.optional(),
     dir: RunPath.optional(),
@@ -118,6 +136,9 @@ export const EventSchema = z.discriminatedUnion('type', [
     assignment: z.record(z.string().max(500), z.string().max(500)),
     /** Summaries written at this step (earlier ones are in earlier events). */
     summaries: z.record(z.string().max(500), z.string().max(2000)),
+    /** Tasks of earlier steps whose cluster this step's operations changed (a merge), and those it let go. */
+    moved: z.record(z.string().max(500), z.string().max(500)).optional(),
+    dropped: z.array(z.string().max(500)).max(100_000).optional(),
   }),
   z.object({
     type: z.literal('quick-exam'),
@@ -126,7 +147,30 @@ export const EventSchema = z.discriminatedUnion('type', [
     dir: RunPath,
     attempt: z.number().int(),
     passed: z.boolean(),
-    failure: z.string().optional(),
+    /** The check that failed and what it said (a failed examination's). */
+    failure: ChildFailureSchema.optional(),
+  }),
+  // A node's payloads on the quick-examination tasks (a child's from the examination it passed; another node's when
+  // the no-op check first needed them): its children's payloads are compared with these (environments that are not
+  // deterministic).
+  z.object({
+    type: z.literal('digests'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    digests: z.array(Digest).max(1000),
+  }),
+  // Model tokens an evaluation spent (the execution agent's, the programs' own), charged to the ledger like a
+  // meta-call: counted whatever happened to its step.
+  z.object({
+    type: z.literal('spend'),
+    t: z.number(),
+    step: z.number().int(),
+    node: NodeId,
+    role: z.enum(['executor', 'memo']),
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    usd: z.number().nullable(),
   }),
   z.object({ type: z.literal('step-done'), t: z.number(), step: z.number().int() }),
   // Step 0's screen of standard designs (--seeds auto): each design's score on the first validation sample, and the
@@ -165,15 +209,14 @@ export const EventSchema = z.discriminatedUnion('type', [
     selection: z.object({ tasks: z.number().int(), resolvable: z.number() }).optional(),
     selectionNote: z.string().max(2000).optional(),
   }),
-  // `infrastructure`: the machinery failed, not the budget; `interrupted`: the user stopped it (an AbortSignal,
-  // Ctrl-C). Either way a resume carries on instead of staying stopped.
+  // Why the search stopped early (STOP_KINDS). A stop for the budget holds over a resume; after one for
+  // infrastructure or the user's signal, a resume carries on.
   z.object({
     type: z.literal('stopped'),
     t: z.number(),
     step: z.number().int(),
+    kind: z.enum(STOP_KINDS),
     reason: z.string(),
-    infrastructure: z.boolean().optional(),
-    interrupted: z.boolean().optional(),
   }),
   // A candidate scored on the validation tasks held out for selection (selection-holdout.ts), in the final phase.
   z.object({ type: z.literal('selection'), t: z.number(), step: z.number().int(), node: NodeId, score: z.number().nullable(), tasks: z.number().int(), evidence: RunPath }),

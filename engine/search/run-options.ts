@@ -1,6 +1,6 @@
 // What a search is asked to do (run.json's `options`): the environment, the budget, the seeds, the meta agent, the
-// policy and its constants. A resume reads them back from the run, so every field is validated, and fields added
-// later are optional (runs written before them still resume).
+// policy and its constants. A resume reads them back from the run, so every field is validated. A run of another
+// format (run-store/run-folder.ts's RUN_FORMAT) is refused before its options are read.
 import { z } from 'zod';
 import { MAX_SEED, type RunSeeds } from '../run-seeds.ts';
 import { type Protocol, ProtocolSchema } from '../environment/protocol.ts';
@@ -26,23 +26,21 @@ export const RunOptionsSchema = z
     screen: z.object({ designs: z.array(z.string().min(1).max(4096)).min(1).max(MAX_SEEDS), keep: z.number().int().min(1).max(MAX_SEEDS) }).strict().optional(),
     meta: z.enum(['model', 'offline']),
     seed: z.number().int(),
-    /** The split's seed (engine/run-seeds.ts); absent in runs before the seeds were unified, which opened with 0. */
-    splitSeed: z.number().int().min(0).max(MAX_SEED).optional(),
-    /** The isolate's Math.random seed; absent in runs before the seeds were unified, which used the run seed. */
-    sandboxSeed: z.number().int().min(0).max(MAX_SEED).optional(),
+    /** The split's seed (engine/run-seeds.ts). */
+    splitSeed: z.number().int().min(0).max(MAX_SEED),
+    /** The isolate's Math.random seed. */
+    sandboxSeed: z.number().int().min(0).max(MAX_SEED),
     maxUsd: z.number().positive().optional(),
     policy: z.string(),
     selection: z.enum(['lcb', 'max-mean']),
     evalFraction: z.number().gt(0).max(1),
-    /** Validation tasks an evaluation scores at least (all when there are fewer); absent in runs before it (then a seeded share). */
-    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
-    /** Validation samples are disjoint (engine/search/validation-sampler.ts); absent in runs before them (then seeded, overlapping samples). */
-    sampling: z.enum(['disjoint']).optional(),
+    /** Validation tasks an evaluation scores at least (all when there are fewer; engine/search/validation-sampler.ts). */
+    minEvalTasks: z.number().int().min(0).max(100_000),
     ucb: z.object({ cEval: z.number(), cGen: z.number(), lambda: z.number(), kappa: z.number(), minWidth: z.number().int(), seedsExpandable: z.boolean() }),
     repairAttempts: z.number().int().min(0).max(10),
     quickExamTasks: z.number().int().min(1),
     testWinner: z.boolean(),
-    /** Steps in flight at once (1 when absent: runs written before parallel search). */
+    /** Steps in flight at once (1 when absent). */
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
     clustering: z.enum(['clue', 'metadata']).optional(),
@@ -54,9 +52,9 @@ export const RunOptionsSchema = z
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
 
-/** The seeds a run was made with, also for runs recorded before the split and sandbox seeds were. */
+/** The seeds a run was made with. */
 export function seedsOf(o: RunOptions): RunSeeds {
-  return { run: o.seed, split: o.splitSeed ?? 0, sandbox: o.sandboxSeed ?? o.seed };
+  return { run: o.seed, split: o.splitSeed, sandbox: o.sandboxSeed };
 }
 
 /** The protocol a run was made with; runs recorded before it was an option learned from update and validation. */

@@ -7,7 +7,7 @@ import type { JournalEvent, NewEvent } from './journal-events.ts';
 import type { MetaFile } from './meta-file.ts';
 
 export interface JournalWriter {
-  /** Writes the event durably and returns it as written (its time filled in, credentials in it hidden). */
+  /** Writes the event durably and returns it as read back (its time filled in, credentials in it hidden). */
   append(event: NewEvent): JournalEvent;
   close(): void;
 }

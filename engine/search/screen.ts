@@ -4,9 +4,9 @@
 // nodes whose first evaluation is their screen evaluation, so nothing is scored twice.
 import { readProgramFiles } from '../../memo-programs/files.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
-import { recordNodeEvaluation, type Scored, scoreProgram } from './evaluate-node.ts';
-import type { SearchRun } from './search-run.ts';
-import type { TreeNode } from './tree.ts';
+import type { Evaluations, Scored } from './evaluate-node.ts';
+import type { NodeLine, ProgramStore } from './program-store.ts';
+import type { SearchJournal } from './search-journal.ts';
 
 export interface ScreenSpec {
   designs: string[];
@@ -18,24 +18,50 @@ export const SCREEN_KEEP = 3;
 
 interface Screened {
   design: string;
-  node: TreeNode;
+  node: NodeLine;
   scored: Scored;
   order: number;
 }
 
-export async function screenDesigns(run: SearchRun, spec: ScreenSpec, ids: string[]): Promise<void> {
-  const screened = await Promise.all(
+export async function screenDesigns(
+  p: { journal: SearchJournal; programs: ProgramStore; evaluations: Evaluations },
+  spec: ScreenSpec,
+  ids: string[],
+): Promise<void> {
+  const { journal, programs, evaluations } = p;
+  const rootQ = journal.state.tree.q(journal.state.tree.get('root'));
+  // One design's failure stops the others, and the screen ends only once every one has: the search tears down its
+  // services after a failed step, and an evaluation still running then fails on closed services, unhandled.
+  const stop = new AbortController();
+  const signal = evaluations.signal ? AbortSignal.any([evaluations.signal, stop.signal]) : stop.signal;
+  let failure: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
     spec.designs.map(async (design, order): Promise<Screened> => {
-      const node = await run.programNode(ids[order] as string, readProgramFiles(resolveProgram(design).path), 'root', 'seed', 0, `seed program ${design} (screened: one of the best standard designs on validation)`);
-      const scored = await scoreProgram(run, node.id, await run.compile(node), 'train', 0, 0);
-      return { design, node, scored, order };
+      try {
+        signal.throwIfAborted();
+        const description = `seed program ${design} (screened: one of the best standard designs on validation)`;
+        const node = await programs.writeNode(
+          { id: ids[order] as string, parent: 'root', kind: 'seed', step: 0, parentSnapshot: rootQ, description },
+          readProgramFiles(resolveProgram(design).path),
+        );
+        const scored = await evaluations.score(node.id, await programs.compile(node), 'train', 0, 0, signal);
+        return { design, node, scored, order };
+      } catch (err) {
+        if (!failure) {
+          failure = { error: err };
+          stop.abort(err);
+        }
+        throw err;
+      }
     }),
   );
+  if (failure) throw failure.error;
+  const screened = settled.map((s) => (s as PromiseFulfilledResult<Screened>).value);
   const score = (s: Screened) => s.scored.event.score ?? -Infinity;
   // Best first; ties keep the order the designs were given in.
   const ranked = [...screened].sort((a, b) => score(b) - score(a) || a.order - b.order);
   const kept = ranked.filter((s) => s.scored.event.score !== null).slice(0, spec.keep);
-  run.log({
+  journal.record({
     type: 'screen',
     step: 0,
     keep: spec.keep,
@@ -50,7 +76,7 @@ export async function screenDesigns(run: SearchRun, spec: ScreenSpec, ids: strin
     })),
   });
   for (const s of kept) {
-    run.addNode(s.node, 0);
-    recordNodeEvaluation(run, s.node, s.scored.event);
+    journal.record(s.node);
+    evaluations.record(s.scored.event);
   }
 }

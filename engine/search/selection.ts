@@ -1,5 +1,7 @@
-// Which program the search hands over: the best lower confidence bound (default), or the best mean (the usual
-// choice elsewhere, kept to measure against: a lucky single evaluation wins it).
+// Which program the selection rule ranks first: the best lower confidence bound (default), or the best mean (the usual
+// choice elsewhere, kept to measure against: a lucky single evaluation wins it). The search's final pick (final-phase.ts)
+// applies this rule among the programs at least as good as the best starting one, and takes a written child only when
+// a paired test on validation resolves it as better.
 import type { SearchTree, TreeNode } from './tree.ts';
 import { lcb, type UcbParams } from './ucb.ts';
 
@@ -24,15 +26,17 @@ export function bestLcb(tree: SearchTree, p: UcbParams): { node: TreeNode; lcb: 
   return best;
 }
 
-/**
- * argmax over evaluated nodes, the root included; ties to the earlier node. With `floor`, only nodes whose mean
- * validation score reaches it are eligible (the search's pick is never below the best program it started from).
- */
-export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lcb', floor = -Infinity, eligible: (n: TreeNode) => boolean = () => true): TreeNode {
+/** argmax of the rule over the evaluated nodes `eligible` keeps, the root included; ties to the earlier node. */
+export function selectFinal(
+  tree: SearchTree,
+  p: UcbParams,
+  how: Selection = 'lcb',
+  eligible: (n: TreeNode) => boolean = () => true,
+): TreeNode {
   let best: TreeNode | undefined;
   let bestScore = -Infinity;
   for (const node of tree.evaluated()) {
-    if (tree.q(node) < floor - 1e-12 || !eligible(node)) continue;
+    if (!eligible(node)) continue;
     const s = selectionScore(tree, node, p, how);
     if (s > bestScore + 1e-12) {
       best = node;
@@ -42,4 +46,3 @@ export function selectFinal(tree: SearchTree, p: UcbParams, how: Selection = 'lc
   if (!best) throw new Error('no evaluated node to select');
   return best;
 }
-

@@ -1,9 +1,10 @@
 // What a search reports when it ends: the action mix, the generation outcomes, the selected program beside the
 // root and the seeds, and why it stopped early if it did. It is what `automemo search --json` prints.
+import type { CostLedger } from '../../foundation/llm/ledger.ts';
 import type { FinalChoice } from './final-phase.ts';
-import type { SearchRun } from './search-run.ts';
+import type { SearchState } from './search-state.ts';
 import type { TreeNode } from './tree.ts';
-import { lcb } from './ucb.ts';
+import { lcb, type UcbParams } from './ucb.ts';
 
 export interface SearchSummary {
   steps: number;
@@ -36,9 +37,17 @@ export interface SearchSummary {
   tokens: number;
 }
 
-export function summarize(run: SearchRun, { winner, tie, selection }: FinalChoice): SearchSummary {
-  const tree = run.tree;
-  const actions = [...run.stepActions.values()];
+export function summarize(
+  state: SearchState,
+  ucb: UcbParams,
+  ledger: CostLedger,
+  { winner, tie, selection }: FinalChoice,
+): SearchSummary {
+  const { tree, stop } = state;
+  // The action of each step that finished.
+  const actions = [
+    ...new Map(state.actions.filter((a) => state.doneSteps.includes(a.step)).map((a) => [a.step, a.kind])).values(),
+  ];
   const nodes = [...tree.nodes.values()];
   const N = tree.totalEvaluations();
   const tested = (n: TreeNode) => (n.testScore !== undefined ? { test: n.testScore } : {});
@@ -50,18 +59,34 @@ export function summarize(run: SearchRun, { winner, tie, selection }: FinalChoic
     failedGenerations: tree.failed.length,
     noOps: tree.noops.length,
     fullEvaluations: N,
-    winner: { id: winner.id, validation: tree.q(winner), evaluations: winner.scores.length, lcb: lcb(tree.q(winner), winner.scores.length, N, run.options.ucb), ...(selection !== undefined ? { selection } : {}), ...tested(winner) },
+    winner: {
+      id: winner.id,
+      validation: tree.q(winner),
+      evaluations: winner.scores.length,
+      lcb: lcb(tree.q(winner), winner.scores.length, N, ucb),
+      ...(selection !== undefined ? { selection } : {}),
+      ...tested(winner),
+    },
     root: { validation: tree.q(tree.root), ...tested(tree.root) },
     seeds: nodes.filter((n) => n.kind === 'seed').map((s) => ({ id: s.id, validation: tree.q(s), ...tested(s) })),
     unscored: nodes.reduce((n, node) => n + (node.unscored?.length ?? 0), 0),
-    usd: run.deps.ledger.usd,
-    tokens: run.deps.ledger.tokens,
+    usd: ledger.usd,
+    tokens: ledger.tokens,
   };
-  if (tie) summary.tie = { nodes: tie.nodes.map((id) => tree.get(id)).map((n) => ({ id: n.id, validation: tree.q(n), ...tested(n) })), note: tie.note };
-  const screen = run.screen;
-  if (screen) summary.screen = screen.results.map((r) => ({ design: r.design, node: r.node, validation: r.score, kept: r.kept }));
-  if (run.stopped) summary.stopped = run.stopped;
-  if (run.failure) summary.failure = run.failure;
-  if (run.interrupted) summary.interrupted = true;
+  if (tie)
+    summary.tie = {
+      nodes: tie.nodes.map((id) => tree.get(id)).map((n) => ({ id: n.id, validation: tree.q(n), ...tested(n) })),
+      note: tie.note,
+    };
+  if (state.screen)
+    summary.screen = state.screen.results.map((r) => ({
+      design: r.design,
+      node: r.node,
+      validation: r.score,
+      kept: r.kept,
+    }));
+  if (stop.kind !== 'running') summary.stopped = stop.reason;
+  if (stop.kind === 'infrastructure') summary.failure = stop.reason;
+  if (stop.kind === 'interrupted') summary.interrupted = true;
   return summary;
 }

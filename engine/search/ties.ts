@@ -4,8 +4,8 @@
 import { join } from 'node:path';
 import { readEvidenceLines, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import { mean, normalHalfWidth, pairedDifferences, winsTiesLosses } from '../study/statistics.ts';
-import type { SearchRun } from './search-run.ts';
-import type { TreeNode } from './tree.ts';
+import type { RunStore } from './run-store.ts';
+import type { SearchTree, TreeNode } from './tree.ts';
 
 export interface Tie {
   /** The programs the winner cannot be told apart from (the winner not among them). */
@@ -17,11 +17,14 @@ export interface Tie {
 const MAX_RIVALS = 5;
 
 /** A node's validation reward per task, from every scored evaluation's evidence (a task scored twice: its mean). */
-export function taskRewards(run: SearchRun, node: TreeNode): Map<string, number> {
+export function taskRewards(folder: RunStore, node: TreeNode): Map<string, number> {
   const sums = new Map<string, { sum: number; n: number }>();
-  for (const k of run.sampler.scoredIndices(node.id)) {
+  for (const k of [...node.samples].sort((a, b) => a - b)) {
     try {
-      const lines = readEvidenceLines(join(run.folder.evidenceDir(node.id, 'train', k), 'tasks.jsonl'), TaskEvidenceSchema).records;
+      const lines = readEvidenceLines(
+        join(folder.evidenceDir(node.id, 'train', k), 'tasks.jsonl'),
+        TaskEvidenceSchema,
+      ).records;
       for (const l of lines) {
         if (typeof l.reward !== 'number') continue;
         const s = sums.get(l.taskId) ?? { sum: 0, n: 0 };
@@ -56,18 +59,17 @@ export function pairedDifference(a: ReadonlyMap<string, number>, b: ReadonlyMap<
 }
 
 /** The winner's closest rivals it is not resolvably better than, or undefined when it stands apart. */
-export function tiesOf(run: SearchRun, winner: TreeNode): Tie | undefined {
-  const { tree } = run;
+export function tiesOf(tree: SearchTree, folder: RunStore, winner: TreeNode): Tie | undefined {
   const rivals = tree
     .evaluated()
     .filter((n) => n.id !== winner.id && n.kind !== 'root')
     .sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id))
     .slice(0, MAX_RIVALS);
   if (!rivals.length) return undefined;
-  const mine = taskRewards(run, winner);
+  const mine = taskRewards(folder, winner);
   const tied: { id: string; d: PairedDifference }[] = [];
   for (const r of rivals) {
-    const d = pairedDifference(mine, taskRewards(run, r));
+    const d = pairedDifference(mine, taskRewards(folder, r));
     if (d.tasks > 0 && d.mean <= d.halfWidth + 1e-9) tied.push({ id: r.id, d });
   }
   if (!tied.length) return undefined;

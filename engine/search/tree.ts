@@ -1,6 +1,9 @@
-// The search tree: nodes, their evaluations, failed generations. Plain state plus the derived quantities the
-// formulas need (Q, n, m, S, N); it is rebuilt from the journal on resume, so it holds nothing the journal lacks.
-import type { ChildFailure, Edit } from '../meta/types.ts';
+// The search tree: nodes, their evaluations, failed generations, children that changed nothing. Plain state plus the
+// derived quantities the formulas need (Q, n, m, S, N). It changes only through applyEvent (search-state.ts), live
+// and on resume alike, so it holds nothing the journal lacks — apart from the work in flight (reserve), which a
+// resumed search has none of.
+import type { Edit } from '../meta/types.ts';
+import type { JournalEvent } from './journal-events.ts';
 import { improvement } from './ucb.ts';
 
 export type NodeKind = 'root' | 'seed' | 'child';
@@ -18,6 +21,8 @@ export interface TreeNode {
   parentSnapshot: number | null;
   /** Validation scores of its full evaluations, in order. */
   scores: number[];
+  /** The validation sample each of those scores was made on (scores[i] on sample samples[i]). */
+  samples: number[];
   /** What the meta agent changed and why, in prose (for the viewer and prompts). */
   description?: string;
   /** What it changed, typed (a child's; none for the root and seeds). */
@@ -33,40 +38,23 @@ export interface UnscoredEvaluation {
   reason: string;
 }
 
-/** What an evaluation adds to its node; the live search and the replay share this one rule. */
-export interface EvaluationOutcome {
-  step: number;
-  split: 'train' | 'test';
-  /** null when the evaluation scored nothing. */
-  score: number | null;
-  unscored?: string;
-}
+type Line<T extends JournalEvent['type']> = Omit<Extract<JournalEvent, { type: T }>, 'type' | 't'>;
 
-/** A score joins the node's validation scores (or is its test score); an unscored evaluation is only noted. */
-export function recordEvaluation(node: TreeNode, e: EvaluationOutcome): void {
-  if (e.score === null) {
-    (node.unscored ??= []).push({ step: e.step, split: e.split, reason: e.unscored ?? 'no task was scored' });
-    return;
-  }
-  if (e.split === 'train') node.scores.push(e.score);
-  else node.testScore = e.score;
-}
+/** A child that never passed quick examination, or that the meta agent could not write: its generation-failed line. */
+export type FailedGeneration = Line<'generation-failed'>;
 
-export interface FailedGeneration {
-  parent: string;
-  step: number;
-  /** The check that stopped it (or the meta agent), and what it said. */
-  failure: ChildFailure;
-  attempts: number;
-}
+/** A child that would have changed nothing (NO_OP_RULES): its no-op line. */
+export type NoOpChild = Line<'no-op'>;
 
-/** A child that would have changed nothing (the same program as a node, or the parent's payloads exactly). */
-export interface NoOpChild {
-  parent: string;
-  step: number;
-  reason: string;
-  description?: string;
-  edits?: Edit[];
+/**
+ * What scoring a validation sample again can tell: where the environment is deterministic (same program, same tasks,
+ * same outcome), nothing — a node then has one evaluation per disjoint sample and no more; elsewhere a sample scored
+ * again is a new measurement.
+ */
+export interface Resampling {
+  deterministic: boolean;
+  /** Disjoint validation samples. */
+  samples: number;
 }
 
 export class SearchTree {
@@ -78,12 +66,14 @@ export class SearchTree {
    * count them as visits already made (virtual loss), so concurrent picks spread out; they are never journaled.
    */
   private readonly pendingEvaluations = new Map<string, number>();
-  /**
-   * Evaluations a node may have: where the environment is deterministic, one per disjoint validation sample (another
-   * would score tasks it was already scored on and change no estimate); Infinity elsewhere.
-   */
-  evaluationLimit = Infinity;
   private readonly pendingChildren = new Map<string, number>();
+  /** What the search's validation can tell apart (its latest `validation` line); none before it is said. */
+  resampling: Resampling | undefined;
+
+  /** Same program, same tasks, same outcome: a sample is never scored twice, and payloads decide a score. */
+  get deterministic(): boolean {
+    return this.resampling?.deterministic ?? false;
+  }
 
   /** Marks an action as in flight; the returned function marks it done. */
   reserve(kind: 'evaluate' | 'generate', id: string): () => void {
@@ -99,9 +89,9 @@ export class SearchTree {
     };
   }
 
-  /** May the node be evaluated again: its evaluations, in flight counted, are below the limit. */
+  /** May the node be evaluated again: deterministic, only while a sample it has not been scored on is left. */
   canEvaluate(node: TreeNode): boolean {
-    return this.visits(node) < this.evaluationLimit;
+    return !this.resampling?.deterministic || this.visits(node) < this.resampling.samples;
   }
 
   /** n(v) with the evaluations of v in flight counted. */
@@ -114,7 +104,11 @@ export class SearchTree {
    * expansion that gained nothing (Δ = 0), so a parent whose edits keep changing nothing is expanded less.
    */
   width(id: string): number {
-    return this.evaluatedChildren(id).length + this.noops.filter((x) => x.parent === id).length + (this.pendingChildren.get(id) ?? 0);
+    return (
+      this.evaluatedChildren(id).length +
+      this.noops.filter((x) => x.parent === id).length +
+      (this.pendingChildren.get(id) ?? 0)
+    );
   }
 
   /** N with every action in flight counted (each ends in one evaluation, or none for a failed child). */
@@ -127,7 +121,8 @@ export class SearchTree {
 
   add(node: TreeNode): void {
     if (this.nodes.has(node.id)) throw new Error(`node ${node.id} already exists`);
-    if (node.parent !== null && !this.nodes.has(node.parent)) throw new Error(`node ${node.id}: unknown parent ${node.parent}`);
+    if (node.parent !== null && !this.nodes.has(node.parent))
+      throw new Error(`node ${node.id}: unknown parent ${node.parent}`);
     this.nodes.set(node.id, node);
   }
 
@@ -148,7 +143,9 @@ export class SearchTree {
 
   /** Nodes whose validation evaluations so far all scored nothing, oldest first: they are owed a first score. */
   awaitingFirstScore(): TreeNode[] {
-    return [...this.nodes.values()].filter((n) => n.scores.length === 0 && n.unscored?.some((u) => u.split === 'train'));
+    return [...this.nodes.values()].filter(
+      (n) => n.scores.length === 0 && n.unscored?.some((u) => u.split === 'train'),
+    );
   }
 
   /** N: all full evaluations so far. */
@@ -173,7 +170,10 @@ export class SearchTree {
 
   /** S(v): summed improvement of the evaluated children over the parent's snapshot. */
   sumImprovement(id: string): number {
-    return this.evaluatedChildren(id).reduce((s, c) => s + improvement(c.scores[0] as number, c.parentSnapshot ?? 0), 0);
+    return this.evaluatedChildren(id).reduce(
+      (s, c) => s + improvement(c.scores[0] as number, c.parentSnapshot ?? 0),
+      0,
+    );
   }
 
   /** The root always; seeds when `seedsExpandable`; another node once its parent has `minWidth` evaluated children. */

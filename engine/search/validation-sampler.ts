@@ -4,17 +4,15 @@
 // `minEvalTasks` tasks (or all of them) and `evalFraction` of them. Evaluation k of every node scores sample k (paired:
 // a child's first score compares with its parent's first on identical tasks), so a node's evaluations together cover
 // more and more of the validation. Where the environment is deterministic (same program, same tasks, same outcome),
-// scoring a sample twice tells nothing: a node has as many evaluations as there are samples, and no more (the policy
-// does not offer another). Elsewhere, evaluation k scores sample k modulo their number.
+// scoring a sample twice tells nothing: a node has as many evaluations as there are samples, and no more (the tree
+// does not offer another, tree.ts's canEvaluate). Elsewhere, evaluation k scores sample k modulo their number.
 // Indices are claimed when an evaluation starts, so two evaluations of one node in flight (parallel search) never
-// share one; an unscored one frees its index again.
-// Runs written before disjoint samples (`options.sampling` absent) keep the rule they were written with.
+// share one; the samples a node has scored are the tree's (each score's sample, from its `evaluation` line).
 import type { Environment } from '../environment/contract.ts';
 import { taskHash } from '../environment/roles.ts';
-import type { JournalEvent } from './journal-events.ts';
 import type { RunOptions } from './run-options.ts';
-import { evalSample } from '../evaluate/task-sample.ts';
 import { holdOut, MIN_VALIDATION_FOR_SELECTION } from './selection-holdout.ts';
+import type { TreeNode } from './tree.ts';
 
 export interface TaskSample {
   /** The sample's task ids, or undefined for every task of the split. */
@@ -85,54 +83,43 @@ export async function validationOf(
 
 function sampleSize(ids: number, o: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>): number {
   if (o.evalFraction >= 1) return ids;
-  return Math.min(ids, Math.max(o.minEvalTasks ?? 0, Math.round(o.evalFraction * ids)));
+  return Math.min(ids, Math.max(o.minEvalTasks, Math.round(o.evalFraction * ids)));
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 export class ValidationSampler {
-  private readonly scored = new Map<string, Set<number>>();
+  /** Sample indices of evaluations in flight, per node. */
   private readonly running = new Map<string, Set<number>>();
   private prepared: Promise<{ ids: string[]; selection: string[]; plan: ValidationPlan }> | undefined;
 
   constructor(
     private readonly env: Environment,
     private readonly options: RunOptions,
-    past: readonly Extract<JournalEvent, { type: 'evaluation' }>[],
-  ) {
-    for (const e of past) if (e.split === 'train' && e.score !== null) this.add(this.scored, e.node, e.index);
-  }
+  ) {}
 
   /** The validation tasks and what they can tell apart (read once). */
   plan(): Promise<ValidationPlan> {
     return this.prepare().then((p) => p.plan);
   }
 
-  /** How many evaluations a node may have (Infinity where scoring a sample again can change an estimate). */
-  async evaluationLimit(): Promise<number> {
-    const { plan } = await this.prepare();
-    return this.disjoint && plan.deterministic ? plan.samples : Infinity;
+  /** The validation task ids, in the order an evaluation returns its tasks (world by world). */
+  ids(): Promise<string[]> {
+    return this.prepare().then((p) => p.ids);
   }
 
   /** The lowest sample index this node has neither scored nor in flight; it is in flight from now on. */
-  claim(node: string): number {
-    const scored = this.scored.get(node);
-    const running = this.running.get(node) ?? new Set<number>();
+  claim(node: TreeNode): number {
+    const running = this.running.get(node.id) ?? new Set<number>();
     let k = 0;
-    while (scored?.has(k) || running.has(k)) k++;
-    this.running.set(node, running.add(k));
+    while (node.samples.includes(k) || running.has(k)) k++;
+    this.running.set(node.id, running.add(k));
     return k;
   }
 
-  /** The evaluation with index k ended; a scored one keeps its index taken. */
-  release(node: string, k: number, scored: boolean): void {
+  /** The evaluation with index k ended (a scored one's index is the tree's from its `evaluation` line on). */
+  release(node: string, k: number): void {
     this.running.get(node)?.delete(k);
-    if (scored) this.add(this.scored, node, k);
-  }
-
-  /** The sample indices a node has scored. */
-  scoredIndices(node: string): number[] {
-    return [...(this.scored.get(node) ?? [])].sort((a, b) => a - b);
   }
 
   /** The tasks of sample `index` of a split (the test split is always scored whole). */
@@ -141,10 +128,6 @@ export class ValidationSampler {
     const sampleSeed = Math.floor(taskHash(options.seed, `${split}/${index}`) * 2 ** 31);
     if (split === 'test' || options.evalFraction >= 1) return { sampleSeed };
     const { ids, plan } = await this.prepare();
-    if (!this.disjoint) {
-      const filter = evalSample(ids, sampleSeed, options.evalFraction, options.minEvalTasks);
-      return filter ? { taskIds: ids.filter(filter), sampleSeed } : { sampleSeed };
-    }
     if (plan.samples <= 1) return { sampleSeed };
     const k = index % plan.samples;
     // Dealt in turn from one seeded order: samples differ in size by one at most, and together hold every task. In an
@@ -158,11 +141,7 @@ export class ValidationSampler {
     return { taskIds: ids.filter((id) => keep.has(id)), sampleSeed };
   }
 
-  private get disjoint(): boolean {
-    return this.options.sampling === 'disjoint';
-  }
-
-  /** The validation tasks held out for selection only (none in runs before the hold-out). */
+  /** The validation tasks held out for selection only. */
   async selectionIds(): Promise<string[]> {
     return (await this.prepare()).selection;
   }
@@ -170,9 +149,5 @@ export class ValidationSampler {
   private prepare(): Promise<{ ids: string[]; selection: string[]; plan: ValidationPlan }> {
     this.prepared ??= validationOf(this.env, this.options);
     return this.prepared;
-  }
-
-  private add(map: Map<string, Set<number>>, node: string, k: number): void {
-    map.set(node, (map.get(node) ?? new Set()).add(k));
   }
 }

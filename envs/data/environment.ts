@@ -85,7 +85,7 @@ export class DataEnvironment implements Environment {
     const scorable = [...this.questions.values()].filter(({ q }) => this.scorer.scorable(q)).map(({ q }) => q.id);
     this.train = trainIds(scorable, { seed: this.seed, trainShare: this.trainShare, stated: data.header.trainShare !== undefined });
     const unscorable = this.questions.size - scorable.length;
-    if (unscorable === this.questions.size) throw new Error(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
+    if (unscorable === this.questions.size) throw new ContentError(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
     if (unscorable) data.warnings.push(`${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`);
   }
 

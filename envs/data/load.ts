@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { readLines, sizeText } from '../../foundation/bounded-lines.ts';
 import { PathOutsideError, resolveInside } from '../../foundation/safe-path.ts';
 import { readSmallFile } from '../../foundation/small-file.ts';
+import { isInside } from '../../foundation/paths.ts';
 import { issueText } from '../../foundation/unknown-keys.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
 import { DocumentSchema, type Header, HeaderSchema, LIMITS, type WorldRecord, WorldSchema } from './format.ts';
@@ -97,7 +98,21 @@ export function dataFiles(path: string, limits: Limits): string[] {
   names.sort();
   if (names.length === 0) throw new Error(`dataset folder ${path} holds no .jsonl or .json file`);
   if (names.length > limits.files) throw new Error(`dataset folder ${path} holds ${names.length} data files; at most ${limits.files}`);
-  return names.map((n) => join(path, n));
+  const folderReal = realpathSync(path);
+  return names.map((n) => {
+    const file = join(path, n);
+    // Only plain files of the folder: a pipe, a link to a device or a link out (a run folder may name any folder)
+    // would block the reader, never end, or read what the dataset is not.
+    let real: string;
+    try {
+      real = realpathSync(file);
+    } catch {
+      throw new Error(`dataset folder ${path}: ${n} is a link to nothing`);
+    }
+    if (!isInside(real, folderReal)) throw new Error(`dataset folder ${path}: ${n} is a link to ${real}, outside the folder`);
+    if (!statSync(real).isFile()) throw new Error(`dataset folder ${path}: ${n} is not a plain file`);
+    return file;
+  });
 }
 
 /** Why a turn's image cannot be used (outside the data file's folder, missing, too big, too many), or undefined. */
@@ -115,6 +130,19 @@ function imageProblem(baseDir: string, path: string, seen: { count: number; byte
   if (seen.bytes + st.size > limits.imagesTotalBytes) return `would bring the dataset's images over ${sizeText(limits.imagesTotalBytes)}`;
   seen.count++;
   seen.bytes += st.size;
+  return undefined;
+}
+
+/** Why a question's choices cannot be told apart (one reads as nothing, two read the same), or undefined. */
+function choicesProblem(choices: string[]): string | undefined {
+  const seen = new Map<string, number>();
+  for (const [i, c] of choices.entries()) {
+    const read = c.trim().replace(/\s+/g, ' ').toLowerCase();
+    if (!read) return `choice ${i + 1} is empty`;
+    const first = seen.get(read);
+    if (first !== undefined) return `choices ${first + 1} and ${i + 1} read the same (${JSON.stringify(c.slice(0, 100))})`;
+    seen.set(read, i);
+  }
   return undefined;
 }
 
@@ -220,6 +248,12 @@ class DatasetReader {
           continue;
         }
         asked.set(q.id, t);
+      }
+      const badChoices = q.choices && choicesProblem(q.choices);
+      if (badChoices) {
+        // Two choices that read the same, or one that reads as nothing: the gold one cannot be told apart.
+        this.warn(`${where}: question "${q.id}": ${badChoices}; the question is left out`);
+        continue;
       }
       const unknown = (q.evidence ?? []).filter((id) => !turnIds.has(id));
       if (unknown.length) this.warn(`${where}: question "${q.id}" cites evidence ${unknown.slice(0, 5).join(', ')} that is not a turn of world "${w.id}"; left out`);

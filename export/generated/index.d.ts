@@ -95,6 +95,12 @@ export interface MemoryOptions {
     embedBatch?: number;
     /** Characters per embedded text; longer texts are rejected, not silently cut. */
     embedTextChars?: number;
+    /**
+     * Characters of embed() calls being embedded at once (their texts are held in the host until their vectors are
+     * back): one call at the documented maximum, 512 × 32,000. A call past it is refused before any work, with the
+     * advice to await earlier calls (64 un-awaited maximal calls held ~2.5 GB of the host's memory).
+     */
+    embedCharsInFlight?: number;
     /** embed() calls over the instance's life. */
     embedCalls?: number;
     vectorHandles?: number;

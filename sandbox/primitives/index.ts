@@ -71,6 +71,8 @@ export class InstancePrimitives {
   readonly embedOwner = new EmbedOwner();
   /** Embed calls (embed, vectors.addText, vectors.searchText) waiting on the embedder. */
   private embedsPending = 0;
+  /** Characters of the embed() calls being embedded now. */
+  private embedCharsInFlight = 0;
   /** Embed calls still waiting when the instance was disposed: cancelled, or their results dropped. */
   private embedsCancelled = 0;
   private disposed = false;
@@ -170,18 +172,37 @@ export class InstancePrimitives {
     }
     const ready = this.services.embedder.cached?.(texts);
     if (ready) return then(ready);
+    // The texts stay in the host until their vectors are back: what a program has in flight is bounded before any work.
+    let chars = 0;
+    for (const t of texts) chars += t.length;
+    if (this.embedCharsInFlight + chars > this.quotas.embedCharsInFlight) {
+      throw new QuotaError(
+        'embedCharsInFlight',
+        `embed() calls not yet answered hold ${this.embedCharsInFlight} characters and this one ${chars}; at most ${this.quotas.embedCharsInFlight} are embedded at once: await earlier embed() calls before making more`,
+      );
+    }
     this.embedsPending++;
+    this.embedCharsInFlight += chars;
+    const settled = () => {
+      this.embedsPending--;
+      this.embedCharsInFlight -= chars;
+    };
     return this.services.embedder.embed(texts, this.embedOwner).then(
       (vectors) => {
-        this.embedsPending--;
+        settled();
         return then(vectors);
       },
       (err: unknown) => {
-        this.embedsPending--;
+        settled();
         if (err instanceof EmbedInfraError) this.infraFailures++;
         throw err;
       },
     );
+  }
+
+  /** The isolate's share of the embedding bound, checked there before the texts cross (the host checks again). */
+  get embedCharsInFlightQuota(): number {
+    return this.quotas.embedCharsInFlight;
   }
 
   /**

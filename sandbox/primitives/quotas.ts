@@ -8,6 +8,12 @@ export const QuotasSchema = z
     embedBatch: z.number().int().positive().default(512),
     /** Characters per embedded text; longer texts are rejected, not silently cut. */
     embedTextChars: z.number().int().positive().default(32_000),
+    /**
+     * Characters of embed() calls being embedded at once (their texts are held in the host until their vectors are
+     * back): one call at the documented maximum, 512 × 32,000. A call past it is refused before any work, with the
+     * advice to await earlier calls (64 un-awaited maximal calls held ~2.5 GB of the host's memory).
+     */
+    embedCharsInFlight: z.number().int().positive().default(512 * 32_000),
     /** embed() calls over the instance's life. */
     embedCalls: z.number().int().positive().default(200_000),
     vectorHandles: z.number().int().positive().default(64),

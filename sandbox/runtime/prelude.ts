@@ -22,6 +22,8 @@ interface PreludeConfig {
   logChars: number;
   /** Host calls a program may have pending at once. */
   maxInFlight: number;
+  /** Characters of embed() calls pending at once (the host's embedCharsInFlight quota, checked there again). */
+  embedCharsInFlight: number;
   /** Shape bounds on a primitive's arguments (the host checks them again). */
   argLimits: { maxDepth: number; maxArrayLength: number; maxKeys: number; maxNodes: number; maxChars: number };
   budget: { maxChars: number; maxImages: number };
@@ -127,7 +129,7 @@ class ArgumentError extends RealError {
  * the primitive and the place. The copy is what crosses, so a getter or proxy cannot change it after the check,
  * and the work is the program's own CPU time.
  */
-function boundedCopy(name: string, args: unknown[]): unknown {
+function boundedCopy(name: string, args: unknown[], counted: { chars: number }): unknown {
   const limits = config.argLimits;
   const trail: (string | number)[] = [];
   const state = { nodes: 0, chars: 0 };
@@ -184,14 +186,19 @@ function boundedCopy(name: string, args: unknown[]): unknown {
     }
     return out;
   };
-  return copy(args, 0);
+  const out = copy(args, 0);
+  counted.chars = state.chars;
+  return out;
 }
 
 // Replies to slow host calls arrive later through __automemo_resolve. Un-awaited slow calls would otherwise
 // queue without bound in the host, so their number is capped: the program must await its calls.
 // Operations run one at a time, so calls still waiting when a new one starts were left un-awaited by an operation
 // that ended: the host drops their replies, and they are forgotten here so they stop counting as in flight.
-let waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+let waiting = new RealMap<number, { resolve: (v: any) => void; reject: (e: Error) => void; embedChars: number }>();
+// The texts of embed() calls pending: a call past the bound is refused here, before its texts are copied to the
+// host (which holds them until their vectors are back, and checks the bound again).
+let embedCharsInFlight = 0;
 const mapDelete = Map.prototype.delete;
 function callHost(name: string, args: unknown[]): Promise<any> {
   if (reflectApply(mapSize, waiting, []) >= config.maxInFlight) {
@@ -200,15 +207,25 @@ function callHost(name: string, args: unknown[]): Promise<any> {
     );
   }
   let copied: unknown;
+  const counted = { chars: 0 };
   try {
-    copied = boundedCopy(name, args);
+    copied = boundedCopy(name, args, counted);
   } catch (e) {
     return promiseReject(e instanceof ArgumentError ? e : new RealError(`${name}: its arguments could not be read`));
   }
+  const embedChars = name === 'embed' ? counted.chars : 0;
+  if (embedChars && embedCharsInFlight + embedChars > config.embedCharsInFlight) {
+    return promiseReject(
+      new RealError(
+        `quota embedCharsInFlight exceeded: embed() calls not yet answered hold ${embedCharsInFlight} characters and this one ${embedChars}; at most ${config.embedCharsInFlight} are embedded at once: await earlier embed() calls before making more`,
+      ),
+    );
+  }
   const reply = host(name, copied as unknown[]);
   if ('pending' in reply) {
+    embedCharsInFlight += embedChars;
     return new RealPromise((resolve, reject) => {
-      reflectApply(mapSet, waiting, [reply.pending, { resolve, reject }]);
+      reflectApply(mapSet, waiting, [reply.pending, { resolve, reject, embedChars }]);
     });
   }
   if (reply.ok === true) return promiseResolve(reply.value);
@@ -219,6 +236,7 @@ function resolveHostCall(ticket: number, reply: { ok: boolean; value?: unknown; 
   const w = reflectApply(mapGet, waiting, [ticket]);
   if (!w) return;
   reflectApply(mapDelete, waiting, [ticket]);
+  embedCharsInFlight -= w.embedChars;
   if (reply.ok) w.resolve(reply.value);
   else w.reject(new RealError(reply.error ?? 'host primitive failed'));
 }
@@ -593,7 +611,10 @@ async function run(op: string, arg: string | undefined): Promise<any> {
  * log lines were dropped so far.
  */
 function entry(callId: number, op: string, arg: string | undefined): void {
-  if (reflectApply(mapSize, waiting, []) > 0) waiting = new RealMap();
+  if (reflectApply(mapSize, waiting, []) > 0) {
+    waiting = new RealMap();
+    embedCharsInFlight = 0;
+  }
   reflectApply(promiseThen, run(op, arg), [
     (reply: any) => {
       reply.logsDropped = logsDropped;

@@ -22,7 +22,7 @@ describe('opening an environment', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has no import circle in the engine', () => {
-    expect(importCycles(repoRoot, ['engine'])).toEqual([]);
+  it('has no import circle among the environment files', () => {
+    expect(importCycles(repoRoot, ['engine/environment', 'api'])).toEqual([]);
   });
 });

@@ -102,7 +102,7 @@ describe('a search aborted while it writes', () => {
       expect(abort.signal.aborted).toBe(true);
       const first = readJournal(join(out, 'journal.jsonl'));
       expect(first.tornLine).toBeUndefined();
-      expect(first.events.some((e) => e.type === 'stopped' && e.interrupted)).toBe(true);
+      expect(first.events.some((e) => e.type === 'stopped' && e.kind === 'interrupted')).toBe(true);
       const resumed = await search({ out, resume: true });
       expect(resumed.steps).toBe(2);
       const counted = new Set<string>();

@@ -36,7 +36,7 @@ describe('search() as a library call', () => {
     expect(first.runFolder).toBe(out);
     expect(first.env).toMatchObject({ name: 'toy', source: { kind: 'builtin', name: 'toy-doors' } });
     const journal = readJournal(join(out, 'journal.jsonl')).events;
-    expect(journal.some((e) => e.type === 'stopped' && e.interrupted)).toBe(true);
+    expect(journal.some((e) => e.type === 'stopped' && e.kind === 'interrupted')).toBe(true);
     expect(journal.some((e) => e.type === 'final')).toBe(false);
     const nodesBefore = journal.filter((e) => e.type === 'node').map((e) => (e.type === 'node' ? e.id : ''));
     expect(nodesBefore).toEqual(['root', 'seed-bm25']);
@@ -50,6 +50,28 @@ describe('search() as a library call', () => {
     expect(nodesAfter.slice(0, 2)).toEqual(nodesBefore);
     expect(after.some((e) => e.type === 'final')).toBe(true);
     expect(second.winner.test).toBeGreaterThan(0.5);
+  });
+
+  it('stops cleanly whatever the abort reason: an object without a prototype, a symbol, an error whose message cannot be read', async () => {
+    const unreadable = new Error('x');
+    Object.defineProperty(unreadable, 'message', {
+      get() {
+        throw new Error('gotcha');
+      },
+    });
+    const reasons: [string, unknown, RegExp][] = [
+      ['null prototype', Object.create(null), /interrupted at step 1: aborted \(with a reason that cannot be shown\)/],
+      ['symbol', Symbol('stop'), /interrupted at step 1: Symbol\(stop\)/],
+      ['unreadable message', unreadable, /interrupted at step 1: aborted \(with a reason that cannot be shown\)/],
+    ];
+    for (const [name, reason, stopped] of reasons) {
+      const abort = new AbortController();
+      const out = join(dir, `odd-${name.replace(/ /g, '-')}`);
+      const r = await search({ env: toy, out, budget: 4, seeds: ['bm25'], meta: 'offline', signal: abort.signal, onEvent: (e) => e.type === 'action' && e.step === 1 && abort.abort(reason) });
+      expect(r.interrupted, name).toBe(true);
+      expect(r.stopped, name).toMatch(stopped);
+      expect(readJournal(join(out, 'journal.jsonl')).events.some((e) => e.type === 'stopped' && e.kind === 'interrupted'), name).toBe(true);
+    }
   });
 
   it('refuses bad options with a UsageError naming them', async () => {

@@ -9,8 +9,8 @@ import { repoRoot } from '../../foundation/paths.ts';
 import { progressPrinter } from '../../cli/progress.ts';
 import { stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
-import type { SearchState } from '../../engine/search/search.ts';
-import { SearchTree } from '../../engine/search/tree.ts';
+import type { SearchProgress } from '../../engine/search/search.ts';
+import { emptyState } from '../../engine/search/search-state.ts';
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
 import type { JournalEvent } from '../../engine/search/journal-events.ts';
 import type { RunOptions } from '../../engine/search/run-options.ts';
@@ -65,12 +65,12 @@ describe('evaluation progress through a pipe', () => {
 
 describe('a search\'s step lines', () => {
   const options = { budget: 10, ucb: DEFAULT_UCB } as unknown as RunOptions;
-  const node = (id: string, parent: string | null, scores: number[]) => ({ id, parent, kind: parent ? 'child' : 'root', dir: id, hash: id, step: 0, parentSnapshot: null, scores, description: 'tune k' }) as const;
-  const state = (): SearchState => {
-    const tree = new SearchTree();
-    tree.add({ ...node('root', null, [0.2]), scores: [0.2] });
-    tree.add({ ...node('n1', 'root', [0.5]), kind: 'child', step: 1 });
-    return { tree, ledger: new CostLedger(), step: 1, startedAt: 0, stepTimes: [], cluePool: { clusters: [] } as never };
+  const node = (id: string, parent: string | null, scores: number[]) => ({ id, parent, kind: parent ? 'child' : 'root', dir: id, hash: id, step: 0, parentSnapshot: null, scores, samples: scores.map((_, i) => i), description: 'tune k' }) as const;
+  const state = (): SearchProgress => {
+    const st = emptyState(new CostLedger());
+    st.tree.add({ ...node('root', null, [0.2]), scores: [0.2] });
+    st.tree.add({ ...node('n1', 'root', [0.5]), kind: 'child', step: 1 });
+    return { state: st, tree: st.tree, ledger: st.ledger, startedAt: 0 };
   };
   const at = (t: number, e: Record<string, unknown>) => ({ t, ...e }) as unknown as JournalEvent;
 

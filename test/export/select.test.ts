@@ -29,8 +29,9 @@ function makeRun(withFinal: string | null): string {
   const release = folder.create({
     format: RUN_FORMAT,
     createdAt: '2026-01-01T00:00:00.000Z',
-    options: { env: 'locomo', budget: 0, seeds: [], meta: 'offline', seed: 0, policy: 'ucb', selection: 'lcb', evalFraction: 1, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 5, testWinner: false },
+    options: { env: 'locomo', budget: 0, seeds: [], meta: 'offline', seed: 0, splitSeed: 0, sandboxSeed: 1, policy: 'ucb', selection: 'lcb', evalFraction: 1, minEvalTasks: 0, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 5, testWinner: false },
     env: {},
+    envSource: { spec: 'locomo', kind: 'builtin', name: 'locomo' },
     models: {},
     versions: {},
   });

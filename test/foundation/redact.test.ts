@@ -48,7 +48,7 @@ describe('what automemo prints', () => {
 
   it('never writes credentials into the journal, evidence lines, or the record of a model', async () => {
     const journal = new Journal(join(work, 'journal.jsonl'));
-    const event = journal.append({ type: 'stopped', step: 3, reason: `the meta model at https://bob:${SECRET}@api.example/v1 refused`, infrastructure: true });
+    const event = journal.append({ type: 'stopped', step: 3, reason: `the meta model at https://bob:${SECRET}@api.example/v1 refused`, kind: 'infrastructure' });
     journal.close();
     expect(readFileSync(join(work, 'journal.jsonl'), 'utf8')).not.toContain(SECRET);
     expect(JSON.stringify(event)).not.toContain(SECRET);

@@ -1,7 +1,10 @@
-// A ParentContext for meta-agent tests: a one-file parent program scored on the given tasks, an offline environment,
+// The parent as both agents see it, for meta-agent tests: a one-file parent program scored on the given tasks, an offline environment,
 // and whatever the test adds on top.
 import type { EvaluationResult, TaskRecord } from '../../engine/evaluate/evaluate.ts';
-import type { ParentContext } from '../../engine/meta/types.ts';
+import type { ParentPart, ParentView } from '../../engine/meta/types.ts';
+
+/** Both agents' views of a parent at once: what a test hands either agent. */
+export type ParentContext = ParentView<ParentPart>;
 
 /** A scored task of the parent's latest evaluation. */
 export function scoredTask(taskId: string, scenario: string, reward: number): TaskRecord {

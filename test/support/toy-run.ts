@@ -5,16 +5,19 @@ import { RUN_FORMAT, RunFolder } from '../../run-store/run-folder.ts';
 import type { RunOptions } from '../../engine/search/run-options.ts';
 
 export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
+  const seed = options.seed ?? 3;
   return {
     env: 'toy',
     budget: 3,
     seeds: ['trajectory-retrieval'],
     meta: 'offline',
-    seed: 3,
+    seed,
+    splitSeed: 0,
+    sandboxSeed: seed,
     policy: 'ucb',
     selection: 'lcb',
     evalFraction: 1,
-    sampling: 'disjoint',
+    minEvalTasks: 0,
     ucb: DEFAULT_UCB,
     repairAttempts: 1,
     quickExamTasks: 2,
@@ -32,6 +35,7 @@ export function createToyRun(dir: string, options: Partial<RunOptions> = {}): { 
     createdAt: new Date().toISOString(),
     options: opts,
     env: {},
+    envSource: { spec: 'toy', kind: 'builtin', name: 'toy' },
     models: {},
     versions: {},
   });

@@ -23,9 +23,12 @@ const options: RunOptions = {
   seeds: ['bm25'],
   meta: 'offline',
   seed: 0,
+  splitSeed: 0,
+  sandboxSeed: 1,
   policy: 'ucb',
   selection: 'lcb',
   evalFraction: 1,
+  minEvalTasks: 0,
   ucb: DEFAULT_UCB,
   repairAttempts: 3,
   quickExamTasks: 3,
@@ -46,7 +49,7 @@ function makeRun(finished = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'view-model-'));
   dirs.push(dir);
   const folder = new RunFolder(dir);
-  folder.create({ format: RUN_FORMAT, createdAt: '2026-01-01T00:00:00Z', options, env: { name: 'toy', mode: 'offline', reward: 'code found' }, models: {}, versions: {} })();
+  folder.create({ format: RUN_FORMAT, createdAt: '2026-01-01T00:00:00Z', options, env: { name: 'toy', mode: 'offline', reward: 'code found' }, envSource: { spec: 'toy', kind: 'builtin', name: 'toy' }, models: {}, versions: {} })();
   for (const id of ['root', 'seed-bm25', 'n1']) folder.writeProgram(id, { 'index.ts': `// ${id}\nexport default 1;\n` });
   folder.writeMeta('n1', { node: 'n1', parent: 'seed-bm25', step: 1, agent: 'offline', description: 'about n1', attempts: 1, feedback: { agent: 'offline', clusters: [{ scenario: 'w1', tasks: 2, meanReward: 0.5, summary: 'half' }], proposal: 'more' } });
   const lines = [

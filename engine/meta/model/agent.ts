@@ -15,7 +15,7 @@ import type { RoleModel } from '../../../foundation/llm/models.ts';
 import { PoolKeeper } from '../clue/pool-keeper.ts';
 import { type Cluster, clusters } from '../evidence.ts';
 import { wholeSentences } from '../sentences.ts';
-import type { Edit, MetaAgent, MetaFeedback, ParentContext, Proposal } from '../types.ts';
+import type { Edit, MetaAgent, MetaFeedback, ModelParent, Proposal } from '../types.ts';
 import { type AnalysisMode, jsonReply, readPerCluster, readPerProgram } from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
 import { programReply } from './program-reply.ts';
@@ -27,7 +27,7 @@ import { Siblings } from './siblings.ts';
 const modelEdits = (description: string): Edit[] => [{ kind: 'model', key: 'program', from: '', to: description }];
 
 /** A task's ground truth as CluE's summarizer reads it, when the environment explains the task. */
-function explained(ctx: ParentContext, taskId: string): string | undefined {
+function explained(ctx: ModelParent, taskId: string): string | undefined {
   const e = ctx.explain(taskId);
   return e && renderExplanation(e);
 }
@@ -57,8 +57,9 @@ const DESCRIPTION_CHARS = 400;
 /** The `Design:` line an initialization reply starts with. */
 const designOf = (reply: string) => /^\s*Design:\s*(.+)$/m.exec(reply)?.[1]?.trim();
 
-export class ModelMetaAgent implements MetaAgent {
+export class ModelMetaAgent implements MetaAgent<'model'> {
   readonly mode = 'model' as const;
+  readonly reads = ['model'] as const;
   private readonly caller: ModelCaller;
   private readonly clustering: ClusteringMode;
   private readonly analysis: AnalysisMode;
@@ -73,7 +74,7 @@ export class ModelMetaAgent implements MetaAgent {
   }
 
   /** CluE's clustering of the parent's scored tasks (or the metadata groups), reported to the search. */
-  private async groups(ctx: ParentContext): Promise<Cluster[]> {
+  private async groups(ctx: ModelParent): Promise<Cluster[]> {
     const scored = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
     const outcome =
       this.clustering === 'clue'
@@ -97,7 +98,7 @@ export class ModelMetaAgent implements MetaAgent {
     return clusters(ctx, (t) => groupOf[t.taskId] ?? t.scenario);
   }
 
-  async propose(ctx: ParentContext): Promise<Proposal> {
+  async propose(ctx: ModelParent): Promise<Proposal> {
     const turn = this.siblings.join(ctx.node, ctx.step);
     let direction: string | undefined;
     try {
@@ -110,7 +111,7 @@ export class ModelMetaAgent implements MetaAgent {
     }
   }
 
-  private async initialize(ctx: ParentContext, tried: () => string): Promise<Proposal> {
+  private async initialize(ctx: ModelParent, tried: () => string): Promise<Proposal> {
     let design: string | undefined;
     const parse = programReply({});
     const files = await this.caller.ask(ctx, 'initialization', initializationRequest(ctx, tried()), (reply) => {
@@ -128,7 +129,7 @@ export class ModelMetaAgent implements MetaAgent {
   }
 
   /** Reads the evidence into a proposal, says its direction to siblings in flight, and writes the next version. */
-  private async improve(ctx: ParentContext, tried: () => string, settle: (direction: string) => void): Promise<Proposal> {
+  private async improve(ctx: ModelParent, tried: () => string, settle: (direction: string) => void): Promise<Proposal> {
     const groups = await this.groups(ctx);
     const read = this.analysis === 'program' ? readPerProgram : readPerCluster;
     const reading = await read(this.caller, ctx, analysisHead(ctx, groups), groups, tried);
@@ -140,7 +141,7 @@ export class ModelMetaAgent implements MetaAgent {
     return { files, description, edits: modelEdits(description), feedback };
   }
 
-  async repair(child: Proposal, report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
+  async repair(child: Proposal, report: QuickExamReport, ctx: ModelParent, attempt: number): Promise<Proposal | null> {
     const files = await this.caller.ask(ctx, 'repair', repairRequest(ctx, child.files, report), programReply(child.files));
     return { files, description: `${child.description} (repaired, attempt ${attempt})`, edits: child.edits, ...(child.feedback ? { feedback: child.feedback } : {}) };
   }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { Cluster } from '../evidence.ts';
-import type { FeedbackCluster, MetaFeedback, ParentContext } from '../types.ts';
+import type { FeedbackCluster, MetaFeedback, ModelParent } from '../types.ts';
 import type { ModelCaller } from './calls.ts';
 import { extractJson } from './extract.ts';
 import { imageParts, type LabelledImage, withImages } from './image-parts.ts';
@@ -73,7 +73,7 @@ function feedback(scenario: string, cluster: Cluster | undefined, analysis: Clus
 }
 
 /** One analysis per cluster, then (with several) one synthesis told what was tried. */
-export async function readPerCluster(caller: ModelCaller, ctx: ParentContext, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+export async function readPerCluster(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
   const analyses: { cluster: Cluster | undefined; scenario: string; analysis: ClusterAnalysis }[] = [];
   for (const cluster of groups.length ? groups : [undefined]) {
     const task = fillPrompt(prompt('analysis'), {
@@ -110,7 +110,7 @@ function allImages(groups: Cluster[]): LabelledImage[] {
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** One call: every cluster analysed and the findings combined into the proposal, told what was tried. */
-export async function readPerProgram(caller: ModelCaller, ctx: ParentContext, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
   const task = fillPrompt(prompt('analysis-program'), { tried: tried() });
   const reply = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, allImages(groups)), jsonReply(ProgramAnalysis));
   const byName = new Map(reply.clusters.map((c) => [norm(c.cluster), c]));

@@ -9,7 +9,7 @@ import type { RoleModel } from '../../../foundation/llm/models.ts';
 import { readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { requestKey, SharedCalls } from '../../../foundation/llm/shared-calls.ts';
 import { recordingRetries } from '../../../foundation/llm/transport.ts';
-import { MetaAgentError, type ParentContext } from '../types.ts';
+import { MetaAgentError, type ModelParent } from '../types.ts';
 import type { Content } from './image-parts.ts';
 
 export const META_PURPOSES = ['scenario-summaries', 'cluster-manager', 'analysis', 'synthesis', 'generation', 'repair', 'initialization'] as const;
@@ -77,7 +77,7 @@ export class ModelCaller {
    * Asks until the reply parses (at most 1 + MAX_PARSE_RETRIES times), telling the model what was wrong (or what
    * the parser's AskAgain says to send); a CannotUse ends the call at once.
    */
-  async ask<T>(ctx: ParentContext, purpose: MetaPurpose, user: Content, parse: (reply: string) => T): Promise<T> {
+  async ask<T>(ctx: ModelParent, purpose: MetaPurpose, user: Content, parse: (reply: string) => T): Promise<T> {
     let request = user;
     let lastError = '';
     let tries = 0;
@@ -98,7 +98,7 @@ export class ModelCaller {
   }
 
   /** One reply to `user`, shared with every identical request of the run. */
-  private async chat(ctx: ParentContext, purpose: MetaPurpose, label: string, user: Content): Promise<Reply> {
+  private async chat(ctx: ModelParent, purpose: MetaPurpose, label: string, user: Content): Promise<Reply> {
     const json = !PROGRAM_PURPOSES.has(purpose);
     const limit = this.maxTokens[purpose];
     const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
@@ -124,7 +124,7 @@ export class ModelCaller {
   }
 
   /** One request to the endpoint, journaled through the context with its tokens, price and finish reason. */
-  private async send(ctx: ParentContext, purpose: string, messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[], maxTokens: number, json: boolean): Promise<{ text: string; finish: string }> {
+  private async send(ctx: ModelParent, purpose: string, messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[], maxTokens: number, json: boolean): Promise<{ text: string; finish: string }> {
     ctx.beforeModelCall?.();
     const started = Date.now();
     // Why the transport sent it again, if it did (never while the server may still be working on it).

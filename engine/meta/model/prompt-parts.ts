@@ -9,7 +9,7 @@ import { libReference } from '../../../memo-programs/lib-reference.ts';
 import { contractPath } from '../../../foundation/paths.ts';
 import { fillPrompt, readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { type Cluster, renderCluster } from '../evidence.ts';
-import type { ParentContext, ProgramFiles } from '../types.ts';
+import type { ModelParent, ProgramFiles } from '../types.ts';
 import { renderEpisode, renderUpdateEpisodes } from './render.ts';
 
 export const prompt = (name: string) => readPrompt(import.meta.url, `./prompts/${name}.txt`);
@@ -22,7 +22,7 @@ export function renderProgram(files: ProgramFiles): string {
 }
 
 /** The environment: its reward rule and data, how its agent reads a payload, the roles, the sandbox, an episode. */
-export function environment(ctx: ParentContext): string {
+export function environment(ctx: ModelParent): string {
   const g = ctx.guide;
   return fillPrompt(prompt('environment'), {
     environment: ctx.envDescription,
@@ -47,7 +47,7 @@ export function library(): string {
 }
 
 /** What every prompt of the run starts with: the environment, the contract, the helpers. */
-export function context(ctx: ParentContext): string {
+export function context(ctx: ModelParent): string {
   return `${environment(ctx)}\n\n${contract()}\n\n${library()}`;
 }
 

@@ -16,7 +16,7 @@ import {
   type FeedbackCluster,
   type MetaAgent,
   MetaAgentError,
-  type ParentContext,
+  type OfflineParent,
   type Proposal,
   sameEdits,
 } from '../types.ts';
@@ -130,19 +130,20 @@ function editsFor(leaves: ConfigLeaf[], direction: Direction, count: number, ran
   return values;
 }
 
-export class OfflineMetaAgent implements MetaAgent {
+export class OfflineMetaAgent implements MetaAgent<'offline'> {
   readonly mode = 'offline' as const;
+  readonly reads = ['offline'] as const;
 
-  async propose(ctx: ParentContext): Promise<Proposal> {
+  async propose(ctx: OfflineParent): Promise<Proposal> {
     return this.make(ctx, 0);
   }
 
-  async repair(_child: Proposal, _report: QuickExamReport, ctx: ParentContext, attempt: number): Promise<Proposal | null> {
+  async repair(_child: Proposal, _report: QuickExamReport, ctx: OfflineParent, attempt: number): Promise<Proposal | null> {
     // A different edit of the same parent: the offline agent cannot read a compiler error, but it can step aside.
     return this.make(ctx, attempt);
   }
 
-  private make(ctx: ParentContext, attempt: number): Proposal {
+  private make(ctx: OfflineParent, attempt: number): Proposal {
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt);
     const base = materializeConfig(ctx.files);
     const leaves = configLeaves(base).filter((l) => usableLeaf(l.path, ctx));
@@ -187,7 +188,7 @@ export class OfflineMetaAgent implements MetaAgent {
    * The parent's design as a pipeline (designs.ts); where the tree has that pipeline already (translated from an
    * ancestor or a sibling), that pipeline with one structural edit, chosen by this parent's evidence.
    */
-  private translate(ctx: ParentContext, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
+  private translate(ctx: OfflineParent, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
     const form = formOf(ctx.design);
     if (!form) return undefined;
     const design = ctx.design as string;
@@ -211,7 +212,7 @@ export class OfflineMetaAgent implements MetaAgent {
   }
 
   /** A structural edit of a pipeline, chosen by what the benchmark's evidence shows. */
-  private restructure(ctx: ParentContext, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
+  private restructure(ctx: OfflineParent, reading: Reading, attempt: number, findings: Finding[]): Proposal | undefined {
     // Tries after a no-op (the tried list grew) draw differently, so the step does not write the same child again.
     const random = seededRandom(ctx.seed, ctx.step, ctx.node, attempt, 'structure', ctx.tried?.length ?? 0);
     const edit = structuralEdit(ctx, reading, random);
@@ -232,7 +233,7 @@ export class OfflineMetaAgent implements MetaAgent {
    * A child of a program without settings (the no-memory root): one of the known designs not in the tree yet (the
    * donors are what it has, the screened designs included), else the pipeline form of the best donor's design.
    */
-  private initialize(ctx: ParentContext, random: () => number): Proposal {
+  private initialize(ctx: OfflineParent, random: () => number): Proposal {
     const present = new Set((ctx.donors ?? []).map((d) => d.design).filter(Boolean));
     // The root's children so far, by the design each started (as itself or as a pipeline).
     const started = (ctx.tried ?? []).flatMap((t) => t.edits.filter((e) => e.kind === 'initial-design'));
@@ -268,14 +269,14 @@ export class OfflineMetaAgent implements MetaAgent {
 }
 
 /** Settings about images do nothing where no episode or task shows one: they are left alone there. */
-function usableLeaf(path: string, ctx: ParentContext): boolean {
+function usableLeaf(path: string, ctx: OfflineParent): boolean {
   if (!/image|phash|visual|caption|thumbnail/i.test(path)) return true;
   const ep = ctx.exampleEpisode;
   return !!ep && ((ep.initial.images?.length ?? 0) > 0 || ep.steps.some((s) => (s.observation?.images?.length ?? 0) > 0));
 }
 
 /** Config settings already moved by a child of this parent. */
-function triedPaths(ctx: ParentContext): Set<string> {
+function triedPaths(ctx: OfflineParent): Set<string> {
   return new Set((ctx.tried ?? []).flatMap((t) => t.edits.filter((e) => e.kind === 'config').map((e) => e.key)));
 }
 

@@ -11,6 +11,11 @@ export interface Finding {
   weight: number;
 }
 
+/** A scenario (a cluster of tasks) that lags the whole: 0.1 below the overall score, on at least 3 scored tasks. */
+export function weakScenario(s: { tasks: number; score: number | null }, overall: number): boolean {
+  return s.score !== null && s.tasks >= 3 && s.score < overall - 0.1;
+}
+
 export function diagnose(evaluation: EvaluationResult | undefined, budgetChars: number): Finding[] {
   if (!evaluation) return [{ rule: 'no-evidence', detail: 'no evaluation to read', direction: 'explore', weight: 1 }];
   const tasks = evaluation.tasks.filter((t) => t.reward !== null);
@@ -28,8 +33,8 @@ export function diagnose(evaluation: EvaluationResult | undefined, budgetChars: 
   if (failures > 0) out.push({ rule: 'program-errors', detail: `${(failures * 100).toFixed(0)}% of tasks failed in the program`, direction: 'less', weight: 1 + failures });
   const score = evaluation.score ?? 0;
   for (const [scenario, s] of Object.entries(evaluation.stats.byScenario)) {
-    if (s.score !== null && s.tasks >= 3 && s.score < score - 0.1) {
-      out.push({ rule: 'weak-cluster', detail: `cluster "${scenario}" scores ${s.score.toFixed(2)} against ${score.toFixed(2)} overall`, direction: fill < 0.9 ? 'more' : 'explore', weight: 0.5 });
+    if (weakScenario(s, score)) {
+      out.push({ rule: 'weak-cluster', detail: `cluster "${scenario}" scores ${(s.score as number).toFixed(2)} against ${score.toFixed(2)} overall`, direction: fill < 0.9 ? 'more' : 'explore', weight: 0.5 });
     }
   }
   out.push({ rule: 'explore', detail: 'try a nearby setting', direction: 'explore', weight: 0.5 });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { asksWhen } from '../../../memo-programs/lib/time-focus.ts';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
-import type { ParentContext } from '../types.ts';
+import type { OfflineParent } from '../types.ts';
 
 export type MissKind = 'cut' | 'neighbour' | 'unseen';
 export type FailedKind = 'time' | 'entities' | 'count' | 'reason' | 'other';
@@ -46,7 +46,7 @@ function splitId(id: string): { stem: string; n: number } | undefined {
   return m ? { stem: m[1] as string, n: Number(m[2]) } : undefined;
 }
 
-export function analyseMisses(ctx: Pick<ParentContext, 'evaluation' | 'explain' | 'payloadMetadata'>, scenario?: string): MissReport {
+export function analyseMisses(ctx: Pick<OfflineParent, 'evaluation' | 'explain' | 'payloadMetadata'>, scenario?: string): MissReport {
   const report: MissReport = { failed: 0, traced: 0, misses: { cut: 0, neighbour: 0, unseen: 0 }, split: 0, kinds: { time: 0, entities: 0, count: 0, reason: 0, other: 0 } };
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null && t.reward < 1 && (!scenario || t.scenario === scenario)).slice(0, 2000);
   for (const t of tasks) {

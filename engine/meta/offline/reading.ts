@@ -4,8 +4,9 @@
 // it); of those with traceable unit ids, how many gold units were ranked but cut, next to a shown one, or never found;
 // how full and how cut payloads are; which scenarios lag; and what the data is (dialogue turns with speakers and
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
-import type { ParentContext } from '../types.ts';
+import type { OfflineParent } from '../types.ts';
 import { goldTexts, holdsGold } from './gold.ts';
+import { weakScenario } from './diagnose.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
 import { asksLatest, asksWhen, namedSpan } from '../../../memo-programs/lib/time-focus.ts';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
@@ -39,7 +40,7 @@ export interface Reading {
   asks: { latest: number; time: number; names: number };
 }
 
-export function readEvidence(ctx: ParentContext): Reading {
+export function readEvidence(ctx: OfflineParent): Reading {
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null).slice(0, 5000);
   const failed = tasks.filter((t) => (t.reward as number) < 1);
   let traced = 0;
@@ -54,7 +55,7 @@ export function readEvidence(ctx: ParentContext): Reading {
   const n = Math.max(1, tasks.length);
   const score = ctx.evaluation?.score ?? 0;
   const weak = Object.entries(ctx.evaluation?.stats?.byScenario ?? {})
-    .filter(([, s]) => s.score !== null && s.tasks >= 3 && s.score < score - 0.1)
+    .filter(([, s]) => weakScenario(s, score))
     .sort((a, b) => (a[1].score as number) - (b[1].score as number))
     .map(([name]) => name);
   const example = ctx.exampleEpisode;
@@ -106,7 +107,7 @@ function asksOf(instructions: readonly string[]): Reading['asks'] {
   };
 }
 
-function shownUnits(ctx: ParentContext): { shownUnits?: number } {
+function shownUnits(ctx: OfflineParent): { shownUnits?: number } {
   const counts: number[] = [];
   for (const m of ctx.payloadMetadata?.values() ?? []) {
     const units = (m as { units?: unknown } | null)?.units;

@@ -8,7 +8,7 @@
 // take the untried edits in order of weight, so the typed space is searched systematically rather than one tweak
 // repeated.
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
-import { type Edit, type EditOutcome, type ParentContext, sameEdits } from '../types.ts';
+import { type Edit, type EditOutcome, type OfflineParent, sameEdits } from '../types.ts';
 import { formOf } from './designs.ts';
 import type { FailedKind } from './miss-analysis.ts';
 import type { Reading } from './reading.ts';
@@ -145,12 +145,12 @@ const askedShare = (name: string, r: Reading) => (ASKED_BY[name] ? r.asks[ASKED_
 const usable = (info: StageInfo | undefined, r: Reading) => !info?.needs || (info.needs === 'dialogue' && r.dialogue);
 
 /** Every structural edit of the pipeline worth trying, weighted by the evidence. */
-export function candidates(ctx: ParentContext, pipeline: Pipeline, r: Reading, random: () => number): Candidate[] {
+export function candidates(ctx: OfflineParent, pipeline: Pipeline, r: Reading, random: () => number): Candidate[] {
   const p = pressure(r);
   return [...inserts(ctx, pipeline, r, p), ...removals(ctx, pipeline, p), ...swaps(ctx, pipeline), ...tunes(ctx, pipeline, r, p, random), ...routes(ctx, pipeline, r), ...crossovers(ctx, pipeline, r), ...storeEdits(ctx, pipeline, r, p)];
 }
 
-const withStages = (ctx: ParentContext, next: string[]) => () => writeStages(ctx.files, next);
+const withStages = (ctx: OfflineParent, next: string[]) => () => writeStages(ctx.files, next);
 
 function insertAt(pipeline: Pipeline, call: StageCall, text: string): string[] {
   const next = pipeline.stages.map((s) => s.text);
@@ -159,7 +159,7 @@ function insertAt(pipeline: Pipeline, call: StageCall, text: string): string[] {
 }
 
 /** Insert a stage the pipeline lacks, where its phase puts it. */
-function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
+function inserts(ctx: OfflineParent, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
   const has = (name: string) => pipeline.stages.some((s) => s.name === name);
   const weight: Record<string, number> = {
     prfQuery: 0.3 + 1.5 * p.recall,
@@ -193,7 +193,7 @@ function inserts(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure
 }
 
 /** Remove a stage (never the packing stage or the last search). */
-function removals(ctx: ParentContext, pipeline: Pipeline, p: Pressure): Candidate[] {
+function removals(ctx: OfflineParent, pipeline: Pipeline, p: Pressure): Candidate[] {
   const texts = pipeline.stages.map((s) => s.text);
   const searches = pipeline.stages.filter((s) => STAGES[s.name]?.role === 'search').length;
   const out: Candidate[] = [];
@@ -217,7 +217,7 @@ function removals(ctx: ParentContext, pipeline: Pipeline, p: Pressure): Candidat
 }
 
 /** Change how the lists are combined: swap the fusion for another kind. */
-function swaps(ctx: ParentContext, pipeline: Pipeline): Candidate[] {
+function swaps(ctx: OfflineParent, pipeline: Pipeline): Candidate[] {
   const texts = pipeline.stages.map((s) => s.text);
   const out: Candidate[] = [];
   pipeline.stages.forEach((s, i) => {
@@ -261,7 +261,7 @@ function tuneDirection(name: string, info: StageInfo, key: string, t: Tunable, r
 }
 
 /** Tune one option of a stage, or set one it lacks. */
-function tunes(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure, random: () => number): Candidate[] {
+function tunes(ctx: OfflineParent, pipeline: Pipeline, r: Reading, p: Pressure, random: () => number): Candidate[] {
   const texts = pipeline.stages.map((s) => s.text);
   const out: Candidate[] = [];
   pipeline.stages.forEach((s, i) => {
@@ -304,7 +304,7 @@ function tunes(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure, 
 }
 
 /** Route the kind of dialogue question that fails most to a stage of its own. */
-function routes(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+function routes(ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   if (!r.dialogue) return [];
   const kinds = r.misses.kinds;
   const failing = (Object.entries(kinds) as [FailedKind, number][]).filter(([k]) => k !== 'other').sort((a, b) => b[1] - a[1])[0];
@@ -327,7 +327,7 @@ function routes(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[]
 }
 
 /** Crossover: a stage of a better pipeline, or the way a better design of another kind cuts and finds its units. */
-function crossovers(ctx: ParentContext, pipeline: Pipeline, r: Reading): Candidate[] {
+function crossovers(ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const texts = pipeline.stages.map((s) => s.text);
   const out: Candidate[] = [];
   for (const donor of ctx.donors ?? []) {
@@ -407,7 +407,7 @@ function storeWeight(key: string, next: string, r: Reading, p: Pressure, units: 
 }
 
 /** How units are cut, indexed and found: one candidate per other value. */
-function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
+function storeEdits(ctx: OfflineParent, pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
   const out: Candidate[] = [];
   for (const [key, t] of Object.entries(STORE_OPTIONS)) {
     const current = pipeline.store[key] ?? STORE_DEFAULTS[key] ?? '1';
@@ -432,7 +432,7 @@ function storeEdits(ctx: ParentContext, pipeline: Pipeline, r: Reading, p: Press
  * The parent's next structural edit: the weightiest candidate not tried from it yet (ties in a seeded order), scaled
  * by history; undefined when none applies.
  */
-export function structuralEdit(ctx: ParentContext, reading: Reading, random: () => number): StructuralEdit | undefined {
+export function structuralEdit(ctx: OfflineParent, reading: Reading, random: () => number): StructuralEdit | undefined {
   const pipeline = readPipeline(ctx.files);
   if (!pipeline) return undefined;
   const learned = learnKeys(ctx.history ?? []);

@@ -12,7 +12,7 @@ import { workerContext } from '../../../api/workers.ts';
 import { environmentHash } from '../../../engine/jobs/env-hash.ts';
 import { evalJob } from '../../../engine/jobs/evaluate-job.ts';
 import { unpackEvidence } from '../../../engine/jobs/evidence-files.ts';
-import { parseJobOutput } from '../../../engine/jobs/job.ts';
+import { type Job, parseJobOutput } from '../../../engine/jobs/job.ts';
 import { parseRedisUrl } from '../../../engine/jobs/redis-url.ts';
 import { JobRefused, runEvalJob } from '../../../engine/jobs/run-job.ts';
 import { compileProgram } from '../../../sandbox/compile.ts';
@@ -58,7 +58,7 @@ describe('what comes back from a worker is checked', () => {
     const dir = join(work, 'evidence');
     expect(() => unpackEvidence(dir, [{ path: '../escaped.txt', base64: Buffer.from('x').toString('base64') }])).toThrow(/not a safe relative path/);
     expect(existsSync(join(work, 'escaped.txt'))).toBe(false);
-    expect(() => parseJobOutput({ key: 'k', worker: 'w', result: { score: 7 } }, 'a worker', 'k')).toThrow(/a worker returned a malformed job result for k \(result\./);
+    expect(() => parseJobOutput({ key: 'k', worker: 'w', result: { score: 7 } }, 'a worker', { key: 'k' } as Job)).toThrow(/a worker returned a malformed job result for k \(result\./);
   });
 });
 

@@ -158,3 +158,14 @@ describe('local worker processes', () => {
     });
   });
 });
+
+it("a worker process's notes reach the user of the call that started it, once", async () => {
+  const { evaluate } = await import('../../../api/evaluate.ts');
+  const notes: string[] = [];
+  await evaluate({ env: join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'noted-env.ts'), program: 'bm25', tasks: 2, workers: 1, out: join(work, 'noted'), models: offline, onNote: (m) => notes.push(m) });
+  const loaded = notes.filter((m) => /noted-vault loaded in pid \d+/.test(m));
+  // This process's own open, and the worker's.
+  expect(loaded).toContain(`noted-vault loaded in pid ${process.pid}`);
+  expect(loaded.filter((m) => !m.endsWith(`pid ${process.pid}`))).toHaveLength(1);
+});
+

@@ -18,6 +18,7 @@ const node = (id: string, parent: string | null, kind: TreeNode['kind'], step: n
   step,
   parentSnapshot: null,
   scores,
+  samples: scores.map((_, i) => i),
   ...(description ? { description, edits: [edit(description.split(' ')[0] as string)] } : {}),
 });
 
@@ -29,7 +30,7 @@ function tree(): SearchTree {
   t.add(node('n3', 'seed-a', 'child', 3, [], 'neighbour turns'));
   t.add(node('n4', 'n1', 'child', 4, [0.9, 0.85], 'compact dated lines'));
   t.failed.push({ parent: 'seed-a', step: 2, failure: { check: 'interface', detail: 'retrieve returns no text' }, attempts: 3 });
-  t.noops.push({ parent: 'seed-a', step: 6, reason: 'the same program as n1', description: 'fuse again', edits: [edit('fuse')] });
+  t.noops.push({ parent: 'seed-a', step: 6, rule: 'same-program', reason: 'the same program as n1', description: 'fuse again', edits: [edit('fuse')] });
   return t;
 }
 

@@ -8,7 +8,7 @@ import { CostLedger } from '../../../foundation/llm/ledger.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
 import { runSearch } from '../../../engine/search/search.ts';
-import { SearchRun } from '../../../engine/search/search-run.ts';
+import { SearchJournal } from '../../../engine/search/search-journal.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../run-store/journal.ts';
 import { replay } from '../../../engine/search/replay.ts';
@@ -103,7 +103,7 @@ describe('parallel search', () => {
     expect(ledger.total.calls).toBe(sent.length);
     expect(ledger.total.calls).toBe(calls.length - reused.length);
     // A resumed run charges what the journal says was sent, not the reuses.
-    const again = new SearchRun({ env: new ToyEnvironment(), services: offlineServices(), meta: new ModelMetaAgent(resolveModels({}, { AUTOMEMO_META_MODEL: 'meta-1' }).meta as never), folder, options: folder.read().options, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const again = new SearchJournal(folder, new CostLedger());
     expect(again.state.ledger.total.calls).toBe(sent.length);
     again.close();
   }, 120_000);

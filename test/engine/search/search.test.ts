@@ -6,7 +6,7 @@ import { CostLedger } from '../../../foundation/llm/ledger.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../engine/meta/model/agent.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
-import type { MetaAgent, ParentContext, Proposal, TriedChild } from '../../../engine/meta/types.ts';
+import type { MetaAgent, OfflineParent, Proposal, TriedChild } from '../../../engine/meta/types.ts';
 import { runSearch } from '../../../engine/search/search.ts';
 import { closeHostServices } from '../../../sandbox/primitives/index.ts';
 import { readJournal } from '../../../run-store/journal.ts';
@@ -79,10 +79,11 @@ describe('tree search, offline', () => {
 
   it("tells the next child a failed generation's check and detail the same way live and after a resume", async () => {
     /** Step 1's child does not export a program (its quick examination fails); later children are the seed's own code. */
-    class Recording implements MetaAgent {
+    class Recording implements MetaAgent<'offline'> {
       readonly mode = 'offline' as const;
+      readonly reads = ['offline'] as const;
       readonly seen: { step: number; tried: TriedChild[] }[] = [];
-      async propose(ctx: ParentContext): Promise<Proposal> {
+      async propose(ctx: OfflineParent): Promise<Proposal> {
         this.seen.push({ step: ctx.step, tried: ctx.tried ?? [] });
         const files = ctx.step === 1 ? { 'index.ts': 'export const nothing = 1;\n' } : { ...ctx.files, 'index.ts': `${ctx.files['index.ts']}\n// step ${ctx.step}\n` };
         return { files, description: `child of step ${ctx.step}`, edits: [{ kind: 'model', key: 'program', from: '', to: `child of step ${ctx.step}` }] };

@@ -84,7 +84,7 @@ describe('step pool', () => {
 });
 
 describe('pending visits (virtual loss)', () => {
-  const node = (id: string, parent: string | null, kind: TreeNode['kind'], scores: number[]): TreeNode => ({ id, parent, kind, dir: `programs/${id}`, hash: id, step: 0, parentSnapshot: parent ? 0 : null, scores });
+  const node = (id: string, parent: string | null, kind: TreeNode['kind'], scores: number[]): TreeNode => ({ id, parent, kind, dir: `programs/${id}`, hash: id, step: 0, parentSnapshot: parent ? 0 : null, scores, samples: scores.map((_, i) => i) });
   function tree() {
     const t = new SearchTree();
     t.add(node('root', null, 'root', [0.2]));

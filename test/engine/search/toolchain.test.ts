@@ -49,7 +49,7 @@ describe('search seeding when the compiler dies', () => {
     expect(summary.root.validation).toBe(0);
     expect(summary.seeds).toEqual([]);
     const events = readJournal(folder.journalPath).events;
-    expect(events.find((e) => e.type === 'stopped')).toMatchObject({ step: 0, infrastructure: true });
+    expect(events.find((e) => e.type === 'stopped')).toMatchObject({ step: 0, kind: 'infrastructure' });
     expect(events.some((e) => e.type === 'step-done')).toBe(false);
     expect(events.some((e) => e.type === 'quick-exam' || e.type === 'generation-failed')).toBe(false);
 

@@ -36,7 +36,7 @@ describe('formulas (hand-computed, c = 0.2, λ = 0.5, κ = 1)', () => {
 });
 
 function node(id: string, parent: string | null, scores: number[], snap: number | null, kind: TreeNode['kind'] = 'child'): TreeNode {
-  return { id, parent, kind, dir: id, hash: id, step: 0, parentSnapshot: snap, scores };
+  return { id, parent, kind, dir: id, hash: id, step: 0, parentSnapshot: snap, scores, samples: scores.map((_, i) => i) };
 }
 
 describe('on a tree', () => {

@@ -10,7 +10,7 @@ import { type EnvironmentInfo, InfraError, type TaskOutcome } from '../../../eng
 import { CostLedger } from '../../../foundation/llm/ledger.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { OfflineMetaAgent } from '../../../engine/meta/offline/agent.ts';
-import { runSearch, type SearchState } from '../../../engine/search/search.ts';
+import { runSearch, type SearchProgress } from '../../../engine/search/search.ts';
 import { selectFinal } from '../../../engine/search/selection.ts';
 import type { SearchTree } from '../../../engine/search/tree.ts';
 import { DEFAULT_UCB, lcb, type UcbParams } from '../../../engine/search/ucb.ts';
@@ -58,7 +58,7 @@ function setup(options: Partial<RunOptions> = {}) {
   return { folder, opts, env: new FlakyToolEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 
-const search = (s: ReturnType<typeof setup>, extra: { beforeStep?: (step: number) => void; onEvent?: (e: JournalEvent, st: SearchState) => void } = {}) =>
+const search = (s: ReturnType<typeof setup>, extra: { beforeStep?: (step: number) => void; onEvent?: (e: JournalEvent, st: SearchProgress) => void } = {}) =>
   runSearch({ env: s.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: s.folder, options: s.opts, models: resolveModels({}, {}), ledger: new CostLedger(), ...extra });
 
 const events = (folder: RunFolder) => readJournal(folder.journalPath).events;
@@ -155,7 +155,7 @@ describe('unscored evaluations', () => {
     expect(summary.stopped).toBe(summary.failure);
     expect(summary.unscored).toBe(MAX_UNSCORED_IN_A_ROW);
     expect(counts(replay(events(s.folder)).tree)).toEqual(afterInit);
-    expect(events(s.folder).find((e) => e.type === 'stopped')).toMatchObject({ step: MAX_UNSCORED_IN_A_ROW, infrastructure: true });
+    expect(events(s.folder).find((e) => e.type === 'stopped')).toMatchObject({ step: MAX_UNSCORED_IN_A_ROW, kind: 'infrastructure' });
     // An unfinished run has no final phase yet.
     expect(events(s.folder).some((e) => e.type === 'final')).toBe(false);
 
@@ -169,6 +169,28 @@ describe('unscored evaluations', () => {
     for (const n of tree.nodes.values()) expect(n.scores.every((x) => typeof x === 'number')).toBe(true);
     expect(tree.awaitingFirstScore()).toEqual([]);
     expect(events(s.folder).some((e) => e.type === 'final')).toBe(true);
+  });
+
+  it('keeps its unscored streak through a kill: a resume stops at the evaluation that makes it too long', async () => {
+    const s = setup({ budget: 6 });
+    const down = (step: number) => {
+      s.env.down = step >= 1;
+    };
+    // Two unscored evaluations (steps 1 and 2), then killed before step 3.
+    await expect(
+      search(s, {
+        beforeStep: (step) => {
+          if (step === MAX_UNSCORED_IN_A_ROW) throw new Error('killed');
+          down(step);
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect(evaluations(s.folder).filter((e) => e.score === null)).toHaveLength(MAX_UNSCORED_IN_A_ROW - 1);
+    // Still down: the resume's first evaluation is the third in a row.
+    const resumed = await search(s, { beforeStep: down });
+    expect(resumed.failure).toMatch(new RegExp(`^${MAX_UNSCORED_IN_A_ROW} evaluations in a row scored nothing`));
+    expect(events(s.folder).find((e) => e.type === 'stopped')).toMatchObject({ step: MAX_UNSCORED_IN_A_ROW, kind: 'infrastructure' });
+    expect(resumed.steps).toBe(MAX_UNSCORED_IN_A_ROW);
   });
 
   it('a search whose root and seeds all scored nothing says so, and a resume scores them first', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import { emptyPool } from '../../../../engine/meta/clue/pool.ts';
-import type { Clustering, ParentContext } from '../../../../engine/meta/types.ts';
+import type { Clustering, ModelParent } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 
@@ -24,7 +24,7 @@ const QUESTIONS: Record<string, string> = {
 };
 const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
 
-function context(reported: Clustering[], step = 1): ParentContext {
+function context(reported: Clustering[], step = 1): ModelParent {
   const tasks = Object.keys(QUESTIONS).map((taskId, i) => scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0));
   return parentContext(tasks, { explain: (id) => ({ question: QUESTIONS[id], gold: [] }), envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
-import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';
+import type { ModelCall, ModelParent } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { parentContext, scoredTask } from '../../../support/parent-context.ts';
 import { purposeOf } from '../../../support/recorded-session.ts';
@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 const program = (n: number) => `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'v${n}', images: [] }; } });\n\`\`\``;
 
-function context(step: number, calls: ModelCall[]): ParentContext {
+function context(step: number, calls: ModelCall[]): ModelParent {
   const tasks = ['a', 'b', 'c', 'd'].map((id, i) => scoredTask(id, i % 2 ? 'dates' : 'names', i < 2 ? 1 : 0));
   return parentContext(tasks, { step, onModelCall: (c) => calls.push(c) });
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
-import { MetaAgentError, type ModelCall, type ParentContext } from '../../../../engine/meta/types.ts';
+import { MetaAgentError, type ModelCall, type ModelParent } from '../../../../engine/meta/types.ts';
 import type { QuickExamReport } from '../../../../sandbox/quick-exam.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { parentContext, scoredTask } from '../../../support/parent-context.ts';
@@ -35,7 +35,7 @@ const block = (search: string, replace: string) =>
 const analysis = JSON.stringify({ summary: 'Widen the window.', changes: [{ change: 'window 2, topK 12' }] });
 
 let step = 1;
-function context(calls: ModelCall[] = []): ParentContext {
+function context(calls: ModelCall[] = []): ModelParent {
   const tasks = ['a', 'b'].map((id, i) => scoredTask(id, 'all', i));
   return parentContext(tasks, { files: { 'index.ts': parent }, step: step++, onModelCall: (c) => calls.push(c) });
 }

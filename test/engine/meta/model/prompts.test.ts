@@ -15,7 +15,7 @@ import { renderSteps } from '../../../../engine/meta/evidence.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import { renderEdits } from '../../../../engine/meta/model/edit-format.ts';
 import { editsBetween } from '../../../../engine/meta/model/edits-between.ts';
-import type { ModelCall, ParentContext } from '../../../../engine/meta/types.ts';
+import type { ModelCall, ModelParent } from '../../../../engine/meta/types.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { purposeOf } from '../../../support/recorded-session.ts';
 
@@ -53,7 +53,7 @@ beforeEach(() => {
 
 const SCENARIOS = ['multi-hop', 'single-hop', 'temporal'];
 let step = 1;
-function context(extra: Partial<ParentContext> = {}): ParentContext {
+function context(extra: Partial<ModelParent> = {}): ModelParent {
   // multi-hop fails everything, single-hop half, temporal nothing.
   const tasks = Array.from({ length: 12 }, (_, i) => {
     const scenario = SCENARIOS[i % 3] as string;
@@ -75,7 +75,6 @@ function context(extra: Partial<ParentContext> = {}): ParentContext {
     roles: 'meta (you): online; memo: offline',
     // Each call is another step, as in a search (the same step's prompts would be the same prompts).
     step: step++,
-    seed: 0,
     ...extra,
   };
 }

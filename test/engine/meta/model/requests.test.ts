@@ -9,7 +9,7 @@ import { renderEdits } from '../../../../engine/meta/model/edit-format.ts';
 import { editsBetween } from '../../../../engine/meta/model/edits-between.ts';
 import { EDITS_CHARS, renderTried } from '../../../../engine/meta/model/render.ts';
 import { initializationRequest, repairRequest } from '../../../../engine/meta/model/requests.ts';
-import type { ParentContext, ProgramFiles, TriedChild } from '../../../../engine/meta/types.ts';
+import type { ModelParent, ProgramFiles, TriedChild } from '../../../../engine/meta/types.ts';
 import type { QuickExamReport } from '../../../../sandbox/quick-exam.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { parentContext, scoredTask } from '../../../support/parent-context.ts';
@@ -79,7 +79,7 @@ function holdsWhatItNames(prompt: string, what: string): void {
     expect(prompt, what).toContain('The best programs elsewhere in the search, for ideas (their code is not shown)');
 }
 
-const ctx = (extra: Partial<ParentContext> = {}): ParentContext =>
+const ctx = (extra: Partial<ModelParent> = {}): ModelParent =>
   parentContext([scoredTask('a', 'all', 0), scoredTask('b', 'all', 1)], {
     files: parentFiles,
     tried,

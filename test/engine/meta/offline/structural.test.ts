@@ -9,7 +9,7 @@ import type { MissReport } from '../../../../engine/meta/offline/miss-analysis.t
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages, writeStoreOption } from '../../../../engine/meta/offline/stage-edit.ts';
 import { candidates, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
-import type { Edit, EditKind, EditOutcome, ParentContext, TriedChild } from '../../../../engine/meta/types.ts';
+import type { Edit, EditKind, EditOutcome, OfflineParent, TriedChild } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { readProgramFiles } from '../../../../memo-programs/files.ts';
 import { resolveProgram } from '../../../../memo-programs/registry.ts';
@@ -19,18 +19,16 @@ const pipeline = readPipeline(seed)!;
 const dialogueEpisode = { taskId: 'c/session-1', env: 'e', instruction: 'a chat', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: { kind: 'dialogue' } };
 const taskEpisode = { taskId: 't', env: 'e', instruction: 'do it', initial: {}, steps: [], outcome: { reward: 1, success: true }, meta: {} };
 
-function context(over: Partial<ParentContext> = {}): ParentContext {
+function context(over: Partial<OfflineParent> = {}): OfflineParent {
   const evaluation = { score: 0.8, tasks: [], stats: { byScenario: {}, meanPayloadChars: 3900, retrieveP50Ms: 2 } } as unknown as EvaluationResult;
   return {
     node: 'seed-pipeline',
     files: seed,
     q: 0.8,
-    evaluations: 1,
     evaluation,
     payloads: new Map(),
     env: { name: 'locomo', mode: 'offline', reward: 'r', budget: { maxChars: 4000, maxImages: 0 }, agentId: 'a', deterministic: true, data: null },
     explain: () => undefined,
-    envDescription: 'e',
     step: 1,
     seed: 1,
     exampleEpisode: dialogueEpisode,

@@ -8,7 +8,7 @@ import { OfflineMetaAgent } from '../../../../engine/meta/offline/agent.ts';
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages } from '../../../../engine/meta/offline/stage-edit.ts';
 import { type StructuralEdit, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
-import type { ParentContext, Proposal } from '../../../../engine/meta/types.ts';
+import type { OfflineParent, Proposal } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { triedFrom } from '../../../../engine/search/meta-context.ts';
 import { SearchTree } from '../../../../engine/search/tree.ts';
@@ -33,16 +33,15 @@ const evaluation = {
 
 function context(
   node: string,
-  files: ParentContext['files'],
+  files: OfflineParent['files'],
   step: number,
   tree: SearchTree,
   design?: string,
-): ParentContext {
+): OfflineParent {
   return {
     node,
     files,
     q: 0.6,
-    evaluations: 1,
     evaluation,
     payloads: new Map(),
     env: {
@@ -55,7 +54,6 @@ function context(
       data: null,
     },
     explain: () => undefined,
-    envDescription: 'e',
     step,
     seed: 3,
     exampleEpisode: episode,
@@ -79,6 +77,7 @@ function treeOf(node: string): {
     step: 0,
     parentSnapshot: null,
     scores: [0],
+    samples: [0],
   });
   tree.add({
     id: node,
@@ -89,6 +88,7 @@ function treeOf(node: string): {
     step: 0,
     parentSnapshot: 0,
     scores: [0.6],
+    samples: [0],
   });
   const record = (step: number, p: Pick<Proposal, 'description' | 'edits'>) =>
     tree.add({
@@ -100,6 +100,7 @@ function treeOf(node: string): {
       step,
       parentSnapshot: 0.6,
       scores: [0.6],
+      samples: [0],
       description: p.description,
       edits: p.edits,
     });
