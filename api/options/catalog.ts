@@ -211,16 +211,6 @@ export const OPTIONS = [
     cli: { flag: 'resume' },
   }),
   option({
-    key: 'trustRun',
-    value: z.boolean(),
-    commands: ['search', 'export'],
-    help: (c) =>
-      `${c === 'search' ? 'with --resume: ' : ''}run the environment module the run folder names even when this ` +
-      "user's automemo did not make the run (a folder from someone else); without it such a run is refused before " +
-      'any of its code runs',
-    cli: { flag: 'trust-run' },
-  }),
-  option({
     key: 'maxUsd',
     value: z.number().positive(),
     commands: ['search'],
@@ -650,6 +640,16 @@ export const OPTIONS = [
     commands: ['export'],
     help: 'npm package name (default automemo-memory-<env>-<node>, with -mcp after it for --format mcp)',
     cli: { flag: 'name', arg: 'NAME' },
+  }),
+  option({
+    key: 'trustRun',
+    value: z.boolean(),
+    commands: ['search', 'export'],
+    help: (c) =>
+      `${c === 'search' ? 'with --resume: ' : ''}run the environment module the run folder names even when this ` +
+      "user's automemo did not make the run (a folder from someone else); without it such a run is refused before " +
+      'any of its code runs',
+    cli: { flag: 'trust-run' },
   }),
   option({
     key: 'json',
