@@ -2,7 +2,7 @@
 // run finished, "leading" before) with its test score beside the best starting program's, how the children did
 // against their parents, and every idea tried more than once from one parent (eight tails on one crossover are one
 // idea tried eight times) with the range its tries scored against the parent's mean.
-import type { NodeView, RunStatus } from './run-model.ts';
+import type { NodeView, RunStatus } from './node-view.ts';
 
 export interface DigestProgram {
   id: string;

@@ -4,8 +4,9 @@
 // journal completed count (the replay's rule), so the tree shown is the tree a resume would continue from.
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { editLabel, type EditLabel } from '../engine/meta/edit-label.ts';
+import { editLabel } from '../engine/meta/edit-label.ts';
 import { digest, type RunDigest } from './digest.ts';
+import type { NodeView, RunStatus } from './node-view.ts';
 import { describeFailure } from '../engine/meta/describe.ts';
 import type { ChildFailure, Edit } from '../engine/meta/types.ts';
 import { selectFinal } from '../engine/search/selection.ts';
@@ -20,54 +21,6 @@ import { readJournal } from '../run-store/journal.ts';
 import { replay } from '../engine/search/replay.ts';
 import { alive, RunFolder, type RunInfo } from '../run-store/run-folder.ts';
 
-export type RunStatus = 'running' | 'finished' | 'stopped' | 'interrupted' | 'not started';
-
-export interface EvaluationView {
-  split: 'train' | 'test';
-  index: number;
-  step: number;
-  /** null: the evaluation scored nothing (see `unscored`) and counts in no mean. */
-  score: number | null;
-  /** Why it scored nothing (infrastructure failed every task). */
-  unscored?: string;
-  tasks: number;
-  /** Evidence folder, relative to the run folder. */
-  evidence: string;
-  ms: number;
-}
-
-export interface NodeView {
-  id: string;
-  parent: string | null;
-  kind: 'root' | 'seed' | 'child';
-  step: number;
-  dir: string;
-  hash: string;
-  description?: string;
-  /** What it changed, typed. */
-  edits?: Edit[];
-  parentSnapshot: number | null;
-  /** Validation scores, in order. */
-  scores: number[];
-  n: number;
-  /** Mean validation score; null before the first evaluation. */
-  q: number | null;
-  /** Half-width of the confidence interval, c_e·sqrt(ln N / n). */
-  ci: number | null;
-  lcb: number | null;
-  testScore?: number;
-  evaluations: EvaluationView[];
-  /** Evaluations that scored nothing, with why (they are in `evaluations` too, with score null). */
-  unscored: { step: number; split: 'train' | 'test'; reason: string }[];
-  /** programs/<node>/meta.json exists (the meta agent's feedback). */
-  hasMeta: boolean;
-  /** A child's change in a few words and the idea it shares with its siblings (engine/meta/edit-label.ts). */
-  edit?: EditLabel;
-  /** A seed's standard design (or program), as the run named it. */
-  design?: string;
-}
-
-/** One validation evaluation as the chart draws it: a point at its step, marked by what it was. */
 export interface EvaluationPoint {
   /** The step that ran it; the final phase's confirmations carry -1. */
   step: number;

@@ -1,6 +1,5 @@
-// What an environment spec resolved to, as run.json records it (EnvSource), and the files a run keeps a copy of
-// (EnvFiles). Plain data of their own file: the registry (registry.ts) makes them and open.ts reads them, and the
-// registry imports the opener through compose.ts, so neither may import the other for them.
+// What an environment spec resolved to, as run.json records it (registry.ts resolves it), and the files a run keeps
+// a copy of.
 import { z } from 'zod';
 
 export const EnvSourceSchema = z

@@ -14,19 +14,33 @@ import { readFileSync, statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** @type {{ root: string, automemo: Record<string, string>, libDir: string, packagesFrom?: string }} */
-let rule;
+/**
+ * One rule per folder of modules, added as modules are imported (module-source.ts sends each over the port and waits
+ * for its acknowledgement). One registration holds them all: hooks registered once per folder would stack, and the
+ * tsx hooks each import registers between them resolve a file before an earlier folder's rule ever sees it.
+ * @type {{ root: string, automemo: Record<string, string>, libDir: string, packagesFrom?: string }[]}
+ */
+const rules = [];
 
-export function initialize(data) {
-  rule = { ...data, root: data.root.endsWith(sep) ? data.root : data.root + sep };
+export function initialize({ port }) {
+  port.on('message', (message) => {
+    const { id, rule } = message;
+    rules.push({ ...rule, root: rule.root.endsWith(sep) ? rule.root : rule.root + sep });
+    port.postMessage({ id });
+  });
+  port.unref();
 }
 
-/** The path of a file: URL inside the root, else undefined. */
-function insideRoot(url) {
+/** The path of a file: URL and the rule of the innermost root holding it (never under node_modules), else undefined. */
+function ruleOf(url) {
   if (typeof url !== 'string' || !url.startsWith('file:')) return undefined;
   const path = fileURLToPath(url.replace(/[?#].*$/, ''));
-  if (!path.startsWith(rule.root) || path.slice(rule.root.length).split(/[\\/]/).includes('node_modules')) return undefined;
-  return path;
+  let best;
+  for (const rule of rules) {
+    if (!path.startsWith(rule.root) || path.slice(rule.root.length).split(/[\\/]/).includes('node_modules')) continue;
+    if (!best || rule.root.length > best.rule.root.length) best = { path, rule };
+  }
+  return best;
 }
 
 const ESM_SYNTAX = /^[ \t]*(?:import[ \t]*[\w{*'"]|export[ \t])/m;
@@ -57,8 +71,10 @@ function localFile(base) {
   });
 }
 
+/** The running automemo's file for an `automemo…` specifier (every rule names the same one; the latest is taken). */
 function ownAutomemo(specifier) {
-  if (!rule.libDir) return undefined;
+  const rule = rules.at(-1);
+  if (!rule?.libDir) return undefined;
   if (Object.hasOwn(rule.automemo, specifier)) return rule.automemo[specifier];
   const helper = /^automemo\/lib\/([\w-]+)$/.exec(specifier);
   return helper ? new URL(`${helper[1]}.ts`, rule.libDir).href : undefined;
@@ -74,10 +90,10 @@ const RELATIVE = /^\.{1,2}\//;
  */
 function ownFile(specifier, parent) {
   let target;
-  if (specifier.startsWith('file:')) target = insideRoot(specifier);
+  if (specifier.startsWith('file:')) target = ruleOf(specifier)?.path;
   else if (RELATIVE.test(specifier) && parent) {
     const found = localFile(fileURLToPath(new URL(specifier, pathToFileURL(parent))));
-    target = found && insideRoot(pathToFileURL(found).href);
+    target = found && ruleOf(pathToFileURL(found).href)?.path;
   }
   return target && isEsm(target) ? { url: pathToFileURL(target).href, format: 'module', shortCircuit: true } : undefined;
 }
@@ -86,15 +102,17 @@ export async function resolve(specifier, context, next) {
   // One automemo per process: the running one, whoever asks and whatever is installed beside them.
   const automemo = ownAutomemo(specifier);
   if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
-  const parent = insideRoot(context.parentURL);
+  const from = ruleOf(context.parentURL);
+  const parent = from?.path;
   const own = ownFile(specifier, parent);
   if (own) return own;
   try {
     return await next(specifier, context);
   } catch (err) {
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !parent || !BARE.test(specifier)) throw err;
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !from || !BARE.test(specifier)) throw err;
+    const { rule } = from;
     if (rule.packagesFrom) {
-      const original = pathToFileURL(rule.packagesFrom + sep + parent.slice(rule.root.length)).href;
+      const original = pathToFileURL(rule.packagesFrom + sep + from.path.slice(rule.root.length)).href;
       try {
         return await next(specifier, { ...context, parentURL: original });
       } catch {

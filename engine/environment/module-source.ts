@@ -4,6 +4,7 @@
 // and import/export files load as ES modules), checked, and fingerprinted by the content of every local file it imports
 // (packages excluded), so a run records exactly which code it ran and a later resume, view or export can say when
 // that code changed (and take the run's copy of it: run-store/env-copy.ts).
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
@@ -205,14 +206,39 @@ export async function fingerprintModule(file: string): Promise<ModuleFingerprint
   return { hash, files };
 }
 
-/** Hook registrations made in this process, by folder (Node keeps hooks for the process's life). */
-const hooked = new Set<string>();
+/** The one registration of module-hooks.mjs in this process, and the folders whose rule it holds. */
+let hooks: { port: MessagePort; sent: number; ruled: Set<string> } | undefined;
 
-function registerHooks(root: string, own: OwnAutomemo | undefined, packagesFrom: string | undefined): void {
+/**
+ * Gives the hooks a folder's rule, registering them the first time, and waits until they hold it. One registration
+ * for every folder: hooks registered per folder stack, and the tsx hooks each import adds between them resolve a
+ * module before an earlier folder's rule ever sees it (a module imported again after a resume loaded as CommonJS).
+ */
+async function registerHooks(root: string, own: OwnAutomemo | undefined, packagesFrom: string | undefined): Promise<void> {
   const key = JSON.stringify([root, own?.root ?? null, packagesFrom ?? null]);
-  if (hooked.has(key)) return;
-  register(new URL('./module-hooks.mjs', import.meta.url), { data: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? '', ...(packagesFrom ? { packagesFrom } : {}) } });
-  hooked.add(key);
+  if (!hooks) {
+    const { port1, port2 } = new MessageChannel();
+    register(new URL('./module-hooks.mjs', import.meta.url), { data: { port: port2 }, transferList: [port2] });
+    port1.unref();
+    hooks = { port: port1, sent: 0, ruled: new Set() };
+  }
+  if (hooks.ruled.has(key)) return;
+  const { port } = hooks;
+  const id = ++hooks.sent;
+  const held = new Promise<void>((resolve) => {
+    const onMessage = (m: { id?: number }) => {
+      if (m?.id !== id) return;
+      port.off('message', onMessage);
+      port.unref();
+      resolve();
+    };
+    port.on('message', onMessage);
+  });
+  // Held open while the hooks answer (a process with nothing else to wait on would exit mid-import).
+  port.ref();
+  port.postMessage({ id, rule: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? '', ...(packagesFrom ? { packagesFrom } : {}) } });
+  await held;
+  hooks.ruled.add(key);
 }
 
 /** The automemo a file would import, found as Node finds it from there, or undefined. */
@@ -261,7 +287,7 @@ export interface ImportOptions {
 
 /** Imports the module and returns its default export as a checked definition. */
 export async function importDefinition(file: string, o: ImportOptions): Promise<EnvironmentDefinition> {
-  registerHooks(o.inspection.root, o.own, o.packagesFrom);
+  await registerHooks(o.inspection.root, o.own, o.packagesFrom);
   let mod: Record<string, unknown>;
   try {
     // tsx's own import, in a namespace of its own each time: a module edited since it was last imported in this

@@ -6,17 +6,17 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import type { EnvFiles, EnvSource } from './env-source.ts';
 import { ContentError } from '../../foundation/usage-error.ts';
 import { COMPOSED, composedDefinition, MAX_SOURCES, splitComposite } from './compose.ts';
 import { checkDefinition } from './definition-check.ts';
 import type { EnvironmentDefinition } from './define.ts';
 import { hashDataFiles } from './data-files.ts';
 import { parseEnvSpec } from './env-spec.ts';
+import type { EnvFiles, EnvSource } from './env-source.ts';
 import { automemoNote, fingerprintModule, importDefinition, inspectModule, type ModuleInspection, type OwnAutomemo, resolveModule } from './module-source.ts';
 
-// Defined in env-source.ts (open.ts needs them, and this file needs compose.ts, which needs open.ts).
-export { EnvSourceSchema, type EnvSource, type EnvFiles } from './env-source.ts';
+// Declared in env-source.ts (open.ts needs them, and this file imports compose.ts, which imports open.ts).
+export { EnvSourceSchema, type EnvFiles, type EnvSource } from './env-source.ts';
 
 export interface ResolvedEnvironment {
   definition: EnvironmentDefinition;

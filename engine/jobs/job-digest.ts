@@ -3,11 +3,11 @@
 // worker puts the digest of the job it ran into its reply, and a producer compares it with the job it sent: a job
 // changed on the queue, or another put under its id, is never taken for it (redis-queue.ts, job.ts parseJobOutput).
 import { createHash } from 'node:crypto';
-import type { Job } from './job.ts';
 
 const digests = new WeakMap<object, string>();
 
-export function jobDigest(job: Job): string {
+/** The digest of a job (job.ts's Job; any object is digested the same way), computed once per object. */
+export function jobDigest(job: object): string {
   let d = digests.get(job);
   if (!d) digests.set(job, (d = digestOf(job)));
   return d;
