@@ -86,8 +86,9 @@ export type EnvRequest =
  * The one door every call opens an environment through: resolved through the registry, then opened
  * (engine/environment/open.ts). A failure of a named one is the user's to fix: naming something that is not there (a
  * module, a site, a data folder) is a UsageError; what their module or data holds (it fails to load, its tasks or its
- * data are wrong) a ContentError. A recorded one's failure is left as it is for the caller to place (a resume says it
- * is the run's content; a worker refuses the job). How a recorded one differs now is in `changed`, for the caller to say.
+ * data are wrong) a ContentError. A recorded one's failure is left as it is for the caller to place (a resume says
+ * it is the run's content; a worker refuses the job). How a recorded one differs now is in `changed`, for the caller
+ * to say.
  */
 export async function openEnv(request: EnvRequest, o: OpenOptions): Promise<OpenedEnvironment> {
   if ('named' in request) {

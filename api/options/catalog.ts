@@ -145,8 +145,9 @@ export const OPTIONS = [
     help: (c) =>
       c === 'study'
         ? "each search's seed programs (default auto: the screen)"
-        : `seed programs, by name or path; "auto" (default) screens the standard designs (the baselines and pipeline) on ` +
-      `validation and keeps the best ${SCREEN_KEEP}; "none" for none; a seed's node is seed-<its name>`,
+        : 'seed programs, by name or path; "auto" (default) screens the standard designs (the baselines and ' +
+          `pipeline) on ` +
+          `validation and keeps the best ${SCREEN_KEEP}; "none" for none; a seed's node is seed-<its name>`,
     cli: {
       flag: 'seeds',
       arg: 'A,B',
@@ -265,7 +266,8 @@ export const OPTIONS = [
     recorded: true,
     resumable: true,
     help: (c) =>
-      `steps in flight at once${c === 'study' ? ' per search' : ''} (default 1; at most ${MAX_PARALLEL}): each step's model calls overlap the others' ` +
+      `steps in flight at once${c === 'study' ? ' per search' : ''} (default 1; at most ${MAX_PARALLEL}): ` +
+      "each step's model calls overlap the others' " +
       'evaluations',
     cli: {
       flag: 'parallel',

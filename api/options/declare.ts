@@ -4,7 +4,18 @@ import { z } from 'zod';
 import { didYouMean } from '../../foundation/closest.ts';
 
 /** automemo's commands; each library call takes the options of the command of its name (eval: evaluate()). */
-export const COMMANDS = ['search', 'eval', 'baselines', 'check', 'worker', 'demo', 'view', 'report', 'export', 'study'] as const;
+export const COMMANDS = [
+  'search',
+  'eval',
+  'baselines',
+  'check',
+  'worker',
+  'demo',
+  'view',
+  'report',
+  'export',
+  'study',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 /** The command line's side of an option. */

@@ -17,7 +17,9 @@ describe('opening an environment', () => {
   it('goes through openEnv alone: no other file above the engine resolves, reopens or opens one itself', () => {
     const offenders = [...sources('api'), ...sources('cli')]
       .filter(({ path }) => path !== join('api', 'environments.ts'))
-      .filter(({ text }) => /\bopenEnvironment\(|environments\.(resolve|reopen)\(|\b(reopenEnv|resolveEnv)\b/.test(text))
+      .filter(({ text }) =>
+        /\bopenEnvironment\(|environments\.(resolve|reopen)\(|\b(reopenEnv|resolveEnv)\b/.test(text),
+      )
       .map(({ path }) => path);
     expect(offenders).toEqual([]);
   });

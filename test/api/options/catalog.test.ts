@@ -6,7 +6,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OPTIONS } from '../../../api/options/catalog.ts';
-import { COMMANDS, type CommandName, option, type OptionDeclaration, wholeNumber } from '../../../api/options/declare.ts';
+import {
+  COMMANDS,
+  type CommandName,
+  option,
+  type OptionDeclaration,
+  wholeNumber,
+} from '../../../api/options/declare.ts';
 import {
   byKey,
   checkOptions,
@@ -41,7 +47,10 @@ describe('an option added to the table', () => {
     expect(byKey('search', flags, table)).toMatchObject({ stepPause: 12 });
     const bad = commandLineSchema('search', table).safeParse({ 'step-pause': '61' });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]).toMatchObject({ path: ['step-pause'], message: 'expected a whole number from 0 to 60' });
+    expect(bad.error?.issues[0]).toMatchObject({
+      path: ['step-pause'],
+      message: 'expected a whole number from 0 to 60',
+    });
   });
 
   it('has its line in the help, its default written in', () => {
@@ -52,9 +61,13 @@ describe('an option added to the table', () => {
   it("is in the library's schema, with its default, and recorded in run.json's options", () => {
     expect(librarySchema('search', table).shape).toHaveProperty('stepPause');
     expect(() => checkOptions('search', { env: 'locomo', stepPause: 3 }, table)).not.toThrow();
-    expect(() => checkOptions('search', { env: 'locomo', stepPause: -1 }, table)).toThrow(/^stepPause: expected a whole number from 0 to 60$/);
+    expect(() => checkOptions('search', { env: 'locomo', stepPause: -1 }, table)).toThrow(
+      /^stepPause: expected a whole number from 0 to 60$/,
+    );
     expect(defaultsOf('search', table)).toMatchObject({ stepPause: 7 });
-    expect(recordedOptions('search', { stepPause: 3 }, (d) => d.recorded !== undefined, table)).toEqual({ stepPause: 3 });
+    expect(recordedOptions('search', { stepPause: 3 }, (d) => d.recorded !== undefined, table)).toEqual({
+      stepPause: 3,
+    });
   });
 });
 
@@ -68,8 +81,12 @@ describe('the real table', () => {
     for (const command of COMMANDS) {
       const r = await automemoInProcess(command, '--help');
       expect(r.code, command).toBe(0);
-      const hidden = (OPTIONS as readonly OptionDeclaration[]).filter((d) => d.commands.includes(command) && d.cli?.hidden).map((d) => d.cli?.flag);
-      const parsed = Object.keys(parseArgsConfig(command)).filter((f) => !hidden.includes(f)).sort();
+      const hidden = (OPTIONS as readonly OptionDeclaration[])
+        .filter((d) => d.commands.includes(command) && d.cli?.hidden)
+        .map((d) => d.cli?.flag);
+      const parsed = Object.keys(parseArgsConfig(command))
+        .filter((f) => !hidden.includes(f))
+        .sort();
       expect(helpFlags(r.out), command).toEqual(parsed);
       expect(parsed.length, command).toBeGreaterThan(0);
     }
@@ -89,12 +106,16 @@ describe('the real table', () => {
   it('shows every default it declares in the help, and requires options only of commands that take them', () => {
     for (const d of OPTIONS as readonly OptionDeclaration[]) {
       for (const command of d.required ?? []) expect(d.commands).toContain(command);
-      if (d.default === undefined || typeof d.default === 'boolean' || typeof d.default === 'object' || !d.cli) continue;
-      for (const command of d.commands) expect(optionsHelp(command), `${d.key} in ${command}`).toMatch(new RegExp(`--${d.cli.flag} .*\\b${String(d.default)}\\b`, 's'));
+      if (d.default === undefined || typeof d.default === 'boolean' || typeof d.default === 'object' || !d.cli)
+        continue;
+      for (const command of d.commands)
+        expect(optionsHelp(command), `${d.key} in ${command}`).toMatch(
+          new RegExp(`--${d.cli.flag} .*\\b${String(d.default)}\\b`, 's'),
+        );
     }
   });
 
-  it("records in run.json only what the run format holds, and a resume changes only recorded options", () => {
+  it('records in run.json only what the run format holds, and a resume changes only recorded options', () => {
     const format = Object.keys(RunOptionsSchema.shape);
     for (const d of OPTIONS as readonly OptionDeclaration[]) {
       if (d.recorded !== undefined) expect(format, d.key).toContain(d.recorded === true ? d.key : d.recorded);
@@ -111,12 +132,22 @@ describe('the real table', () => {
       export: (o) => exportRun(o as never),
       study: (o) => study(o),
     };
-    const required = (command: string) => ({ env: command === 'study' ? ['locomo'] : 'locomo', program: 'bm25', run: 'no-such-run', out: 'no-such-folder' });
+    const required = (command: string) => ({
+      env: command === 'study' ? ['locomo'] : 'locomo',
+      program: 'bm25',
+      run: 'no-such-run',
+      out: 'no-such-folder',
+    });
     for (const [command, call] of Object.entries(calls)) {
-      const library = (OPTIONS as readonly OptionDeclaration[]).filter((d) => d.commands.includes(command as CommandName) && !d.cliOnly);
+      const library = (OPTIONS as readonly OptionDeclaration[]).filter(
+        (d) => d.commands.includes(command as CommandName) && !d.cliOnly,
+      );
       expect(library.length).toBeGreaterThan(0);
       for (const d of library) {
-        const given = { ...Object.fromEntries(Object.entries(required(command)).filter(([k]) => library.some((l) => l.key === k))), [d.key]: Symbol('bad') };
+        const given = {
+          ...Object.fromEntries(Object.entries(required(command)).filter(([k]) => library.some((l) => l.key === k))),
+          [d.key]: Symbol('bad'),
+        };
         const refused = await call(given).then(
           () => undefined,
           (err: unknown) => err,
@@ -142,7 +173,11 @@ describe('the real table', () => {
       .filter((p) => !relative(repoRoot, p).startsWith(join('api', 'options')))
       .filter((p) => {
         const text = readFileSync(p, 'utf8');
-        return /type: '(string|boolean)'/.test(text) || (/\bparseArgs\(/.test(text) && !p.endsWith(join('cli', 'args.ts'))) || /\bintOption\(|OptionsSchema = z/.test(text);
+        return (
+          /type: '(string|boolean)'/.test(text) ||
+          (/\bparseArgs\(/.test(text) && !p.endsWith(join('cli', 'args.ts'))) ||
+          /\bintOption\(|OptionsSchema = z/.test(text)
+        );
       })
       .map((p) => relative(repoRoot, p));
     expect(offenders).toEqual([]);
