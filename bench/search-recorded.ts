@@ -3,17 +3,25 @@
 //   npm run bench:search-recorded [-- --session 2|3]
 //
 // Session 3 (../shared/data/meta-model-session-3/, issue 41: 6 steps on LoCoMo, --parallel 2, one analysis per
-// program): how many tokens a valid child costs, per call kind (prompt and completion), the cacheable share of the
-// run's prompt tokens (those that are a prefix an earlier request of the run already sent, which a provider's prefix
-// cache can serve), and what a one-line repair costs. How a replay of recorded replies measures today's format
-// honestly: prompt tokens are those of the prompts today's code builds (the local server counts characters / 4 of
-// the messages, as the recorded run is counted here); the recorded replies are whole files, so besides serving them
-// as recorded (the old form, still accepted) the replay serves each as the search/replace edits that give the very
-// same files against the program its request showed — the edits between the two (engine/meta/model/
+// program): how many tokens a valid child costs — all prompt and completion tokens of the run (scenario summaries,
+// cluster manager, every child's calls, repairs) over the valid children — per call kind (prompt and completion), the
+// cacheable share of the run's prompt tokens (those that are a prefix an earlier request of the run already sent,
+// which a provider's prefix cache can serve), and what a one-line repair costs, for both ways of writing a child: two
+// calls (an analysis of every cluster, then a generation) and one call (the default: the analysis, the proposal and
+// the edits in one reply). How a replay of recorded replies measures today's prompts honestly: prompt tokens are
+// those of the prompts today's code builds (the local server counts characters / 4 of the messages, as the recorded
+// run is counted here); the recorded replies are whole files, so each is served as the search/replace edits that
+// give the very same files against the program its request showed — the edits between the two (engine/meta/model/
 // edits-between.ts: every changed region with a line of context on either side, grown until it matches once; a file
 // mostly rewritten given whole, as the format allows), with the reply's prose kept — so completion tokens are what
 // the model would write in today's format for the same change, and the children, scores and pick stay the recorded
-// run's. Gates hold three programs back so the policy takes the real run's actions (test/support/third-session.ts).
+// run's. A repair whose request shows only the child's edits (the failure is located) is converted against the
+// parent its child's call showed. One call's reply is the recorded analysis of that program followed by the recorded
+// generation reply that came after it, converted to edits: the same text as the two calls' two replies, so the two
+// forms differ only in what they send. The evidence the recorded analyses were shown was every case's memory whole
+// (the paper's maxima); today's is within a budget (engine/meta/evidence-limits.ts): the bench counts, of the
+// snippets the recorded analyses quote from the memory they were shown ('…'), how many today's evidence still shows.
+// Gates hold three programs back so the policy takes the real run's actions (test/support/third-session.ts).
 //
 // Session 2 (../shared/data/meta-model-session-2/, 6 steps on LoCoMo, two in flight), replayed per cluster and per
 // program: requests and tokens per valid child, prompt tokens an endpoint that caches prefixes would still bill in
@@ -195,7 +203,7 @@ export function printRecordedRows(rows: RecordedRow[] | undefined): void {
 
 // ---- Session 3 (issue 41): tokens per valid child, per call kind, the cacheable share, a one-line repair. ----
 
-const KINDS = ['summaries', 'clusters', 'analysis', 'generation', 'repair'] as const;
+const KINDS = ['summaries', 'clusters', 'proposal', 'analysis', 'generation', 'repair'] as const;
 type Kind = (typeof KINDS)[number];
 interface Tally {
   calls: number;
@@ -222,6 +230,8 @@ export interface Session3Row {
   pickValidation?: number;
   pickTest?: number;
   seconds?: number;
+  /** Snippets the recorded analyses quote from the memory they were shown, and of them those today's evidence shows. */
+  quotes?: { quoted: number; shown: number };
 }
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
@@ -231,6 +241,7 @@ const KIND_OF_PURPOSE: Partial<Record<Purpose | string, Kind>> = {
   clusters: 'clusters',
   'cluster-manager': 'clusters',
   'program-analysis': 'analysis',
+  proposal: 'proposal',
   analysis: 'analysis',
   synthesis: 'analysis',
   generation: 'generation',
@@ -312,16 +323,54 @@ function replayedRow(label: string, events: JournalEvent[], requests: any[], val
   };
 }
 
+const QUOTE = /'([^'\n]{6,200})'/g;
+const evidenceOf = (text: string) => {
+  const at = text.indexOf('Evidence from the program');
+  return at < 0 ? undefined : text.slice(at, text.indexOf('\n\nTask:', at));
+};
+
+/**
+ * Of the snippets the recorded analyses quote ('…') from the evidence they were shown, those today's requests about
+ * the same program (in the same order) still show.
+ */
+function quotesKept(requests: any[]): { quoted: number; shown: number } {
+  const today = new Map<string, string[]>();
+  for (const b of requests) {
+    const ev = evidenceOf(requestText(b));
+    const node = subjectOf(b).node;
+    if (ev !== undefined && node && purposeOf(b) !== 'generation') today.set(node, [...(today.get(node) ?? []), ev]);
+  }
+  let quoted = 0;
+  let shown = 0;
+  const seen = new Map<string, number>();
+  for (const name of readdirSync(session3Dir).filter((n) => /^call-\d+\.json$/.test(n)).sort()) {
+    const call = JSON.parse(readFileSync(join(session3Dir, name), 'utf8')) as { messages: { content?: unknown }[]; reply: string };
+    const old = evidenceOf(requestText(call));
+    const node = subjectOf(call).node;
+    if (old === undefined || !node || purposeOf(call) !== 'program-analysis') continue;
+    const k = seen.get(node) ?? 0;
+    seen.set(node, k + 1);
+    const now = today.get(node)?.[k] ?? '';
+    for (const m of call.reply.matchAll(QUOTE)) {
+      if (!old.includes(m[1] as string)) continue;
+      quoted++;
+      if (now.includes(m[1] as string)) shown++;
+    }
+  }
+  return { quoted, shown };
+}
+
 export async function session3Rows(): Promise<Session3Row[] | undefined> {
   if (!existsSync(session3Dir)) return undefined;
   const server = await OpenAITestServer.start();
   const work = mkdtempSync(join(tmpdir(), 'bench-recorded-3-'));
   try {
     const rows = [recordedSession3()];
-    for (const edits of [false, true]) {
+    for (const analysis of ['program', 'child'] as const) {
       const started = Date.now();
-      const r = await replayThirdSession(server, { out: join(work, edits ? 'edits' : 'whole'), edits });
-      rows.push(replayedRow(edits ? 'replay, replies as edits (today\'s form)' : 'replay, replies as whole files (as recorded)', r.events, r.requests, r.result.validGenerations, r.result.winner, (Date.now() - started) / 1000));
+      const r = await replayThirdSession(server, { out: join(work, analysis), edits: true, analysis });
+      const label = analysis === 'program' ? 'replay, two calls (analysis, then generation)' : 'replay, one call per child (default)';
+      rows.push({ ...replayedRow(label, r.events, r.requests, r.result.validGenerations, r.result.winner, (Date.now() - started) / 1000), quotes: quotesKept(r.requests) });
     }
     return rows;
   } finally {
@@ -370,18 +419,24 @@ export function printSession3(rows: Session3Row[] | undefined): void {
       })]),
     ])}\n`,
   );
-  const today = rows.at(-1) as Session3Row;
+  for (const r of rows.filter((x) => x.quotes))
+    process.stdout.write(
+      `${r.label}: of ${r.quotes?.quoted} snippets the recorded analyses quoted from the memory they were shown, the evidence shows ${r.quotes?.shown} (${(100 * (r.quotes?.shown ?? 0)) / Math.max(1, r.quotes?.quoted ?? 0) | 0}%)\n`,
+    );
   const recorded = rows[0] as Session3Row;
-  const same = today.pick === recorded.pick && today.validChildren === recorded.validChildren && Math.abs((today.pickTest ?? 0) - (recorded.pickTest ?? 0)) < 0.0015;
   const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
-  const perValid = perChild(today.prompt + today.completion, today);
-  const oneLine = Math.max(...today.repairs, 0);
-  process.stdout.write(
-    `target: tokens per valid child ≤ 40,000 at equal quality — ${check(perValid <= 40_000 && same)} (${perValid}; uncached prompt + completion ${perChild(today.uncached + today.completion, today)}; the pick ${today.pick} ${today.pickTest?.toFixed(3) ?? '—'} on test, the recorded run's ${recorded.pick} ${recorded.pickTest?.toFixed(3)})\n` +
-      `target: a one-line repair costs ≤ 1,500 completion tokens — ${check(today.repairs.length > 0 && oneLine <= 1500)} (${today.repairs.join(', ')})\n` +
-      `target: cacheable share ≥ 60% — ${check(cacheable(today) >= 0.6)} (${(100 * cacheable(today)).toFixed(1)}%; the recorded run's ${(100 * cacheable(recorded)).toFixed(1)}%)\n` +
-      `target: no request sent twice — ${check(today.sentTwice === 0)} (${today.sentTwice})\n`,
-  );
+  for (const today of rows.slice(1)) {
+    const same = today.pick === recorded.pick && today.validChildren === recorded.validChildren && Math.abs((today.pickTest ?? 0) - (recorded.pickTest ?? 0)) < 0.0015;
+    const perValid = perChild(today.prompt + today.completion, today);
+    const oneLine = Math.max(...today.repairs, 0);
+    process.stdout.write(
+      `\n${today.label}:\n` +
+        `target: tokens per valid child ≤ 40,000 at equal quality — ${check(perValid <= 40_000 && same)} (${perValid}; uncached prompt + completion ${perChild(today.uncached + today.completion, today)}; the pick ${today.pick} ${today.pickTest?.toFixed(3) ?? '—'} on test, the recorded run's ${recorded.pick} ${recorded.pickTest?.toFixed(3)})\n` +
+        `target: a one-line repair costs ≤ 1,500 completion tokens — ${check(today.repairs.length > 0 && oneLine <= 1500)} (${today.repairs.join(', ')})\n` +
+        `target: cacheable share ≥ 60% — ${check(cacheable(today) >= 0.6)} (${(100 * cacheable(today)).toFixed(1)}%; the recorded run's ${(100 * cacheable(recorded)).toFixed(1)}%)\n` +
+        `target: no request sent twice — ${check(today.sentTwice === 0)} (${today.sentTwice})\n`,
+    );
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

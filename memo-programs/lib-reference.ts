@@ -48,6 +48,11 @@ function oneLineDocs(dts: string): string {
     })
     .replace(/^\s*\/\/.*$/gm, '')
     .replace(/^import .*$/gm, '')
+    // A type another helper module declares is named as that module declares it (every module is shown): the emit's
+    // import("./x.ts"). qualifier only lengthens the prompt.
+    .replace(/\bimport\("\.\/[\w-]+\.ts"\)\./g, '')
+    // Private members are not a program's to use: the emit lists them (with their docs) without their types.
+    .replace(/^[ \t]*(?:\/\*\*[^\n]*\*\/\n[ \t]*)?private [^\n]*;$/gm, '')
     .replace(/^export \{\};?$/gm, '')
     // Every declaration here is an export (the prompt says so): the keywords and the emit's 4-space indent are dropped.
     .replace(/^export (declare )?/gm, '')

@@ -292,8 +292,9 @@ export const OPTIONS = [
     value: ModelMetaOptionsSchema.shape.analysis.unwrap(),
     commands: ['search'],
     help:
-      'how the model meta agent reads the evidence: one call per program covering its clusters (default) or one ' +
-      'per cluster and a synthesis',
+      'how the model meta agent reads the evidence and writes a child: one call per child (every cluster analysed, ' +
+      'the proposal and its edits in one reply; default), or an analysis call per program covering its clusters, or ' +
+      'one per cluster and a synthesis, each followed by a generation call',
   }),
   option({
     key: 'metaMaxTokens',

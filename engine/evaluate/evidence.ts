@@ -163,6 +163,8 @@ export class EvidenceWriter {
 const ImageIds = z.array(z.string()).max(1000).optional();
 export const TaskEvidenceSchema = z.looseObject({
   taskId: z.string(),
+  // What the task asked; a line whose question is not a string keeps its record.
+  question: z.string().optional().catch(undefined),
   payload: z.looseObject({ text: z.string(), images: ImageIds }).optional(),
   trajectory: z
     .looseObject({

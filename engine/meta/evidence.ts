@@ -1,11 +1,14 @@
 // Evidence for the meta agent, within the paper's limits: per cluster of tasks (scenario: site, template, family,
-// category), the 2 best and 2 worst outcomes with the memory each task got (at most 20,000 characters and 2
-// images of retrieved memory each), what the agent did, and — for these validation tasks — the ground truth.
+// category), the 2 best and 2 worst outcomes with the memory each task got (at most 2 images of retrieved memory
+// each), what the agent did, and — for these validation tasks — the ground truth. The memory of all cases is shown
+// within one budget of characters, spent where it informs (evidence-limits.ts, memory-excerpt.ts).
 import type { Explanation } from '../environment/contract.ts';
 import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
+import { goldTexts } from './gold.ts';
+import { memoryExcerpt } from './memory-excerpt.ts';
 import type { ModelParent } from './types.ts';
 
 /**
@@ -26,6 +29,7 @@ export function renderSteps(steps: { action: string; observation?: string }[]): 
 export interface EvidenceCase {
   taskId: string;
   reward: number;
+  /** The memory the task got, as shown: what it is made of and the lines that matter, within the case's share. */
   memory: string;
   answer?: string;
   note?: string;
@@ -47,8 +51,17 @@ export interface Cluster {
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
 
-function toCase(t: TaskRecord, ctx: ModelParent): EvidenceCase {
-  const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: clip(ctx.payloads.get(t.taskId) ?? '', LIMITS.memoryChars) };
+/** A case picked for the evidence, with what its memory is shown by. */
+interface Picked {
+  shown: EvidenceCase;
+  success: boolean;
+  payload: string;
+  gold: string[];
+  question?: string;
+}
+
+function toCase(t: TaskRecord, ctx: ModelParent, success: boolean): Picked {
+  const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: '' };
   // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
   if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) c.answer = t.answer;
   if (t.note) c.note = t.note;
@@ -59,7 +72,34 @@ function toCase(t: TaskRecord, ctx: ModelParent): EvidenceCase {
   if (images) c.images = images;
   const gt = ctx.explain(t.taskId);
   if (gt) c.groundTruth = gt;
-  return c;
+  const question = ctx.questions?.get(t.taskId) ?? gt?.question;
+  return {
+    shown: c,
+    success,
+    // Read up to LIMITS.memoryChars by memoryExcerpt, which says when there was more.
+    payload: ctx.payloads.get(t.taskId) ?? '',
+    gold: goldTexts(gt),
+    ...(question !== undefined ? { question } : {}),
+  };
+}
+
+/**
+ * Every case's memory within one budget: an equal share each (never below `caseMemoryMinChars`), then what the
+ * cases that needed less left over, shared among those that ran out of room.
+ */
+function spendMemoryBudget(picked: Picked[], total = LIMITS.evidenceMemoryChars): void {
+  if (!picked.length) return;
+  const fair = Math.max(LIMITS.caseMemoryMinChars, Math.floor(total / picked.length));
+  const excerpt = (p: Picked, chars: number) =>
+    memoryExcerpt(p.payload, { gold: p.gold, success: p.success, chars, ...(p.question !== undefined ? { question: p.question } : {}) });
+  const first = picked.map((p) => excerpt(p, fair));
+  const spare = total - first.reduce((n, e) => n + e.used, 0);
+  // A case that left lines out and filled most of its share would show more with more room.
+  const wanting = picked.flatMap((_, i) => ((first[i]?.omitted ?? 0) > 0 && (first[i]?.used ?? 0) > 0.8 * fair ? [i] : []));
+  const extra = wanting.length && spare > 0 ? Math.floor(spare / wanting.length) : 0;
+  // What a case used plus its part of the spare: the cases together stay within the budget.
+  const more = (i: number) => (first[i]?.used ?? 0) + extra;
+  for (const [i, p] of picked.entries()) p.shown.memory = (extra && wanting.includes(i) ? excerpt(p, more(i)) : (first[i] as { text: string })).text;
 }
 
 /**
@@ -70,20 +110,29 @@ export function clusters(ctx: ModelParent, groupOf: (t: TaskRecord) => string = 
   const tasks = (ctx.evaluation?.tasks ?? []).filter((t) => t.reward !== null);
   const groups = new Map<string, TaskRecord[]>();
   for (const t of tasks) groups.set(groupOf(t), [...(groups.get(groupOf(t)) ?? []), t]);
-  return [...groups.entries()]
+  const picked: Picked[] = [];
+  const pick = (t: TaskRecord, success: boolean) => {
+    const p = toCase(t, ctx, success);
+    picked.push(p);
+    return p.shown;
+  };
+  const out = [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([scenario, list]) => {
       const sorted = [...list].sort((a, b) => (b.reward as number) - (a.reward as number) || a.taskId.localeCompare(b.taskId));
-      const successes = sorted.filter((t) => (t.reward as number) >= 0.5).slice(0, LIMITS.successes);
       const failures = sorted.filter((t) => (t.reward as number) < 0.5).reverse().slice(0, LIMITS.failures);
+      // A cluster with failures shows its best success (what to protect); one without, its two best.
+      const successes = sorted.filter((t) => (t.reward as number) >= 0.5).slice(0, failures.length ? LIMITS.successesBesideFailures : LIMITS.successes);
       return {
         scenario,
         tasks: list.length,
         meanReward: list.reduce((s, t) => s + (t.reward as number), 0) / list.length,
-        successes: successes.map((t) => toCase(t, ctx)),
-        failures: failures.map((t) => toCase(t, ctx)),
+        successes: successes.map((t) => pick(t, true)),
+        failures: failures.map((t) => pick(t, false)),
       };
     });
+  spendMemoryBudget(picked);
+  return out;
 }
 
 export function renderCluster(c: Cluster): string {
@@ -98,7 +147,7 @@ export function renderCluster(c: Cluster): string {
           (x.programError ? `Program error: ${x.programError}\n` : '') +
           (x.actions ? `What the agent did:\n${x.actions}\n` : '') +
           (x.images?.episode.length || x.images?.payload.length ? `Images attached below: ${x.images.episode.length} of the episode, ${x.images.payload.length} of the memory.\n` : '') +
-          `Memory the program returned:\n"""\n${x.memory || '(empty)'}\n"""`,
+          x.memory,
       )
       .join('\n\n');
   return `## Cluster "${c.scenario}": ${c.tasks} tasks, mean reward ${c.meanReward.toFixed(3)}\n\n${cases('Success', c.successes)}\n\n${cases('Failure', c.failures)}`;

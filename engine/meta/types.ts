@@ -47,6 +47,8 @@ export interface ParentCore {
  */
 export interface ModelPart {
   evaluations: number;
+  /** What each task asked (its instruction, clipped), read from the same evidence. */
+  questions?: Map<string, string>;
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
   trajectories?: Map<string, string>;
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */

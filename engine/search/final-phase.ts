@@ -10,7 +10,7 @@ import type { RunOptions } from './run-options.ts';
 import type { SearchJournal } from './search-journal.ts';
 import { selectFinal, selectionScore } from './selection.ts';
 import type { StopControl } from './stop-control.ts';
-import { pairedDifference, type Tie, taskRewards, tiesOf } from './ties.ts';
+import { pairedDifference, selectionRewards, type Tie, taskRewards, tiesOf } from './ties.ts';
 import type { SearchTree, TreeNode } from './tree.ts';
 
 export const FINAL_STEP = -1;
@@ -100,17 +100,26 @@ function selectionCandidates(p: FinalParts, winner: TreeNode): TreeNode[] {
 
 /**
  * The pick among the candidates scored on the held-out tasks: the best score there (the validation choice on a tie,
- * then the order of the candidates). Without held-out scores, the validation choice stands.
+ * then the order of the candidates), when it is better than the validation choice there by more than a standard
+ * error, task by task. Otherwise, and without held-out scores, the validation choice stands.
  */
 function onSelection(p: FinalParts, choice: FinalChoice, scores: ReadonlyMap<string, number | null>): FinalChoice {
   const { tree } = p.journal.state;
+  const { folder } = p.programs;
   const scored = [...scores].filter((e): e is [string, number] => e[1] !== null && tree.nodes.has(e[0]));
   if (!scored.length) return choice;
   const mine = scores.get(choice.winner.id);
   const [bestId, best] = scored.reduce((a, b) => (b[1] > a[1] + 1e-12 ? b : a), [choice.winner.id, mine ?? -Infinity] as [string, number]);
-  if (bestId === choice.winner.id) return { ...choice, ...(mine !== undefined ? { selection: mine } : {}) };
+  const kept = { ...choice, ...(mine !== undefined ? { selection: mine } : {}) };
+  if (bestId === choice.winner.id) return kept;
+  // The held-out tasks are few (a fraction of validation): a rival replaces the validation's choice only when its
+  // advantage there, task by task, is more than one standard error — the rule a child meets to replace a seed.
+  if (mine !== undefined && mine !== null) {
+    const d = pairedDifference(selectionRewards(folder, bestId), selectionRewards(folder, choice.winner.id));
+    if (!(d.tasks > 0 && d.mean > d.halfWidth / 1.96 + 1e-9)) return kept;
+  }
   const winner = tree.get(bestId);
-  const tie = tiesOf(tree, p.programs.folder, winner);
+  const tie = tiesOf(tree, folder, winner);
   return { winner, ...(tie ? { tie } : {}), selection: best };
 }
 

@@ -34,6 +34,7 @@ import type { ValidationSampler } from './validation-sampler.ts';
 
 const MAX_INSTRUCTIONS = 500;
 const MAX_INSTRUCTION_CHARS = 300;
+const MAX_QUESTION_CHARS = 2_000;
 
 export interface ContextSources {
   journal: SearchJournal;
@@ -102,9 +103,11 @@ export class ParentContexts {
     const { journal, env, models, ledger, options } = this.s;
     const { tree, cluePool } = journal.state;
     const { counts } = await (this.material ??= memoryMaterial(env).catch(() => ({ counts: [] })));
+    const questions = new Map<string, string>();
     const trajectories = new Map<string, string>();
     const images = new Map<string, TaskImages>();
     for (const l of read.lines) {
+      if (l.question !== undefined) questions.set(l.taskId, l.question.slice(0, MAX_QUESTION_CHARS));
       if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
       const shown = read.dir ? evidenceImages(read.dir, l) : { episode: [], payload: [] };
       if (shown.episode.length || shown.payload.length) images.set(l.taskId, shown);
@@ -112,6 +115,7 @@ export class ParentContexts {
     const info = env.info();
     return {
       evaluations: parent.scores.length,
+      questions,
       trajectories,
       images,
       envDescription: env.describe?.() ?? info.name,

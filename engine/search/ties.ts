@@ -18,13 +18,19 @@ const MAX_RIVALS = 5;
 
 /** A node's validation reward per task, from every scored evaluation's evidence (a task scored twice: its mean). */
 export function taskRewards(folder: RunStore, node: TreeNode): Map<string, number> {
+  return rewardsIn([...node.samples].sort((a, b) => a - b).map((k) => folder.evidenceDir(node.id, 'train', k)));
+}
+
+/** A node's reward per task on the validation held out for selection (final-phase.ts; none when not scored there). */
+export function selectionRewards(folder: RunStore, node: string): Map<string, number> {
+  return rewardsIn([folder.evidenceDir(node, 'selection', 0)]);
+}
+
+function rewardsIn(dirs: string[]): Map<string, number> {
   const sums = new Map<string, { sum: number; n: number }>();
-  for (const k of [...node.samples].sort((a, b) => a - b)) {
+  for (const dir of dirs) {
     try {
-      const lines = readEvidenceLines(
-        join(folder.evidenceDir(node.id, 'train', k), 'tasks.jsonl'),
-        TaskEvidenceSchema,
-      ).records;
+      const lines = readEvidenceLines(join(dir, 'tasks.jsonl'), TaskEvidenceSchema).records;
       for (const l of lines) {
         if (typeof l.reward !== 'number') continue;
         const s = sums.get(l.taskId) ?? { sum: 0, n: 0 };

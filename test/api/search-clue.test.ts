@@ -10,6 +10,7 @@ import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { replay } from '../../engine/search/replay.ts';
 import { stepDetail } from '../../viewer/node-detail.ts';
+import { withAnalysis } from '../support/meta-replies.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 
 let server: OpenAITestServer;
@@ -31,7 +32,7 @@ beforeAll(async () => {
       return { content: JSON.stringify({ operations: first ? [{ op: 'create', id: 'warm', label: 'warm vaults', description: '' }, { op: 'create', id: 'cold', label: 'cold vaults', description: '' }] : [], assign: Object.fromEntries(ids.map((m) => [m[1], m[2]])) }) };
     }
     if (body.response_format?.type === 'json_object') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], summary: 's', changes: [{ change: 'c' }] }) };
-    return { content: `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nconst seen: string[] = [];\nexport const config = { n: ${summarised.length} };\nexport default defineMemo({ update(e) { seen.push(e.instruction); }, retrieve() { return { text: seen.join('\\n'), images: [] }; } });\n\`\`\`` };
+    return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nconst seen: string[] = [];\nexport const config = { n: ${summarised.length} };\nexport default defineMemo({ update(e) { seen.push(e.instruction); }, retrieve() { return { text: seen.join('\\n'), images: [] }; } });\n\`\`\``) };
   };
 });
 afterAll(async () => {

@@ -9,6 +9,7 @@ import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { replay } from '../../engine/search/replay.ts';
 import { bin, cliEnv } from '../support/cli.ts';
+import { withAnalysis } from '../support/meta-replies.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 
 let server: OpenAITestServer;
@@ -32,7 +33,7 @@ beforeAll(async () => {
       '});',
     ].join('\n');
     // Slow enough that the kill below finds several steps waiting on the model.
-    return { content: `\`\`\`ts\n${program}\n\`\`\``, delayMs: 1500 };
+    return { content: withAnalysis(body, `\`\`\`ts\n${program}\n\`\`\``), delayMs: 1500 };
   };
 });
 afterAll(async () => {

@@ -219,3 +219,20 @@ describe("automemo/lib's documented facts", () => {
     expect(initialState(question('Who?'), store, ctx)).toMatchObject({ queries: [{ text: 'Who?', weight: 1, origin: 'task' }], lists: [], hits: [], trace: [] });
   });
 });
+
+describe('the helper reference a prompt carries', () => {
+  it("names each type as its module declares it and leaves out what a program cannot use (private members)", () => {
+    const text = libReference();
+    // Every module is shown, so a type of another module needs no import("./x.ts") qualifier (95 of them, ~2,400
+    // characters in every prompt that carries the reference, before).
+    expect(text).not.toMatch(/import\("/);
+    expect(text).toContain('const CHOICE_QUERIES: DeclaredStage<{\n  weight: FloatTunable;\n}>;');
+    expect(text).toMatch(/^interface IntTunable \{/m);
+    // Bm25Index's private fields and methods are not listed; its public surface is.
+    expect(text).not.toMatch(/^\s*private /m);
+    const bm25 = /class Bm25Index \{\n([\s\S]*?)\n\}/.exec(text)?.[1] ?? '';
+    expect(bm25).toContain('constructor(options?: Bm25Options);');
+    expect(bm25).toContain('search(query: string | string[], k: number, filter?: (id: string) => boolean): Bm25Hit[];');
+    expect(bm25).not.toMatch(/slotOf|postings|compact/);
+  });
+});

@@ -15,7 +15,7 @@ import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import type { RunOptions } from '../../engine/search/run-options.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
-import { programAnalysisReply } from '../support/meta-replies.ts';
+import { programAnalysisReply, withAnalysis } from '../support/meta-replies.ts';
 import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
 import { ToyEnvironment } from '../support/toy-env.ts';
@@ -96,12 +96,12 @@ describe('a search writes only inside its run folder', () => {
         if (purpose === 'analysis') return { content: analysis };
         if (purpose === 'synthesis') return { content: synthesis };
         if (purpose === 'program-analysis') return { content: programAnalysisReply(body) };
-        if (purpose !== 'generation') return { content: '{}' };
+        if (purpose !== 'generation' && purpose !== 'proposal') return { content: '{}' };
         generation++;
         // First a reply that names a file outside the program (beside a good index.ts), then a usable one.
         return generation === 1
-          ? { content: `\`\`\`ts\n// file: ../../../../escape.ts\nexport const pwned = 1;\n\`\`\`\n\`\`\`ts\n// file: index.ts\n${program}\n\`\`\`` }
-          : { content: `\`\`\`ts\n// file: index.ts\n${program}\n\`\`\`` };
+          ? { content: withAnalysis(body, `\`\`\`ts\n// file: ../../../../escape.ts\nexport const pwned = 1;\n\`\`\`\n\`\`\`ts\n// file: index.ts\n${program}\n\`\`\``) }
+          : { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${program}\n\`\`\``) };
       };
       const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
       const before = snapshot(s.base, s.folder.dir);
@@ -110,7 +110,7 @@ describe('a search writes only inside its run folder', () => {
       // The usable reply is the seed's own program: a child that changes nothing, not evaluated; the step tries
       // three times, then ends.
       expect(summary.noOps).toBe(3);
-      const retry = server.chatRequests().find((b) => (b.messages[1]?.content as string).includes('Your previous reply could not be used'))?.messages[1].content as string;
+      const retry = server.chatRequests().find((b) => (b.messages[1]?.content as string).includes('could not be used'))?.messages[1].content as string;
       expect(retry).toContain('file names must be plain relative paths ending in .ts');
       expect(retry).toContain('"../../../../escape.ts"');
       expect(snapshot(s.base, s.folder.dir)).toEqual(before);

@@ -1,9 +1,9 @@
 // A local model for searches on visual and web through the CLI: it answers every meta call, and the test then checks
-// that the analysis requests (one per program by default, or one per cluster) carried the evidence images as image
+// that the analysis requests (one per child by default, or one per program or per cluster) carried the evidence images as image
 // parts within the paper's limits.
 import { expect } from 'vitest';
 import { OpenAITestServer } from './openai-server.ts';
-import { programAnalysisReply } from './meta-replies.ts';
+import { programAnalysisReply, withAnalysis } from './meta-replies.ts';
 import { purposeOf } from './recorded-session.ts';
 
 export async function metaModelServer(): Promise<OpenAITestServer> {
@@ -13,14 +13,14 @@ export async function metaModelServer(): Promise<OpenAITestServer> {
     if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
     if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
     if (purpose === 'program-analysis') return { content: programAnalysisReply(body) };
-    return { content: "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n```" };
+    return { content: withAnalysis(body, "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n```") };
   };
   return server;
 }
 
 /** Every analysis request's images are labelled parts after the text: at most 4 per episode and 2 of memory; some exist. */
 export function expectImagePartsWithinLimits(server: OpenAITestServer): void {
-  const analyses = server.chatRequests().filter((b) => purposeOf(b) === 'analysis' || purposeOf(b) === 'program-analysis');
+  const analyses = server.chatRequests().filter((b) => ['analysis', 'program-analysis', 'proposal'].includes(purposeOf(b) ?? ''));
   expect(analyses.length).toBeGreaterThan(0);
   let images = 0;
   for (const body of analyses) {

@@ -2,8 +2,9 @@
 // OpenAI-compatible server. Each request is classified by what it asks for (and, where the prompt says, for which
 // program and which cluster), and gets the next recorded reply of that kind, in the order the real run made them.
 // Prompts may change; the replies stay the model's own. A request that analyses every cluster of a program at once
-// (the agent's default) gets the recorded per-cluster analyses of that program's round and its synthesis, as one
-// reply in the shape it asks for.
+// gets that program's recorded program analysis, or the recorded per-cluster analyses of its round and its
+// synthesis, as one reply in the shape it asks for. A child's one call (the agent's default) gets that analysis
+// followed by the recorded generation reply that came after it for the same program.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -15,7 +16,7 @@ export const sessionDir = join(sharedDir, SESSION);
 export const session2Dir = join(sharedDir, 'data', 'meta-model-session-2');
 export const session3Dir = join(sharedDir, 'data', 'meta-model-session-3');
 
-export type Purpose = 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
+export type Purpose = 'proposal' | 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
 
 const Call = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
@@ -34,6 +35,8 @@ export function purposeOf(body: { messages?: { content?: unknown }[] }): Purpose
   if (text.includes('failed quick examination')) return 'repair';
   if (text.includes('scenario summariser')) return 'summaries';
   if (text.includes('cluster manager')) return 'clusters';
+  // A child's one call: the analysis of every cluster, the proposal and the edits in one reply.
+  if (text.includes('Reply in two parts')) return 'proposal';
   if (text.includes('Write the next version')) return 'generation';
   if (text.includes('Write a first memory program')) return 'initialization';
   // One analysis of every cluster with the proposal (the default), then the synthesis, which quotes the analyses.
@@ -141,21 +144,32 @@ export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?:
     const i = left.findIndex(match);
     return i < 0 ? undefined : (left.splice(i, 1)[0] as RecordedCall);
   };
+  /** The program's next analysis of every cluster: recorded as such, or composed of a round's per-cluster ones. */
+  const programAnalysis = (node: string | undefined): { text: string; from: string[] } | undefined => {
+    const whole = take((c) => c.purpose === 'program-analysis' && c.node === node);
+    if (whole) return { text: whole.reply, from: [whole.name] };
+    const round = node ? programRounds.get(node)?.shift() : undefined;
+    return round ? { text: composed(round), from: [...round.analyses, round.synthesis].map((c) => c.name) } : undefined;
+  };
   return async (body) => {
     const purpose = purposeOf(body);
     const { node, cluster } = subjectOf(body);
     if (!purpose) return { status: 400 };
     await gate?.(purpose, node);
-    const whole = purpose === 'program-analysis' ? take((c) => c.purpose === purpose && c.node === node) : undefined;
-    if (whole) {
-      served.push({ purpose, ...(node ? { node } : {}), from: [whole.name] });
-      return { content: whole.reply };
-    }
     if (purpose === 'program-analysis') {
-      const round = node ? programRounds.get(node)?.shift() : undefined;
-      if (!round) return { status: 400 };
-      served.push({ purpose, ...(node ? { node } : {}), from: [...round.analyses, round.synthesis].map((c) => c.name) });
-      return { content: composed(round) };
+      const analysis = programAnalysis(node);
+      if (!analysis) return { status: 400 };
+      served.push({ purpose, ...(node ? { node } : {}), from: analysis.from });
+      return { content: analysis.text };
+    }
+    if (purpose === 'proposal') {
+      // The recorded analysis, then the recorded program written from it (in the form asked for).
+      const analysis = programAnalysis(node);
+      const generation = take((c) => c.purpose === 'generation' && c.node === node);
+      if (!analysis || !generation) return { status: 400 };
+      served.push({ purpose, ...(node ? { node } : {}), from: [...analysis.from, generation.name] });
+      const program = form ? form(generation.reply, 'generation', requestText(body)) : generation.reply;
+      return { content: `${analysis.text}\n\n${program}` };
     }
     const call =
       take((c) => c.purpose === purpose && c.node === node && c.cluster === cluster) ??

@@ -2,14 +2,16 @@
 // 'model', parallel: 2, seed: 7, workers: 1 })` with CluE clusters, one analysis per program) replayed through
 // today's meta agent: each request gets the real model's reply for its purpose and program. The recorded programs
 // are whole files; `edits: true` serves each as the search/replace edits that give the same files (recorded-edits.ts),
-// what the model would write in today's format, so its completion tokens can be counted.
+// what the model would write in today's format, so its completion tokens can be counted. A child's one call (the
+// agent's default, `analysis: 'child'`) is served the recorded analysis of its program followed by the recorded
+// program written from it; `analysis: 'program'` replays the recorded two calls as they were made.
 import { join } from 'node:path';
 import { search, type SearchResult } from '../../api/index.ts';
 import type { JournalEvent } from '../../engine/search/journal-events.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import type { OpenAITestServer } from './openai-server.ts';
-import { asEdits } from './recorded-edits.ts';
+import { recordedEdits } from './recorded-edits.ts';
 import { keyedReplay, recordedCalls, type Served, session3Dir } from './recorded-session.ts';
 
 export interface Replayed {
@@ -29,7 +31,7 @@ export interface Replayed {
  */
 export async function replayThirdSession(
   server: OpenAITestServer,
-  o: { out: string; edits: boolean; budget?: number },
+  o: { out: string; edits: boolean; analysis?: 'child' | 'program'; budget?: number },
 ): Promise<Replayed> {
   const served: Served[] = [];
   const done = new Set<number>();
@@ -44,12 +46,12 @@ export async function replayThirdSession(
     recordedCalls(session3Dir),
     served,
     async (purpose, node) => {
-      if (purpose !== 'generation') return;
+      if (purpose !== 'generation' && purpose !== 'proposal') return;
       if (node === 'seed-omni-simplemem') await until(1);
       if (node === 'seed-pipeline' && pipelinePrograms++ === 1) await until(2);
       if (node === 'seed-bm25') await until(3);
     },
-    o.edits ? asEdits : undefined,
+    o.edits ? recordedEdits() : undefined,
   );
   const onEvent = (e: JournalEvent) => {
     if (e.type !== 'step-done') return;
@@ -63,6 +65,7 @@ export async function replayThirdSession(
     out: o.out,
     models,
     meta: 'model',
+    ...(o.analysis ? { analysis: o.analysis } : {}),
     budget: o.budget ?? 6,
     parallel: 2,
     seed: 7,

@@ -93,7 +93,7 @@ describe('a run whose children all tried one losing crossover', () => {
     // The first child is the crossover itself, from its start; later ones from where they part from it.
     expect(steps[0]).toContain("[crossover into a pipeline: reasoning-bank's way");
     for (const [i, line] of steps.slice(1).entries()) {
-      expect(line).toMatch(/\[…then [a-z]+: /);
+      expect(line).toMatch(/\[…then [a-z-]+: /);
       expect(line).not.toContain("reasoning-bank's way of finding units");
       expect(line).toContain(`(${IDEA}: try ${i + 2} from ${PARENT})`);
     }

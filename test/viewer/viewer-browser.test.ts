@@ -20,7 +20,7 @@ import { resolveProgram } from '../../memo-programs/registry.ts';
 import { closeHostServices } from '../../sandbox/primitives/index.ts';
 import { readRun, type RunView } from '../../viewer/run-model.ts';
 import { ViewServer } from '../../viewer/server.ts';
-import { programAnalysisReply } from '../support/meta-replies.ts';
+import { programAnalysisReply, withAnalysis } from '../support/meta-replies.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 import { purposeOf } from '../support/recorded-session.ts';
 import { offlineServices } from '../support/services.ts';
@@ -72,7 +72,7 @@ beforeAll(async () => {
     if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
     if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
     if (purpose === 'program-analysis') return { content: programAnalysisReply(body, 'Tidy the retrieval.', 'c') };
-    return { content: `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\`` };
+    return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``, 'Tidy the retrieval.', 'c') };
   };
   const { folder, opts } = createToyRun(run, { budget: 3, seeds: [seedFile], meta: 'model', evalFraction: 0.5 });
   const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });

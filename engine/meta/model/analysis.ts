@@ -1,7 +1,8 @@
-// Reading the parent's evidence into a proposal, in one of two ways. Per program (the default): one call analyses
-// every cluster and combines the findings into the proposal. Per cluster (the paper's way): one call per cluster,
-// then a synthesis call when there are several. Both start every request with the same prefix — context, program
-// and every cluster's evidence — so the analyses of a step differ only in their last lines.
+// Reading the parent's evidence into a proposal, when it is read apart from writing the child (the agent's `analysis`
+// option; by default one call reads and writes, proposal-reply.ts). Per program: one call analyses every cluster and
+// combines the findings into the proposal. Per cluster (the paper's way): one call per cluster, then a synthesis
+// call when there are several. Both start every request with the same prefix — context, program and every cluster's
+// evidence — so the analyses of a step differ only in their last lines.
 import { z } from 'zod';
 import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { Cluster } from '../evidence.ts';
@@ -11,8 +12,13 @@ import { extractJson } from './extract.ts';
 import { imageParts, type LabelledImage, withImages } from './image-parts.ts';
 import { prompt } from './prompt-parts.ts';
 
-/** One call per program covering its clusters, or one per cluster and a synthesis. */
-export type AnalysisMode = 'program' | 'cluster';
+/**
+ * How a child is written: one call per child (every cluster analysed, the proposal and its edits in one reply), or
+ * the evidence read first — one call per program covering its clusters, or one per cluster and a synthesis — and the
+ * child written by a generation call.
+ */
+export const ANALYSIS_MODES = ['child', 'program', 'cluster'] as const;
+export type AnalysisMode = (typeof ANALYSIS_MODES)[number];
 
 // Model output is bounded where it is read: far above what a reply within its token limit holds.
 const Text = z.string().max(20_000);
@@ -23,12 +29,14 @@ const Suggestions = z.array(z.object({ priority: z.number(), change: Text })).ma
 const Analysis = z.object({ relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.min(1) });
 const Changes = z.array(z.object({ change: Text, why: Text.optional(), clusters: z.array(z.string().max(500)).max(50).optional() })).min(1).max(50);
 const Synthesis = z.object({ summary: Text, changes: Changes });
-const ProgramAnalysis = z.object({
+/** Every cluster's analysis and the proposal, in one object (a program's analysis; the first part of a child's call). */
+export const ProgramAnalysis = z.object({
   clusters: z.array(z.object({ cluster: z.string().max(500), relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.default([]) })).max(50).default([]),
   summary: Text,
   changes: Changes,
 });
 type ClusterAnalysis = z.infer<typeof Analysis>;
+export type ProgramAnalysis = z.infer<typeof ProgramAnalysis>;
 
 /** What the evidence was read as: per cluster findings, the proposal to carry out, and its summary. */
 export interface Reading {
@@ -98,7 +106,7 @@ export async function readPerCluster(caller: ModelCaller, ctx: ModelParent, shar
 }
 
 /** The images of every cluster's cases, taken in turn from each cluster, at most MAX_REQUEST_IMAGES. */
-function allImages(groups: Cluster[]): LabelledImage[] {
+export function allImages(groups: Cluster[]): LabelledImage[] {
   const lists = groups.map(imageParts);
   const out: LabelledImage[] = [];
   for (let i = 0; out.length < MAX_REQUEST_IMAGES && lists.some((l) => i < l.length); i++) {
@@ -109,10 +117,8 @@ function allImages(groups: Cluster[]): LabelledImage[] {
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** One call: every cluster analysed and the findings combined into the proposal, told what was tried. */
-export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
-  const task = fillPrompt(prompt('analysis-program'), { tried: tried() });
-  const reply = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, allImages(groups)), jsonReply(ProgramAnalysis));
+/** The reading a program analysis gives: each cluster's findings (matched by name, or in order) and the proposal. */
+export function readingOf(reply: ProgramAnalysis, groups: Cluster[]): Reading {
   const byName = new Map(reply.clusters.map((c) => [norm(c.cluster), c]));
   const found = groups.length
     ? groups.flatMap((g, i) => {
@@ -122,4 +128,15 @@ export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shar
     : reply.clusters.map((c) => feedback(c.cluster, undefined, c));
   const synthesis = { summary: reply.summary, changes: reply.changes };
   return { found, proposal: proposalOf(synthesis), summary: reply.summary, synthesis };
+}
+
+/** What a program analysis asks: every cluster read and the findings combined into a proposal. */
+export const readingTask = () => prompt('reading');
+export const analysisShape = () => prompt('analysis-shape');
+
+/** One call: every cluster analysed and the findings combined into the proposal, told what was tried. */
+export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+  const task = fillPrompt(prompt('analysis-program'), { reading: readingTask(), tried: tried(), shape: analysisShape() });
+  const reply = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, allImages(groups)), jsonReply(ProgramAnalysis));
+  return readingOf(reply, groups);
 }

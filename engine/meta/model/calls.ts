@@ -12,20 +12,21 @@ import { recordingRetries } from '../../../foundation/llm/transport.ts';
 import { MetaAgentError, type ModelParent } from '../types.ts';
 import type { Content } from './image-parts.ts';
 
-export const META_PURPOSES = ['scenario-summaries', 'cluster-manager', 'analysis', 'synthesis', 'generation', 'repair', 'initialization'] as const;
+export const META_PURPOSES = ['scenario-summaries', 'cluster-manager', 'proposal', 'analysis', 'synthesis', 'generation', 'repair', 'initialization'] as const;
 export type MetaPurpose = (typeof META_PURPOSES)[number];
 
-/** Purposes whose reply is a program (fenced files), not a JSON object. */
-const PROGRAM_PURPOSES: ReadonlySet<MetaPurpose> = new Set(['generation', 'repair', 'initialization']);
+/** Purposes whose reply holds a program (edits or files), not a JSON object alone. */
+const PROGRAM_PURPOSES: ReadonlySet<MetaPurpose> = new Set(['proposal', 'generation', 'repair', 'initialization']);
 
 /**
  * max_tokens per purpose. A three-file program ran to ~26 kB (~7,000 tokens) in a real run, and an analysis of every
- * cluster at once to ~5 kB per cluster: the limits leave room for both, and a reply that still reaches its limit is
- * asked again with twice as much.
+ * cluster at once to ~5 kB per cluster: the limits leave room for both (a child's one call writes both), and a reply
+ * that still reaches its limit is asked again with twice as much.
  */
 export const DEFAULT_MAX_TOKENS: Readonly<Record<MetaPurpose, number>> = {
   'scenario-summaries': 4000,
   'cluster-manager': 4000,
+  proposal: 24000,
   analysis: 12000,
   synthesis: 4000,
   generation: 16000,
@@ -77,7 +78,7 @@ export class ModelCaller {
    * Asks until the reply parses (at most 1 + MAX_PARSE_RETRIES times), telling the model what was wrong (or what
    * the parser's AskAgain says to send); a CannotUse ends the call at once.
    */
-  async ask<T>(ctx: ModelParent, purpose: MetaPurpose, user: Content, parse: (reply: string) => T): Promise<T> {
+  async ask<T>(ctx: ModelParent, purpose: MetaPurpose, user: Content, parse: (reply: string, cutAt?: number) => T): Promise<T> {
     let request = user;
     let lastError = '';
     let tries = 0;
@@ -85,8 +86,8 @@ export class ModelCaller {
       tries++;
       const reply = await this.chat(ctx, purpose, attempt ? `${purpose} (retry ${attempt})` : purpose, request);
       try {
-        if (reply.cutAt && PROGRAM_PURPOSES.has(purpose)) throw new Error(`the reply was cut off at ${reply.cutAt} tokens before it ended; send only your edits as SEARCH/REPLACE blocks, without long comments`);
-        return parse(reply.text);
+        // A program's parser says what to send when the reply was cut (a JSON reply cut short does not parse).
+        return parse(reply.text, reply.cutAt);
       } catch (err) {
         lastError = (err as Error).message;
         if (err instanceof CannotUse) break;

@@ -37,9 +37,13 @@ function finished(got: Applied): ProgramFiles {
 }
 
 /** A parser of program replies against `base`, keeping what applied between the model's first answer and its correction. */
-export function programReply(base: ProgramFiles): (reply: string) => ProgramFiles {
+export function programReply(base: ProgramFiles): (reply: string, cutAt?: number) => ProgramFiles {
   let partial: ProgramFiles | undefined;
-  return (reply) => {
+  return (reply, cutAt) => {
+    if (cutAt)
+      throw new Error(
+        `the reply was cut off at ${cutAt} tokens before it ended; send only your edits as SEARCH/REPLACE blocks, without long comments`,
+      );
     const edits = parseEdits(reply);
     if (!edits.length)
       throw new Error(

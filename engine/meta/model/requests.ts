@@ -1,6 +1,7 @@
 // The text of each request the model meta agent sends, assembled from prompt-parts.ts with the stable part first:
 // what every prompt of the run shares (context), then the program the request is about (the parent: its analyses,
-// the generation of its child and that child's repairs all show it the same way), then what only this request asks.
+// the call writing its child and that child's repairs all show it the same way, except a repair of a failure the
+// report locates, which needs only the child's code there), then what only this request asks.
 import { fillPrompt } from '../../../foundation/llm/prompt-file.ts';
 import type { QuickExamReport } from '../../../sandbox/quick-exam.ts';
 import type { Cluster } from '../evidence.ts';
@@ -27,12 +28,27 @@ export function initializationRequest(ctx: ModelParent, tried: string): string {
   return `${context(ctx)}\n\n${fillPrompt(prompt('init'), { tried })}`;
 }
 
+/** A child's one call: the analysis head, then what to read in it, what was tried, and how to write the child. */
+export function proposalRequest(ctx: ModelParent, groups: Cluster[], tried: string, inspirations: string): string {
+  const task = fillPrompt(prompt('proposal'), { reading: prompt('reading'), tried, inspirations, shape: prompt('analysis-shape'), format: prompt('edit-format') });
+  return `${analysisHead(ctx, groups)}\n\n${task}`;
+}
+
 export function generationRequest(ctx: ModelParent, proposal: string, tried: string, inspirations: string): string {
   return `${parentHead(ctx)}\n\n${fillPrompt(prompt('generation'), { proposal, tried, inspirations, format: prompt('edit-format') })}`;
 }
 
-/** A child of the parent that failed quick examination: shown as its edits to the parent, with where it failed. */
+/**
+ * A child of the parent that failed quick examination, shown as its edits to the parent with where it failed. When
+ * the report points at the child's lines, the child's code around them is enough: the request starts with the
+ * context (the prefix the child's own call started with) and leaves the parent out. Otherwise the parent is shown
+ * whole, as the child's call showed it.
+ */
 export function repairRequest(ctx: ModelParent, child: ProgramFiles, report: QuickExamReport): string {
-  const edits = renderEdits(editsBetween(ctx.files, child)) || '(none: the child is the program above)';
-  return `${parentHead(ctx)}\n\n${fillPrompt(prompt('repair'), { edits, failure: failureText(report), report: reportText(report), lines: failingLines(report, child), format: prompt('edit-format') })}`;
+  const edits = renderEdits(editsBetween(ctx.files, child));
+  const lines = failingLines(report, child);
+  const parts = { failure: failureText(report), report: reportText(report), lines, format: prompt('edit-format') };
+  if (lines)
+    return `${context(ctx)}\n\n${fillPrompt(prompt('repair-local'), { ...parts, about: about(ctx), edits: edits || '(none: the child is that program)' })}`;
+  return `${parentHead(ctx)}\n\n${fillPrompt(prompt('repair'), { ...parts, edits: edits || '(none: the child is the program above)' })}`;
 }

@@ -5,7 +5,7 @@
 // how full and how cut payloads are; which scenarios lag; and what the data is (dialogue turns with speakers and
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
 import type { OfflineParent } from '../types.ts';
-import { goldTexts, holdsGold } from './gold.ts';
+import { goldTexts, holdsGold } from '../gold.ts';
 import { weakScenario } from './diagnose.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
 import { asksLatest, asksWhen, namedSpan } from '../../../memo-programs/lib/time-focus.ts';

@@ -15,7 +15,7 @@ import { readJournal } from '../../../run-store/journal.ts';
 import { replay } from '../../../engine/search/replay.ts';
 import { readRun } from '../../../viewer/run-model.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
-import { programAnalysisReply } from '../../support/meta-replies.ts';
+import { programAnalysisReply, withAnalysis } from '../../support/meta-replies.ts';
 import { purposeOf } from '../../support/recorded-session.ts';
 import { offlineServices } from '../../support/services.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
@@ -41,7 +41,7 @@ describe('children that would change nothing', () => {
       if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
       if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
       if (purpose === 'program-analysis') return { content: programAnalysisReply(body, 'Add a comment.', 'c') };
-      return { content: `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\`` };
+      return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``, 'Add a comment.', 'c') };
     };
     const { folder, opts } = createToyRun(join(work, 'run'), { budget: 1, policy: 'greedy', meta: 'model' });
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
@@ -66,7 +66,7 @@ describe('children that would change nothing', () => {
     const exams = events.filter((e) => e.type === 'quick-exam').map((e) => (e.type === 'quick-exam' ? e.dir : ''));
     expect(exams).toEqual(['programs/n1-noop', 'programs/n1-again1', 'programs/n1-again2']);
     // The model heard of the first no-op when it tried again.
-    const generations = server.chatRequests().filter((b) => purposeOf(b) === 'generation').map((b) => String(b.messages.at(-1).content));
+    const generations = server.chatRequests().filter((b) => purposeOf(b) === 'proposal').map((b) => String(b.messages.at(-1).content));
     expect(generations[1]).toContain('- step 1: Add a comment. — failed before evaluation: changed nothing');
   }, 120_000);
 });

@@ -131,7 +131,7 @@ describe('tree search with a model meta agent', () => {
   const cluster = (name: string) => ({ cluster: name, relevance: [{ taskId: `${name}/door-0`, label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
   const programAnalysis = JSON.stringify({ clusters: [cluster('w1'), cluster('w2')], summary: 'Return the one matching line.', changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }] });
 
-  it('analyses every cluster in one call, generates, repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
+  it('analyses every cluster in one call, generates in another (the two-call option), repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
     const { folder, opts, env } = setup({ budget: 1, meta: 'model', seeds: ['trajectory-retrieval'] });
     let generation = 0;
     server.onChat = (body) => {
@@ -150,7 +150,7 @@ describe('tree search with a model meta agent', () => {
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1', AUTOMEMO_META_USD_PER_M_OUTPUT: '2' });
     const ledger = new CostLedger();
     // Make the policy generate from the seed at step 1.
-    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger });
+    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never, { analysis: 'program' }), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger });
     expect(s.generations).toBe(1);
     expect(s.validGenerations).toBe(1);
     const events = readJournal(folder.journalPath).events;

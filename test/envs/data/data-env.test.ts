@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataEnvironment } from '../../../envs/data/environment.ts';
-import { goldTexts } from '../../../engine/meta/offline/gold.ts';
+import { goldTexts } from '../../../engine/meta/gold.ts';
 import { EXPLANATION_LIMITS } from '../../../engine/environment/explanation.ts';
 import { openNamed } from '../../../api/environments.ts';
 import { LIMITS, WorldSchema } from '../../../envs/data/format.ts';

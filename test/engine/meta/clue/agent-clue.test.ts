@@ -40,11 +40,12 @@ function scripted() {
       const ids = [...user.matchAll(/^(q\d): /gm)].map((m) => m[1] as string);
       return { content: JSON.stringify({ operations: [{ op: 'create', id: 'dates', label: 'dates of past events', description: '' }, { op: 'create', id: 'likes', label: 'preferences', description: '' }], assign: Object.fromEntries(ids.map((id) => [id, isWhen(id) ? 'dates' : 'likes'])) }) };
     }
-    if (body.response_format?.type === 'json_object') {
-      const clusters = [...user.matchAll(/## Cluster "([^"]+)"/g)].map((m) => ({ cluster: m[1] as string, weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }));
-      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], clusters, summary: 's', changes: [{ change: 'c' }] }) };
-    }
-    return { content: "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```" };
+    const clusters = [...user.matchAll(/## Cluster "([^"]+)"/g)].map((m) => ({ cluster: m[1] as string, weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }));
+    const analysis = JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], clusters, summary: 's', changes: [{ change: 'c' }] });
+    if (body.response_format?.type === 'json_object') return { content: analysis };
+    const program = "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```";
+    // A child's one call (the default) answers with the analysis, then the program.
+    return { content: user.includes('Reply in two parts') ? `${analysis}\n${program}` : program };
   };
 }
 

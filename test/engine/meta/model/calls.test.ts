@@ -76,7 +76,7 @@ describe('the model meta agent\'s calls', () => {
       if (purposeOf(body) === 'generation') decided();
       return handler?.(body);
     };
-    const agent = new ModelMetaAgent(models(), { clustering: 'metadata' });
+    const agent = new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program' });
     const before = server.chatRequests().length;
     const one = agent.propose(context(1, []));
     // Step 1 has its proposal (it is generating) and is still in flight when step 2 starts.
@@ -115,7 +115,7 @@ describe('the model meta agent\'s calls', () => {
       return { content: program(1) };
     };
     const calls: ModelCall[] = [];
-    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', maxTokens: { generation: 3000 } }).propose(context(1, calls));
+    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program', maxTokens: { generation: 3000 } }).propose(context(1, calls));
     expect(limits).toEqual([3000, 6000]);
     expect(proposal.files['index.ts']).toContain("text: 'v1'");
     expect(calls.filter((c) => c.purpose.startsWith('generation')).map((c) => [c.purpose, c.cut ?? false])).toEqual([
@@ -131,7 +131,7 @@ describe('the model meta agent\'s calls', () => {
       prompts.push(text(body));
       return prompts.length <= 2 ? { content: '```ts\n// file: index.ts\nexport const', finishReason: 'length' } : { content: program(2) };
     };
-    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', maxTokens: { generation: 1000 } }).propose(context(1, []));
+    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program', maxTokens: { generation: 1000 } }).propose(context(1, []));
     expect(proposal.files['index.ts']).toContain("text: 'v2'");
     expect(prompts).toHaveLength(3);
     expect(prompts[2]).toContain('the reply was cut off at 2000 tokens before it ended; send only your edits as SEARCH/REPLACE blocks');
@@ -146,7 +146,7 @@ describe('the model meta agent\'s calls', () => {
       return prompts.length === 1 ? { content: '```ts\n// file: index.ts\nexport const', finishReason: 'length' } : { content: program(3) };
     };
     const calls: ModelCall[] = [];
-    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', maxTokens: { generation: 1000 } }).propose(context(1, calls));
+    const proposal = await new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program', maxTokens: { generation: 1000 } }).propose(context(1, calls));
     expect(proposal.files['index.ts']).toContain("text: 'v3'");
     expect(prompts.map((p) => p.max)).toEqual([1000, 2000, 1000]);
     expect(prompts[2]?.text).toContain('the reply was cut off at 1000 tokens before it ended');
@@ -163,7 +163,7 @@ describe('the model meta agent\'s calls', () => {
       return purposeOf(body) === 'program-analysis' ? { content: JSON.stringify({ summary: 'Do it.', changes: [{ change: 'c' }] }) } : { content: program(4) };
     };
     const calls: ModelCall[] = [];
-    await new ModelMetaAgent(models(), { clustering: 'metadata' }).propose(context(1, calls));
+    await new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program' }).propose(context(1, calls));
     expect(calls.map((c) => [c.purpose, c.ok, c.retries])).toEqual([
       ['analysis', true, ['answered 429']],
       ['generation', true, undefined],

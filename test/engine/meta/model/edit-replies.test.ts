@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
+import { context as sharedContext } from '../../../../engine/meta/model/prompt-parts.ts';
 import { MetaAgentError, type ModelCall, type ModelParent } from '../../../../engine/meta/types.ts';
 import type { QuickExamReport } from '../../../../sandbox/quick-exam.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
@@ -42,7 +43,7 @@ function context(calls: ModelCall[] = []): ModelParent {
 const agent = () =>
   new ModelMetaAgent(
     resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never,
-    { clustering: 'metadata' },
+    { clustering: 'metadata', analysis: 'program' },
   );
 
 /** Answers the analysis, then each generation (or repair) request with the next of `programs`. */
@@ -136,40 +137,48 @@ describe('a program reply', () => {
       '  return lines.slice(0, config.topK);',
       '  const n: string = config.topK;\n  return lines.slice(0, n);',
     );
-    const report = {
-      program: 'index.ts',
-      passed: false,
-      checks: [
-        { name: 'imports', ok: true, message: 'bundled 1 program file' },
-        {
-          name: 'interface',
-          ok: false,
-          message: "1 type error:\n4:9 Type 'number' is not assignable to type 'string'.",
-          location: 'index.ts:4:9',
-        },
-      ],
-      failure: { check: 'interface', detail: "1 type error:\n4:9 Type 'number' is not assignable to type 'string'." },
-    } as unknown as QuickExamReport;
-    const asked = replies(block('  const n: string = config.topK;', '  const n: number = config.topK;'));
-    const ctx = context();
-    const fixed = await agent().repair(
-      { files: { 'index.ts': childText }, description: 'Count lines.', edits: [] },
-      report,
-      ctx,
-      1,
+    const failure = "1 type error:\n4:9 Type 'number' is not assignable to type 'string'.";
+    const report = (located: boolean) =>
+      ({
+        program: 'index.ts',
+        passed: false,
+        checks: [
+          { name: 'imports', ok: true, message: 'bundled 1 program file' },
+          located
+            ? { name: 'interface', ok: false, message: failure, location: 'index.ts:4:9' }
+            : { name: 'retrieve', ok: false, message: 'retrieve() returned no text' },
+        ],
+        failure: located ? { check: 'interface', detail: failure } : { check: 'retrieve', detail: 'no text' },
+      }) as unknown as QuickExamReport;
+    const asked = replies(
+      block('  const n: string = config.topK;', '  const n: number = config.topK;'),
+      block('  const n: string = config.topK;', '  const n: number = config.topK;'),
     );
+    const ctx = context();
+    const child = { files: { 'index.ts': childText }, description: 'Count lines.', edits: [] };
+    const fixed = await agent().repair(child, report(true), ctx, 1);
     expect(fixed?.files['index.ts']).toBe(childText.replace('const n: string', 'const n: number'));
-    const [prompt] = asked as [string];
-    expect(purposeOf({ messages: [{ content: prompt }] })).toBe('repair');
-    // The parent whole, as the generation showed it; the child as its edits; its failing line numbered.
-    expect(prompt).toContain(
+    const [local] = asked as [string];
+    expect(purposeOf({ messages: [{ content: local }] })).toBe('repair');
+    const edits =
+      '// file: index.ts\n<<<<<<< SEARCH\nfunction rank(lines: string[]): string[] {\n  return lines.slice(0, config.topK);\n}\n=======\nfunction rank(lines: string[]): string[] {\n  const n: string = config.topK;\n  return lines.slice(0, n);\n}\n>>>>>>> REPLACE';
+    // The report locates the failure: the context the child's own call started with, the child as its edits and
+    // the declaration holding the failing line, numbered; the parent is left out.
+    expect(local).not.toContain('file by file:');
+    expect(local.startsWith(`${sharedContext(ctx)}\n\nTask: a child of a program failed quick examination`)).toBe(true);
+    expect(local).toContain(
+      `The program (seed-a, mean validation score 0.500 over 1 evaluations) is not shown here; the child is that program with these edits:\n${edits}`,
+    );
+    expect(local).toContain(
+      'index.ts:\n  3 | function rank(lines: string[]): string[] {\n> 4 |   const n: string = config.topK;\n  5 |   return lines.slice(0, n);\n  6 | }\n',
+    );
+    // A failure the report does not locate: the parent whole, as the child's call showed it, and the edits.
+    await agent().repair(child, report(false), ctx, 1);
+    const whole = asked[1] as string;
+    expect(whole).toContain(
       `The program (seed-a, mean validation score 0.500 over 1 evaluations), file by file:\n\`\`\`ts\n// file: index.ts\n${parent}\`\`\``,
     );
-    expect(prompt).toContain(
-      'The child is the program above with these edits:\n// file: index.ts\n<<<<<<< SEARCH\nfunction rank(lines: string[]): string[] {\n  return lines.slice(0, config.topK);\n}\n=======\nfunction rank(lines: string[]): string[] {\n  const n: string = config.topK;\n  return lines.slice(0, n);\n}\n>>>>>>> REPLACE',
-    );
-    expect(prompt).toContain(
-      'index.ts:\n  2 | export const config = { topK: 8, window: 1 };\n  3 | function rank(lines: string[]): string[] {\n> 4 |   const n: string = config.topK;\n  5 |   return lines.slice(0, n);\n  6 | }',
-    );
+    expect(whole).toContain(`The child is the program above with these edits:\n${edits}`);
+    expect(whole).not.toContain('is not shown here');
   });
 });

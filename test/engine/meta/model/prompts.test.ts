@@ -81,7 +81,7 @@ function context(extra: Partial<ModelParent> = {}): ModelParent {
 
 const models = (env: Record<string, string> = {}) => resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', ...env }).meta as never;
 const perCluster = () => new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'cluster' });
-const perProgram = () => new ModelMetaAgent(models(), { clustering: 'metadata' });
+const perProgram = () => new ModelMetaAgent(models(), { clustering: 'metadata', analysis: 'program' });
 const userText = (body: any): string => {
   const c = body.messages.at(-1).content;
   return typeof c === 'string' ? c : c[0].text;

@@ -16,7 +16,7 @@ import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
 import { readJournal } from '../../../../run-store/journal.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
-import { asEdits } from '../../../support/recorded-edits.ts';
+import { recordedEdits } from '../../../support/recorded-edits.ts';
 import { type Purpose, purposeOf, recordedReplies, replayHandler, requestText, SESSION } from '../../../support/recorded-session.ts';
 import { sharedMissing } from '../../../support/shared-dir.ts';
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   if (missing) return;
   server = await OpenAITestServer.start();
   // The program whole, as recorded; its repair as edits.
-  server.onChat = replayHandler(recordedReplies(), served, (reply, purpose, request) => (purpose === 'repair' ? asEdits(reply, purpose, request) : reply));
+  server.onChat = replayHandler(recordedReplies(), served, recordedEdits(['repair']));
 });
 afterAll(async () => {
   await server?.close();

@@ -1,5 +1,6 @@
-// No prompt names code it does not contain: every request the model meta agent builds (the analysis and the
-// generation, read off the local server; the repair and the initialization, from their builders) shows each child it
+// No prompt names code it does not contain: every request the model meta agent builds (a child's one call, the
+// analysis and the generation, read off the local server; the repair in both forms and the initialization, from their
+// builders) shows each child it
 // names as its edits, or says its code is not shown; one it invites to build on is always shown; the programs
 // elsewhere are named only as ideas whose code is not shown.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,13 +19,14 @@ import { purposeOf, requestText } from '../../../support/recorded-session.ts';
 let server: OpenAITestServer;
 beforeAll(async () => {
   server = await OpenAITestServer.start();
-  server.onChat = (body) =>
-    purposeOf(body) === 'program-analysis'
-      ? { content: JSON.stringify({ summary: 'Go on.', changes: [{ change: 'c' }] }) }
-      : {
-          content:
-            "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'y', images: [] }; } });\n```",
-        };
+  const analysis = JSON.stringify({ summary: 'Go on.', changes: [{ change: 'c' }] });
+  const program =
+    "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'y', images: [] }; } });\n```";
+  server.onChat = (body) => {
+    const purpose = purposeOf(body);
+    if (purpose === 'program-analysis') return { content: analysis };
+    return { content: purpose === 'proposal' ? `${analysis}\n\n${program}` : program };
+  };
 });
 afterAll(() => server.close());
 
@@ -89,31 +91,40 @@ const ctx = (extra: Partial<ModelParent> = {}): ModelParent =>
 
 describe("the model meta agent's prompts", () => {
   it('name no code they do not contain: a child to build on is shown as its edits, the others shown or said not to be', async () => {
+    const agent = (analysis: 'child' | 'program') =>
+      new ModelMetaAgent(resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never, {
+        clustering: 'metadata',
+        analysis,
+      });
     const n = server.chatRequests().length;
-    await new ModelMetaAgent(
-      resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never,
-      { clustering: 'metadata' },
-    ).propose(ctx());
+    await agent('child').propose(ctx());
+    await agent('program').propose(ctx({ step: 2 }));
     const sent = server.chatRequests().slice(n);
-    expect(sent.map(purposeOf)).toEqual(['program-analysis', 'generation']);
-    const report = {
-      program: 'index.ts',
-      passed: false,
-      checks: [{ name: 'interface', ok: false, message: 'no default export' }],
-      failure: { check: 'interface', detail: 'no default export' },
-    } as unknown as QuickExamReport;
+    expect(sent.map(purposeOf)).toEqual(['proposal', 'program-analysis', 'generation']);
+    const report = (location?: string) =>
+      ({
+        program: 'index.ts',
+        passed: false,
+        checks: [{ name: 'interface', ok: false, message: 'no default export', ...(location ? { location } : {}) }],
+        failure: { check: 'interface', detail: 'no default export' },
+      }) as unknown as QuickExamReport;
+    const child = variant(1, 'export const step1 = 2;');
     const prompts: [string, string][] = [
-      ['analysis', requestText(sent[0])],
-      ['generation', requestText(sent[1])],
-      ['repair', repairRequest(ctx(), variant(1, 'export const step1 = 2;'), report)],
+      ['proposal', requestText(sent[0])],
+      ['analysis', requestText(sent[1])],
+      ['generation', requestText(sent[2])],
+      ['repair', repairRequest(ctx(), child, report())],
+      ['local repair', repairRequest(ctx(), child, report('index.ts:2:1'))],
       ['initialization', initializationRequest(ctx({ node: 'root' }), renderTried(tried, parentFiles, 0.5))],
     ];
     for (const [what, prompt] of prompts) holdsWhatItNames(prompt, what);
     // Only n2 is offered; n6 and n8 are better but named without code, and say so.
-    const g = prompts[1][1];
-    expect(g).toContain('n2 scored better than this program and may be built on');
-    expect(g).toMatch(/- n6: A giant table\. → \+0\.090 [^\n]*, better \(its code is not shown\)/);
-    expect(g).toMatch(/- n8: Lost folder\. → \+0\.070 [^\n]*, better \(its code is not shown\)/);
+    for (const g of [prompts[0][1], prompts[2][1]]) {
+      expect(g).toContain('n2 scored better than this program and may be built on');
+      expect(g).toMatch(/- n6: A giant table\. → \+0\.090 [^\n]*, better \(its code is not shown\)/);
+      expect(g).toMatch(/- n8: Lost folder\. → \+0\.070 [^\n]*, better \(its code is not shown\)/);
+      expect(g).toContain('The best programs elsewhere in the search, for ideas (their code is not shown)');
+    }
   });
 
   it('would have caught the prompt that asked to extend a sibling from its one-line summary', () => {

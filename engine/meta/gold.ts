@@ -1,7 +1,7 @@
 // What a task's explanation says the answer is, as texts to look for in a payload: its gold answers (every one of
 // them: any counts) and the texts of its evidence records, read from the explanation's fields. A text too short to
 // mean anything alone (under 3 characters) is dropped.
-import type { Explanation } from '../../environment/contract.ts';
+import type { Explanation } from '../environment/contract.ts';
 
 const MAX_GOLD = 12;
 const MAX_CHARS = 600;
