@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Environment } from '../engine/environment/contract.ts';
-import { asContent, asUsage } from '../foundation/usage-error.ts';
+import { asContent, asUsage, asUsageSync } from '../foundation/usage-error.ts';
 import type { EnvironmentDefinition } from '../engine/environment/define.ts';
 import type { Protocol } from '../engine/environment/protocol.ts';
 import { openEnvironment } from '../engine/environment/open.ts';
@@ -73,7 +73,39 @@ export interface OpenOptions {
   onNote: (message: string) => void;
 }
 
-export async function openEnv(
+/**
+ * What a call opens: an environment it names (a spec or a definition), or the one a run recorded (run.json's
+ * envSource), from the run's copy of its files (`copy`) when they changed or moved since. A definition given with a
+ * recorded source is registered first, so its name is found.
+ */
+export type EnvRequest =
+  | { named: EnvInput }
+  | { recorded: EnvSource; copy?: EnvCopy; definition?: EnvironmentDefinition };
+
+/**
+ * The one door every call opens an environment through: resolved through the registry, then opened
+ * (engine/environment/open.ts). A failure of a named one is the user's to fix: naming something that is not there (a
+ * module, a site, a data folder) is a UsageError; what their module or data holds (it fails to load, its tasks or its
+ * data are wrong) a ContentError. A recorded one's failure is left as it is for the caller to place (a resume says
+ * it is the run's content; a worker refuses the job). How a recorded one differs now is in `changed`, for the caller
+ * to say.
+ */
+export async function openEnv(request: EnvRequest, o: OpenOptions): Promise<OpenedEnvironment> {
+  if ('named' in request) {
+    const resolved = await asUsage(() => resolveEnv(request.named));
+    // A module's load() runs the researcher's code; a built-in's fails on what it was given (the data reader says
+    // which of its failures are the data's content).
+    return (resolved.source.kind === 'module' ? asContent : asUsage)(() => openResolved(resolved, o));
+  }
+  const { definition, recorded, copy } = request;
+  if (definition && !environments.has(definition.name)) asUsageSync(() => environments.register(definition));
+  return openResolved(await environments.reopen(recorded, copy), o);
+}
+
+/** `openEnv({ named: env }, o)`: what most calls open. */
+export const openNamed = (env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> => openEnv({ named: env }, o);
+
+async function openResolved(
   resolved: ResolvedEnvironment & { changed?: string },
   o: OpenOptions,
 ): Promise<OpenedEnvironment> {
@@ -88,27 +120,6 @@ export async function openEnv(
     ...(o.strict ? { strict: true } : {}),
   });
   return { env, source: resolved.source, ...(resolved.files ? { files: resolved.files } : {}), ...(resolved.changed ? { changed: resolved.changed } : {}) };
-}
-
-/**
- * Resolves and opens what a call names; a failure there is the user's to fix: naming something that is not there (a
- * module, a site, a data folder) is a UsageError; what their module or data holds (it fails to load, its tasks or its
- * data are wrong) a ContentError.
- */
-export async function openNamed(env: EnvInput, o: OpenOptions): Promise<OpenedEnvironment> {
-  const resolved = await asUsage(() => resolveEnv(env));
-  // A module's load() runs the researcher's code; a built-in's fails on what it was given (the data reader says
-  // which of its failures are the data's content).
-  return (resolved.source.kind === 'module' ? asContent : asUsage)(() => openEnv(resolved, o));
-}
-
-/**
- * The environment a run recorded (run.json's envSource), from the run's copy of its files (`copy`) when they changed
- * or moved since. How they differ is in `changed`, for the caller to say.
- */
-export async function reopenEnv(recorded: EnvSource, o: OpenOptions, copy?: EnvCopy): Promise<OpenedEnvironment> {
-  const resolved: ResolvedEnvironment & { changed?: string } = await environments.reopen(recorded, copy);
-  return openEnv(resolved, o);
 }
 
 /** What `view` and `report` say of a run whose environment (module or data) changed or moved since it started. */

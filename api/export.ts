@@ -10,23 +10,27 @@ import { readEnvCopy } from '../run-store/env-copy.ts';
 import { exportProgram, type ExportOptions, type ExportResult, shippedLine } from '../export/export.ts';
 import type { RunInfo } from '../run-store/run-folder.ts';
 import { seedsOf } from '../engine/search/run-options.ts';
-import { reopenEnv } from './environments.ts';
+import { openEnv } from './environments.ts';
+import { checkOptions, type OptionValues, withDefaults } from './options/derive.ts';
 import { checkRunTrust } from './run-trust.ts';
 
 export type { ExportResult };
 export { shippedLine };
 
-export type ExportRunOptions = Omit<ExportOptions, 'openEnv'> & {
-  /** Run the environment code of a run folder this user's automemo did not make (api/run-trust.ts). */
-  trustRun?: boolean;
-};
+/** exportRun(): the options declared for `export` (the run, the node, the folder, the format, …). */
+export type ExportRunOptions = OptionValues<'export'> & Pick<ExportOptions, 'onNote'>;
 
-export async function exportRun({ trustRun, ...o }: ExportRunOptions): Promise<ExportResult> {
+export async function exportRun(given: ExportRunOptions): Promise<ExportResult> {
+  checkOptions('export', given);
+  const { trustRun, ...o } = withDefaults('export', given);
   const onNote = o.onNote ?? (() => undefined);
-  const openEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
+  const openRunEnv = async (run: RunInfo, images: ImageStore, models: ResolvedModels): Promise<Environment> => {
     checkRunTrust(o.run, run.envSource, run.options.env, trustRun, 'exporting it', onNote);
     const copy = readEnvCopy(o.run);
-    const opened = await reopenEnv(run.envSource, { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) }, copy);
+    const opened = await openEnv(
+      { recorded: run.envSource, ...(copy ? { copy } : {}) },
+      { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) },
+    );
     if (opened.changed && !copy) {
       await opened.env.close?.();
       throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);
@@ -34,5 +38,5 @@ export async function exportRun({ trustRun, ...o }: ExportRunOptions): Promise<E
     if (opened.changed) onNote(opened.changed);
     return opened.env;
   };
-  return exportProgram({ ...o, openEnv });
+  return exportProgram({ ...o, openEnv: openRunEnv });
 }

@@ -7,16 +7,14 @@
 // resumed study reads back what finished and resumes each unfinished search from its own journal.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { type StudyAnalysis } from '../engine/study/analysis.ts';
-import { DEFAULT_PROTOCOL, type Protocol, ProtocolSchema, protocolStatement } from '../engine/environment/protocol.ts';
-import { emptyStudyEnv, MAX_REPEAT, MAX_STUDY_ENVS, STUDY_FORMAT, type StudyEnv, type StudyFile, type StudyOptions as RecordedOptions } from '../engine/study/study-file.ts';
+import { protocolStatement } from '../engine/environment/protocol.ts';
+import { emptyStudyEnv, STUDY_FORMAT, type StudyEnv, type StudyFile, type StudyOptions as RecordedOptions } from '../engine/study/study-file.ts';
 import type { Split } from '../engine/environment/contract.ts';
 import { MAX_SEED } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { toSafeName } from '../foundation/safe-path.ts';
 import { UsageError, asUsageSync } from '../foundation/usage-error.ts';
-import { STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { RunFolder } from '../run-store/run-folder.ts';
 import { StudyFolder } from '../run-store/study-folder.ts';
 import { renderReport } from '../viewer/report.ts';
@@ -25,36 +23,12 @@ import { baselines, evaluate } from './evaluate.ts';
 import { search, versions } from './search.ts';
 import { evaluationRecord, finishedFloor, searchRecord, studyPath } from './study-records.ts';
 import { rereadEnv } from './study-readers.ts';
-import { MAX_WORKERS } from './workers.ts';
+import { checkOptions, type OptionValues, withDefaults } from './options/derive.ts';
 
-export interface StudyOptions {
-  /** The environments: registered names, module paths, data:<file>; `a,b` composes several into one. */
-  env?: string[];
-  /** The study folder (new, or the one to resume). */
-  out?: string;
-  resume?: boolean;
-  /** Searches per environment, each with its own run seed (default 3). */
-  repeat?: number;
-  /** The first run seed (default 0): the searches use seed, seed + 1, … */
-  seed?: number;
-  /** The split every search, the floor and the transfer share (default 0). */
-  splitSeed?: number;
-  budget?: number;
-  meta?: 'model' | 'offline';
-  /** Seed programs of each search (default 'auto': the screen of the standard designs). */
-  seeds?: string[] | 'auto';
-  /** The floor's designs (default the seven standard designs). */
-  designs?: string[];
-  protocol?: Protocol;
-  /** One more search over every environment composed into one (default false). */
-  joint?: boolean;
-  /** Evaluate each pick on every environment's test split (default true). */
-  transfer?: boolean;
-  data?: string;
-  strict?: boolean;
-  evalFraction?: number;
-  minEvalTasks?: number;
-  parallel?: number;
+/** What study() takes: the options declared for `study` (api/options/catalog.ts), and the calls' own parts below. */
+export type StudyOptions = OptionValues<'study'> & StudyCalls;
+
+export interface StudyCalls {
   models?: ResolvedModels;
   workers?: number;
   queue?: string;
@@ -84,52 +58,28 @@ export interface StudyResult {
   interrupted?: boolean;
 }
 
-const OptionsSchema = z
-  .object({
-    env: z.array(z.string().min(1).max(4096)).min(1, 'give at least one environment').max(MAX_STUDY_ENVS, `at most ${MAX_STUDY_ENVS} environments`).optional(),
-    out: z.string().min(1).max(4096).optional(),
-    resume: z.boolean().optional(),
-    repeat: z.number().int().min(1).max(MAX_REPEAT).optional(),
-    seed: z.number().int().min(0).max(MAX_SEED).optional(),
-    splitSeed: z.number().int().min(0).max(MAX_SEED).optional(),
-    budget: z.number().int().min(0).max(10_000).optional(),
-    meta: z.enum(['model', 'offline']).optional(),
-    seeds: z.union([z.literal('auto'), z.array(z.string().min(1).max(4096)).max(32)]).optional(),
-    designs: z.array(z.string().min(1).max(200)).min(1).max(32).optional(),
-    protocol: ProtocolSchema.optional(),
-    joint: z.boolean().optional(),
-    transfer: z.boolean().optional(),
-    data: z.string().max(4096).optional(),
-    strict: z.boolean().optional(),
-    evalFraction: z.number().gt(0).max(1).optional(),
-    minEvalTasks: z.number().int().min(0).max(100_000).optional(),
-    parallel: z.number().int().min(1).max(64).optional(),
-    workers: z.number().int().min(0).max(MAX_WORKERS).optional(),
-    queue: z.string().min(1).max(4096).optional(),
-  })
-  .passthrough();
-
 class Interrupted extends Error {}
 
 /** The recorded options of a new study, from what was asked. */
-function recordedOptions(o: StudyOptions, models: ResolvedModels): RecordedOptions {
+function recordedOptions(given: StudyOptions, models: ResolvedModels): RecordedOptions {
+  const o = withDefaults('study', given);
   if (!o.env?.length) throw new UsageError('give env: one or more environments (a registered name, a module path, data:<file>)');
   if (!o.out) throw new UsageError('give out: the study folder');
   const meta = o.meta ?? (models.meta ? 'model' : 'offline');
   if (meta === 'model' && !models.meta) throw new UsageError('meta "model" needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   const first = o.seed ?? 0;
-  const repeat = o.repeat ?? 3;
+  const repeat = o.repeat;
   if (first + repeat - 1 > MAX_SEED) throw new UsageError(`seed ${first} with repeat ${repeat} passes the largest seed ${MAX_SEED}`);
   return {
     envs: o.env,
     runSeeds: Array.from({ length: repeat }, (_, i) => first + i),
     splitSeed: o.splitSeed ?? 0,
-    budget: o.budget ?? 12,
+    budget: o.budget,
     meta,
-    designs: o.designs ?? STANDARD_DESIGNS,
-    protocol: o.protocol ?? DEFAULT_PROTOCOL,
-    joint: o.joint ?? false,
-    transfer: o.transfer ?? true,
+    designs: [...o.designs],
+    protocol: o.protocol,
+    joint: o.joint,
+    transfer: o.transfer,
     ...(o.data ? { data: o.data } : {}),
     ...(o.evalFraction !== undefined ? { evalFraction: o.evalFraction } : {}),
     ...(o.minEvalTasks !== undefined ? { minEvalTasks: o.minEvalTasks } : {}),
@@ -343,8 +293,7 @@ async function environment(s: Session, env: StudyEnv): Promise<void> {
 }
 
 export async function study(o: StudyOptions = {}): Promise<StudyResult> {
-  const r = OptionsSchema.safeParse(o);
-  if (!r.success) throw new UsageError(r.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; '));
+  checkOptions('study', o);
   const models = o.models ?? resolveModels();
   const { folder, study: record, release } = openStudy(o, models);
   const s: Session = { o, folder, study: record, models, started: Date.now(), wallBefore: record.wallMs ?? 0, onNote: o.onNote ?? (() => undefined) };

@@ -23,7 +23,7 @@ import { asUsageSync, UsageError } from '../foundation/usage-error.ts';
 import { MAX_WORKERS, workerNodeFlags } from './worker-count.ts';
 import type { HostServices } from '../sandbox/primitives/index.ts';
 import { repoRoot } from '../foundation/paths.ts';
-import { environments, reopenEnv } from './environments.ts';
+import { environments, openEnv } from './environments.ts';
 import { COMPOSED, splitComposite } from '../engine/environment/compose.ts';
 import type { Protocol } from '../engine/environment/protocol.ts';
 
@@ -155,7 +155,7 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await reopenEnv(ref.source, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
+      ({ env, changed } = await openEnv({ recorded: ref.source }, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
       // What goes back names the problem in this code's words: a module's own error may quote a file. A local

@@ -1,7 +1,6 @@
 // Tables of evaluation results for the terminal.
-import { splitName } from '../api/evaluate.ts';
+import { protocolStatement, splitName } from '../api/evaluate.ts';
 import type { EvaluationResult, Protocol } from '../api/index.ts';
-import { protocolStatement } from '../api/limits.ts';
 import { bold, dim } from './style.ts';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));

@@ -1,6 +1,7 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
 import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchProgress } from '../api/index.ts';
+import { bestLcb, FINAL_STEP } from '../api/search.ts';
 import { clock, dim } from './style.ts';
 import { forTerminal, toStdout } from './terminal.ts';
 
@@ -79,15 +80,10 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
     const tree = s.tree;
     const node = tree.nodes.get(e.node);
     if (e.step === 0) return screened.has(e.node) ? '' : `  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
-    if (e.step === -1 && e.split === 'train') return `  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${node ? tree.q(node).toFixed(3) : '?'}\n`;
+    if (e.step === FINAL_STEP && e.split === 'train') return `  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${node ? tree.q(node).toFixed(3) : '?'}\n`;
     if (e.split === 'test') return `  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
     if (!node) return '';
-    const N = tree.totalEvaluations();
-    let best = { id: '', lcb: -Infinity };
-    for (const n of tree.evaluated()) {
-      const l = tree.q(n) - options.ucb.cEval * Math.sqrt(Math.log(Math.max(N, 1)) / n.scores.length);
-      if (l > best.lcb) best = { id: n.id, lcb: l };
-    }
+    const best = bestLcb(tree, options.ucb);
     const elapsed = now() - s.startedAt;
     // This step is done but for its bookkeeping: counted with the finished ones.
     const left = stepsLeftMs(now() - (firstStepAt ?? now()), stepsDone + 1, options.budget - e.step);
@@ -96,7 +92,7 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
     const ledger = s.ledger;
     return (
       `  ${lineOf(e.step)}${after(e.step)}${what}: ${e.score.toFixed(3)}${fresh ? '' : ` → mean ${tree.q(node).toFixed(3)} (n=${node.scores.length})`} | ` +
-      `best LCB ${best.lcb.toFixed(3)} ${best.id} | ${clock(elapsed)} elapsed, ~${clock(left)} of steps left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`
+      `best LCB ${fmt(best?.lcb)} ${best?.node.id ?? ''} | ${clock(elapsed)} elapsed, ~${clock(left)} of steps left | ${ledger.tokens} tokens${ledger.total.usd !== null ? ` $${ledger.usd.toFixed(4)}` : ''}\n`
     );
   }
 }

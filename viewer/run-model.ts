@@ -10,6 +10,7 @@ import type { NodeView, RunStatus } from './node-view.ts';
 import { describeFailure } from '../engine/meta/describe.ts';
 import type { ChildFailure, Edit } from '../engine/meta/types.ts';
 import { selectFinal } from '../engine/search/selection.ts';
+import { FINAL_STEP } from '../engine/search/final-phase.ts';
 import type { ValidationPlan } from '../engine/search/validation-sampler.ts';
 import type { NoOpChild, SearchTree } from '../engine/search/tree.ts';
 import { evalScore, lcb, type UcbParams } from '../engine/search/ucb.ts';
@@ -252,7 +253,7 @@ function status(events: JournalEvent[], stopped: boolean, pid: number | undefine
   if (pid !== undefined) return 'running';
   if (events.length === 0) return 'not started';
   const lastStart = events.map((e) => e.type).lastIndexOf('start');
-  if (events.slice(lastStart).some((e) => e.type === 'step-done' && e.step === -1)) return 'finished';
+  if (events.slice(lastStart).some((e) => e.type === 'step-done' && e.step === FINAL_STEP)) return 'finished';
   return stopped ? 'stopped' : 'interrupted';
 }
 

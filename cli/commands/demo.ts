@@ -4,31 +4,32 @@
 // writes the run's HTML report into it.
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { z } from 'zod';
 import { defaultRunFolder, renderReport } from '../../api/runs.ts';
-import { intOption, parse } from '../args.ts';
+import { commandHelp, defaultsOf, withDefaults } from '../../api/options/derive.ts';
+import { noPositionals, parse } from '../args.ts';
 import { searchCommand } from './search.ts';
 import { toStdout } from '../terminal.ts';
 
-export const usage = `automemo demo [--budget N] [--out DIR] [--data DIR]
+export const usage = commandHelp(
+  'demo',
+  `automemo demo [--budget N] [--out DIR] [--data DIR]
 
-Offline tour: a ${12}-step tree search over memo programs on the shipped LoCoMo
+Offline tour: a ${defaultsOf('demo').budget}-step tree search over memo programs on the shipped LoCoMo
 conversations (reward: evidence recall), seeded with Omni-SimpleMem and a
 retrieval pipeline built from automemo/lib's stages, using the offline meta
-agent (it edits the pipeline's stages and constants). Prints every step, the final table and the run folder
-(default search-trees/runs/demo-<time>), and writes report.html there (the
-viewer's page as one file; "automemo view <run>" serves it live). Takes a few
-minutes on a laptop. --data DIR runs it on another folder of LoCoMo-format
-conversations.
-For the memory baselines side by side: automemo baselines --env locomo.`;
-
-const Args = z.object({ positionals: z.array(z.string()).max(0), out: z.string().optional(), budget: intOption(1, 1000), data: z.string().optional() });
+agent (it edits the pipeline's stages and constants). Prints every step, the
+final table and the run folder, and writes report.html there (the viewer's page
+as one file; "automemo view <run>" serves it live). Takes a few minutes on a
+laptop.`,
+  'For the memory baselines side by side: automemo baselines --env locomo.',
+);
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { out: { type: 'string' }, budget: { type: 'string' }, data: { type: 'string' } }, Args);
+  const a = withDefaults('demo', parse('demo', argv, { positionals: noPositionals('demo') }));
   const out = a.out ?? defaultRunFolder('demo');
   // The default seeds: Omni-SimpleMem, and a pipeline of automemo/lib's stages that the offline agent edits structurally.
-  const code = await searchCommand({ positionals: [], env: 'locomo', budget: a.budget ?? 12, out, meta: 'offline', ...(a.data ? { data: a.data } : {}) }, 'automemo demo');
+  const search = { env: 'locomo', budget: a.budget, out, meta: 'offline' as const, ...(a.data ? { data: a.data } : {}) };
+  const code = await searchCommand(search, 'automemo demo');
   if (code !== 0) return code;
   const report = join(out, 'report.html');
   writeFileSync(report, renderReport(out).html);

@@ -4,26 +4,25 @@ import { z } from 'zod';
 import { readRun, readRunInfo, REPORT_LIMITS, renderReport, textSummary } from '../../api/runs.ts';
 import { runEnvironmentNote } from '../../api/environments.ts';
 import { noteToStderr } from '../style.ts';
-import { intOption, parse } from '../args.ts';
+import { commandHelp } from '../../api/options/derive.ts';
+import { parse } from '../args.ts';
 import { toStdout } from '../terminal.ts';
 
-export const usage = `automemo report <run-folder> [--html FILE] [--images-mb N]
+export const usage = commandHelp(
+  'report',
+  `automemo report <run-folder> [--html FILE] [--images-mb N]
 
 Without --html: prints the run (env, mode, settings, status), every node with
 its mean, evaluations and LCB, the selected program and its test score.
 With --html: writes one self-contained HTML file with the viewer's views (tree,
 score over steps, action log, nodes, diffs, feedback, per-task outcomes);
 it opens offline. Long payloads are clipped, and images are inlined up to
---images-mb megabytes in all (default ${REPORT_LIMITS.totalImageBytes / 1e6}); the page says what was left out.`;
-
-const Args = z.object({
-  positionals: z.array(z.string()).length(1, 'give the run folder: automemo report <run-folder>'),
-  html: z.string().optional(),
-  'images-mb': intOption(0, 1000),
-});
+--images-mb megabytes in all; the page says what was left out.`,
+);
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { html: { type: 'string' }, 'images-mb': { type: 'string' } }, Args);
+  const positionals = z.array(z.string()).length(1, 'give the run folder: automemo report <run-folder>');
+  const a = parse('report', argv, { positionals });
   const dir = a.positionals[0] as string;
   const changed = await runEnvironmentNote(dir, readRunInfo(dir).envSource);
   if (changed) noteToStderr(changed);
@@ -31,7 +30,7 @@ export async function run(argv: string[]): Promise<number> {
     toStdout(`${textSummary(readRun(dir))}\n`);
     return 0;
   }
-  const limits = { ...REPORT_LIMITS, ...(a['images-mb'] !== undefined ? { totalImageBytes: a['images-mb'] * 1e6 } : {}) };
+  const limits = { ...REPORT_LIMITS, ...(a.imagesMb !== undefined ? { totalImageBytes: a.imagesMb * 1e6 } : {}) };
   const { html, bundle } = renderReport(dir, limits);
   writeFileSync(a.html, html);
   const kept = Object.keys(bundle.images).length;

@@ -1,135 +1,36 @@
 // automemo search: the budget-aware tree search over memo programs (api/search.ts), with a run folder that can
 // be resumed; this file is its arguments, its terminal progress and its summary table.
 import { isAbsolute, relative, resolve } from 'node:path';
-import { z } from 'zod';
-import { environments } from '../../api/environments.ts';
-import { MAX_PARALLEL, MAX_SEEDS, POLICY_NAMES, search, type SearchResult, seedsOf } from '../../api/search.ts';
+import { SCREEN_KEEP, search, type SearchResult, seedsOf } from '../../api/search.ts';
 import type { JournalEvent, RunOptions, SearchProgress, ValidationPlan } from '../../api/index.ts';
-import { evaluationPlace, intOption, parse, protocolField, protocolUsage, SEED_OPTIONS, seedArgs, seedFields, seedUsage, UsageError } from '../args.ts';
-import { protocolStatement } from '../../api/limits.ts';
-import { MAX_WORKERS } from '../../api/workers.ts';
+import { type CommandLineValues, commandHelp, commandLineDefaults } from '../../api/options/derive.ts';
+import { noPositionals, parse, UsageError } from '../args.ts';
+import { protocolStatement } from '../../api/evaluate.ts';
 import { resolveModels } from '../../foundation/llm/models.ts';
-import { didYouMean } from '../../foundation/closest.ts';
 import { progressPrinter } from '../progress.ts';
 import { fmt, stepProgress } from '../search-progress.ts';
 import { bold, noteToStderr } from '../style.ts';
 import { toStdout, toStderr } from '../terminal.ts';
 
-export const usage = `automemo search --env <env> [options]
+export const usage = commandHelp(
+  'search',
+  `automemo search --env <env> [options]
 
 Budget-aware UCB tree search over memo programs. Step 0 evaluates the no-memory
-root and the seeds (by default the best 3 standard designs, screened on
+root and the seeds (by default the best ${SCREEN_KEEP} standard designs, screened on
 validation); each step then re-evaluates a program or has the meta agent write
 a child (quick-examined, repaired up to 3 times, evaluated). The program with
-the best lower confidence bound is evaluated on the held-out test split.
-
-Options:
-  --env ENV           the environment, one of:
-${environments.help('                        ')}
-  --budget N          steps after the seeds (default 20)
-  --seeds A,B         seed programs, by name or path; "auto" (default) screens
-                      the standard designs (the baselines and pipeline) on
-                      validation and keeps the best 3; "none" for none; a
-                      seed's node is seed-<its name>
-  --meta KIND         model or offline (default: model when AUTOMEMO_META_MODEL is
-                      set, else offline)
-  --out DIR           run folder (default search-trees/runs/search-<time>)
-  --resume            continue the run in --out from its journal
-  --trust-run         with --resume: run the environment module a run folder
-                      names even when this user's automemo did not make the
-                      run (a folder from someone else); without it such a run
-                      is refused before any of its code runs
-  --max-usd X         stop cleanly once the models have cost this much
-${seedUsage(22)}
-  --policy P          ucb (default), ucb-paper, greedy, random, alma-softmax
-  --select S          lcb (default) or max-mean
-  --eval-fraction F   share of validation tasks per evaluation (default 0.5)
-  --min-eval-tasks N  but at least N of them (default 30; all when fewer):
-                      fewer tasks cannot tell programs apart
-  --parallel K        steps in flight at once (default 1; at most 16): each
-                      step's model calls overlap the others' evaluations
-  --workers N         local worker processes evaluating programs (default:
-                      cores - 1, at least 1; 0 evaluates in this process)
-  --queue URL         evaluate on \`automemo worker --queue URL\` processes
-                      through Redis (redis://[:password@]host:port, rediss://
-                      for TLS); see the README's "Scaling out"
-  --clusters C        with a model: clue (default; the model summarises each
-                      task's scenario and keeps a cluster pool) or metadata
-                      (the environment's groups: site, template, category)
-  --data DIR          the environment's data folder
-  --strict            a data: benchmark must load whole: a world left out
-                      by a bad field, or a line that is not JSON, is an
-                      error (exit 1, naming file:line), not a note
-${protocolUsage(22)}
-  --no-test           skip the final test-split evaluation
-  --json              print the summary as JSON`;
-
-const Args = z.object({
-  positionals: z.array(z.string()).max(0, 'search takes no positional arguments'),
-  env: z.string().optional(),
-  budget: intOption(0, 10_000),
-  seeds: z.string().optional(),
-  meta: z.enum(['model', 'offline']).optional(),
-  out: z.string().optional(),
-  resume: z.boolean().optional(),
-  'trust-run': z.boolean().optional(),
-  'max-usd': z.coerce.number().positive().optional(),
-  ...seedFields(),
-  policy: z.enum(POLICY_NAMES, { error: (iss) => `unknown policy ${JSON.stringify(String(iss.input).slice(0, 50))}${didYouMean(String(iss.input), POLICY_NAMES)}; known: ${POLICY_NAMES.join(', ')}` }).optional(),
-  select: z.enum(['lcb', 'max-mean']).optional(),
-  'eval-fraction': z.coerce.number().gt(0).max(1).optional(),
-  'min-eval-tasks': intOption(0, 100_000),
-  parallel: intOption(1, MAX_PARALLEL),
-  clusters: z.enum(['clue', 'metadata']).optional(),
-  workers: intOption(0, MAX_WORKERS),
-  queue: z.string().optional(),
-  data: z.string().optional(),
-  strict: z.boolean().optional(),
-  'no-test': z.boolean().optional(),
-  protocol: protocolField(),
-  json: z.boolean().optional(),
-});
+the best lower confidence bound is evaluated on the held-out test split.`,
+);
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(
-    argv,
-    {
-      env: { type: 'string' },
-      budget: { type: 'string' },
-      seeds: { type: 'string' },
-      meta: { type: 'string' },
-      out: { type: 'string' },
-      resume: { type: 'boolean' },
-      'trust-run': { type: 'boolean' },
-      'max-usd': { type: 'string' },
-      ...SEED_OPTIONS,
-      policy: { type: 'string' },
-      select: { type: 'string' },
-      'eval-fraction': { type: 'string' },
-      'min-eval-tasks': { type: 'string' },
-      parallel: { type: 'string' },
-      clusters: { type: 'string' },
-      workers: { type: 'string' },
-      queue: { type: 'string' },
-      data: { type: 'string' },
-      strict: { type: 'boolean' },
-      'no-test': { type: 'boolean' },
-      protocol: { type: 'string' },
-      json: { type: 'boolean' },
-    },
-    Args,
-  );
-  return searchCommand(a);
+  return searchCommand(parse('search', argv, { positionals: noPositionals('search') }));
 }
 
-export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo search'): Promise<number> {
+/** A search from the command line's values (demo's too): progress on the terminal, the summary table at the end. */
+export async function searchCommand(given: CommandLineValues<'search'>, label = 'automemo search'): Promise<number> {
+  const { json, ...a } = { ...commandLineDefaults('search'), ...given };
   if (!a.resume && !a.env) throw new UsageError('give --env');
-  const seeds = a.seeds === undefined || a.seeds === 'auto' ? undefined : a.seeds === 'none' ? [] : a.seeds.split(',').map((s) => s.trim());
-  // Counted before any is looked at; each becomes a node with a safe id (engine/search/node-ids.ts), never a path.
-  if (seeds && seeds.length > MAX_SEEDS)
-    throw new UsageError(`--seeds takes at most ${MAX_SEEDS} programs; got ${seeds.length}`);
-  if (seeds?.some((s) => s === ''))
-    throw new UsageError('--seeds has an empty name: give program names or paths separated by commas, "auto" or "none"');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
   // Named by their flags here; the API checks them again in its own words.
   if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
@@ -148,32 +49,13 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
   let onEvent: ((e: JournalEvent, s: SearchProgress) => void) | undefined;
   try {
     const result = await search({
-      ...(a.env ? { env: a.env } : {}),
-      ...(a.out ? { out: a.out } : {}),
-      ...(a.resume ? { resume: true } : {}),
-      ...(a['trust-run'] ? { trustRun: true } : {}),
-      ...(a.budget !== undefined ? { budget: a.budget } : {}),
-      ...(seeds ? { seeds } : {}),
-      ...(a.meta ? { meta: a.meta } : {}),
-      ...(a['max-usd'] ? { maxUsd: a['max-usd'] } : {}),
-      ...seedArgs(a),
-      ...(a.policy ? { policy: a.policy } : {}),
-      ...(a.select ? { select: a.select } : {}),
-      ...(a['eval-fraction'] ? { evalFraction: a['eval-fraction'] } : {}),
-      ...(a['min-eval-tasks'] !== undefined ? { minEvalTasks: a['min-eval-tasks'] } : {}),
-      ...(a.parallel !== undefined ? { parallel: a.parallel } : {}),
-      ...(a.clusters ? { clustering: a.clusters } : {}),
-      ...evaluationPlace(a),
-      ...(a.data ? { data: a.data } : {}),
-      ...(a.strict ? { strict: true } : {}),
-      ...(a['no-test'] ? { test: false } : {}),
-      ...(a.protocol ? { protocol: a.protocol } : {}),
+      ...a,
       signal: abort.signal,
       onNote: noteToStderr,
       onStart: (s) => {
         options = s.options;
         runFolder = s.runFolder;
-        if (a.json) return;
+        if (json) return;
         onEvent = stepProgress(s.options);
         const out = relative(process.cwd(), s.runFolder) || s.runFolder;
         const o = s.options;
@@ -187,9 +69,9 @@ export async function searchCommand(a: z.infer<typeof Args>, label = 'automemo s
       },
       onEvent: (e, s) => onEvent?.(e, s),
       // Lines, not a redrawn one, even on a terminal: the step lines go between them.
-      ...(a.json ? {} : { onProgress: progressPrinter({ tty: false }) }),
+      ...(json ? {} : { onProgress: progressPrinter({ tty: false }) }),
     });
-    if (a.json) toStdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (json) toStdout(`${JSON.stringify(result, null, 2)}\n`);
     else {
       const out = relative(process.cwd(), result.runFolder) || result.runFolder;
       toStdout(

@@ -2,12 +2,15 @@
 // log, per-node code, diffs, the meta agent's feedback and per-task outcomes (viewer/).
 import { z } from 'zod';
 import { isStudyFolder, readRunInfo, StudyServer, ViewServer } from '../../api/runs.ts';
-import { intOption, parse } from '../args.ts';
+import { commandHelp } from '../../api/options/derive.ts';
+import { parse } from '../args.ts';
 import { bold, noteToStderr } from '../style.ts';
 import { runEnvironmentNote } from '../../api/environments.ts';
 import { toStdout } from '../terminal.ts';
 
-export const usage = `automemo view <run-folder | study-folder> [--port N]
+export const usage = commandHelp(
+  'view',
+  `automemo view <run-folder | study-folder> [--port N]
 
 Serves a page on 127.0.0.1 that shows a search run and follows it while it runs:
 the tree (size by evaluations, colour by mean score, confidence interval on
@@ -15,18 +18,12 @@ hover, the LCB winner, failed generations), score over steps, the action log
 with the competing scores, and per node its code, diff against its parent, the
 meta agent's feedback and per-task outcomes; any two nodes side by side.
 A study folder (automemo study) shows the study's tables and figures, each
-search linked to its run's own viewer.
-
-Options:
-  --port N   port to listen on (default: a free one)`;
-
-const Args = z.object({
-  positionals: z.array(z.string()).length(1, 'give the run folder: automemo view <run-folder>'),
-  port: intOption(0, 65_535),
-});
+search linked to its run's own viewer.`,
+);
 
 export async function run(argv: string[]): Promise<number> {
-  const a = parse(argv, { port: { type: 'string' } }, Args);
+  const positionals = z.array(z.string()).length(1, 'give the run folder: automemo view <run-folder>');
+  const a = parse('view', argv, { positionals });
   const dir = a.positionals[0] as string;
   if (isStudyFolder(dir)) return viewStudy(dir, a.port ?? 0);
   // Not a run folder is the user's mistake, but not a usage one: the message names the problem, exit 1.

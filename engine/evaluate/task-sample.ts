@@ -5,6 +5,8 @@
 import { taskHash } from '../environment/roles.ts';
 
 export const DEFAULT_MIN_EVAL_TASKS = 30;
+/** The share of the validation tasks an evaluation scores (at least DEFAULT_MIN_EVAL_TASKS of them). */
+export const DEFAULT_EVAL_FRACTION = 0.5;
 
 /** The filter of sample `sampleSeed` over the validation task ids, or undefined for all of them. */
 export function evalSample(ids: readonly string[], sampleSeed: number, fraction: number, minTasks: number): ((id: string) => boolean) | undefined {

@@ -13,6 +13,9 @@ export interface ScreenSpec {
   keep: number;
 }
 
+/** Standard designs an automatic screen keeps as seeds. */
+export const SCREEN_KEEP = 3;
+
 interface Screened {
   design: string;
   node: NodeLine;

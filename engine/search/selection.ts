@@ -12,6 +12,20 @@ export function selectionScore(tree: SearchTree, node: TreeNode, p: UcbParams, h
   return how === 'lcb' ? lcb(q, node.scores.length, tree.totalEvaluations(), p) : q;
 }
 
+/**
+ * The node of the best lower confidence bound and that bound, ties to the earlier node: what a step's progress line
+ * shows as "best LCB" (the handed-over pick adds a floor and a holdout: selectFinal, final-phase.ts). Undefined
+ * before any node has a score.
+ */
+export function bestLcb(tree: SearchTree, p: UcbParams): { node: TreeNode; lcb: number } | undefined {
+  let best: { node: TreeNode; lcb: number } | undefined;
+  for (const node of tree.evaluated()) {
+    const bound = selectionScore(tree, node, p, 'lcb');
+    if (!best || bound > best.lcb + 1e-12) best = { node, lcb: bound };
+  }
+  return best;
+}
+
 /** argmax of the rule over the evaluated nodes `eligible` keeps, the root included; ties to the earlier node. */
 export function selectFinal(
   tree: SearchTree,

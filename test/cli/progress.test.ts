@@ -1,7 +1,11 @@
 // Progress as a user watching a run sees it, on a terminal or through a pipe: lines while evaluations run (a piped
 // 34-minute run printed nothing until its table), a time left that ignores step 0, and a step whose children
 // changed nothing said once.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bestLcb } from '../../engine/search/selection.ts';
+import { repoRoot } from '../../foundation/paths.ts';
 import { progressPrinter } from '../../cli/progress.ts';
 import { childWords, stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
@@ -101,6 +105,25 @@ describe('a search\'s step lines', () => {
     print(at(0, { type: 'step-done', step: 3 }), s);
     expect(out).toHaveLength(2);
     expect(out[1]).toMatch(/^ {2}step 3\/10 generate from n1 \(after a child that changed nothing\) → n3 \[tune k\]: 0\.600/);
+  });
+
+  it("shows the best LCB by the engine's own rule, and re-derives no formula or step number of the engine's", () => {
+    const out: string[] = [];
+    const print = stepProgress(options, (s) => out.push(s), () => 0);
+    const s = state();
+    s.tree.add({ ...node('n2', 'root', [0.9]), kind: 'child', step: 2 });
+    (s.tree.get('root').scores as number[]).push(0.3, 0.25);
+    print(at(0, { type: 'action', step: 2, kind: 'generate', node: 'root' }), s);
+    print(at(0, { type: 'evaluation', step: 2, node: 'n2', split: 'train', index: 0, score: 0.9, tasks: 93 }), s);
+    const best = bestLcb(s.tree, DEFAULT_UCB);
+    expect(out.at(-1)).toContain(`best LCB ${best?.lcb.toFixed(3)} ${best?.node.id} |`);
+    // The CLI takes them from the engine (through api/): the LCB's formula and the final phase's step number.
+    for (const name of readdirSync(join(repoRoot, 'cli'), { recursive: true }) as string[]) {
+      if (!name.endsWith('.ts')) continue;
+      const text = readFileSync(join(repoRoot, 'cli', name), 'utf8');
+      expect(text, name).not.toMatch(/Math\.sqrt\(Math\.log|\bcEval\b/);
+      expect(text, name).not.toMatch(/step === -1|step: -1/);
+    }
   });
 });
 

@@ -114,14 +114,14 @@ describe('run model', () => {
       join(dir, 'journal.jsonl'),
       action(4, 'generate', 'n1') +
         line({ type: 'quick-exam', step: 4, dir: 'programs/n4', attempt: 0, passed: true }) +
-        line({ type: 'no-op', step: 4, parent: 'n1', same: 'n1', reason: 'the same program as n1', dir: 'programs/n4', description: 'reorder <b>nothing</b>' }) +
-        line({ type: 'no-op', step: 4, parent: 'n1', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }] }) +
+        line({ type: 'no-op', step: 4, parent: 'n1', rule: 'same-program', same: 'n1', reason: 'the same program as n1', dir: 'programs/n4', description: 'reorder <b>nothing</b>' }) +
+        line({ type: 'no-op', step: 4, parent: 'n1', rule: 'quick-exam', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }] }) +
         node(4, 'n4', 'n1', 'child', 0.7) +
         evaluation(4, 'n4', 0, 0.2) +
         line({ type: 'step-done', step: 4 }) +
         // A no-op of a step that never finished is not counted.
         action(5, 'generate', 'n4') +
-        line({ type: 'no-op', step: 5, parent: 'n4', reason: 'the same program as n4', dir: 'programs/n5' }),
+        line({ type: 'no-op', step: 5, parent: 'n4', rule: 'same-program', reason: 'the same program as n4', dir: 'programs/n5' }),
     );
     const run = readRun(dir);
     expect(run.noops).toEqual([
@@ -194,6 +194,8 @@ describe('run model', () => {
     expect(() => readRunInfo(dir)).toThrow(NotARunError);
     expect(() => readRunInfo(dir)).toThrow(/is not a run folder: it has no run.json/);
     writeFileSync(join(dir, 'run.json'), '{"format": "something else"}');
+    expect(() => readRunInfo(dir)).toThrow(/is a run of format "something else"/);
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ format: RUN_FORMAT }));
     expect(() => readRunInfo(dir)).toThrow(/is not a run description/);
     const damaged = makeRun();
     writeFileSync(join(damaged, 'journal.jsonl'), 'not json\n{"type":"start","resumed":false,"pid":1,"t":1}\n');
