@@ -101,9 +101,9 @@ type Tree = SearchProgress['tree'];
 type Node = NonNullable<ReturnType<Tree['nodes']['get']>>;
 
 /**
- * What a child changed, as its step line says it: the part of its description that differs from its parent's and
- * its earlier siblings' (eight tails on one crossover share their first hundred characters), and, when earlier
- * siblings tried the same idea, which try of it this is.
+ * What a child changed, as its step line says it: which mode chose it, the part of its description that differs
+ * from its parent's and its earlier siblings' (eight tails on one crossover share their first hundred characters),
+ * and, when earlier siblings tried the same idea, which try of it this is.
  */
 export function childWords(node: Node, tree: Tree): string {
   const siblings = [...tree.nodes.values()].filter((n) => n.kind === 'child' && n.parent === node.parent && n.id !== node.id && n.step < node.step);
@@ -112,5 +112,7 @@ export function childWords(node: Node, tree: Tree): string {
   const label = editLabel(node.edits, node.description, node.id);
   const same = siblings.filter((n) => editLabel(n.edits, n.description, n.id).group === label.group).length;
   const idea = same ? ` (${label.groupLabel}: try ${same + 1} from ${node.parent})` : '';
-  return `[${differingPart(node.description ?? label.label, others)}]${idea}`;
+  // Which mode chose the edit (evidence, extend, sweep, crossover, …), as the node records it.
+  const mode = node.mode ? `${node.mode}: ` : '';
+  return `[${mode}${differingPart(node.description ?? label.label, others)}]${idea}`;
 }

@@ -38,6 +38,11 @@ export interface ParentCore {
   tried?: TriedChild[];
   /** One real update episode of this environment, as update() receives it. */
   exampleEpisode?: EpisodeRecorder;
+  /**
+   * Per scenario, how many successful and failed update episodes the memory is built from, and how many of them carry
+   * an outcome note (the checker's feedback).
+   */
+  updateEpisodes?: { scenario: string; success: number; failure: number; notes?: number }[];
 }
 
 /**
@@ -59,8 +64,6 @@ export interface ModelPart {
   guide?: EnvironmentGuide;
   /** Which model roles are online, in a line (the meta prompt says whether ctx.llm answers for real). */
   roles?: string;
-  /** Per scenario, how many successful and failed update episodes the memory is built from. */
-  updateEpisodes?: { scenario: string; success: number; failure: number }[];
   /** The best programs elsewhere in the tree, in short. */
   inspirations?: Inspiration[];
   /** CluE's cluster pool as the search left it (persists across steps; empty at first). */
@@ -71,6 +74,25 @@ export interface ModelPart {
   beforeModelCall?: () => void;
   /** Reports each model call; the search journals it and charges the ledger. */
   onModelCall?: (call: ModelCall) => void;
+}
+
+/**
+ * A field of the update episodes' meta with short text values (a customer, a site, a job), summarised: what a memory
+ * could file its units under. A field with one value per world files nothing apart; one whose values recur in
+ * several episodes of a world, and that tasks name, is an entity the memory can keep knowledge of.
+ */
+export interface EpisodeField {
+  field: string;
+  /** Episodes that have it. */
+  episodes: number;
+  /** Distinct values per world, on average. */
+  perWorld: number;
+  /** Episodes per distinct value, on average. */
+  perValue: number;
+  /** Share of the episodes whose instruction names the field's value. */
+  named: number;
+  /** Some of its values (at most 200), to look for in what tasks ask. */
+  values: string[];
 }
 
 /**
@@ -91,6 +113,8 @@ export interface OfflinePart {
   seed: number;
   /** What earlier edits did, for agents that learn from the tree. */
   history?: EditOutcome[];
+  /** The update episodes' meta fields that name something (a customer, a site), summarised. */
+  episodeFields?: EpisodeField[];
 }
 
 /** The parts of the parent's view beyond the core an agent may read. */
@@ -173,12 +197,23 @@ export interface ModelCall {
   retries?: string[];
 }
 
+/**
+ * What chose a child's edit, declared once (the journal's node event and the step line carry it): the benchmark's
+ * evidence (what failed tasks show, what the data holds); an edit that helped elsewhere, extended; a systematic
+ * sweep of the declared tunables when the evidence points at nothing left; a part of a better program (crossover);
+ * a standard design as a child of the root; a model's rewrite.
+ */
+export const PROPOSAL_MODES = ['evidence', 'extend', 'sweep', 'crossover', 'design', 'model'] as const;
+export type ProposalMode = (typeof PROPOSAL_MODES)[number];
+
 export interface Proposal {
   files: ProgramFiles;
   /** What changed and why, in a sentence or two (shown in the viewer and to a model; never parsed). */
   description: string;
   /** What changed, typed: what the tree remembers and agents decide from. */
   edits: Edit[];
+  /** What chose the edit (the step line shows it). */
+  mode?: ProposalMode;
   /** What the agent read in the parent's evidence and decided; kept in programs/<node>/meta.json for analysts. */
   feedback?: MetaFeedback;
 }

@@ -177,7 +177,7 @@ async function addChild(g: Generator, p: Passed): Promise<TreeNode> {
     parentSnapshot: journal.state.tree.q(parent),
   };
   const line = await programs.writeNode(
-    { ...spec, description: proposal.description, edits: editsOf(proposal) },
+    { ...spec, description: proposal.description, edits: editsOf(proposal), ...(proposal.mode ? { mode: proposal.mode } : {}) },
     proposal.files,
   );
   // Written before the node line, so a viewer that sees the node finds its meta.json.
@@ -210,6 +210,7 @@ function noOp(g: Generator, p: Passed, noop: NoOp): 'no-op' {
     dir: relative(g.programs.folder.dir, dir),
     description: proposal.description.slice(0, 2000),
     ...(proposal.edits.length ? { edits: editsOf(proposal) } : {}),
+    ...(proposal.mode ? { mode: proposal.mode } : {}),
   });
   return 'no-op';
 }

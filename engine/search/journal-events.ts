@@ -6,7 +6,7 @@
 // relative path, so no line can point a reader or writer outside the run.
 import { z } from 'zod';
 import { SafeNameSchema as NodeId, SafeRelPathSchema as RunPath } from '../../foundation/safe-path.ts';
-import { ChildFailureSchema, EditsSchema } from '../meta/types.ts';
+import { ChildFailureSchema, EditsSchema, PROPOSAL_MODES } from '../meta/types.ts';
 
 /** Why a search stopped before its budget: the dollar cap, the machinery failing, or the user's signal. */
 export const STOP_KINDS = ['budget', 'infrastructure', 'interrupted'] as const;
@@ -39,6 +39,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     parentSnapshot: z.number().nullable(),
     description: z.string().optional(),
     edits: EditsSchema.optional(),
+    /** What chose a child's edit (evidence, extend, sweep, crossover, design, model). */
+    mode: z.enum(PROPOSAL_MODES).optional(),
   }),
   z.object({
     type: z.literal('evaluation'),
@@ -80,6 +82,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     dir: RunPath.optional(),
     edits: EditsSchema.optional(),
     description: z.string().max(2000).optional(),
+    mode: z.enum(PROPOSAL_MODES).optional(),
   }),
   // A child that never passed quick examination, or that the meta agent could not write: the check and its detail.
   z.object({

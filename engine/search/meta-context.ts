@@ -6,7 +6,7 @@ import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { Environment } from '../environment/contract.ts';
 import { describeModel, type ResolvedModels } from '../../foundation/llm/models.ts';
 import { wholeSentences } from '../meta/sentences.ts';
-import { childFailure, type Inspiration, type ProgramFiles, type TriedChild } from '../meta/types.ts';
+import { childFailure, type EpisodeField, type Inspiration, type ProgramFiles, type TriedChild } from '../meta/types.ts';
 import type { SearchTree } from './tree.ts';
 
 const MAX_TRIED = 12;
@@ -103,24 +103,74 @@ export function rolesLine(models: ResolvedModels): string {
 
 export interface MemoryMaterial {
   example?: EpisodeRecorder;
-  counts: { scenario: string; success: number; failure: number }[];
+  counts: { scenario: string; success: number; failure: number; notes: number }[];
+  fields?: EpisodeField[];
 }
 
-/** One real update episode (the first non-empty one) and, per scenario, the update episodes' outcomes. */
+/** Episodes, meta fields and values looked at: what the material costs stays bounded whatever the benchmark. */
+const MAX_EPISODES = 20_000;
+const MAX_FIELDS = 20;
+const MAX_VALUE_CHARS = 100;
+const MAX_VALUES = 200;
+
+/**
+ * One real update episode (the first non-empty one); per scenario, the update episodes' outcomes and how many carry
+ * a note; and the meta fields that name something, summarised (EpisodeField).
+ */
 export async function memoryMaterial(env: Environment): Promise<MemoryMaterial> {
   const worlds = await env.worlds('train');
   const episodes = worlds.flatMap((w) => w.episodes);
   const example = episodes.find((e) => e.steps.length > 0) ?? episodes[0];
-  const tally = new Map<string, { success: number; failure: number }>();
-  for (const e of episodes) {
+  const tally = new Map<string, { success: number; failure: number; notes: number }>();
+  for (const e of episodes.slice(0, MAX_EPISODES)) {
     // Dialogue sessions have no outcome to learn from: they are not counted as successes.
     if (e.meta.kind === 'dialogue') continue;
     const scenario = env.scenario(e.taskId);
-    const t = tally.get(scenario) ?? { success: 0, failure: 0 };
+    const t = tally.get(scenario) ?? { success: 0, failure: 0, notes: 0 };
     if (e.outcome.success) t.success++;
     else t.failure++;
+    if (typeof e.outcome.note === 'string' && e.outcome.note.trim()) t.notes++;
     tally.set(scenario, t);
   }
   const counts = [...tally].map(([scenario, t]) => ({ scenario, ...t })).sort((a, b) => a.scenario.localeCompare(b.scenario));
-  return { ...(example ? { example } : {}), counts };
+  const fields = episodeFields(worlds.map((w) => w.episodes));
+  return { ...(example ? { example } : {}), counts, ...(fields.length ? { fields } : {}) };
+}
+
+/** The meta fields with short text values, per world: how many values, how many episodes share one, named or not. */
+export function episodeFields(worlds: EpisodeRecorder[][]): EpisodeField[] {
+  const seen = new Map<string, { episodes: number; named: number; perWorld: number[]; values: Set<string> }>();
+  let looked = 0;
+  for (const episodes of worlds) {
+    const inWorld = new Map<string, Set<string>>();
+    for (const e of episodes) {
+      if (looked++ >= MAX_EPISODES) break;
+      for (const [field, value] of Object.entries(e.meta ?? {}).slice(0, 50)) {
+        if (typeof value !== 'string' || !value.trim() || value.length > MAX_VALUE_CHARS || field === 'kind') continue;
+        let f = seen.get(field);
+        if (!f) {
+          if (seen.size >= MAX_FIELDS) continue;
+          seen.set(field, (f = { episodes: 0, named: 0, perWorld: [], values: new Set() }));
+        }
+        f.episodes++;
+        if (e.instruction.slice(0, 5000).toLowerCase().includes(value.toLowerCase())) f.named++;
+        if (f.values.size < 5000) f.values.add(value);
+        const w = inWorld.get(field) ?? new Set<string>();
+        w.add(value);
+        inWorld.set(field, w);
+      }
+    }
+    for (const [field, values] of inWorld) seen.get(field)?.perWorld.push(values.size);
+  }
+  return [...seen]
+    .filter(([, f]) => f.episodes >= 2)
+    .map(([field, f]) => ({
+      field,
+      episodes: f.episodes,
+      perWorld: f.perWorld.reduce((a, b) => a + b, 0) / Math.max(1, f.perWorld.length),
+      perValue: f.episodes / Math.max(1, f.values.size),
+      named: f.named / f.episodes,
+      values: [...f.values].slice(0, MAX_VALUES),
+    }))
+    .sort((a, b) => a.field.localeCompare(b.field));
 }

@@ -77,8 +77,8 @@ export class ParentContexts {
   private async core(parent: TreeNode, step: number, read: ReadEvidence): Promise<ParentCore> {
     const { journal, programs, env } = this.s;
     const { tree } = journal.state;
-    this.material ??= memoryMaterial(env).catch(() => ({ counts: [] }));
-    const { example } = await this.material;
+    this.material ??= memoryMaterial(env).catch((): MemoryMaterial => ({ counts: [] }));
+    const { example, counts } = await this.material;
     return {
       node: parent.id,
       files: programs.files(parent),
@@ -96,13 +96,13 @@ export class ParentContexts {
         }
       }),
       ...(example ? { exampleEpisode: example } : {}),
+      updateEpisodes: counts,
     };
   }
 
   private async modelPart(parent: TreeNode, step: number, read: ReadEvidence): Promise<ModelPart> {
     const { journal, env, models, ledger, options } = this.s;
     const { tree, cluePool } = journal.state;
-    const { counts } = await (this.material ??= memoryMaterial(env).catch(() => ({ counts: [] })));
     const questions = new Map<string, string>();
     const trajectories = new Map<string, string>();
     const images = new Map<string, TaskImages>();
@@ -121,7 +121,6 @@ export class ParentContexts {
       envDescription: env.describe?.() ?? info.name,
       ...(env.guide ? { guide: env.guide() } : {}),
       roles: rolesLine(models),
-      updateEpisodes: counts,
       inspirations: inspirationsFor(tree, parent.id),
       cluePool,
       onClusters: (c) => this.journalClusters(c, parent.id, step),
@@ -146,6 +145,7 @@ export class ParentContexts {
     for (const l of read.lines)
       if (l.payload?.metadata !== undefined) payloadMetadata.set(l.taskId, l.payload.metadata);
     const design = designOf(tree, options.seeds, screen, parent.id);
+    const { fields } = await (this.material ??= memoryMaterial(env).catch((): MemoryMaterial => ({ counts: [] })));
     return {
       payloadMetadata,
       donors: crossoverDonors({ tree, screen, programs, seeds: options.seeds }, parent.id),
@@ -154,6 +154,7 @@ export class ParentContexts {
       inTree: (files) => noOps.twin(files) !== undefined,
       seed: options.seed,
       history: editHistory(tree),
+      ...(fields ? { episodeFields: fields } : {}),
     };
   }
 

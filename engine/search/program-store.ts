@@ -8,7 +8,7 @@ import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import { examineByJob, examJob } from '../jobs/exam-job.ts';
 import type { JobExecutor } from '../jobs/executor.ts';
 import type { EnvRef } from '../jobs/job.ts';
-import type { Edit, ProgramFiles } from '../meta/types.ts';
+import type { Edit, ProgramFiles, ProposalMode } from '../meta/types.ts';
 import type { NewEvent } from './journal-events.ts';
 import type { RunStore } from './run-store.ts';
 import type { NodeKind } from './tree.ts';
@@ -43,6 +43,8 @@ export interface NodeSpec {
   parentSnapshot: number | null;
   description?: string;
   edits?: Edit[];
+  /** What chose a child's edit (the step line shows it). */
+  mode?: ProposalMode;
 }
 
 export interface ExamSettings {
@@ -79,6 +81,7 @@ export class ProgramStore {
       parentSnapshot: spec.parentSnapshot,
       ...(spec.description ? { description: spec.description } : {}),
       ...(spec.edits?.length ? { edits: spec.edits } : {}),
+      ...(spec.mode ? { mode: spec.mode } : {}),
     };
   }
 

@@ -183,6 +183,7 @@ function nodeOf(e: Event<'node'>): TreeNode {
     samples: [],
     ...(e.description ? { description: e.description } : {}),
     ...(e.edits?.length ? { edits: e.edits } : {}),
+    ...(e.mode ? { mode: e.mode } : {}),
   };
 }
 

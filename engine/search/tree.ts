@@ -2,7 +2,7 @@
 // derived quantities the formulas need (Q, n, m, S, N). It changes only through applyEvent (search-state.ts), live
 // and on resume alike, so it holds nothing the journal lacks — apart from the work in flight (reserve), which a
 // resumed search has none of.
-import type { Edit } from '../meta/types.ts';
+import type { Edit, ProposalMode } from '../meta/types.ts';
 import type { JournalEvent } from './journal-events.ts';
 import { improvement } from './ucb.ts';
 
@@ -27,6 +27,8 @@ export interface TreeNode {
   description?: string;
   /** What it changed, typed (a child's; none for the root and seeds). */
   edits?: Edit[];
+  /** What chose its edit (a child's). */
+  mode?: ProposalMode;
   testScore?: number;
   /** Evaluations that scored nothing (infrastructure failed every task): kept apart, never in Q, n or N. */
   unscored?: UnscoredEvaluation[];
@@ -168,12 +170,9 @@ export class SearchTree {
     return this.children(id).filter((c) => c.scores.length > 0);
   }
 
-  /** S(v): summed improvement of the evaluated children over the parent's snapshot. */
-  sumImprovement(id: string): number {
-    return this.evaluatedChildren(id).reduce(
-      (s, c) => s + improvement(c.scores[0] as number, c.parentSnapshot ?? 0),
-      0,
-    );
+  /** S(v): summed improvement of the evaluated children over the parent's snapshot, by `delta` (the paper's Δ unless given). */
+  sumImprovement(id: string, delta: (firstScore: number, parentSnapshot: number) => number = improvement): number {
+    return this.evaluatedChildren(id).reduce((s, c) => s + delta(c.scores[0] as number, c.parentSnapshot ?? 0), 0);
   }
 
   /** The root always; seeds when `seedsExpandable`; another node once its parent has `minWidth` evaluated children. */

@@ -1,6 +1,7 @@
 // The action scores of the budget-aware tree search, each formula in one place (docs/design.md, "The tree
 // search"). Q(v) mean full-evaluation score, n(v) its evaluations, N all evaluations so far, r the root,
-// m(v) evaluated children, S(v) their summed improvement.
+// m(v) evaluated children, S(v) their summed improvement: Δ± (losses count; policy `ucb`) or the paper's Δ
+// (`ucb-paper`).
 
 export interface UcbParams {
   /** Exploration weight of evaluate actions (and of the LCB). */
@@ -31,9 +32,22 @@ export function evalScore(q: number, n: number, N: number, p: UcbParams): number
   return q + p.cEval * Math.sqrt(safeLn(N) / n);
 }
 
-/** Δ(u) = max(0, s_u − Q_snap(v)): a child's first score over its parent's mean when it was generated. */
+/** Δ(u) = max(0, s_u − Q_snap(v)): a child's first score over its parent's mean when it was generated (the paper's). */
 export function improvement(firstScore: number, parentSnapshot: number): number {
   return Math.max(0, firstScore - parentSnapshot);
+}
+
+/**
+ * Δ±(u) = max(−c_g, s_u − Q_snap(v)): the child's gain, or its loss bounded by the generate exploration weight.
+ *
+ * The paper's Δ counts a losing child as 0, exactly as a child that changed nothing: a parent whose children keep
+ * losing (a crossover that halves the score, tried again with another tail) keeps the best Q and so keeps being
+ * expanded, its potential only diluted by m. Counted signed, losses pull G(v) below zero and the search turns to
+ * other parents after a loss or two. Bounded by c_g, one collapse (−0.5) weighs as much as a plain loss of c_g: the
+ * agent never repeats the losing edit, so its size says little about the parent's next child.
+ */
+export function signedImprovement(firstScore: number, parentSnapshot: number, p: UcbParams): number {
+  return Math.max(-p.cGen, firstScore - parentSnapshot);
 }
 
 /**
@@ -53,7 +67,7 @@ export function prior(q: number, qRoot: number, qBest: number, p: UcbParams): nu
   return p.lambda * Math.max(0, q - qRoot) * scale;
 }
 
-/** G(v) = (S(v) + κ·π(v)) / (m(v) + κ) */
+/** G(v) = (S(v) + κ·π(v)) / (m(v) + κ); with Δ± in S(v), G(v) may be negative. */
 export function potential(sumImprovement: number, children: number, priorValue: number, p: UcbParams): number {
   return (sumImprovement + p.kappa * priorValue) / (children + p.kappa);
 }

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { bestLcb } from '../../engine/search/selection.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { progressPrinter } from '../../cli/progress.ts';
-import { stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
+import { childWords, stepProgress, stepsLeftMs } from '../../cli/search-progress.ts';
 import { CostLedger } from '../../foundation/llm/ledger.ts';
 import type { SearchProgress } from '../../engine/search/search.ts';
 import { emptyState } from '../../engine/search/search-state.ts';
+import { SearchTree } from '../../engine/search/tree.ts';
 import { DEFAULT_UCB } from '../../engine/search/ucb.ts';
 import type { JournalEvent } from '../../engine/search/journal-events.ts';
 import type { RunOptions } from '../../engine/search/run-options.ts';
@@ -123,5 +124,17 @@ describe('a search\'s step lines', () => {
       expect(text, name).not.toMatch(/Math\.sqrt\(Math\.log|\bcEval\b/);
       expect(text, name).not.toMatch(/step === -1|step: -1/);
     }
+  });
+});
+
+describe("a step's line", () => {
+  it('says which mode chose the child, from the typed mode the node records (not its prose)', () => {
+    const tree = new SearchTree();
+    const base = { dir: 'programs/x', hash: 'h', parentSnapshot: 0.5, scores: [0.5], samples: [0] };
+    tree.add({ ...base, id: 'root', parent: null, kind: 'root', step: 0, parentSnapshot: null });
+    tree.add({ ...base, id: 'n1', parent: 'root', kind: 'child', step: 1, description: 'stage-tune: bm25Stage k 40 → 60 (sweep of bm25Stage.k)', mode: 'sweep' });
+    expect(childWords(tree.get('n1'), tree)).toMatch(/^\[sweep: stage-tune: bm25Stage k 40 → 60/);
+    tree.add({ ...base, id: 'n2', parent: 'root', kind: 'child', step: 2, description: 'sweep: a description that names a mode is not read' });
+    expect(childWords(tree.get('n2'), tree)).not.toMatch(/^\[sweep: sweep/);
   });
 });

@@ -84,7 +84,7 @@ describe('automemo search', () => {
     const again = await automemoInProcess('search', '--env', 'locomo', '--budget', '0', '--out', out);
     expect(again.code).toBe(2);
     expect(again.err).toContain('already holds a run; use --resume');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('--policy: unknown policy "magic"; known: ucb, greedy, random, alma-softmax');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('--policy: unknown policy "magic"; known: ucb, ucb-paper, greedy, random, alma-softmax');
     expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'ucbb')).err).toContain('unknown policy "ucbb" (did you mean "ucb"?)');
     expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'nope')).err).toContain('no memo program "nope"');
     expect((await automemoInProcess('search', '--resume', '--out', join(out, 'missing'))).err).toContain('has no run.json');

@@ -5,6 +5,7 @@
 // how full and how cut payloads are; which scenarios lag; and what the data is (dialogue turns with speakers and
 // dates, or past tasks with outcomes), so that edits which assume a shape are offered only where the data has it.
 import type { OfflineParent } from '../types.ts';
+import { type DataShape, readShape } from './data-shape.ts';
 import { goldTexts, holdsGold } from '../gold.ts';
 import { weakScenario } from './diagnose.ts';
 import { analyseMisses, type MissReport } from './miss-analysis.ts';
@@ -38,6 +39,8 @@ export interface Reading {
   repeats: number;
   /** Shares of the validation tasks that ask about the latest state, ask when (or name a time), name several people. */
   asks: { latest: number; time: number; names: number };
+  /** What the data is beyond that: feedback in outcomes, entities to file by, choices (data-shape.ts). */
+  shape?: DataShape;
 }
 
 export function readEvidence(ctx: OfflineParent): Reading {
@@ -58,7 +61,7 @@ export function readEvidence(ctx: OfflineParent): Reading {
     .filter(([, s]) => weakScenario(s, score))
     .sort((a, b) => (a[1].score as number) - (b[1].score as number))
     .map(([name]) => name);
-  const example = ctx.exampleEpisode;
+  const shape = readShape(ctx);
   return {
     scored: tasks.length,
     failed: failed.length,
@@ -70,10 +73,11 @@ export function readEvidence(ctx: OfflineParent): Reading {
     truncated: tasks.filter((t) => t.truncated).length / n,
     empty: tasks.filter((t) => t.payloadChars === 0).length / n,
     weak,
-    dialogue: example?.meta?.kind === 'dialogue',
+    dialogue: shape.dialogue,
     asks: asksOf(ctx.instructions ?? []),
     repeats: repeatShare(ctx.payloads),
-    tasksWithOutcomes: example !== undefined && example.meta?.kind !== 'dialogue',
+    tasksWithOutcomes: shape.tasksWithOutcomes,
+    shape,
     ...shownUnits(ctx),
   };
 }

@@ -1,64 +1,60 @@
-// What the offline agent knows about each stage of automemo/lib/pipeline: where it goes in a pipeline (its phase:
-// query rewriting before search, search before fusion, rescoring and expansion before diversity, packing last), the
-// call it writes when it adds one, and the options it may tune with their ranges.
+// What the offline agent knows about each stage of automemo/lib/pipeline, read from the lib's own declarations
+// (memo-programs/lib/tunables.ts: STAGE_DECLARATIONS, STORE_OPTIONS), never restated here: where a stage goes (its
+// role's place in ROLE_ORDER), what the data must hold for it to do anything, the call an insertion writes (the
+// stage with its declared defaults), and the options a search may vary with their ranges (fixed ones left alone).
+import { ROLE_ORDER, STAGE_DECLARATIONS, STORE_OPTIONS as LIB_STORE_OPTIONS } from '../../../memo-programs/lib/pipeline.ts';
+import type { StageDeclaration, StageRole, Tunable } from '../../../memo-programs/lib/tunables.ts';
 import { calledNames, type StageCall } from './stage-edit.ts';
 
-export type Tunable = { kind: 'int'; min: number; max: number } | { kind: 'float'; min: number; max: number } | { kind: 'enum'; values: string[] };
+export type { Tunable };
 
 export interface StageInfo {
+  name: string;
+  role: StageRole;
+  /** Its role's place in a pipeline (ROLE_ORDER). */
   phase: number;
-  role: 'rewrite' | 'search' | 'fuse' | 'rescore' | 'expand' | 'diversity' | 'pack';
-  /** The call an insertion writes. */
+  /** The call an insertion writes: the stage with its declared defaults. */
   call: string;
+  /** Options a search may vary (the declaration's, fixed ones left out). */
   options: Record<string, Tunable>;
-  /** Options a call may lack, with the value an edit that sets one starts from. */
-  optional?: Record<string, string>;
-  /** What the data must have for the stage to do anything: dialogue turns (speakers, sessions in time). */
-  needs?: 'dialogue';
+  needs?: StageDeclaration['needs'];
 }
 
-const int = (min: number, max: number): Tunable => ({ kind: 'int', min, max });
-const float = (min: number, max: number): Tunable => ({ kind: 'float', min, max });
+/** An option's value as source text. */
+export function literal(value: number | string | boolean): string {
+  return typeof value === 'string' ? `'${value.replace(/['\\]/g, '')}'` : String(value);
+}
 
-export const STAGES: Record<string, StageInfo> = {
-  prfQuery: { phase: 0, role: 'rewrite', call: 'prfQuery({ docs: 5, terms: 6, weight: 0.5 })', options: { docs: int(1, 20), terms: int(1, 20), weight: float(0.1, 1) } },
-  entityQueries: { phase: 0, role: 'rewrite', call: 'entityQueries({ weight: 0.6 })', options: { weight: float(0.1, 1.5) }, needs: 'dialogue' },
-  bm25Stage: { phase: 1, role: 'search', call: 'bm25Stage({ k: 40 })', options: { k: int(5, 200) } },
-  denseStage: { phase: 1, role: 'search', call: 'denseStage({ k: 40 })', options: { k: int(5, 200) } },
-  rrfFuse: { phase: 2, role: 'fuse', call: 'rrfFuse({ k: 60 })', options: { k: int(1, 200) } },
-  weightedFuse: { phase: 2, role: 'fuse', call: 'weightedFuse()', options: {} },
-  maxFuse: { phase: 2, role: 'fuse', call: 'maxFuse()', options: {} },
-  timeBoost: { phase: 3, role: 'rescore', call: 'timeBoost({ span: 1.5, when: 1.3 })', options: { span: float(1, 3), when: float(1, 3), spillDays: int(0, 90) }, needs: 'dialogue' },
-  recencyBoost: { phase: 3, role: 'rescore', call: 'recencyBoost({ weight: 0.5 })', options: { weight: float(0.1, 3), when: { kind: 'enum', values: ["'asked'", "'always'"] } }, optional: { when: "'asked'" } },
-  neighbourExpand: { phase: 4, role: 'expand', call: 'neighbourExpand({ before: 1, after: 1, seeds: 10, decay: 0.7 })', options: { before: int(0, 4), after: int(0, 4), seeds: int(1, 60), decay: float(0.1, 1) } },
-  graphExpand: { phase: 4, role: 'expand', call: 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', options: { seeds: int(1, 30), per: int(1, 10), decay: float(0.1, 1) } },
-  hopExpand: { phase: 4, role: 'expand', call: 'hopExpand({ seeds: 5, per: 2, decay: 0.9 })', options: { seeds: int(1, 30), per: int(1, 10), terms: int(1, 10), decay: float(0.1, 1) } },
-  mmrStage: { phase: 5, role: 'diversity', call: 'mmrStage({ k: 60, lambda: 0.7 })', options: { k: int(5, 300), lambda: float(0.3, 1) } },
-  dedupe: { phase: 5, role: 'diversity', call: 'dedupe({ similarity: 0.9 })', options: { similarity: float(0.5, 1) } },
-  capPerSource: { phase: 5, role: 'diversity', call: 'capPerSource({ max: 4, decay: 0.75 })', options: { max: int(1, 30), decay: float(0.1, 1) } },
-  packWhole: {
-    phase: 6,
-    role: 'pack',
-    call: "packWhole({ render: 'compact', groupBy: 'time' })",
-    options: { render: { kind: 'enum', values: ["'compact'", "'plain'"] }, groupBy: { kind: 'enum', values: ["'time'", "'source'", "'rank'"] }, maxUnits: int(1, 200) },
-    optional: { maxUnits: '12' },
-  },
-};
+const searchable = (options: Record<string, Tunable>) => Object.fromEntries(Object.entries(options).filter(([, t]) => !t.fixed));
 
-/** Options of `new UnitStore({ ... })` the agent may change. */
-export const STORE_OPTIONS: Record<string, Tunable> = {
-  units: { kind: 'enum', values: ["'steps'", "'windows'", "'episodes'"] },
-  window: int(1, 3),
-  index: { kind: 'enum', values: ["'both'", "'bm25'", "'dense'"] },
-  findBy: { kind: 'enum', values: ["'content'", "'instruction'"] },
-};
+export const STAGES: Record<string, StageInfo> = Object.fromEntries(
+  STAGE_DECLARATIONS.map((d) => [
+    d.name,
+    { name: d.name, role: d.role, phase: ROLE_ORDER.indexOf(d.role), call: `${d.name}()`, options: searchable(d.options), ...(d.needs ? { needs: d.needs } : {}) },
+  ]),
+);
 
-/** A stage's phase: its own, or for a route the earliest of the stages it runs; unknown calls sit mid-pipeline. */
+/** Options of `new UnitStore({ ... })` a search may vary, as the lib declares them. */
+export const STORE_OPTIONS: Record<string, Tunable> = searchable(LIB_STORE_OPTIONS as Record<string, Tunable>);
+
+/** An option's declared default as source text, when it has a finite one. */
+export function defaultText(t: Tunable): string | undefined {
+  if (t.kind === 'int' || t.kind === 'float') return Number.isFinite(t.default) ? String(t.default) : undefined;
+  return literal(t.default);
+}
+
+/** What the store runs with for an option a program does not set. */
+export function storeDefault(key: string): string | undefined {
+  const t = (LIB_STORE_OPTIONS as Record<string, Tunable>)[key];
+  return t ? defaultText(t) : undefined;
+}
+
+/** A stage's phase: its role's; for a route the earliest of the stages it runs; unknown calls sit mid-pipeline. */
 export function phaseOf(call: StageCall): number {
   const known = STAGES[call.name];
   if (known) return known.phase;
   const inner = calledNames(call.text).map((n) => STAGES[n]?.phase).filter((p): p is number => p !== undefined);
-  return inner.length ? Math.min(...inner) : 3;
+  return inner.length ? Math.min(...inner) : ROLE_ORDER.indexOf('rescore');
 }
 
 /** Where a stage of `phase` goes: before the first stage of a later phase. */

@@ -5,6 +5,7 @@
 import type TS from 'typescript';
 import { typescript } from '../../../foundation/typescript.ts';
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
+import { STAGE_DECLARATIONS } from '../../../memo-programs/lib/pipeline.ts';
 
 // Through require (foundation/typescript.ts): Node's ESM import scans TypeScript's 9 MB for its exports first.
 const ts = typescript();
@@ -148,23 +149,5 @@ export function writeStoreOption(files: ProgramFiles, key: string, value: string
   return { ...files, [pipeline.file]: text.slice(0, call.getStart()) + literal + text.slice(call.getEnd()) };
 }
 
-/** Every stage factory automemo/lib/pipeline exports (what an edit may add and must import). */
-export const PIPELINE_STAGE_NAMES = [
-  'bm25Stage',
-  'denseStage',
-  'rrfFuse',
-  'weightedFuse',
-  'maxFuse',
-  'prfQuery',
-  'entityQueries',
-  'neighbourExpand',
-  'graphExpand',
-  'hopExpand',
-  'mmrStage',
-  'capPerSource',
-  'dedupe',
-  'timeBoost',
-  'recencyBoost',
-  'routeByKind',
-  'packWhole',
-];
+/** Every stage factory automemo/lib/pipeline exports (what an edit may add and must import): the declared stages and the router. */
+export const PIPELINE_STAGE_NAMES = [...STAGE_DECLARATIONS.map((d) => d.name), 'routeByKind'];

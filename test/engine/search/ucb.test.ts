@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { argmaxAction } from '../../../engine/search/policy.ts';
-import { ucbCandidates } from '../../../engine/search/policies/ucb.ts';
+import { ucbCandidates, ucbPaperPolicy, ucbPolicy } from '../../../engine/search/policies/ucb.ts';
+import type { SearchPolicy } from '../../../engine/search/policy.ts';
 import { selectFinal } from '../../../engine/search/selection.ts';
 import { SearchTree, type TreeNode } from '../../../engine/search/tree.ts';
-import { DEFAULT_UCB, evalScore, genScore, improvement, lcb, potential, prior } from '../../../engine/search/ucb.ts';
+import { DEFAULT_UCB, evalScore, genScore, improvement, lcb, potential, prior, signedImprovement } from '../../../engine/search/ucb.ts';
 
 const p = { ...DEFAULT_UCB, seedsExpandable: false };
 
@@ -115,5 +116,79 @@ describe('on a tree', () => {
       { kind: 'generate', node: 'y', score: 0.5 },
     ]);
     expect(chosen).toEqual({ kind: 'generate', node: 'y', score: 0.5 });
+  });
+});
+
+describe("a parent's losing children (ucb: Δ± in S; ucb-paper: the paper's Δ)", () => {
+  it('count a loss in Δ±, bounded by c_g', () => {
+    expect(signedImprovement(0.7, 0.5, p)).toBeCloseTo(0.2, 12);
+    expect(signedImprovement(0.45, 0.5, p)).toBeCloseTo(-0.05, 12);
+    // A collapse weighs as a loss of c_g = 0.2.
+    expect(signedImprovement(0.1, 0.9, p)).toBeCloseTo(-0.2, 12);
+  });
+
+  it("lower the parent's generate score below the same parent's with children that changed nothing", () => {
+    const withChildren = (score: number) => {
+      const t = new SearchTree();
+      t.add(node('r', null, [0], null, 'root'));
+      t.add(node('a', 'r', [0.8], 0, 'seed'));
+      t.add(node('a1', 'a', [score], 0.8));
+      t.add(node('a2', 'a', [score], 0.8));
+      const gen = (rule: 'signed' | 'paper') => ucbCandidates(t, DEFAULT_UCB, rule).find((c) => c.kind === 'generate' && c.node === 'a')!.score;
+      return { signed: gen('signed'), paper: gen('paper') };
+    };
+    const losing = withChildren(0.6);
+    const inert = withChildren(0.8);
+    // N = 4, m = 2, π(a) = λ · 0.8 scaled by c_e / 0.8 = 0.1. Losing: S = −0.4, G = (−0.4 + 0.1)/3 = −0.1.
+    expect(losing.signed).toBeCloseTo(0.8 - 0.1 + 0.2 * Math.sqrt(Math.log(4) / 3), 5);
+    expect(losing.signed).toBeLessThan(inert.signed - 0.1);
+    // The paper's Δ cannot tell a losing child from one that changed nothing.
+    expect(losing.paper).toBeCloseTo(inert.paper, 12);
+  });
+
+  /**
+   * A search's choices on a tree whose evaluations are known: parent A (0.9) writes children that lose (0.6), B (0.85)
+   * children that change nothing measurable (0.85); a re-evaluation scores what the node scored. Returns how many of
+   * `steps` steps generated from A.
+   */
+  function expansionsOfA(policy: SearchPolicy, steps: number): number {
+    const t = new SearchTree();
+    t.resampling = { deterministic: true, samples: 3 };
+    t.add(node('r', null, [0], null, 'root'));
+    t.add(node('A', 'r', [0.9], 0, 'seed'));
+    t.add(node('B', 'r', [0.85], 0, 'seed'));
+    const branch = (id: string): string => (t.get(id).parent === 'r' ? id : branch(t.get(id).parent as string));
+    let fromA = 0;
+    for (let step = 1; step <= steps; step++) {
+      const { action } = policy.choose(t, DEFAULT_UCB, () => 0.5);
+      const target = t.get(action.node);
+      if (action.kind === 'evaluate') {
+        target.scores.push(target.scores[0] as number);
+        continue;
+      }
+      if (action.node === 'A') fromA++;
+      const score = branch(action.node) === 'A' ? 0.6 : 0.85;
+      t.add({ ...node(`n${step}`, action.node, [score], t.q(target)), step });
+    }
+    return fromA;
+  }
+
+  it('do not expand a child below its parent (ucb), where the paper would', () => {
+    const t = new SearchTree();
+    t.add(node('r', null, [0], null, 'root'));
+    t.add(node('a', 'r', [0.8], 0, 'seed'));
+    t.add(node('a1', 'a', [0.6], 0.8));
+    t.add(node('a2', 'a', [0.85], 0.8));
+    const generates = (rule: 'signed' | 'paper') => ucbCandidates(t, DEFAULT_UCB, rule).filter((c) => c.kind === 'generate').map((c) => c.node);
+    expect(generates('signed')).not.toContain('a1');
+    expect(generates('signed')).toContain('a2');
+    expect(generates('paper')).toContain('a1');
+  });
+
+  it('turn a search away from a parent whose children keep losing', () => {
+    const ours = expansionsOfA(ucbPolicy, 12);
+    const paper = expansionsOfA(ucbPaperPolicy, 12);
+    expect(ours).toBeLessThan(paper);
+    expect(ours).toBeLessThanOrEqual(2);
   });
 });

@@ -8,11 +8,16 @@ import { OfflineMetaAgent } from '../../../../engine/meta/offline/agent.ts';
 import type { MissReport } from '../../../../engine/meta/offline/miss-analysis.ts';
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages, writeStoreOption } from '../../../../engine/meta/offline/stage-edit.ts';
-import { candidates, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
+import { applyEdits } from '../../../../engine/meta/offline/apply-edit.ts';
+import type { Candidate } from '../../../../engine/meta/offline/candidate.ts';
+import { choose, pipelineCandidates } from '../../../../engine/meta/offline/choose.ts';
+import { crossoverCandidates } from '../../../../engine/meta/offline/crossover.ts';
+import { lessonsFor } from '../../../../engine/meta/offline/lessons.ts';
+import { evidenceCandidates } from '../../../../engine/meta/offline/structural.ts';
 import type { Edit, EditKind, EditOutcome, OfflineParent, TriedChild } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { readProgramFiles } from '../../../../memo-programs/files.ts';
-import { resolveProgram } from '../../../../memo-programs/registry.ts';
+import { formOf, resolveProgram } from '../../../../memo-programs/registry.ts';
 
 const seed = readProgramFiles(resolveProgram('pipeline').path);
 const pipeline = readPipeline(seed)!;
@@ -50,7 +55,16 @@ function reading(over: Partial<Reading> = {}): Reading {
   return { scored: 30, failed: 10, traced: 10, found, missing: 10 - found, misses: misses(0, 0, 0), fill: 0.9, truncated: 0, empty: 0, weak: [], dialogue: true, tasksWithOutcomes: false, repeats: 0, asks: { latest: 0.2, time: 0.2, names: 0.2 }, ...over };
 }
 
-type Candidates = ReturnType<typeof candidates>;
+type Candidates = Candidate[];
+/** Every candidate the evidence and the tree's better programs give a parent (no sweep, no lessons). */
+const candidates = (ctx: OfflineParent, p: typeof pipeline, r: Reading): Candidates => [...evidenceCandidates(ctx, p, r), ...crossoverCandidates(ctx, p, r)];
+/** A candidate's edits applied to the seed pipeline. */
+const make = (c: Candidate, files = seed) => applyEdits(files, c.edits)!.files;
+/** The agent's choice for a parent: every mode's candidates, lessons applied. */
+function structuralEdit(ctx: OfflineParent, r: Reading, random: () => number) {
+  const lessons = lessonsFor(ctx);
+  return choose(ctx, ctx.files, pipelineCandidates(ctx, ctx.files, r, lessons), lessons, random);
+}
 /** The candidate whose (first) edit is of this kind and key (and sets this value, for a store option). */
 const find = (list: Candidates, kind: EditKind, key: string, to?: string) => list.find((c) => c.edits[0]?.kind === kind && c.edits[0].key === key && (to === undefined || c.edits[0].to === to));
 const weightOf = (list: Candidates, kind: EditKind, key: string, to?: string) => find(list, kind, key, to)?.weight ?? 0;
@@ -59,43 +73,41 @@ const triedAs = (edits: Edit[][]): TriedChild[] => edits.map((e, j) => ({ node: 
 
 describe('structural edits', () => {
   it('try a second hop when failed tasks found one of their facts and missed another', () => {
-    const r = () => 0.5;
-    const split = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 8) }), r);
-    const whole = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 0) }), r);
+    const split = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 8) }));
+    const whole = candidates(context(), pipeline, reading({ misses: misses(0, 0, 10, {}, 0) }));
     expect(weightOf(split, 'stage-insert', 'hopExpand')).toBeGreaterThan(weightOf(whole, 'stage-insert', 'hopExpand') + 2);
     expect(find(split, 'stage-insert', 'hopExpand')?.why).toMatch(/8 found one of their facts and missed another/);
   });
 
   it('weigh recall edits when failed payloads missed the answer, sharper payloads when they held it among too much', () => {
-    const r = () => 0.5;
-    const missing = candidates(context(), pipeline, reading({ found: 0 }), r);
-    const crowded = candidates(context(), pipeline, reading({ found: 10 }), r);
+    const missing = candidates(context(), pipeline, reading({ found: 0, shownUnits: 9 }));
+    const crowded = candidates(context(), pipeline, reading({ found: 10, shownUnits: 9 }));
     expect(weightOf(missing, 'stage-insert', 'prfQuery')).toBeGreaterThan(weightOf(crowded, 'stage-insert', 'prfQuery'));
     expect(weightOf(crowded, 'stage-insert', 'mmrStage')).toBeGreaterThan(weightOf(missing, 'stage-insert', 'mmrStage'));
     expect(weightOf(crowded, 'stage-tune', 'packWhole.maxUnits')).toBeGreaterThan(weightOf(missing, 'stage-tune', 'packWhole.maxUnits'));
     expect(weightOf(crowded, 'stage-remove', 'neighbourExpand')).toBeGreaterThan(weightOf(missing, 'stage-remove', 'neighbourExpand'));
     // Setting how many units a payload shows (unset so far) starts from what the parent shows now, and goes down.
     const fewer = find(crowded, 'stage-tune', 'packWhole.maxUnits');
-    expect(fewer?.edits[0]).toMatchObject({ from: '' });
+    expect(fewer?.edits[0]).toMatchObject({ from: 9 });
     expect(fewer?.edits[0]?.to).toBeLessThan(9);
     // The packing stage is never removed.
     expect(find(missing, 'stage-remove', 'packWhole')).toBeUndefined();
   });
 
   it('follow gold units by id: found beside a shown unit calls for windows', () => {
-    const beside = candidates(context(), pipeline, reading({ traced: 0, found: 0, missing: 0, misses: misses(0, 10, 0) }), () => 0.5);
+    const beside = candidates(context(), pipeline, reading({ traced: 0, found: 0, missing: 0, misses: misses(0, 10, 0) }));
     const top = [...beside].sort((a, b) => b.weight - a.weight)[0]!;
     expect(top.edits).toEqual([{ kind: 'store', key: 'units', from: "'steps'", to: "'windows'" }]);
   });
 
   it('offer edits that assume dialogue only on dialogue data, and whole past episodes only where episodes are tasks', () => {
     const kinds = { time: 6, other: 4 };
-    const onDialogue = candidates(context(), pipeline, reading({ misses: misses(5, 0, 5, kinds) }), () => 0.5);
-    const onTasks = candidates(context({ exampleEpisode: taskEpisode }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true, misses: misses(5, 0, 5, kinds) }), () => 0.5);
+    const onDialogue = candidates(context(), pipeline, reading({ misses: misses(5, 0, 5, kinds) }));
+    const onTasks = candidates(context({ exampleEpisode: taskEpisode }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true, misses: misses(5, 0, 5, kinds) }));
     const route = onDialogue.find((c) => c.edits[0]?.kind === 'route')!;
     expect(route.edits).toEqual([{ kind: 'route', key: 'time', from: '', to: 'timeBoost({ span: 1.5, when: 1.4 })' }]);
     expect(route.what).toBe('route time tasks to timeBoost({ span: 1.5, when: 1.4 })');
-    const names = readPipeline(route.make())!.stages.map((s) => s.name);
+    const names = readPipeline(make(route))!.stages.map((s) => s.name);
     expect(names.indexOf('routeByKind')).toBe(names.indexOf('rrfFuse') + 1);
     for (const key of ['timeBoost', 'entityQueries']) {
       expect(find(onDialogue, 'stage-insert', key)).toBeDefined();
@@ -108,22 +120,26 @@ describe('structural edits', () => {
   it('take a stage from a better pipeline of the tree, and the way a better design of another kind finds its units', () => {
     const texts = pipeline.stages.map((s) => s.text);
     const donor = writeStages(seed, [...texts.slice(0, 4), 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', ...texts.slice(4).map((t) => t.replace("render: 'compact'", "render: 'plain'"))]);
-    const list = candidates(context({ donors: [{ node: 'n7', q: 0.9, files: donor }] }), pipeline, reading(), () => 0.5);
+    const list = candidates(context({ donors: [{ node: 'n7', q: 0.9, files: donor }] }), pipeline, reading());
     const crossed = list.filter((c) => c.edits[0]?.kind === 'crossover-stage');
     expect(crossed.map((c) => c.what)).toEqual(['take graphExpand({ seeds: 5, per: 3, decay: 0.5 }) from n7', "replace packWhole({ render: 'compact', groupBy: 'time' }) with packWhole({ render: 'plain', groupBy: 'time' }) from n7"]);
     expect(crossed[0]?.edits).toEqual([{ kind: 'crossover-stage', key: 'graphExpand', from: '', to: 'graphExpand({ seeds: 5, per: 3, decay: 0.5 })', donor: 'n7' }]);
     expect(weightOf(list, 'crossover-stage', 'graphExpand')).toBeGreaterThan(weightOf(list, 'stage-insert', 'graphExpand'));
     // A better trajectory-retrieval (not a pipeline): its units, whole episodes found by their instructions.
     const trajectory = readProgramFiles(resolveProgram('trajectory-retrieval').path);
-    const fromDesign = candidates(context({ exampleEpisode: taskEpisode, donors: [{ node: 'seed-trajectory-retrieval', q: 0.95, files: trajectory, design: 'trajectory-retrieval' }] }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true }), () => 0.5);
+    const fromDesign = candidates(context({ exampleEpisode: taskEpisode, donors: [{ node: 'seed-trajectory-retrieval', q: 0.95, files: trajectory, design: 'trajectory-retrieval' }] }), pipeline, reading({ dialogue: false, tasksWithOutcomes: true }));
     const design = find(fromDesign, 'crossover-design', 'trajectory-retrieval')!;
-    expect(readPipeline(design.make())!.store).toMatchObject({ units: "'episodes'", findBy: "'instruction'", index: "'dense'" });
+    expect(readPipeline(make(design))!.store).toMatchObject({ units: "'episodes'", findBy: "'instruction'", index: "'dense'" });
     // The design crossed in, then the store options it sets, each typed.
     expect(design.edits[0]).toEqual({ kind: 'crossover-design', key: 'trajectory-retrieval', from: '', to: 'trajectory-retrieval', donor: 'seed-trajectory-retrieval' });
+    // Exactly the store options of the design's exact form that differ from this pipeline's (none left out).
     expect(design.edits.slice(1).map((e) => [e.kind, e.key, e.to])).toEqual([
       ['store', 'units', "'episodes'"],
+      ['store', 'episodeText', "'trajectory'"],
+      ['store', 'notes', 'true'],
       ['store', 'index', "'dense'"],
       ['store', 'findBy', "'instruction'"],
+      ['store', 'embedChars', '1_000_000'],
     ]);
   });
 
@@ -140,7 +156,7 @@ describe('structural edits', () => {
   it('strengthen a boost the questions ask for when failed payloads held the answer among others', () => {
     const texts = pipeline.stages.map((s) => s.text);
     const withRecency = readPipeline(writeStages(seed, [...texts.slice(0, -1), 'recencyBoost({ weight: 0.5 })', texts.at(-1) as string]))!;
-    const tune = (over: Partial<Reading>) => weightOf(candidates(context(), withRecency, reading(over), () => 0.5), 'stage-tune', 'recencyBoost.weight');
+    const tune = (over: Partial<Reading>) => weightOf(candidates(context(), withRecency, reading(over)), 'stage-tune', 'recencyBoost.weight');
     const asked = { asks: { latest: 1, time: 0, names: 0 } };
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ ...asked, found: 0 }));
     expect(tune({ ...asked, found: 9 })).toBeGreaterThan(tune({ asks: { latest: 0, time: 0, names: 0 }, found: 9 }));
@@ -148,7 +164,7 @@ describe('structural edits', () => {
 
   it('cut whole sessions into steps when failed payloads held the answer among too much, not whole procedures', () => {
     const episodes = readPipeline(writeStoreOption(seed, 'units', "'episodes'"))!;
-    const toSteps = (over: Partial<Reading>) => weightOf(candidates(context(), episodes, reading(over), () => 0.5), 'store', 'units', "'steps'");
+    const toSteps = (over: Partial<Reading>) => weightOf(candidates(context(), episodes, reading(over)), 'store', 'units', "'steps'");
     expect(toSteps({ found: 9 })).toBeGreaterThan(toSteps({ found: 0 }));
     expect(toSteps({ found: 9 })).toBeGreaterThan(1);
     // Where episodes are tasks with outcomes, a whole episode is the procedure an agent replays.
@@ -176,19 +192,23 @@ describe('structural edits', () => {
     expect(order(helped)).toBeLessThan(order([]));
   });
 
-  it('the offline agent edits a pipeline, crosses another design into a pipeline first, and still seeds the root', async () => {
+  it('the offline agent edits a pipeline, edits another design as its exact form, and still seeds the root', async () => {
     const agent = new OfflineMetaAgent();
     const first = await agent.propose(context());
     expect(first.files['index.ts']).not.toBe(seed['index.ts']);
-    expect(first.description).toMatch(/^(stage-insert|stage-remove|stage-swap|stage-tune|route|crossover-stage|crossover-design|store): /);
+    // The mode that chose the edit is typed on the proposal (the step line shows it from there, not from prose).
+    expect(first.mode).toMatch(/^(evidence|extend|sweep|crossover)$/);
     const again = await agent.propose(context({ tried: [{ node: 'step 1', edits: first.edits, failure: { check: 'no-op', detail: 'the same payloads' } }] }));
     expect(again.edits).not.toEqual(first.edits);
+    // bm25 is edited as its exact form (the same payloads): the marker, then one edit of that pipeline.
     const bm25 = await agent.propose(context({ node: 'seed-bm25', files: readProgramFiles(resolveProgram('bm25').path), design: 'bm25' }));
-    expect(bm25.description).toMatch(/^crossover into a pipeline: bm25/);
-    expect(bm25.edits).toEqual([{ kind: 'design-into-pipeline', key: 'bm25', from: 'bm25', to: 'pipeline' }]);
-    expect(readPipeline(bm25.files)!.store).toMatchObject({ index: "'bm25'" });
+    expect(bm25.edits[0]).toEqual({ kind: 'design-into-pipeline', key: 'bm25', from: 'bm25', to: 'pipeline' });
+    expect(bm25.edits.length).toBeGreaterThanOrEqual(2);
+    expect(bm25.description).toMatch(/on bm25's exact form/);
+    const form = readProgramFiles(formOf('bm25')!.path);
+    expect(applyEdits(form, bm25.edits.slice(1))!.files).toEqual(bm25.files);
     const root = await agent.propose(context({ node: 'root', files: { 'index.ts': readProgramFiles(resolveProgram('no-memory').path)['index.ts']! } }));
-    expect(root.description).toMatch(/^initial design: /);
+    expect(root.mode).toBe('design');
     expect(root.edits).toEqual([expect.objectContaining({ kind: 'initial-design', from: '' })]);
   });
 });

@@ -7,7 +7,8 @@ import type { EvaluationResult } from '../../../../engine/evaluate/evaluate.ts';
 import { OfflineMetaAgent } from '../../../../engine/meta/offline/agent.ts';
 import type { Reading } from '../../../../engine/meta/offline/reading.ts';
 import { readPipeline, writeStages } from '../../../../engine/meta/offline/stage-edit.ts';
-import { type StructuralEdit, structuralEdit } from '../../../../engine/meta/offline/structural.ts';
+import { type Chosen, choose, pipelineCandidates } from '../../../../engine/meta/offline/choose.ts';
+import { identity, lessonsFor } from '../../../../engine/meta/offline/lessons.ts';
 import type { OfflineParent, Proposal } from '../../../../engine/meta/types.ts';
 import { seededRandom } from '../../../../engine/random.ts';
 import { triedFrom } from '../../../../engine/search/meta-context.ts';
@@ -131,6 +132,12 @@ const crowded: Reading = {
   asks: { latest: 0, time: 0, names: 0 },
 };
 
+/** The agent's choice for a parent: every mode's candidates, lessons applied. */
+function structuralEdit(ctx: OfflineParent, r: Reading, random: () => number): Chosen | undefined {
+  const lessons = lessonsFor(ctx);
+  return choose(ctx, ctx.files, pipelineCandidates(ctx, ctx.files, r, lessons), lessons, random);
+}
+
 describe('what the offline agent tried from a parent', () => {
   it('is never written again, whatever its description reads like (a stage over several lines)', () => {
     const seed = readProgramFiles(resolveProgram('pipeline').path);
@@ -142,17 +149,19 @@ describe('what the offline agent tried from a parent', () => {
     );
     expect(readPipeline(files)!.stages.some((s) => s.text.includes('\n'))).toBe(true);
     const { tree, record } = treeOf('seed-pipeline');
-    const written: StructuralEdit[] = [];
+    const written: Chosen[] = [];
     for (let step = 1; step <= 10; step++) {
       const edit = structuralEdit(context('seed-pipeline', files, step, tree), crowded, seededRandom('tried', 1))!;
       written.push(edit);
-      record(step, { description: `${edit.edits[0]?.kind}: ${edit.what} (${edit.why})`, edits: edit.edits });
+      record(step, { description: `${edit.candidate.mode}: ${edit.candidate.what}`, edits: edit.edits });
     }
     expect(written.some((e) => e.edits[0]?.kind === 'stage-remove' && e.edits[0].key === 'neighbourExpand')).toBe(true);
     expect(new Set(written.map((e) => JSON.stringify(e.files))).size).toBe(written.length);
+    // No step repeats an edit: each child's change (what it sets) is new from this parent.
+    expect(new Set(written.map((e) => identity(e.edits))).size).toBe(written.length);
   });
 
-  it('is known by its edits when it was a crossover into a pipeline and then an edit', async () => {
+  it('is known by its edits when the design was edited as its exact form', async () => {
     const files = readProgramFiles(resolveProgram('bm25').path);
     const { tree, record } = treeOf('seed-bm25');
     const agent = new OfflineMetaAgent();
@@ -162,11 +171,11 @@ describe('what the offline agent tried from a parent', () => {
       written.push(p);
       record(step, p);
     }
-    expect(written[0]?.edits).toEqual([{ kind: 'design-into-pipeline', key: 'bm25', from: 'bm25', to: 'pipeline' }]);
-    // Later children: the crossover, then one edit of the pipeline, carried as a list (not a sentence).
-    for (const p of written.slice(1))
+    // Every child: bm25's exact form (a marker), then one edit of that pipeline, carried as a list (not a sentence).
+    for (const p of written)
       expect(p.edits[0]).toEqual({ kind: 'design-into-pipeline', key: 'bm25', from: 'bm25', to: 'pipeline' });
-    expect(written.slice(1).every((p) => p.edits.length >= 2)).toBe(true);
+    expect(written.every((p) => p.edits.length >= 2)).toBe(true);
     expect(new Set(written.map((p) => JSON.stringify(p.files))).size).toBe(written.length);
+    expect(new Set(written.map((p) => identity(p.edits))).size).toBe(written.length);
   });
 });
