@@ -111,12 +111,16 @@ describe('study()', () => {
     expect(existsSync(join(out, 'envs', '0-study-toy-a', 'seed-0', 'report.html'))).toBe(true);
   });
 
-  it('reads back what a killed floor batch finished (results.json and evidence) instead of running it again', async () => {
+  it('reads back what a killed floor batch finished (results.json and evidence) instead of running it again; its folder is locked while it runs', async () => {
     const small = join(dir, 'floor-kill');
-    const kill = (p: StudyPhase) => {
+    // While it runs, its folder is locked: a second study of the same folder is refused.
+    let second: unknown;
+    const kill = async (p: StudyPhase) => {
+      if (p.kind === 'floor') second ??= await study({ out: small, resume: true }).catch((err: Error) => err);
       if (p.kind === 'search') throw new Error('killed after the floor');
     };
     await expect(study({ env: ['study-toy-a'], out: small, ...options, repeat: 1, transfer: false, beforePhase: kill })).rejects.toThrow('killed after the floor');
+    expect(String(second)).toMatch(/in use/);
     // As if the kill came after the batch's evaluations and before study.json recorded them.
     const path = join(small, 'study.json');
     const before = JSON.parse(readFileSync(path, 'utf8'));
@@ -149,7 +153,7 @@ describe('study()', () => {
     await expect(new StudyServer(join(dir, 'nowhere')).listen(0)).rejects.toThrow(/does not exist/);
   });
 
-  it('refuses a folder that is not a study, and a study whose folder another study holds', async () => {
+  it('refuses a folder that is not a study, and one whose options a resume would change', async () => {
     const notStudy = join(dir, 'not-a-study');
     mkdirSync(notStudy);
     writeFileSync(join(notStudy, 'notes.txt'), 'mine');
@@ -162,15 +166,6 @@ describe('study()', () => {
     await expect(study({ out: forged, resume: true })).rejects.toThrow(UsageError);
     await expect(study({ out: forged, resume: true })).rejects.toThrow(/is not a valid study/);
     await expect(study({ out, resume: true, budget: 3 })).rejects.toThrow(/a resumed study keeps its options; leave out budget/);
-
-    const locked = join(dir, 'locked');
-    let second: unknown;
-    await study({
-      env: ['study-toy-a'], out: locked, ...options, repeat: 1, transfer: false,
-      beforePhase: async (p) => {
-        if (p.kind === 'search') second = await study({ out: locked, resume: true }).catch((err: Error) => err);
-      },
-    });
-    expect(String(second)).toMatch(/in use/);
+    // A study whose folder another study holds: checked while the floor-kill study above runs.
   });
 });

@@ -1,5 +1,5 @@
 // `automemo eval` and `automemo baselines` as a user runs them.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +27,9 @@ describe('automemo eval', () => {
     }
   });
 
-  it('reads another folder of conversations with --data', () => {
+  // Through the dispatcher in this process (the binary's exit and output are the test above's): a process start is
+  // seconds on a loaded machine.
+  it('reads another folder of conversations with --data', async () => {
     const data = mkdtempSync(join(tmpdir(), 'locomo-data-'));
     try {
       const conv = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '30.json'), 'utf8'));
@@ -35,7 +37,7 @@ describe('automemo eval', () => {
       writeFileSync(join(data, 'locomo10.json'), JSON.stringify([{ sample_id: 'conv-7', conversation, qa }]));
       cpSync(join(DEFAULT_LOCOMO_DIR, 'README.md'), join(data, 'README.md'));
       // The program may be given alone, as `check` takes it.
-      const r = automemo('eval', 'no-memory', '--env', 'locomo', '--data', data, '--json', '--out', join(data, 'out'));
+      const r = await automemoInProcess('eval', 'no-memory', '--env', 'locomo', '--data', data, '--json', '--out', join(data, 'out'));
       expect(r.code).toBe(0);
       const res = JSON.parse(r.out);
       expect(res.worlds.map((w: { world: string }) => w.world)).toEqual(['conv-7']);
@@ -76,7 +78,11 @@ describe('automemo baselines', () => {
     try {
       const broken = join(out, 'broken.ts');
       writeFileSync(broken, "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n");
-      const r = automemo('baselines', '--env', 'locomo', '--data', SHIPPED, '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
+      // One conversation of the three: the table, the failure named after it and the exit do not depend on how many.
+      const data = join(out, 'locomo');
+      mkdirSync(data);
+      cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+      const r = automemo('baselines', '--env', 'locomo', '--data', data, '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/program\s+score\s+payload chars\s+retrieve p50 ms/);
       expect(r.out).toMatch(/no-memory\s+0\.000/);

@@ -71,7 +71,9 @@ describe('automemo search', () => {
     const seedFile = statSync(join(seedDir, 'index.ts'));
     const seed = `${'../'.repeat(8)}${relative('/', seedDir)}`;
     expect(relative(out, join(out, 'programs', `seed-${seed}`)).startsWith('..')).toBe(true);
-    const first = automemo('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seeds', seed, '--out', out);
+    // Through the dispatcher in this process (the real binary runs the kill -9 test above): a process start is
+    // seconds on a loaded machine.
+    const first = await automemoInProcess('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seeds', seed, '--out', out);
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/selected \(lcb\)\s+(root|seed-seeddir)/);
     expect(first.out).toMatch(/^seed-seeddir\s+validation \d/m);

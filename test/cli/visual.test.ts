@@ -1,4 +1,4 @@
-// The visual environment through the real binary: eval with image evidence, an offline search end to end, errors.
+// The visual environment as a user runs it (the search through the real binary): eval with image evidence, an offline search end to end, errors.
 // Both use the scenes family, which needs no OCR: on a clean clone the microtext family read every crop with OCR
 // (85 s of this file's 120); OCR and the other families are covered in-process under test/envs/visual/. The
 // training episodes the eval collects are the ones the search then finds cached.
@@ -6,15 +6,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemo, automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
+import { automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
 import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('automemo with --env visual', () => {
-  it('evaluates a program and stores the images it showed as files beside the evidence', () => {
-    const r = automemo('eval', '--env', 'visual:scenes', '--program', 'trajectory-retrieval', '--split', 'train', '--tasks', '5', '--out', join(out, 'eval'));
+  // Through the dispatcher in this process: the real binary runs the search below, and a process start is seconds on
+  // a loaded machine.
+  it('evaluates a program and stores the images it showed as files beside the evidence', async () => {
+    const r = await automemoInProcess('eval', '--env', 'visual:scenes', '--program', 'trajectory-retrieval', '--split', 'train', '--tasks', '5', '--out', join(out, 'eval'));
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('visual — mode: offline; reward: exact answer');
     expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);

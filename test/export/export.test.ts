@@ -33,13 +33,14 @@ function sh(cmd: string, args: string[], cwd: string): string {
   return r.stdout;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   let t = Date.now();
   // Root plus the omni-simplemem seed on the validation tasks of one conversation (26, Caroline and Melanie's), in
-  // one evaluation each; its final winner stores memory.
+  // one evaluation each; its final winner stores memory. The search through the dispatcher in this process (the
+  // search command's own process is test/cli/search.test.ts's); the export below runs the real binary.
   mkdirSync(join(work, 'locomo'));
   cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(work, 'locomo', '26.json'));
-  const searched = automemo('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--seeds', 'omni-simplemem', '--budget', '0', '--no-test', '--eval-fraction', '1', '--seed', '3', '--out', run);
+  const searched = await automemoInProcess('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--seeds', 'omni-simplemem', '--budget', '0', '--no-test', '--eval-fraction', '1', '--seed', '3', '--out', run);
   if (searched.code !== 0) throw new Error(`search failed: ${searched.err}`);
   timings.search = Date.now() - t;
   t = Date.now();

@@ -114,8 +114,8 @@ describe('local worker processes', () => {
     });
   });
 
-  it('starts queued jobs without a size first, then the largest, jobs of one size in the order given', async () => {
-    await withVault(async (_env, ref) => {
+  it('starts queued jobs without a size first, then the largest, jobs of one size in the order given; quick-examines a program as this process does', async () => {
+    await withVault(async (env, ref, services) => {
       const started: string[] = [];
       const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
       // Every job is queued in the tick the pool starts, before its worker can say it is ready: the order the worker
@@ -129,16 +129,8 @@ describe('local worker processes', () => {
           ),
         );
         expect(started).toEqual(['unsized', 'large', 'large-later', 'middle', 'small']);
-      } finally {
-        await pool.close();
-      }
-    });
-  });
-
-  it('quick-examine a program as this process does, naming its files where the search keeps them', async () => {
-    await withVault(async (env, ref, services) => {
-      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] });
-      try {
+        // A quick examination on the same worker reports as in this process, naming the program's files where the
+        // search keeps them (a test of its own paid a worker's start for it).
         for (const [name, path] of [['good', join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts')], ['throws', join(repoRoot, 'test', 'sandbox', 'fixtures', 'throws-at-line.ts')]] as const) {
           const dir = join(work, `programs-${name}`);
           const files = readProgramFiles(path);

@@ -1,6 +1,6 @@
 // The visual environment (a task spec the engine runs) on its micro-text family: split, records, stored episodes,
 // oracle, evidence files.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,9 +146,16 @@ describe('visual environment', () => {
   });
 
   it('retries a training episode whose tools failed, and says so', async () => {
+    // The reference agent whose tools fail once, over a copy of the store the tests above filled, less one episode:
+    // only that episode is collected again (collecting all eight again read every crop with OCR once more).
+    await env.worlds('test');
+    cpSync(join(dir, 'episodes'), join(dir, 'flaky'), { recursive: true });
+    const [collection] = readdirSync(join(dir, 'flaky')).filter((d) => d !== 'images');
+    const [gone] = readdirSync(join(dir, 'flaky', collection as string)).filter((f) => f.endsWith('.json'));
+    rmSync(join(dir, 'flaky', collection as string, gone as string));
     let failures = 1;
     const flaky: VisualAgent = {
-      id: 'flaky-reference',
+      id: reference.id,
       deterministic: true,
       mode: 'offline',
       run: async (...args) => {
@@ -159,6 +166,7 @@ describe('visual environment', () => {
     const notes: string[] = [];
     const [world] = await load(flaky, 'flaky', (m) => notes.push(m)).worlds('test');
     expect(world?.episodes).toHaveLength(8);
+    expect(notes.some((n) => /collecting 1 update episode \(7 stored already\)/.test(n))).toBe(true);
     expect(notes.some((n) => /OCR worker restarted; retrying/.test(n))).toBe(true);
   });
 
