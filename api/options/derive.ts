@@ -1,7 +1,6 @@
 // Everything an option's declaration (catalog.ts) gives: a command's parseArgs configuration, the schema of its
 // command line, its help, and the library's schema, types and defaults. Each takes the table as a parameter
 // (OPTIONS by default), so a test can add an option and see it everywhere.
-import type { ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { UsageError } from '../../foundation/usage-error.ts';
 import { OPTIONS, type Options } from './catalog.ts';
@@ -20,14 +19,20 @@ const onCommandLine = (command: CommandName, table: Table) =>
     (d): d is OptionDeclaration & { cli: NonNullable<OptionDeclaration['cli']> } => d.cli !== undefined,
   );
 
+/**
+ * The options of node:util's parseArgs configuration, declared here: the published types (types/api/…) name nothing
+ * of Node's, so a consumer compiles them without @types/node.
+ */
+export type FlagConfig = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
 /** node:util's parseArgs configuration of a command: each flag, a string when it takes an argument, else a switch. */
-export function parseArgsConfig(command: CommandName, table: Table = OPTIONS): NonNullable<ParseArgsConfig['options']> {
+export function parseArgsConfig(command: CommandName, table: Table = OPTIONS): FlagConfig {
   return Object.fromEntries(
     onCommandLine(command, table).map(({ cli }) => [
       cli.flag,
       { type: cli.arg ? 'string' : 'boolean', ...(cli.multiple ? { multiple: true } : {}) },
     ]),
-  ) as NonNullable<ParseArgsConfig['options']>;
+  ) as FlagConfig;
 }
 
 /** An argument's text as its value: `parse`, or a number when the value is one, else the text. */
@@ -156,9 +161,19 @@ export function checkOptions(command: CommandName, given: unknown, table: Table 
     throw new UsageError(
       r.error.issues
         .slice(0, 5)
-        .map((i) => `${i.path.join('.') || 'options'}: ${i.message}`)
+        .map((i) => `${i.path.join('.') || 'options'}: ${i.message}${gotAt(given, i.path)}`)
         .join('; '),
     );
+}
+
+/** What was given where an issue points, shown short (a user's value, which may be anything). */
+function gotAt(given: object, path: readonly PropertyKey[]): string {
+  if (!path.length) return '';
+  let v: unknown = given;
+  for (const k of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return `; got ${String(v)}`;
+  if (typeof v === 'string') return `; got ${JSON.stringify(v.slice(0, 60))}${v.length > 60 ? '…' : ''}`;
+  return `; got ${v === null ? 'null' : v === undefined ? 'nothing' : Array.isArray(v) ? 'a list' : typeof v}`;
 }
 
 /**

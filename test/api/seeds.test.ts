@@ -54,7 +54,7 @@ describe('--seed, one meaning', () => {
     expect(lastOpened()).toBe(3);
     await check({ program: join(repoRoot, 'memo-programs', 'seeds', 'no-memory.ts'), env: probe, seed: 2 });
     expect(lastOpened()).toBe(2);
-    await expect(evaluate({ env: probe, program: 'bm25', seed: -1 })).rejects.toThrow('seed must be a whole number from 0 to 2147483647; got -1');
-    await expect(check({ program: join(repoRoot, 'memo-programs', 'seeds', 'no-memory.ts'), splitSeed: 1.5 })).rejects.toThrow('splitSeed must be a whole number');
+    await expect(evaluate({ env: probe, program: 'bm25', seed: -1 })).rejects.toThrow('seed: expected a whole number from 0 to 2147483647; got -1');
+    await expect(check({ program: join(repoRoot, 'memo-programs', 'seeds', 'no-memory.ts'), splitSeed: 1.5 })).rejects.toThrow('splitSeed: expected a whole number from 0 to 2147483647; got 1.5');
   });
 });

@@ -151,7 +151,7 @@ describe('automemo view', () => {
     appendFileSync(
       join(dir, 'journal.jsonl'),
       line({ type: 'action', step: 6, kind: 'generate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'generate', node: 'seed-bm25', score: 1 }] }) +
-        line({ type: 'no-op', step: 6, parent: 'seed-bm25', same: 'seed-bm25', reason: "its payloads on the 5 quick-examination tasks are exactly its parent's" }) +
+        line({ type: 'no-op', step: 6, parent: 'seed-bm25', rule: 'quick-exam', same: 'seed-bm25', reason: "its payloads on the 5 quick-examination tasks are exactly its parent's" }) +
         line({ type: 'step-done', step: 6 }),
     );
     await page.waitForSelector('#log tr.action[data-step="6"]');

@@ -62,7 +62,7 @@ describe('an option added to the table', () => {
     expect(librarySchema('search', table).shape).toHaveProperty('stepPause');
     expect(() => checkOptions('search', { env: 'locomo', stepPause: 3 }, table)).not.toThrow();
     expect(() => checkOptions('search', { env: 'locomo', stepPause: -1 }, table)).toThrow(
-      /^stepPause: expected a whole number from 0 to 60$/,
+      /^stepPause: expected a whole number from 0 to 60; got -1$/,
     );
     expect(defaultsOf('search', table)).toMatchObject({ stepPause: 7 });
     expect(recordedOptions('search', { stepPause: 3 }, (d) => d.recorded !== undefined, table)).toEqual({
