@@ -74,11 +74,27 @@ async function run(
   // evidence lines.
   const release = asUsageSync(() => lockFolder(out, 'eval or baselines'));
   return withHost(models, async (services) => {
-    const opened = await openNamed(o.env, { models, images: services.images, seed: seeds.split, protocol, onNote: o.onNote ?? (() => undefined), ...(o.data ? { data: o.data } : {}), ...(o.strict ? { strict: true } : {}) });
+    const opened = await openNamed(o.env, {
+      models,
+      images: services.images,
+      seed: seeds.split,
+      protocol,
+      onNote: o.onNote ?? (() => undefined),
+      ...(o.data ? { data: o.data } : {}),
+      ...(o.strict ? { strict: true } : {}),
+    });
     try {
       const jobs = await createExecutor(
         { ...(o.workers !== undefined ? { workers: o.workers } : {}), ...(o.queue ? { queue: o.queue } : {}) },
-        { env: opened.env, source: opened.source, openSeed: seeds.split, protocol, ...(o.data ? { data: o.data } : {}), services, onNote: o.onNote ?? (() => undefined) },
+        {
+          env: opened.env,
+          source: opened.source,
+          openSeed: seeds.split,
+          protocol,
+          ...(o.data ? { data: o.data } : {}),
+          services,
+          onNote: o.onNote ?? (() => undefined),
+        },
       );
       try {
         const runs = await runEvaluations(resolvedPrograms, opened.env, split, services, out, {
@@ -104,7 +120,14 @@ export async function evaluate(o: EvaluateOptions): Promise<EvaluateResult> {
   const runs = await run('eval', [o.program], withDefaults('eval', o));
   const row = runs.rows[0];
   if (!row) throw new EvaluationFailed(runs.failures[0] as EvalFailure);
-  return { ...row.result, name: row.name, evidenceDir: row.evidenceDir, envSource: runs.envSource, evaluation: runs.evaluation, protocol: runs.protocol };
+  return {
+    ...row.result,
+    name: row.name,
+    evidenceDir: row.evidenceDir,
+    envSource: runs.envSource,
+    evaluation: runs.evaluation,
+    protocol: runs.protocol,
+  };
 }
 
 /** Evaluates programs side by side; each failure is reported by name and the others still run. */

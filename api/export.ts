@@ -29,11 +29,19 @@ export async function exportRun(given: ExportRunOptions): Promise<ExportResult> 
     const copy = readEnvCopy(o.run);
     const opened = await openEnv(
       { recorded: run.envSource, ...(copy ? { copy } : {}) },
-      { models, images, seed: seedsOf(run.options).split, onNote, ...(run.options.data ? { data: run.options.data } : {}) },
+      {
+        models,
+        images,
+        seed: seedsOf(run.options).split,
+        onNote,
+        ...(run.options.data ? { data: run.options.data } : {}),
+      },
     );
     if (opened.changed && !copy) {
       await opened.env.close?.();
-      throw new Error(`${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`);
+      throw new Error(
+        `${opened.changed.replace(/; using it as it is now$/, '')}, and the run has no copy of it: the memory would not come from the environment its scores did. Put it back as it was to export this run`,
+      );
     }
     if (opened.changed) onNote(opened.changed);
     return opened.env;

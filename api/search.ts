@@ -100,7 +100,9 @@ function settings(
     const info = asUsageSync(() => folder.read());
     const kept = seedsOf(info.options);
     if ((o.seed !== undefined && o.seed !== kept.run) || (o.splitSeed !== undefined && o.splitSeed !== kept.split))
-      throw new UsageError(`a resumed run keeps its seeds (seed ${kept.run}, split seed ${kept.split}); leave out seed and splitSeed`);
+      throw new UsageError(
+        `a resumed run keeps its seeds (seed ${kept.run}, split seed ${kept.split}); leave out seed and splitSeed`,
+      );
     // A resumed run keeps its settings but those a resume may change (the budget and the dollar cap may be raised).
     const options = { ...info.options, ...recordedOptions('search', given, (d) => d.resumable === true) } as RunOptions;
     return { folder, options, recorded: info.envSource };
@@ -143,7 +145,15 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     // A resumed run opens with the split it was made with.
     const splitSeed = seedsOf(options).split;
     const protocol = protocolOf(options);
-    const open = { models, images: services.images, seed: splitSeed, protocol, onNote, ...(options.data ? { data: options.data } : {}), ...(options.strict ? { strict: true } : {}) };
+    const open = {
+      models,
+      images: services.images,
+      seed: splitSeed,
+      protocol,
+      onNote,
+      ...(options.data ? { data: options.data } : {}),
+      ...(options.strict ? { strict: true } : {}),
+    };
     // A resumed run opens what it recorded (a definition passed again is registered first, so the recorded name
     // finds it in a new process); what fails there is the run's content.
     const definition = o.env !== undefined && typeof o.env !== 'string' ? { definition: o.env } : {};
@@ -170,15 +180,29 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
             }),
           );
       if (!o.resume) copyEnvironment(folder.dir, opened);
-      if (!o.resume && folder.unmarked) onNote(`the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`);
+      if (!o.resume && folder.unmarked)
+        onNote(
+          `the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`,
+        );
       let jobs: Executor | undefined;
       try {
         jobs = await createExecutor(
           {
-            ...(o.workers !== undefined ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) } : {}),
+            ...(o.workers !== undefined
+              ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) }
+              : {}),
             ...(o.queue ? { queue: o.queue } : {}),
           },
-          { env, source, openSeed: splitSeed, protocol, ...(options.data ? { data: options.data } : {}), services, onNote, ...(o.queue ? queueSalt(folder.dir, onNote) : {}) },
+          {
+            env,
+            source,
+            openSeed: splitSeed,
+            protocol,
+            ...(options.data ? { data: options.data } : {}),
+            services,
+            onNote,
+            ...(o.queue ? queueSalt(folder.dir, onNote) : {}),
+          },
         );
         const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
         const validation = (await validationOf(env, options)).plan;
@@ -187,7 +211,10 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           resumed: o.resume ?? false,
           options,
           env: envFacts,
-          meta: options.meta === 'model' ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})` : 'offline',
+          meta:
+            options.meta === 'model'
+              ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})`
+              : 'offline',
           evaluation: jobs.executor.where,
           validation,
           protocol,
@@ -195,7 +222,11 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
         const summary = await runSearch({
           env,
           services,
-          meta: createMetaAgent(options.meta, models, { ...(options.clustering ? { clustering: options.clustering } : {}), ...(o.analysis ? { analysis: o.analysis } : {}), ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}) }),
+          meta: createMetaAgent(options.meta, models, {
+            ...(options.clustering ? { clustering: options.clustering } : {}),
+            ...(o.analysis ? { analysis: o.analysis } : {}),
+            ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}),
+          }),
           folder,
           options,
           models,
@@ -207,7 +238,15 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
           jobs: { executor: jobs.executor, env: jobs.ref },
         });
         const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
-        return { runFolder: folder.dir, env: envFacts, evaluation: jobs.executor.where, validation, protocol, ...summary, ...(sources ? { sources } : {}) };
+        return {
+          runFolder: folder.dir,
+          env: envFacts,
+          evaluation: jobs.executor.where,
+          validation,
+          protocol,
+          ...summary,
+          ...(sources ? { sources } : {}),
+        };
       } finally {
         await jobs?.executor.close();
         release();
@@ -237,7 +276,8 @@ function copyEnvironment(dir: string, opened: OpenedEnvironment): void {
   const { source, files } = opened;
   if (source.kind === 'module') writeEnvCopy(dir, files, source.path, 'module');
   // A data file is named as the data reader found it (links followed); a folder as given.
-  else if (files && source.arg !== undefined) writeEnvCopy(dir, files, statSync(source.arg).isFile() ? files.paths[0] : resolve(source.arg), 'data');
+  else if (files && source.arg !== undefined)
+    writeEnvCopy(dir, files, statSync(source.arg).isFile() ? files.paths[0] : resolve(source.arg), 'data');
 }
 
 /** Versions of what ran, for run.json. */

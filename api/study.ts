@@ -9,7 +9,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type StudyAnalysis } from '../engine/study/analysis.ts';
 import { protocolStatement } from '../engine/environment/protocol.ts';
-import { emptyStudyEnv, STUDY_FORMAT, type StudyEnv, type StudyFile, type StudyOptions as RecordedOptions } from '../engine/study/study-file.ts';
+import {
+  emptyStudyEnv,
+  STUDY_FORMAT,
+  type StudyEnv,
+  type StudyFile,
+  type StudyOptions as RecordedOptions,
+} from '../engine/study/study-file.ts';
 import type { Split } from '../engine/environment/contract.ts';
 import { MAX_SEED } from '../engine/run-seeds.ts';
 import { type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
@@ -63,13 +69,16 @@ class Interrupted extends Error {}
 /** The recorded options of a new study, from what was asked. */
 function recordedOptions(given: StudyOptions, models: ResolvedModels): RecordedOptions {
   const o = withDefaults('study', given);
-  if (!o.env?.length) throw new UsageError('give env: one or more environments (a registered name, a module path, data:<file>)');
+  if (!o.env?.length)
+    throw new UsageError('give env: one or more environments (a registered name, a module path, data:<file>)');
   if (!o.out) throw new UsageError('give out: the study folder');
   const meta = o.meta ?? (models.meta ? 'model' : 'offline');
-  if (meta === 'model' && !models.meta) throw new UsageError('meta "model" needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
+  if (meta === 'model' && !models.meta)
+    throw new UsageError('meta "model" needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   const first = o.seed ?? 0;
   const repeat = o.repeat;
-  if (first + repeat - 1 > MAX_SEED) throw new UsageError(`seed ${first} with repeat ${repeat} passes the largest seed ${MAX_SEED}`);
+  if (first + repeat - 1 > MAX_SEED)
+    throw new UsageError(`seed ${first} with repeat ${repeat} passes the largest seed ${MAX_SEED}`);
   return {
     envs: o.env,
     runSeeds: Array.from({ length: repeat }, (_, i) => first + i),
@@ -88,11 +97,30 @@ function recordedOptions(given: StudyOptions, models: ResolvedModels): RecordedO
 }
 
 /** What a resume may not change: the study's options are its own. */
-const KEPT = ['env', 'repeat', 'seed', 'splitSeed', 'budget', 'meta', 'seeds', 'designs', 'protocol', 'joint', 'transfer', 'data', 'evalFraction', 'minEvalTasks'] as const;
+const KEPT = [
+  'env',
+  'repeat',
+  'seed',
+  'splitSeed',
+  'budget',
+  'meta',
+  'seeds',
+  'designs',
+  'protocol',
+  'joint',
+  'transfer',
+  'data',
+  'evalFraction',
+  'minEvalTasks',
+] as const;
 
 /** The study to run: a new one created (locked, study.json written), or the one in `out` read back. */
-function openStudy(o: StudyOptions, models: ResolvedModels): { folder: StudyFolder; study: StudyFile; release: () => void } {
-  if (!o.out) throw new UsageError(o.resume ? 'resume needs out: the study folder to continue' : 'give out: the study folder');
+function openStudy(
+  o: StudyOptions,
+  models: ResolvedModels,
+): { folder: StudyFolder; study: StudyFile; release: () => void } {
+  if (!o.out)
+    throw new UsageError(o.resume ? 'resume needs out: the study folder to continue' : 'give out: the study folder');
   const folder = new StudyFolder(o.out);
   if (o.resume) {
     const given = KEPT.filter((k) => o[k] !== undefined);
@@ -113,7 +141,9 @@ function openStudy(o: StudyOptions, models: ResolvedModels): { folder: StudyFold
     status: 'running',
     options,
     protocol: protocolStatement(options.protocol),
-    environments: options.envs.map((spec, i) => emptyStudyEnv(i, spec, `envs/${i}-${toSafeName(spec.replace(/^data:/, ''), 'env').slice(0, 48)}`)),
+    environments: options.envs.map((spec, i) =>
+      emptyStudyEnv(i, spec, `envs/${i}-${toSafeName(spec.replace(/^data:/, ''), 'env').slice(0, 48)}`),
+    ),
     ...(options.joint ? { joint: emptyStudyEnv(options.envs.length, options.envs.join(','), 'joint') } : {}),
     versions: versions(),
   };
@@ -166,7 +196,11 @@ async function floor(s: Session, env: StudyEnv, split: Split): Promise<boolean> 
   const done = new Set(env.floor[key].map((e) => e.program));
   const out = join(s.folder.dir, env.folder, 'floor', key);
   // What a killed batch finished is read back from its results.json and evidence, not run again.
-  const recovered = finishedFloor(s.folder.dir, out, s.study.options.designs.filter((d) => !done.has(d)));
+  const recovered = finishedFloor(
+    s.folder.dir,
+    out,
+    s.study.options.designs.filter((d) => !done.has(d)),
+  );
   if (recovered.length) {
     env.floor[key].push(...recovered);
     for (const r of recovered) done.add(r.program);
@@ -176,14 +210,25 @@ async function floor(s: Session, env: StudyEnv, split: Split): Promise<boolean> 
   if (!programs.length) return true;
   await phase(s, { kind: 'floor', env: env.index, spec: env.spec, split, programs });
   try {
-    const r = await baselines({ env: env.spec, programs, split, seed: s.study.options.runSeeds[0] as number, out, onNote: (m) => s.onNote(`${env.spec}: ${m}`), ...common(s) });
+    const r = await baselines({
+      env: env.spec,
+      programs,
+      split,
+      seed: s.study.options.runSeeds[0] as number,
+      out,
+      onNote: (m) => s.onNote(`${env.spec}: ${m}`),
+      ...common(s),
+    });
     for (const row of r.rows) {
       env.floor[key].push(evaluationRecord(row.name, row.result, studyPath(s.folder.dir, row.evidenceDir)));
       env.name ??= row.result.env.name;
       env.reward ??= row.result.env.reward;
       env.mode ??= row.result.env.mode;
     }
-    env.floor.failures = [...env.floor.failures.filter((f) => !programs.includes(f.program)), ...r.failures.map((f) => ({ program: f.name, reason: `${key}: ${f.reason}`.slice(0, 4000) }))];
+    env.floor.failures = [
+      ...env.floor.failures.filter((f) => !programs.includes(f.program)),
+      ...r.failures.map((f) => ({ program: f.name, reason: `${key}: ${f.reason}`.slice(0, 4000) })),
+    ];
     delete env.error;
     return true;
   } catch (err) {
@@ -225,7 +270,17 @@ async function runOneSearch(s: Session, env: StudyEnv, seed: number): Promise<vo
       out: runDir,
       ...(resumed
         ? { resume: true }
-        : { env: env.spec, budget: opts.budget, seed, splitSeed: opts.splitSeed, meta: opts.meta, protocol: opts.protocol, ...(s.o.seeds ? { seeds: s.o.seeds } : {}), ...(opts.evalFraction !== undefined ? { evalFraction: opts.evalFraction } : {}), ...(opts.minEvalTasks !== undefined ? { minEvalTasks: opts.minEvalTasks } : {}) }),
+        : {
+            env: env.spec,
+            budget: opts.budget,
+            seed,
+            splitSeed: opts.splitSeed,
+            meta: opts.meta,
+            protocol: opts.protocol,
+            ...(s.o.seeds ? { seeds: s.o.seeds } : {}),
+            ...(opts.evalFraction !== undefined ? { evalFraction: opts.evalFraction } : {}),
+            ...(opts.minEvalTasks !== undefined ? { minEvalTasks: opts.minEvalTasks } : {}),
+          }),
       ...(opts.parallel ? { parallel: opts.parallel } : {}),
       onNote: (m) => s.onNote(`${env.spec} seed ${seed}: ${m}`),
       ...(hook ? { beforeStep: hook } : {}),
@@ -239,7 +294,12 @@ async function runOneSearch(s: Session, env: StudyEnv, seed: number): Promise<vo
   } catch (err) {
     if (err instanceof Interrupted || s.o.signal?.aborted) throw new Interrupted();
     if (killed !== undefined) throw killed;
-    record = { seed, run: studyPath(s.folder.dir, runDir), status: 'failed' as const, error: (err as Error).message.slice(0, 4000) };
+    record = {
+      seed,
+      run: studyPath(s.folder.dir, runDir),
+      status: 'failed' as const,
+      error: (err as Error).message.slice(0, 4000),
+    };
     s.onNote(`${env.spec} seed ${seed}: the search failed: ${record.error}`);
   }
   env.searches = [...env.searches.filter((x) => x.seed !== seed), record].sort((a, b) => a.seed - b.seed);
@@ -257,8 +317,24 @@ async function transfer(s: Session, from: StudyEnv): Promise<void> {
       const out = join(s.folder.dir, from.folder, 'transfer', `seed-${found.seed}-on-${target.index}`);
       let cell;
       try {
-        const r = await evaluate({ env: target.spec, program: join(s.folder.dir, found.pick.program), split: 'test', seed: found.seed, out, onNote: (m) => s.onNote(`${target.spec}: ${m}`), ...common(s) });
-        cell = { seed: found.seed, target: target.index, evaluation: evaluationRecord(`${from.name ?? from.spec} seed ${found.seed}: ${found.pick.node}`, r, studyPath(s.folder.dir, r.evidenceDir)) };
+        const r = await evaluate({
+          env: target.spec,
+          program: join(s.folder.dir, found.pick.program),
+          split: 'test',
+          seed: found.seed,
+          out,
+          onNote: (m) => s.onNote(`${target.spec}: ${m}`),
+          ...common(s),
+        });
+        cell = {
+          seed: found.seed,
+          target: target.index,
+          evaluation: evaluationRecord(
+            `${from.name ?? from.spec} seed ${found.seed}: ${found.pick.node}`,
+            r,
+            studyPath(s.folder.dir, r.evidenceDir),
+          ),
+        };
       } catch (err) {
         if (s.o.signal?.aborted) throw new Interrupted();
         cell = { seed: found.seed, target: target.index, error: (err as Error).message.slice(0, 4000) };
@@ -274,7 +350,17 @@ async function readers(s: Session, env: StudyEnv): Promise<void> {
   await phase(s, { kind: 'readers', env: env.index, spec: env.spec });
   const opts = s.study.options;
   try {
-    const found = await rereadEnv({ studyDir: s.folder.dir, models: s.models, splitSeed: opts.splitSeed, protocol: opts.protocol, onNote: (m) => s.onNote(`${env.spec}: ${m}`), ...(opts.data ? { data: opts.data } : {}) }, env);
+    const found = await rereadEnv(
+      {
+        studyDir: s.folder.dir,
+        models: s.models,
+        splitSeed: opts.splitSeed,
+        protocol: opts.protocol,
+        onNote: (m) => s.onNote(`${env.spec}: ${m}`),
+        ...(opts.data ? { data: opts.data } : {}),
+      },
+      env,
+    );
     if (found.length) {
       env.readers = [...(env.readers ?? []), ...found];
       save(s);
@@ -296,7 +382,15 @@ export async function study(o: StudyOptions = {}): Promise<StudyResult> {
   checkOptions('study', o);
   const models = o.models ?? resolveModels();
   const { folder, study: record, release } = openStudy(o, models);
-  const s: Session = { o, folder, study: record, models, started: Date.now(), wallBefore: record.wallMs ?? 0, onNote: o.onNote ?? (() => undefined) };
+  const s: Session = {
+    o,
+    folder,
+    study: record,
+    models,
+    started: Date.now(),
+    wallBefore: record.wallMs ?? 0,
+    onNote: o.onNote ?? (() => undefined),
+  };
   try {
     save(s);
     try {
@@ -311,7 +405,13 @@ export async function study(o: StudyOptions = {}): Promise<StudyResult> {
     }
     const outputs = save(s);
     const analysis = writeStudyOutputs(folder, s.study).analysis;
-    return { folder: folder.dir, study: s.study, analysis, outputs, ...(s.study.status === 'interrupted' ? { interrupted: true } : {}) };
+    return {
+      folder: folder.dir,
+      study: s.study,
+      analysis,
+      outputs,
+      ...(s.study.status === 'interrupted' ? { interrupted: true } : {}),
+    };
   } finally {
     release();
   }

@@ -43,7 +43,9 @@ export { parsePathMapping } from '../engine/jobs/path-map.ts';
 export { checkPathMapTargets, parseEnvRoot } from '../engine/jobs/env-roots.ts';
 
 /** Serves jobs from a Redis queue; BullMQ is loaded only by the processes that serve one. */
-export async function serveQueue(...args: Parameters<typeof import('../engine/jobs/queue-worker.ts').serveQueue>): ReturnType<typeof import('../engine/jobs/queue-worker.ts').serveQueue> {
+export async function serveQueue(
+  ...args: Parameters<typeof import('../engine/jobs/queue-worker.ts').serveQueue>
+): ReturnType<typeof import('../engine/jobs/queue-worker.ts').serveQueue> {
   const { serveQueue: serve } = await import('../engine/jobs/queue-worker.ts');
   return serve(...args);
 }
@@ -67,7 +69,13 @@ export interface Executor {
 }
 
 export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promise<Executor> {
-  const ref: EnvRef = { source: s.source, openSeed: s.openSeed, hash: environmentHash(s.env, s.source), ...(s.data ? { data: s.data } : {}), ...(s.protocol ? { protocol: s.protocol } : {}) };
+  const ref: EnvRef = {
+    source: s.source,
+    openSeed: s.openSeed,
+    hash: environmentHash(s.env, s.source),
+    ...(s.data ? { data: s.data } : {}),
+    ...(s.protocol ? { protocol: s.protocol } : {}),
+  };
   const inProcess = () => ({ executor: new InProcessExecutor(s.env, s.services), ref });
   if (o.workers !== undefined && (!Number.isInteger(o.workers) || o.workers < 0 || o.workers > MAX_WORKERS)) {
     throw new UsageError(`workers must be a whole number from 0 to ${MAX_WORKERS}; got ${o.workers}`);
@@ -75,14 +83,19 @@ export async function createExecutor(o: WorkerOptions, s: ExecutorSetup): Promis
   // A definition handed to this process by a library call exists nowhere a worker could load it from.
   const loadable = isLoadable(s.source);
   if (o.queue) {
-    if (!loadable) throw new UsageError(`the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`);
+    if (!loadable)
+      throw new UsageError(
+        `the environment "${s.source.name}" was passed as a definition: workers behind a queue cannot load it; give its module path`,
+      );
     // BullMQ and its Redis client load only for a command that uses a queue.
     const { RedisQueueExecutor } = await import('../engine/jobs/redis-queue.ts');
     return { executor: await RedisQueueExecutor.connect(o.queue, s.jobSalt ? { salt: s.jobSalt } : {}), ref };
   }
   if (!o.workers) return inProcess();
   if (!loadable) {
-    s.onNote(`the environment "${s.source.name}" was passed as a definition, which worker processes cannot load: evaluating in this process`);
+    s.onNote(
+      `the environment "${s.source.name}" was passed as a definition, which worker processes cannot load: evaluating in this process`,
+    );
     return inProcess();
   }
   const args = [...workerNodeFlags(o.workers), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--ipc'];
@@ -95,7 +108,9 @@ function isLoadable(source: EnvSource): boolean {
   if (source.kind === 'module') return true;
   if (source.name !== COMPOSED) return builtin(source.name);
   // A part a library call registered by definition is known to this process alone.
-  return splitComposite(source.arg ?? source.spec, (n) => environments.has(n)).every((part) => !environments.has(part.split(':')[0] as string) || builtin(part.split(':')[0] as string));
+  return splitComposite(source.arg ?? source.spec, (n) => environments.has(n)).every(
+    (part) => !environments.has(part.split(':')[0] as string) || builtin(part.split(':')[0] as string),
+  );
 }
 
 /**
@@ -103,7 +118,9 @@ function isLoadable(source: EnvSource): boolean {
  * data outside its roots, or a package, which it cannot place), or undefined.
  */
 function composedRootsProblem(ref: EnvRef, roots: readonly string[]): string | undefined {
-  for (const part of splitComposite(ref.source.arg ?? ref.source.spec, (n) => BUILTIN_ENVIRONMENTS.some((d) => d.name === n))) {
+  for (const part of splitComposite(ref.source.arg ?? ref.source.spec, (n) =>
+    BUILTIN_ENVIRONMENTS.some((d) => d.name === n),
+  )) {
     const head = part.split(':')[0] as string;
     const builtin = BUILTIN_ENVIRONMENTS.find((d) => d.name === head);
     const arg = part.slice(head.length + 1) || undefined;
@@ -119,7 +136,6 @@ function composedRootsProblem(ref: EnvRef, roots: readonly string[]): string | u
 }
 
 const MAX_OUTCOME_CACHES = 4;
-
 
 export interface WorkerContextOptions {
   /** Where this machine holds the modules and data the search had elsewhere (--path-map). */
@@ -139,7 +155,12 @@ export interface WorkerContextOptions {
  * What a worker process runs jobs with: its host services, and each environment a job names, opened once (paths
  * the search had are read where `pathMap` says they are on this machine, and only under `roots` when given).
  */
-export function workerContext(models: ResolvedModels, services: HostServices, onNote: (m: string) => void, given: WorkerContextOptions = {}): JobContext {
+export function workerContext(
+  models: ResolvedModels,
+  services: HostServices,
+  onNote: (m: string) => void,
+  given: WorkerContextOptions = {},
+): JobContext {
   const worker = `${hostname()} pid ${process.pid}`;
   // Checked at start, as the CLI checks them: the whole disk is no allow-list, and a mapping outside it maps nowhere.
   const o = given.roots ? { ...given, roots: given.roots.map((r) => asUsageSync(() => parseEnvRoot(r))) } : given;
@@ -148,14 +169,28 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
   const open = async (asked: EnvRef): Promise<Environment> => {
     const ref = mapEnvRef(asked, o.pathMap ?? []);
     if (o.roots) {
-      const builtin = ref.source.kind === 'builtin' ? BUILTIN_ENVIRONMENTS.find((d) => d.name === ref.source.name) : undefined;
-      const problem = ref.source.kind === 'builtin' && ref.source.name === COMPOSED ? composedRootsProblem(ref, o.roots) : rootsProblem(ref, o.roots, builtin?.argIsPath === true);
+      const builtin =
+        ref.source.kind === 'builtin' ? BUILTIN_ENVIRONMENTS.find((d) => d.name === ref.source.name) : undefined;
+      const problem =
+        ref.source.kind === 'builtin' && ref.source.name === COMPOSED
+          ? composedRootsProblem(ref, o.roots)
+          : rootsProblem(ref, o.roots, builtin?.argIsPath === true);
       if (problem) throw new JobRefused(`${worker} ${problem}`);
     }
     let env: Environment;
     try {
       let changed: string | undefined;
-      ({ env, changed } = await openEnv({ recorded: ref.source }, { models, images: services.images, seed: ref.openSeed, onNote, ...(ref.data ? { data: ref.data } : {}), ...(ref.protocol ? { protocol: ref.protocol } : {}) }));
+      ({ env, changed } = await openEnv(
+        { recorded: ref.source },
+        {
+          models,
+          images: services.images,
+          seed: ref.openSeed,
+          onNote,
+          ...(ref.data ? { data: ref.data } : {}),
+          ...(ref.protocol ? { protocol: ref.protocol } : {}),
+        },
+      ));
       if (changed) onNote(`${worker}: ${changed}`);
     } catch (err) {
       // What goes back names the problem in this code's words: a module's own error may quote a file. A local
@@ -167,7 +202,9 @@ export function workerContext(models: ResolvedModels, services: HostServices, on
     // Hashed as the search named it: a path mapped here is the same environment (the hash leaves locations out).
     const here = environmentHash(env, asked.source);
     if (here !== ref.hash) {
-      throw new JobRefused(`${worker} has a different environment ${ref.source.spec} (content hash ${here}, the search's ${ref.hash}): give every worker the same environment code, data and models`);
+      throw new JobRefused(
+        `${worker} has a different environment ${ref.source.spec} (content hash ${here}, the search's ${ref.hash}): give every worker the same environment code, data and models`,
+      );
     }
     return env;
   };

@@ -62,16 +62,26 @@ const Args = z.object({
     .transform((s) => s.split(','))
     .pipe(z.array(z.enum(['tfjs', 'onnx', 'onnx-int8'])).min(1)),
 });
-const args = Args.parse({ texts: values.texts, repeat: values.repeat, turns: values.turns, backends: values.backends, locomoEvery: values['locomo-every'] });
+const args = Args.parse({
+  texts: values.texts,
+  repeat: values.repeat,
+  turns: values.turns,
+  backends: values.backends,
+  locomoEvery: values['locomo-every'],
+});
 const defaultBackend = embedBackendFromEnv();
 const cores = availableParallelism();
 
 // ── 1 and 2: texts/s and closeness ──────────────────────────────────────────────────────────────────────────
 const threadCounts = [...new Set([1, cores])];
-const sampleTexts = dialogueTexts(dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 10, turnsPerSession: 20, questionsPerWorld: 5, seed: 7 })).slice(0, args.texts);
+const sampleTexts = dialogueTexts(
+  dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 10, turnsPerSession: 20, questionsPerWorld: 5, seed: 7 }),
+).slice(0, args.texts);
 console.log(`bench:embed — ${cores} cores; default backend here: ${defaultBackend}\n`);
 const generated = await rates((backend, threads) => embedRate(backend, threads, sampleTexts));
-console.log(`a. ${sampleTexts.length} generated dialogue turns (mean ${fmt(sampleTexts.reduce((n, t) => n + t.length, 0) / sampleTexts.length, 0)} characters), in calls of 64:`);
+console.log(
+  `a. ${sampleTexts.length} generated dialogue turns (mean ${fmt(sampleTexts.reduce((n, t) => n + t.length, 0) / sampleTexts.length, 0)} characters), in calls of 64:`,
+);
 console.log(rateTable(generated));
 
 let locomo: (RateRow & { rep: number })[] | undefined;
@@ -94,7 +104,9 @@ if (!values['no-locomo']) {
 }
 
 /** Every backend at every thread count, --repeat times, alternating. */
-async function rates(rate: (backend: EmbedBackend, threads: number) => Promise<RateRow>): Promise<(RateRow & { rep: number })[]> {
+async function rates(
+  rate: (backend: EmbedBackend, threads: number) => Promise<RateRow>,
+): Promise<(RateRow & { rep: number })[]> {
   const rows: (RateRow & { rep: number })[] = [];
   for (let rep = 1; rep <= args.repeat; rep++) {
     for (const threads of threadCounts) {
@@ -105,7 +117,12 @@ async function rates(rate: (backend: EmbedBackend, threads: number) => Promise<R
 }
 
 /** Each repetition's texts/s (or texts per CPU second) against tfjs's in the same repetition, median over repetitions. */
-function ratio(rows: (RateRow & { rep: number })[], backend: EmbedBackend, threads: number, by: 'wall' | 'cpu' = 'wall'): number | undefined {
+function ratio(
+  rows: (RateRow & { rep: number })[],
+  backend: EmbedBackend,
+  threads: number,
+  by: 'wall' | 'cpu' = 'wall',
+): number | undefined {
   const speed = (r: RateRow) => (by === 'wall' ? r.textsPerSecond : r.texts / r.cpuSeconds);
   const per = rows
     .filter((r) => r.backend === backend && r.threads === threads)
@@ -118,9 +135,22 @@ function ratio(rows: (RateRow & { rep: number })[], backend: EmbedBackend, threa
 
 function rateTable(rows: (RateRow & { rep: number })[]): string {
   const reference = rows.find((r) => r.backend === 'tfjs');
-  const cosines = (r: RateRow) => (reference ? r.vectors.map((v, i) => dot(v, reference.vectors[i] as Float32Array)) : []);
+  const cosines = (r: RateRow) =>
+    reference ? r.vectors.map((v, i) => dot(v, reference.vectors[i] as Float32Array)) : [];
   return table([
-    ['backend', 'threads', 'texts/s (median)', 'each repetition', '× tfjs (median)', 'CPU ms/text', '× tfjs by CPU', 'pool busy', 'load s', 'cos vs tfjs: mean', 'min'],
+    [
+      'backend',
+      'threads',
+      'texts/s (median)',
+      'each repetition',
+      '× tfjs (median)',
+      'CPU ms/text',
+      '× tfjs by CPU',
+      'pool busy',
+      'load s',
+      'cos vs tfjs: mean',
+      'min',
+    ],
     ...threadCounts.flatMap((threads) =>
       args.backends.map((backend) => {
         const rs = rows.filter((r) => r.backend === backend && r.threads === threads);
@@ -161,11 +191,14 @@ if (!values['no-baselines']) {
     const file = join(work, 'generated-dialogue.jsonl');
     writeFileSync(file, dialogueDataJsonl({ worlds, sessionsPerWorld, turnsPerSession, questionsPerWorld: 20 }));
     const turns = worlds * sessionsPerWorld * turnsPerSession;
-    console.log(`\nbaselines on a generated ${turns.toLocaleString('en')}-turn benchmark (${worlds * 20} questions), embedding backend ${defaultBackend}:`);
+    console.log(
+      `\nbaselines on a generated ${turns.toLocaleString('en')}-turn benchmark (${worlds * 20} questions), embedding backend ${defaultBackend}:`,
+    );
     const cold = await baselines(file, join(work, 'cache-cold'), join(work, 'run-cold'));
     // The same run with only the embedding cache kept: what is left is everything but embedding.
     const warmCache = join(work, 'cache-warm');
-    if (existsSync(join(work, 'cache-cold', 'embeddings'))) cpSync(join(work, 'cache-cold', 'embeddings'), join(warmCache, 'embeddings'), { recursive: true });
+    if (existsSync(join(work, 'cache-cold', 'embeddings')))
+      cpSync(join(work, 'cache-cold', 'embeddings'), join(warmCache, 'embeddings'), { recursive: true });
     const warm = await baselines(file, warmCache, join(work, 'run-warm'));
     console.log(cold.table);
     console.log(
@@ -176,7 +209,9 @@ if (!values['no-baselines']) {
       ]),
     );
     console.log(`share of the cold run spent embedding: ${fmt(100 * (1 - warm.seconds / cold.seconds), 0)}%`);
-    console.log(`scores equal in both runs: ${cold.scores === warm.scores ? 'yes' : `NO\n${cold.scores}\n${warm.scores}`}`);
+    console.log(
+      `scores equal in both runs: ${cold.scores === warm.scores ? 'yes' : `NO\n${cold.scores}\n${warm.scores}`}`,
+    );
     console.log(`target ≤ 5 minutes cold: ${cold.seconds <= 300 ? 'met' : 'NOT met'}`);
     await poolWhileEvaluating(work);
   } finally {
@@ -185,7 +220,10 @@ if (!values['no-baselines']) {
 }
 
 console.log('');
-for (const [name, rows] of [['generated turns', generated], ["LoCoMo's jobs", locomo]] as const) {
+for (const [name, rows] of [
+  ['generated turns', generated],
+  ["LoCoMo's jobs", locomo],
+] as const) {
   if (!rows) continue;
   for (const backend of args.backends.filter((b) => b !== 'tfjs')) {
     for (const threads of threadCounts) {
@@ -200,19 +238,29 @@ for (const [name, rows] of [['generated turns', generated], ["LoCoMo's jobs", lo
 }
 
 /** Runs the CLI's `baselines` on the data file with its own cache folder; its wall clock and score lines. */
-function baselines(file: string, cacheDir: string, outDir: string): Promise<{ seconds: number; table: string; scores: string }> {
+function baselines(
+  file: string,
+  cacheDir: string,
+  outDir: string,
+): Promise<{ seconds: number; table: string; scores: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--no-node-snapshot', join(repoRoot, 'bin', 'automemo.js'), 'baselines', '--env', `data:${file}`, '--out', outDir], {
-    env: { ...process.env, AUTOMEMO_CACHE_DIR: cacheDir, AUTOMEMO_EMBED_BACKEND: defaultBackend },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--no-node-snapshot', join(repoRoot, 'bin', 'automemo.js'), 'baselines', '--env', `data:${file}`, '--out', outDir],
+    {
+      env: { ...process.env, AUTOMEMO_CACHE_DIR: cacheDir, AUTOMEMO_EMBED_BACKEND: defaultBackend },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`automemo baselines exited with ${code}:\n${out}`));
-      const tableText = out.slice(0, out.indexOf('\nby scenario') >= 0 ? out.indexOf('\nby scenario') : undefined).trim();
+      const tableText = out
+        .slice(0, out.indexOf('\nby scenario') >= 0 ? out.indexOf('\nby scenario') : undefined)
+        .trim();
       // The score column of each program row (timings differ between runs, scores must not).
       const scores = tableText
         .split('\n')
@@ -227,11 +275,19 @@ function baselines(file: string, cacheDir: string, outDir: string): Promise<{ se
 /** Part 4: dense, g-memory and omni-simplemem evaluated here, one after another, on a cold 2,000-turn benchmark. */
 async function poolWhileEvaluating(work: string): Promise<void> {
   const file = join(work, 'generated-2000.jsonl');
-  writeFileSync(file, dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 25, turnsPerSession: 20, questionsPerWorld: 20, seed: 3 }));
+  writeFileSync(
+    file,
+    dialogueDataJsonl({ worlds: 4, sessionsPerWorld: 25, turnsPerSession: 20, questionsPerWorld: 20, seed: 3 }),
+  );
   process.env.AUTOMEMO_CACHE_DIR = join(work, 'cache-in-process');
   const models = resolveModels({}, {});
   await withHost(models, async (services) => {
-    const { env } = await openNamed(`data:${file}`, { models, images: services.images, seed: 0, onNote: () => undefined });
+    const { env } = await openNamed(`data:${file}`, {
+      models,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const pool = embedPool(defaultBackend);
     const before = pool.stats();
     const started = performance.now();

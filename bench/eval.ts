@@ -31,7 +31,8 @@ import { median, table } from './stats.ts';
 
 const { values } = parseArgs({ options: { envs: { type: 'string' }, repeat: { type: 'string' } } });
 const repeat = Number(values.repeat ?? 3);
-if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20) throw new Error(`--repeat must be a whole number from 1 to 20; got ${values.repeat}`);
+if (!Number.isInteger(repeat) || repeat < 1 || repeat > 20)
+  throw new Error(`--repeat must be a whole number from 1 to 20; got ${values.repeat}`);
 const envs = (values.envs ?? 'locomo,web:code').split(',').reduce<string[]>((acc, part) => {
   // "web:code" holds a colon of its own; a name without one continues the previous spec's options.
   if (acc.length && !/^(locomo|web|visual|data)(:|$)/.test(part)) acc[acc.length - 1] += `,${part}`;
@@ -48,8 +49,22 @@ function startWorkers(n: number): Promise<ChildProcess[]> {
     Array.from({ length: n }, () => {
       // Started as a pool of as many local workers would be (the same Node flags).
       // A data file given with --envs is opened by the workers only under a folder they serve: its own.
-      const roots = envs.filter((e) => e.startsWith('data:')).flatMap((e) => ['--env-root', dirname(resolve(e.slice(5)))]);
-      const child = spawn(process.execPath, ['--no-node-snapshot', ...workerNodeFlags(n), join(repoRoot, 'bin', 'automemo.js'), 'worker', '--queue', redis.url, ...roots], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const roots = envs
+        .filter((e) => e.startsWith('data:'))
+        .flatMap((e) => ['--env-root', dirname(resolve(e.slice(5)))]);
+      const child = spawn(
+        process.execPath,
+        [
+          '--no-node-snapshot',
+          ...workerNodeFlags(n),
+          join(repoRoot, 'bin', 'automemo.js'),
+          'worker',
+          '--queue',
+          redis.url,
+          ...roots,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       return new Promise<ChildProcess>((resolve) => {
         let out = '';
         child.stdout?.on('data', (d) => {
@@ -74,29 +89,55 @@ interface Row {
 }
 const rows: Row[] = [];
 /** The Node flags a row's worker processes run with (none in this process). */
-const flags = (where: { workers?: number; queue?: string }) => (where.queue ? workerNodeFlags(REDIS_WORKERS) : where.workers ? workerNodeFlags(where.workers) : []).join(' ');
+const flags = (where: { workers?: number; queue?: string }) =>
+  (where.queue ? workerNodeFlags(REDIS_WORKERS) : where.workers ? workerNodeFlags(where.workers) : []).join(' ');
 const models = resolveModels({}, {});
 
 async function measure(spec: string, how: string, where: { workers?: number; queue?: string }, rep = 1): Promise<void> {
   await withHost(models, async (services) => {
-    const { env, source } = await openNamed(spec, { models, images: services.images, seed: 0, onNote: () => undefined });
+    const { env, source } = await openNamed(spec, {
+      models,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const jobs = await createExecutor(where, { env, source, openSeed: 0, services, onNote: () => undefined });
     const programs = BASELINES.map((name) => ({ name, path: resolveProgram(name).path }));
     const pass = async (split: 'train' | 'test') => {
       const started = performance.now();
       const cpu = process.cpuUsage();
-      const r = await runEvaluations(programs, env, split, services, join(work, `${spec.replace(/\W/g, '-')}-${how.replace(/\W/g, '-')}-${split}`), {
-        ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
-      });
-      if (r.failures.length) process.stderr.write(`${spec} ${how}: ${r.failures.map((f) => `${f.name}: ${f.reason}`).join('; ')}\n`);
+      const r = await runEvaluations(
+        programs,
+        env,
+        split,
+        services,
+        join(work, `${spec.replace(/\W/g, '-')}-${how.replace(/\W/g, '-')}-${split}`),
+        {
+          ...(jobs.executor instanceof InProcessExecutor ? {} : { jobs: { executor: jobs.executor, env: jobs.ref } }),
+        },
+      );
+      if (r.failures.length)
+        process.stderr.write(`${spec} ${how}: ${r.failures.map((f) => `${f.name}: ${f.reason}`).join('; ')}\n`);
       const times = r.rows.map((x) => `${x.name} ${(x.result.elapsedMs / 1000).toFixed(1)}`).join(', ');
       const used = process.cpuUsage(cpu);
-      return { hostCpu: (used.user + used.system) / 1e6, seconds: (performance.now() - started) / 1000, scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' '), times };
+      return {
+        hostCpu: (used.user + used.system) / 1e6,
+        seconds: (performance.now() - started) / 1000,
+        scores: r.rows.map((x) => `${x.name}=${x.result.score?.toFixed(4)}`).join(' '),
+        times,
+      };
     };
     try {
       const first = await pass('train');
       const second = await pass('test');
-      rows.push({ env: spec, how, rep, firstSeconds: first.seconds, seconds: second.seconds, scores: `${first.scores} | ${second.scores}` });
+      rows.push({
+        env: spec,
+        how,
+        rep,
+        firstSeconds: first.seconds,
+        seconds: second.seconds,
+        scores: `${first.scores} | ${second.scores}`,
+      });
       process.stdout.write(
         `${spec} ${how}${rep > 1 ? ` (repetition ${rep})` : ''} (${jobs.executor.where}${flags(where) ? `, workers run with ${flags(where)}` : ''}): warm-up (train) ${first.seconds.toFixed(1)} s, test ${second.seconds.toFixed(1)} s; ` +
           // Evaluations overlap where jobs run in parallel: each one's wall time counts its wait in the queue.
@@ -139,10 +180,20 @@ for (const env of envs) {
     // Each repetition against the 1-worker row of the same repetition.
     const one = of.find((x) => x.how === '1 worker' && x.rep === r.rep) ?? of.find((x) => x.how === '1 worker');
     const label = r.rep > 1 ? `${r.how} (${r.rep})` : r.how;
-    out.push([env, label, r.firstSeconds.toFixed(1), r.seconds.toFixed(1), one ? (one.firstSeconds / r.firstSeconds).toFixed(2) : '—', one ? (one.seconds / r.seconds).toFixed(2) : '—', same ? 'same' : 'DIFFER']);
+    out.push([
+      env,
+      label,
+      r.firstSeconds.toFixed(1),
+      r.seconds.toFixed(1),
+      one ? (one.firstSeconds / r.firstSeconds).toFixed(2) : '—',
+      one ? (one.seconds / r.seconds).toFixed(2) : '—',
+      same ? 'same' : 'DIFFER',
+    ]);
   }
 }
-process.stdout.write(`${table([['env', 'evaluations', 'warm-up (train) s', 'test s', 'vs 1 worker (warm-up)', 'vs 1 worker (test)', 'scores'], ...out])}\n`);
+process.stdout.write(
+  `${table([['env', 'evaluations', 'warm-up (train) s', 'test s', 'vs 1 worker (warm-up)', 'vs 1 worker (test)', 'scores'], ...out])}\n`,
+);
 const locomo = rows.filter((r) => r.env === 'locomo');
 const ratios = [...new Set(locomo.map((r) => r.rep))].flatMap((rep) => {
   const one = locomo.find((r) => r.how === '1 worker' && r.rep === rep);

@@ -23,7 +23,12 @@ const LIMITS = { heapMb: 1536, callCpuMs: 120_000, callWallMs: 600_000 };
 const QUOTAS = { vectorBytes: 2 * 1024 ** 3, kvBytes: 512 * 1024 ** 2 };
 
 function services(embedder: TextEmbedder): HostServices {
-  return { embedder, chat: new ExtractiveChat(), images: new ImageStore(), modes: { embed: embedder.id, memo: 'offline' } };
+  return {
+    embedder,
+    chat: new ExtractiveChat(),
+    images: new ImageStore(),
+    modes: { embed: embedder.id, memo: 'offline' },
+  };
 }
 
 /** Real USE-lite vector of the base sentence (the text up to " #"), plus seeded noise unique to the text. */
@@ -57,8 +62,33 @@ class PerturbedEmbedder implements TextEmbedder {
 
 const NAMES = ['Caroline', 'Melanie', 'Jon', 'Gina', 'John', 'Maria', 'Oscar', 'Bailey', 'Sweden', 'Paris'];
 const VERBS = ['visited', 'painted', 'adopted', 'cooked', 'read', 'joined', 'started', 'finished', 'planned', 'loved'];
-const THINGS = ['a pottery class', 'the museum', 'a charity race', 'a sunrise painting', 'a counseling workshop', 'the beach', 'a new guitar', 'a road trip', 'a support group', 'a dance studio', 'a garden', 'a bakery', 'a hiking trail', 'a concert', 'a book club'];
-const WHEN = ['last week', 'yesterday', 'in May', 'over the summer', 'this morning', 'on the weekend', 'two years ago', 'after work'];
+const THINGS = [
+  'a pottery class',
+  'the museum',
+  'a charity race',
+  'a sunrise painting',
+  'a counseling workshop',
+  'the beach',
+  'a new guitar',
+  'a road trip',
+  'a support group',
+  'a dance studio',
+  'a garden',
+  'a bakery',
+  'a hiking trail',
+  'a concert',
+  'a book club',
+];
+const WHEN = [
+  'last week',
+  'yesterday',
+  'in May',
+  'over the summer',
+  'this morning',
+  'on the weekend',
+  'two years ago',
+  'after work',
+];
 
 function baseSentence(i: number): string {
   const a = NAMES[i % NAMES.length] as string;
@@ -118,7 +148,12 @@ async function main() {
     }
     const secs = (performance.now() - t0) / 1000;
     allOk &&= secs <= 15;
-    rows.push([`LoCoMo conversation ${conv.id}: ${turns} turns ingested, cold (s)`, fmt(secs, 1), '<= 15', verdict(secs <= 15)]);
+    rows.push([
+      `LoCoMo conversation ${conv.id}: ${turns} turns ingested, cold (s)`,
+      fmt(secs, 1),
+      '<= 15',
+      verdict(secs <= 15),
+    ]);
     rows.push([`  ingestion rate (turns/s)`, fmt(turns / secs, 1), '', '']);
     inst.dispose();
     prims.dispose();
@@ -165,14 +200,21 @@ async function main() {
     rows.push([`${size.toLocaleString('en')} MAUs: ingestion (turns/s)`, fmt(size / ingestS, 0), '', '']);
     rows.push([`  retrieve p50 (ms)`, fmt(p50), target ? `<= ${target}` : '', target ? verdict(p50 <= target) : '']);
     rows.push([`  retrieve p95 (ms)`, fmt(quantile(times, 0.95)), '', '']);
-    rows.push([`  isolate heap / host vector memory (MB)`, `${fmt((heap ?? 0) / 2 ** 20, 0)} / ${fmt(prims.vectors.usedBytes / 2 ** 20, 0)}`, '', '']);
+    rows.push([
+      `  isolate heap / host vector memory (MB)`,
+      `${fmt((heap ?? 0) / 2 ** 20, 0)} / ${fmt(prims.vectors.usedBytes / 2 ** 20, 0)}`,
+      '',
+      '',
+    ]);
     inst.dispose();
     prims.dispose();
   }
   rows.push([`offline model time to embed one new query (ms, not in the figures above)`, fmt(newQueryMs, 1), '', '']);
   rows.push([`  per query when batched (ms)`, fmt(perQuery, 1), '', '']);
   await closeHostServices();
-  process.stdout.write(`bench:memory — Omni-SimpleMem (code profile) in the isolate, offline embeddings, node ${process.version}\n\n${table(rows)}\n`);
+  process.stdout.write(
+    `bench:memory — Omni-SimpleMem (code profile) in the isolate, offline embeddings, node ${process.version}\n\n${table(rows)}\n`,
+  );
   process.exitCode = allOk ? 0 : 1;
 }
 

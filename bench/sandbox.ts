@@ -20,7 +20,16 @@ import { fmt, median, quantile, table } from './stats.ts';
 
 const SITES = ['shop', 'travel', 'recipes', 'code', 'forum', 'helpdesk', 'charts', 'maze'];
 const VERBS = ['find', 'book', 'compare', 'count', 'report', 'open', 'create', 'filter'];
-const THINGS = ['the cheapest laptop', 'a hotel with free cancellation', 'recipes under 30 minutes', 'open issues labelled bug', 'the top post this week', 'a ticket for the printer', 'the tallest bar', 'the shortest path'];
+const THINGS = [
+  'the cheapest laptop',
+  'a hotel with free cancellation',
+  'recipes under 30 minutes',
+  'open issues labelled bug',
+  'the top post this week',
+  'a ticket for the printer',
+  'the tallest bar',
+  'the shortest path',
+];
 
 function episode(i: number): EpisodeRecorder {
   const site = SITES[i % SITES.length] as string;
@@ -30,7 +39,11 @@ function episode(i: number): EpisodeRecorder {
     domain: site,
     instruction: `${VERBS[i % 8]} ${THINGS[(i * 3) % 8]} on ${site} (variant ${i})`,
     initial: { text: `${site} home page` },
-    steps: Array.from({ length: 6 }, (_, s) => ({ index: s, action: `Click [${s + 3}] (${site} control ${s})`, result: `page ${s} of ${site}` })),
+    steps: Array.from({ length: 6 }, (_, s) => ({
+      index: s,
+      action: `Click [${s + 3}] (${site} control ${s})`,
+      result: `page ${s} of ${site}`,
+    })),
     answer: `answer ${i}`,
     outcome: { reward: i % 3 === 0 ? 0 : 1, success: i % 3 !== 0 },
     meta: { site },
@@ -167,15 +180,35 @@ async function main() {
       ['isolate create + program load, median of 20 (ms)', fmt(loadMs), '<= 50', verdict(loadMs <= 50)],
       ['  first (cold) load (ms)', fmt(cold), '', ''],
       ['  p95 load (ms)', fmt(quantile(loads, 0.95)), '', ''],
-      ['retrieve() isolate / in-process (ms), 1,000 episodes, cached embeddings', `${fmt(median(isoTimes), 3)} / ${fmt(median(localTimes), 3)}`, '', ''],
+      [
+        'retrieve() isolate / in-process (ms), 1,000 episodes, cached embeddings',
+        `${fmt(median(isoTimes), 3)} / ${fmt(median(localTimes), 3)}`,
+        '',
+        '',
+      ],
       ['retrieve() ratio isolate / in-process, cached embeddings', fmt(ratio), '<= 1.5', verdict(ratio <= 1.5)],
       ['  slowest block ratio (p95 / p95)', fmt(quantile(isoTimes, 0.95) / quantile(localTimes, 0.95)), '', ''],
       ['  one at a time, alternating sides', fmt(median(isoSingle) / median(localSingle)), '', ''],
-      ['retrieve() median, fresh query, isolate / in-process (ms)', `${fmt(median(freshIso))} / ${fmt(median(freshLocal))}`, '', ''],
+      [
+        'retrieve() median, fresh query, isolate / in-process (ms)',
+        `${fmt(median(freshIso))} / ${fmt(median(freshLocal))}`,
+        '',
+        '',
+      ],
       ['retrieve() ratio isolate / in-process, fresh queries', fmt(median(freshIso) / median(freshLocal)), '', ''],
       ['  identical payloads (of 600)', sameText, '600', verdict(sameText === 600)],
-      ['sandbox overhead per retrieve, cached embeddings (µs)', fmt((median(isoTimes) - median(localTimes)) * 1000, 0), '', ''],
-      ['update() of 1,000 episodes, isolate / in-process (ms)', `${fmt(isoUpdateMs, 0)} / ${fmt(localUpdateMs, 0)}`, '', ''],
+      [
+        'sandbox overhead per retrieve, cached embeddings (µs)',
+        fmt((median(isoTimes) - median(localTimes)) * 1000, 0),
+        '',
+        '',
+      ],
+      [
+        'update() of 1,000 episodes, isolate / in-process (ms)',
+        `${fmt(isoUpdateMs, 0)} / ${fmt(localUpdateMs, 0)}`,
+        '',
+        '',
+      ],
       ['quick examination, median of 10 (ms)', fmt(examMs, 0), '<= 2000', verdict(examMs <= 2000)],
     ])}\n`,
   );

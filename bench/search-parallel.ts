@@ -48,19 +48,46 @@ function reply(call: number): string {
 }
 
 /** One JSON reply every JSON purpose of the meta agent accepts (per-cluster and per-program analyses, synthesis, CluE). */
-const ANALYSIS = { relevance: [], weaknesses: ['returns every line'], suggestions: [{ priority: 1, change: 'filter by door' }] };
-const JSON_REPLY = JSON.stringify({ ...ANALYSIS, clusters: [{ cluster: 'all', ...ANALYSIS }], summary: 'Filter the lines by the door the task names.', changes: [{ change: 'filter by door' }], summaries: [], operations: [], assign: {} });
+const ANALYSIS = {
+  relevance: [],
+  weaknesses: ['returns every line'],
+  suggestions: [{ priority: 1, change: 'filter by door' }],
+};
+const JSON_REPLY = JSON.stringify({
+  ...ANALYSIS,
+  clusters: [{ cluster: 'all', ...ANALYSIS }],
+  summary: 'Filter the lines by the door the task names.',
+  changes: [{ change: 'filter by door' }],
+  summaries: [],
+  operations: [],
+  assign: {},
+});
 
 async function searchOnce(server: OpenAITestServer, parallel: number, steps: number): Promise<ParallelRow> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-parallel-'));
   try {
-    const { folder, opts } = createToyRun(dir, { budget: steps, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 1, quickExamTasks: 2 });
+    const { folder, opts } = createToyRun(dir, {
+      budget: steps,
+      meta: 'model',
+      seeds: ['trajectory-retrieval'],
+      parallel,
+      repairAttempts: 1,
+      quickExamTasks: 2,
+    });
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'bench-meta' });
     const before = server.chatRequests().length;
     const ledger = new CostLedger();
     const started = Date.now();
     // c_e = 0: every step generates (a re-evaluation makes no model call, and the row is about model steps).
-    const s = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger });
+    const s = await runSearch({
+      env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }),
+      services: offlineServices(),
+      meta: new ModelMetaAgent(models.meta as never),
+      folder,
+      options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } },
+      models,
+      ledger,
+    });
     return {
       parallel,
       seconds: (Date.now() - started) / 1000,
@@ -100,20 +127,45 @@ const BEFORE = { calls: 4.0, tokens: { 1: 32_161, 4: 33_323 } as Record<number, 
 
 export function printParallelRows(rows: ParallelRow[], latencyMs: number): void {
   const [one, four] = rows as [ParallelRow, ParallelRow];
-  process.stdout.write(`\nParallel search: ${one.generations} model steps on the toy environment, every chat call answered after ${latencyMs / 1000} s\n`);
+  process.stdout.write(
+    `\nParallel search: ${one.generations} model steps on the toy environment, every chat call answered after ${latencyMs / 1000} s\n`,
+  );
   process.stdout.write(
     `${table([
-      ['--parallel', 'wall s', 'model calls', 'generations', 'valid children', 'calls per valid child', 'tokens per valid child', 'wall vs 1'],
-      ...rows.map((r) => [String(r.parallel), r.seconds.toFixed(1), String(r.modelCalls), String(r.generations), String(r.validChildren), perChild(r.modelCalls, r).toFixed(2), perChild(r.tokens, r).toFixed(0), (r.seconds / one.seconds).toFixed(2)]),
+      [
+        '--parallel',
+        'wall s',
+        'model calls',
+        'generations',
+        'valid children',
+        'calls per valid child',
+        'tokens per valid child',
+        'wall vs 1',
+      ],
+      ...rows.map((r) => [
+        String(r.parallel),
+        r.seconds.toFixed(1),
+        String(r.modelCalls),
+        String(r.generations),
+        String(r.validChildren),
+        perChild(r.modelCalls, r).toFixed(2),
+        perChild(r.tokens, r).toFixed(0),
+        (r.seconds / one.seconds).toFixed(2),
+      ]),
     ])}\n`,
   );
-  const cost = rows.map((r) => ({ calls: perChild(r.modelCalls, r) / BEFORE.calls, tokens: perChild(r.tokens, r) / (BEFORE.tokens[r.parallel] ?? Number.NaN) }));
+  const cost = rows.map((r) => ({
+    calls: perChild(r.modelCalls, r) / BEFORE.calls,
+    tokens: perChild(r.tokens, r) / (BEFORE.tokens[r.parallel] ?? Number.NaN),
+  }));
   const cheap = cost.every((c) => c.calls <= 0.6 && c.tokens <= 0.6);
   process.stdout.write(
     `target: calls and tokens per valid child at most 0.60× e3a8f66's (${BEFORE.calls.toFixed(2)} calls; ${BEFORE.tokens[1]} and ${BEFORE.tokens[4]} tokens at --parallel 1 and 4) — ${cheap ? 'met' : 'NOT met'} (${cost.map((c, i) => `--parallel ${rows[i]?.parallel}: ${c.calls.toFixed(2)}× calls, ${c.tokens.toFixed(2)}× tokens`).join('; ')})\n`,
   );
   const ok = four.seconds <= 0.4 * one.seconds && four.validChildren === one.validChildren;
-  process.stdout.write(`target: --parallel 4 at most 0.40× the wall clock of --parallel 1 with the same valid children — ${ok ? 'met' : 'NOT met'} (${(four.seconds / one.seconds).toFixed(2)}×, ${four.validChildren} vs ${one.validChildren})\n`);
+  process.stdout.write(
+    `target: --parallel 4 at most 0.40× the wall clock of --parallel 1 with the same valid children — ${ok ? 'met' : 'NOT met'} (${(four.seconds / one.seconds).toFixed(2)}×, ${four.validChildren} vs ${one.validChildren})\n`,
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

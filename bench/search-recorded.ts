@@ -36,7 +36,16 @@ import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { OpenAITestServer } from '../test/support/openai-server.ts';
 import { libReference } from '../memo-programs/lib-reference.ts';
 import { contractPath } from '../foundation/paths.ts';
-import { type Purpose, purposeOf, recordedCalls, requestText, session2Dir, session3Dir, sessionDir, subjectOf } from '../test/support/recorded-session.ts';
+import {
+  type Purpose,
+  purposeOf,
+  recordedCalls,
+  requestText,
+  session2Dir,
+  session3Dir,
+  sessionDir,
+  subjectOf,
+} from '../test/support/recorded-session.ts';
 import { replaySecondSession, tokensOf } from '../test/support/second-session.ts';
 import { replayThirdSession } from '../test/support/third-session.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
@@ -79,13 +88,20 @@ function analysisPrefix(requests: any[]): number | undefined {
       open.delete(node);
     }
   }
-  const shares = rounds.filter((r) => r.length > 1).map((r) => Math.min(...r.slice(1).map((a) => commonPrefix(a, r[0] as string))) / Math.min(...r.map((a) => a.length)));
+  const shares = rounds
+    .filter((r) => r.length > 1)
+    .map(
+      (r) => Math.min(...r.slice(1).map((a) => commonPrefix(a, r[0] as string))) / Math.min(...r.map((a) => a.length)),
+    );
   return shares.length ? Math.min(...shares) : undefined;
 }
 
 /** Prompt tokens (characters / 4) no earlier request's prefix covers, summed over the requests in order. */
 function uncachedTokens(prompts: string[]): number {
-  return prompts.reduce((n, p, i) => n + Math.ceil((p.length - Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefix(p, q)))) / 4), 0);
+  return prompts.reduce(
+    (n, p, i) => n + Math.ceil((p.length - Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefix(p, q)))) / 4),
+    0,
+  );
 }
 
 /** The recorded run's requests, counted as the local server counts them (its 3 repeated requests are not on file). */
@@ -95,7 +111,8 @@ function asRecorded(): RecordedRow {
     .filter((n) => /^call-\d+\.json$/.test(n))
     .sort()
     .map((name) => JSON.parse(readFileSync(join(session2Dir, name), 'utf8')) as { messages: unknown; reply: string });
-  for (const call of calls) tokens += Math.ceil(JSON.stringify(call.messages).length / 4) + Math.ceil(call.reply.length / 4);
+  for (const call of calls)
+    tokens += Math.ceil(JSON.stringify(call.messages).length / 4) + Math.ceil(call.reply.length / 4);
   return {
     label: 'recorded run (ff6a911)',
     requests: calls.length,
@@ -149,12 +166,23 @@ const per = (n: number, r: RecordedRow) => (r.validChildren ? n / r.validChildre
  */
 export function partsNamed(): string[] {
   const contract = readFileSync(contractPath, 'utf8');
-  const types = [...new Set([...contract.matchAll(/^export (?:declare )?(?:function|class|const|type|interface)\s+(\w+)/gm)].map((m) => m[1] as string))];
-  const helpers = [...new Set([...libReference().matchAll(/^(?:function|class|const|type|interface)\s+(\w+)/gm)].map((m) => m[1] as string))];
+  const types = [
+    ...new Set(
+      [...contract.matchAll(/^export (?:declare )?(?:function|class|const|type|interface)\s+(\w+)/gm)].map(
+        (m) => m[1] as string,
+      ),
+    ),
+  ];
+  const helpers = [
+    ...new Set(
+      [...libReference().matchAll(/^(?:function|class|const|type|interface)\s+(\w+)/gm)].map((m) => m[1] as string),
+    ),
+  ];
   const lines: string[] = [];
   for (const dir of [sessionDir, session2Dir].filter(existsSync)) {
     const calls = recordedCalls(dir);
-    const named = (names: string[], replies: string[]) => names.filter((n) => replies.some((r) => new RegExp(`\\b${n}\\b`).test(r))).length;
+    const named = (names: string[], replies: string[]) =>
+      names.filter((n) => replies.some((r) => new RegExp(`\\b${n}\\b`).test(r))).length;
     const reading = calls.filter((c) => c.purpose === 'analysis' || c.purpose === 'synthesis').map((c) => c.reply);
     const writing = calls.filter((c) => c.purpose === 'generation' || c.purpose === 'repair').map((c) => c.reply);
     lines.push(
@@ -170,10 +198,25 @@ export function printRecordedRows(rows: RecordedRow[] | undefined): void {
     return;
   }
   process.stdout.write(`\nWhat the recorded replies use of the repeated context:\n${partsNamed().join('\n')}\n`);
-  process.stdout.write('\nRecorded session 2 (6 steps on LoCoMo, --parallel 2, a real model\'s replies served by the local server)\n');
+  process.stdout.write(
+    "\nRecorded session 2 (6 steps on LoCoMo, --parallel 2, a real model's replies served by the local server)\n",
+  );
   process.stdout.write(
     `${table([
-      ['', 'requests', 'sent twice', 'analyses\' shared prefix', 'tokens', 'prompt tokens past a cached prefix', 'valid children', 'requests per valid child', 'tokens per valid child', 'pick on test', 'seed-pipeline on test', 'wall s'],
+      [
+        '',
+        'requests',
+        'sent twice',
+        "analyses' shared prefix",
+        'tokens',
+        'prompt tokens past a cached prefix',
+        'valid children',
+        'requests per valid child',
+        'tokens per valid child',
+        'pick on test',
+        'seed-pipeline on test',
+        'wall s',
+      ],
       ...rows.map((r) => [
         r.label,
         String(r.requests),
@@ -191,11 +234,17 @@ export function printRecordedRows(rows: RecordedRow[] | undefined): void {
     ])}\n`,
   );
   const [recorded, cluster, program] = rows as [RecordedRow, RecordedRow, RecordedRow];
-  const replayed = cluster.repeated === 0 && (cluster.analysisPrefix ?? 0) >= 0.9 && (cluster.pickTest ?? 0) - (cluster.seedTest ?? 1) >= 0.1;
+  const replayed =
+    cluster.repeated === 0 &&
+    (cluster.analysisPrefix ?? 0) >= 0.9 &&
+    (cluster.pickTest ?? 0) - (cluster.seedTest ?? 1) >= 0.1;
   process.stdout.write(
     `target: per cluster, no request sent twice, the analyses of a program share ≥ 90% as a prefix, and the pick ≥ 0.10 above the seed on test — ${replayed ? 'met' : 'NOT met'} (${cluster.repeated} twice, ${(100 * (cluster.analysisPrefix ?? 0)).toFixed(0)}%, ${((cluster.pickTest ?? 0) - (cluster.seedTest ?? 1)).toFixed(3)})\n`,
   );
-  const ok = per(program.requests, program) <= 0.6 * per(recorded.requests, recorded) && per(program.tokens, program) <= 0.6 * per(recorded.tokens, recorded) && (program.pickTest ?? 0) - (program.seedTest ?? 1) >= 0.1;
+  const ok =
+    per(program.requests, program) <= 0.6 * per(recorded.requests, recorded) &&
+    per(program.tokens, program) <= 0.6 * per(recorded.tokens, recorded) &&
+    (program.pickTest ?? 0) - (program.seedTest ?? 1) >= 0.1;
   process.stdout.write(
     `target: per program, requests and tokens per valid child at most 0.60× the recorded run's, and the pick ≥ 0.10 above the seed on test — ${ok ? 'met' : 'NOT met'} (${(per(program.requests, program) / per(recorded.requests, recorded)).toFixed(2)}×, ${(per(program.tokens, program) / per(recorded.tokens, recorded)).toFixed(2)}×)\n`,
   );
@@ -247,7 +296,8 @@ const KIND_OF_PURPOSE: Partial<Record<Purpose | string, Kind>> = {
   generation: 'generation',
   repair: 'repair',
 };
-const emptyKinds = () => Object.fromEntries(KINDS.map((k) => [k, { calls: 0, prompt: 0, completion: 0, uncached: 0 }])) as Record<Kind, Tally>;
+const emptyKinds = () =>
+  Object.fromEntries(KINDS.map((k) => [k, { calls: 0, prompt: 0, completion: 0, uncached: 0 }])) as Record<Kind, Tally>;
 
 /** Per request in order, the characters of its longest prefix shared with an earlier request. */
 function sharedPrefixes(prompts: string[]): number[] {
@@ -289,10 +339,30 @@ function recordedSession3(): Session3Row {
   const sum = (f: (t: Tally) => number) => KINDS.reduce((n, k) => n + f(byKind[k]), 0);
   // Its README: call 008 was sent a second time while the first was pending (answered twice, on file once); the
   // search picked n5, 0.903 on validation and 0.858 on test.
-  return { label: 'recorded run (828eac1)', requests: calls.length, sentTwice: 1, byKind, prompt: sum((t) => t.prompt), completion: sum((t) => t.completion), uncached, repairs, validChildren: 6, pick: 'n5', pickValidation: 0.903, pickTest: 0.858 };
+  return {
+    label: 'recorded run (828eac1)',
+    requests: calls.length,
+    sentTwice: 1,
+    byKind,
+    prompt: sum((t) => t.prompt),
+    completion: sum((t) => t.completion),
+    uncached,
+    repairs,
+    validChildren: 6,
+    pick: 'n5',
+    pickValidation: 0.903,
+    pickTest: 0.858,
+  };
 }
 
-function replayedRow(label: string, events: JournalEvent[], requests: any[], validChildren: number, winner: { id: string; validation: number; test?: number }, seconds: number): Session3Row {
+function replayedRow(
+  label: string,
+  events: JournalEvent[],
+  requests: any[],
+  validChildren: number,
+  winner: { id: string; validation: number; test?: number },
+  seconds: number,
+): Session3Row {
   const byKind = emptyKinds();
   const repairs: number[] = [];
   for (const e of events) {
@@ -343,8 +413,13 @@ function quotesKept(requests: any[]): { quoted: number; shown: number } {
   let quoted = 0;
   let shown = 0;
   const seen = new Map<string, number>();
-  for (const name of readdirSync(session3Dir).filter((n) => /^call-\d+\.json$/.test(n)).sort()) {
-    const call = JSON.parse(readFileSync(join(session3Dir, name), 'utf8')) as { messages: { content?: unknown }[]; reply: string };
+  for (const name of readdirSync(session3Dir)
+    .filter((n) => /^call-\d+\.json$/.test(n))
+    .sort()) {
+    const call = JSON.parse(readFileSync(join(session3Dir, name), 'utf8')) as {
+      messages: { content?: unknown }[];
+      reply: string;
+    };
     const old = evidenceOf(requestText(call));
     const node = subjectOf(call).node;
     if (old === undefined || !node || purposeOf(call) !== 'program-analysis') continue;
@@ -369,8 +444,21 @@ export async function session3Rows(): Promise<Session3Row[] | undefined> {
     for (const analysis of ['program', 'child'] as const) {
       const started = Date.now();
       const r = await replayThirdSession(server, { out: join(work, analysis), edits: true, analysis });
-      const label = analysis === 'program' ? 'replay, two calls (analysis, then generation)' : 'replay, one call per child (default)';
-      rows.push({ ...replayedRow(label, r.events, r.requests, r.result.validGenerations, r.result.winner, (Date.now() - started) / 1000), quotes: quotesKept(r.requests) });
+      const label =
+        analysis === 'program'
+          ? 'replay, two calls (analysis, then generation)'
+          : 'replay, one call per child (default)';
+      rows.push({
+        ...replayedRow(
+          label,
+          r.events,
+          r.requests,
+          r.result.validGenerations,
+          r.result.winner,
+          (Date.now() - started) / 1000,
+        ),
+        quotes: quotesKept(r.requests),
+      });
     }
     return rows;
   } finally {
@@ -387,10 +475,27 @@ export function printSession3(rows: Session3Row[] | undefined): void {
     process.stdout.write(`\nRecorded session 3: skipped (${session3Dir} is absent)\n`);
     return;
   }
-  process.stdout.write("\nRecorded session 3 (6 steps on LoCoMo, --parallel 2, a real model's replies served by the local server; tokens are characters / 4)\n");
+  process.stdout.write(
+    "\nRecorded session 3 (6 steps on LoCoMo, --parallel 2, a real model's replies served by the local server; tokens are characters / 4)\n",
+  );
   process.stdout.write(
     `${table([
-      ['', 'requests', 'sent twice', 'valid children', 'prompt tokens', 'completion tokens', 'tokens per valid child', 'cacheable share', 'uncached prompt + completion per valid child', 'repair completion tokens', 'pick', 'validation', 'test', 'wall s'],
+      [
+        '',
+        'requests',
+        'sent twice',
+        'valid children',
+        'prompt tokens',
+        'completion tokens',
+        'tokens per valid child',
+        'cacheable share',
+        'uncached prompt + completion per valid child',
+        'repair completion tokens',
+        'pick',
+        'validation',
+        'test',
+        'wall s',
+      ],
       ...rows.map((r) => [
         r.label,
         r.requests,
@@ -409,24 +514,34 @@ export function printSession3(rows: Session3Row[] | undefined): void {
       ]),
     ])}\n`,
   );
-  process.stdout.write('\nPer call kind: calls: prompt + completion tokens (per call), and the cacheable share of its prompt tokens\n');
+  process.stdout.write(
+    '\nPer call kind: calls: prompt + completion tokens (per call), and the cacheable share of its prompt tokens\n',
+  );
   process.stdout.write(
     `${table([
       ['', ...KINDS],
-      ...rows.map((r) => [r.label, ...KINDS.map((k) => {
-        const t = r.byKind[k];
-        return t.calls ? `${t.calls}: ${t.prompt} + ${t.completion} (${Math.round(t.prompt / t.calls)} + ${Math.round(t.completion / t.calls)}), ${(100 * (1 - t.uncached / t.prompt)).toFixed(0)}%` : '—';
-      })]),
+      ...rows.map((r) => [
+        r.label,
+        ...KINDS.map((k) => {
+          const t = r.byKind[k];
+          return t.calls
+            ? `${t.calls}: ${t.prompt} + ${t.completion} (${Math.round(t.prompt / t.calls)} + ${Math.round(t.completion / t.calls)}), ${(100 * (1 - t.uncached / t.prompt)).toFixed(0)}%`
+            : '—';
+        }),
+      ]),
     ])}\n`,
   );
   for (const r of rows.filter((x) => x.quotes))
     process.stdout.write(
-      `${r.label}: of ${r.quotes?.quoted} snippets the recorded analyses quoted from the memory they were shown, the evidence shows ${r.quotes?.shown} (${(100 * (r.quotes?.shown ?? 0)) / Math.max(1, r.quotes?.quoted ?? 0) | 0}%)\n`,
+      `${r.label}: of ${r.quotes?.quoted} snippets the recorded analyses quoted from the memory they were shown, the evidence shows ${r.quotes?.shown} (${((100 * (r.quotes?.shown ?? 0)) / Math.max(1, r.quotes?.quoted ?? 0)) | 0}%)\n`,
     );
   const recorded = rows[0] as Session3Row;
   const check = (ok: boolean) => (ok ? 'met' : 'NOT met');
   for (const today of rows.slice(1)) {
-    const same = today.pick === recorded.pick && today.validChildren === recorded.validChildren && Math.abs((today.pickTest ?? 0) - (recorded.pickTest ?? 0)) < 0.0015;
+    const same =
+      today.pick === recorded.pick &&
+      today.validChildren === recorded.validChildren &&
+      Math.abs((today.pickTest ?? 0) - (recorded.pickTest ?? 0)) < 0.0015;
     const perValid = perChild(today.prompt + today.completion, today);
     const oneLine = Math.max(...today.repairs, 0);
     process.stdout.write(

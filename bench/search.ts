@@ -25,7 +25,14 @@ import { printRecordedRows, printSession3, recordedRows, session3Rows } from './
 import { fmt, table } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { budget: { type: 'string' }, seeds: { type: 'string' }, envs: { type: 'string' }, policies: { type: 'string' }, dev: { type: 'boolean' }, 'no-parallel': { type: 'boolean' } },
+  options: {
+    budget: { type: 'string' },
+    seeds: { type: 'string' },
+    envs: { type: 'string' },
+    policies: { type: 'string' },
+    dev: { type: 'boolean' },
+    'no-parallel': { type: 'boolean' },
+  },
 });
 const BUDGET = Number(values.budget ?? 12);
 const SEEDS = Number(values.seeds ?? 1);
@@ -58,11 +65,21 @@ interface Run {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
 
 /** The test score of every standard design and the root (the baselines), with each one's reward per task. */
-async function baselineTests(env: string, work: string): Promise<{ scores: Record<string, number>; tasks: Map<string, Map<string, number>> }> {
+async function baselineTests(
+  env: string,
+  work: string,
+): Promise<{ scores: Record<string, number>; tasks: Map<string, Map<string, number>> }> {
   const scores: Record<string, number> = {};
   const tasks = new Map<string, Map<string, number>>();
   for (const program of [...new Set([...BASELINES, ...STANDARD_DESIGNS])]) {
-    const r = await evaluate({ env, program, split: 'test', models: OFFLINE, out: join(work, `baseline-${program}`), workers: 0 });
+    const r = await evaluate({
+      env,
+      program,
+      split: 'test',
+      models: OFFLINE,
+      out: join(work, `baseline-${program}`),
+      workers: 0,
+    });
     scores[program] = r.score ?? 0;
     tasks.set(program, new Map(r.tasks.filter((t) => t.reward !== null).map((t) => [t.taskId, t.reward as number])));
   }
@@ -74,7 +91,9 @@ function testRewards(runFolder: string, node: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const e of readJournal(join(runFolder, 'journal.jsonl')).events) {
     if (e.type !== 'evaluation' || e.split !== 'test' || e.node !== node || e.score === null) continue;
-    for (const line of readFileSync(join(runFolder, e.evidence, 'tasks.jsonl'), 'utf8').trim().split('\n')) {
+    for (const line of readFileSync(join(runFolder, e.evidence, 'tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')) {
       const t = JSON.parse(line) as { taskId: string; reward: number | null };
       if (typeof t.reward === 'number') out.set(t.taskId, t.reward);
     }
@@ -88,7 +107,10 @@ function repeatedSamples(runFolder: string): number {
   let repeated = 0;
   for (const e of readJournal(join(runFolder, 'journal.jsonl')).events) {
     if (e.type !== 'evaluation' || e.split !== 'train' || e.score === null) continue;
-    const ids = readFileSync(join(runFolder, e.evidence, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { taskId: string }).taskId);
+    const ids = readFileSync(join(runFolder, e.evidence, 'tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { taskId: string }).taskId);
     const mine = seen.get(e.node) ?? new Set<string>();
     if (ids.some((id) => mine.has(id))) repeated++;
     for (const id of ids) mine.add(id);
@@ -101,7 +123,17 @@ async function searchOnce(b: BenchBenchmark, env: string, policy: string, seed: 
   const t0 = Date.now();
   const out = join(work, `run-${policy}-${seed}`);
   // The split held at 0: every run of a benchmark is scored on the held-out tasks its baselines were.
-  const s = await search({ env, out, budget: BUDGET, seed, splitSeed: 0, policy: policy as PolicyName, meta: 'offline', models: OFFLINE, workers: 0 });
+  const s = await search({
+    env,
+    out,
+    budget: BUDGET,
+    seed,
+    splitSeed: 0,
+    policy: policy as PolicyName,
+    meta: 'offline',
+    models: OFFLINE,
+    workers: 0,
+  });
   const seedTests = Object.fromEntries(s.seeds.map((x) => [x.id, x.test ?? Number.NaN]));
   const design = s.screen?.find((x) => x.node === s.winner.id)?.design;
   return {
@@ -132,7 +164,11 @@ for (const b of CHOSEN) {
     const { scores: base, tasks } = await baselineTests(env, work);
     baselines.set(b.name, base);
     baselineTasks.set(b.name, tasks);
-    process.stderr.write(`${b.name}: baselines on test ${Object.entries(base).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}\n`);
+    process.stderr.write(
+      `${b.name}: baselines on test ${Object.entries(base)
+        .map(([k, v]) => `${k} ${fmt(v, 3)}`)
+        .join(', ')}\n`,
+    );
     for (const policy of POLICIES) {
       for (let seed = 1; seed <= SEEDS; seed++) {
         const run = await searchOnce(b, env, policy, seed, work);
@@ -140,7 +176,9 @@ for (const b of CHOSEN) {
         const s = run.summary;
         process.stderr.write(
           `${b.name} ${policy} seed ${seed}: pick ${s.winner.id} test ${fmt(run.pickTest, 3)} (validation ${fmt(s.winner.validation, 3)})${s.tie ? `, tied with ${s.tie.nodes.map((n) => n.id).join(', ')}` : ''}; ` +
-            `seeds ${Object.entries(run.seedTests).map(([k, v]) => `${k} ${fmt(v, 3)}`).join(', ')}; ${s.generations} generate / ${s.reEvaluations} re-evaluate steps, ` +
+            `seeds ${Object.entries(run.seedTests)
+              .map(([k, v]) => `${k} ${fmt(v, 3)}`)
+              .join(', ')}; ${s.generations} generate / ${s.reEvaluations} re-evaluate steps, ` +
             `${s.validGenerations} children evaluated, ${s.noOps} no-op, ${s.failedGenerations} failed; ${run.seconds.toFixed(0)} s\n`,
         );
       }
@@ -150,8 +188,26 @@ for (const b of CHOSEN) {
   }
 }
 
-process.stdout.write(`bench:search — offline, ${BUDGET} steps, ${SEEDS} seed(s), policies ${POLICIES.join(', ')}, ${values.dev ? 'development' : 'bench'} benchmarks, ${((Date.now() - started) / 60000).toFixed(1)} min\n\n`);
-const rows: (string | number)[][] = [['benchmark', 'shape', 'policy', 'best baseline (test)', 'best seed (test)', 'pick (test)', 'pick − best seed', 'steps', 'no-op share', 're-evaluations', 'samples scored twice', 'validation', 'resolvable ±']];
+process.stdout.write(
+  `bench:search — offline, ${BUDGET} steps, ${SEEDS} seed(s), policies ${POLICIES.join(', ')}, ${values.dev ? 'development' : 'bench'} benchmarks, ${((Date.now() - started) / 60000).toFixed(1)} min\n\n`,
+);
+const rows: (string | number)[][] = [
+  [
+    'benchmark',
+    'shape',
+    'policy',
+    'best baseline (test)',
+    'best seed (test)',
+    'pick (test)',
+    'pick − best seed',
+    'steps',
+    'no-op share',
+    're-evaluations',
+    'samples scored twice',
+    'validation',
+    'resolvable ±',
+  ],
+];
 const verdicts: { bench: string; withinBaselines: boolean; beatsSeed: boolean }[] = [];
 for (const b of CHOSEN) {
   const base = baselines.get(b.name) ?? {};
@@ -179,7 +235,12 @@ for (const b of CHOSEN) {
       v ? `${v.tasks} (${v.perEvaluation}/evaluation, ${v.samples} samples)` : '—',
       v ? fmt(v.resolvable, 3) : '—',
     ]);
-    if (policy === 'ucb') verdicts.push({ bench: b.name, withinBaselines: pick >= Math.max(bestBaseline[1], bestSeed) - 0.01, beatsSeed: pick - bestSeed >= 0.02 });
+    if (policy === 'ucb')
+      verdicts.push({
+        bench: b.name,
+        withinBaselines: pick >= Math.max(bestBaseline[1], bestSeed) - 0.01,
+        beatsSeed: pick - bestSeed >= 0.02,
+      });
   }
 }
 process.stdout.write(`${table(rows)}\n\n`);
@@ -192,12 +253,41 @@ for (const b of CHOSEN) {
   const best = STANDARD_DESIGNS.map((d) => [d, base[d] ?? Number.NaN] as const).sort((x, y) => y[1] - x[1])[0];
   const bestTasks = best ? baselineTasks.get(b.name)?.get(best[0]) : undefined;
   if (!best || !bestTasks) continue;
-  for (const run of runs.filter((r) => r.bench === b.name && r.policy === 'ucb')) against.push({ bench: b.name, best: best[0], bestTest: best[1], run, d: pairedDifference(run.pickTasks, bestTasks) });
+  for (const run of runs.filter((r) => r.bench === b.name && r.policy === 'ucb'))
+    against.push({
+      bench: b.name,
+      best: best[0],
+      bestTest: best[1],
+      run,
+      d: pairedDifference(run.pickTasks, bestTasks),
+    });
 }
 if (against.length) {
-  const pairedRows: (string | number)[][] = [['benchmark', 'seed', 'best standard design (test)', 'pick', 'pick (test)', 'pick − best, paired (test)', '95% interval', 'tasks', 'differing']];
+  const pairedRows: (string | number)[][] = [
+    [
+      'benchmark',
+      'seed',
+      'best standard design (test)',
+      'pick',
+      'pick (test)',
+      'pick − best, paired (test)',
+      '95% interval',
+      'tasks',
+      'differing',
+    ],
+  ];
   for (const a of against) {
-    pairedRows.push([a.bench, a.run.seed, `${fmt(a.bestTest, 3)} (${a.best})`, a.run.pickName, fmt(a.run.pickTest, 3), signed(a.d.mean), `[${signed(a.d.mean - a.d.halfWidth)}, ${signed(a.d.mean + a.d.halfWidth)}]`, a.d.tasks, a.d.differing]);
+    pairedRows.push([
+      a.bench,
+      a.run.seed,
+      `${fmt(a.bestTest, 3)} (${a.best})`,
+      a.run.pickName,
+      fmt(a.run.pickTest, 3),
+      signed(a.d.mean),
+      `[${signed(a.d.mean - a.d.halfWidth)}, ${signed(a.d.mean + a.d.halfWidth)}]`,
+      a.d.tasks,
+      a.d.differing,
+    ]);
   }
   process.stdout.write(`${table(pairedRows)}\n\n`);
   const benches = [...new Set(against.map((a) => a.bench))];
@@ -212,12 +302,26 @@ if (against.length) {
 if (verdicts.length) {
   const beats = verdicts.filter((v) => v.beatsSeed).length;
   process.stdout.write(
-    `pick ≥ best of baselines and seeds − 0.01 on every benchmark: ${verdicts.every((v) => v.withinBaselines) ? 'yes' : `no (${verdicts.filter((v) => !v.withinBaselines).map((v) => v.bench).join(', ')})`}\n` +
-      `pick beats the best seed by ≥ 0.02 on ${beats} of ${verdicts.length} benchmarks (${verdicts.filter((v) => v.beatsSeed).map((v) => v.bench).join(', ') || 'none'}): ${beats * 2 >= verdicts.length ? 'at least half' : 'fewer than half'}\n`,
+    `pick ≥ best of baselines and seeds − 0.01 on every benchmark: ${
+      verdicts.every((v) => v.withinBaselines)
+        ? 'yes'
+        : `no (${verdicts
+            .filter((v) => !v.withinBaselines)
+            .map((v) => v.bench)
+            .join(', ')})`
+    }\n` +
+      `pick beats the best seed by ≥ 0.02 on ${beats} of ${verdicts.length} benchmarks (${
+        verdicts
+          .filter((v) => v.beatsSeed)
+          .map((v) => v.bench)
+          .join(', ') || 'none'
+      }): ${beats * 2 >= verdicts.length ? 'at least half' : 'fewer than half'}\n`,
   );
   const noOps = runs.reduce((n, r) => n + r.noOps, 0);
   const children = runs.reduce((n, r) => n + r.children, 0);
-  process.stdout.write(`no-op children: ${noOps} of ${children} (${children ? ((100 * noOps) / children).toFixed(0) : 0}%); samples a program was scored on twice: ${runs.reduce((n, r) => n + r.repeatedSamples, 0)}\n`);
+  process.stdout.write(
+    `no-op children: ${noOps} of ${children} (${children ? ((100 * noOps) / children).toFixed(0) : 0}%); samples a program was scored on twice: ${runs.reduce((n, r) => n + r.repeatedSamples, 0)}\n`,
+  );
 }
 
 if (!values['no-parallel']) {

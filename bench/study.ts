@@ -11,7 +11,14 @@ import { defaultWorkers } from '../api/worker-count.ts';
 import { BENCHMARKS } from './benchmarks/index.ts';
 
 const { values } = parseArgs({
-  options: { repeat: { type: 'string' }, budget: { type: 'string' }, envs: { type: 'string' }, workers: { type: 'string' }, out: { type: 'string' }, joint: { type: 'boolean' } },
+  options: {
+    repeat: { type: 'string' },
+    budget: { type: 'string' },
+    envs: { type: 'string' },
+    workers: { type: 'string' },
+    out: { type: 'string' },
+    joint: { type: 'boolean' },
+  },
 });
 const names = (values.envs ?? 'locomo,team-logs,workshops').split(',');
 const work = mkdtempSync(join(tmpdir(), 'bench-study-'));
@@ -31,7 +38,9 @@ const loads: number[] = [];
 const sampler = setInterval(() => loads.push(loadavg()[0] as number), 30_000);
 sampler.unref();
 const started = Date.now();
-console.log(`bench:study — ${names.join(', ')}; repeat ${values.repeat ?? 3}, budget ${values.budget ?? 12}, offline, ${workers} worker process(es), ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}; study folder ${out}`);
+console.log(
+  `bench:study — ${names.join(', ')}; repeat ${values.repeat ?? 3}, budget ${values.budget ?? 12}, offline, ${workers} worker process(es), ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}; study folder ${out}`,
+);
 const r = await study({
   env: envs,
   out,
@@ -44,7 +53,14 @@ const r = await study({
   onPhase: (p: StudyPhase) => {
     close();
     current = { kind: p.kind, since: Date.now() };
-    const what = p.kind === 'search' ? `search ${names[p.env] ?? 'joint'} seed ${p.seed}` : p.kind === 'floor' ? `floor ${names[p.env] ?? 'joint'} ${p.split}` : p.kind === 'transfer' ? `transfer ${names[p.env]} seed ${p.seed} → ${names[p.target]}` : p.kind;
+    const what =
+      p.kind === 'search'
+        ? `search ${names[p.env] ?? 'joint'} seed ${p.seed}`
+        : p.kind === 'floor'
+          ? `floor ${names[p.env] ?? 'joint'} ${p.split}`
+          : p.kind === 'transfer'
+            ? `transfer ${names[p.env]} seed ${p.seed} → ${names[p.target]}`
+            : p.kind;
     console.log(`  ${((Date.now() - started) / 1000).toFixed(0).padStart(6)} s  ${what}`);
   },
 });
@@ -52,5 +68,7 @@ close();
 const wall = (Date.now() - started) / 1000;
 console.log(readFileSync(join(r.folder, 'study.md'), 'utf8'));
 console.log(`time by piece: ${[...spent].map(([k, ms]) => `${k} ${(ms / 1000).toFixed(0)} s`).join(', ')}`);
-console.log(`load average while it ran: mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(1)} (${loads.length} samples)`);
+console.log(
+  `load average while it ran: mean ${(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length)).toFixed(1)} (${loads.length} samples)`,
+);
 console.log(`bench:study wall time: ${wall.toFixed(0)} s (${(wall / 60).toFixed(1)} min), status ${r.study.status}`);

@@ -18,7 +18,9 @@ import { closeHostServices, createHostServices } from '../sandbox/primitives/ind
 import { noteToStderr } from '../cli/style.ts';
 import { table } from './stats.ts';
 
-const { values } = parseArgs({ options: { families: { type: 'string' }, instances: { type: 'string' }, seed: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { families: { type: 'string' }, instances: { type: 'string' }, seed: { type: 'string' } },
+});
 const models = resolveModels({}, {});
 const services = createHostServices(models);
 const started = Date.now();
@@ -29,9 +31,15 @@ const spec = visualSpec({
   ...(values.instances ? { instances: Number(values.instances) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
 });
-const env = taskEnvironment('visual', spec, { seed: values.seed ? Number(values.seed) : 0, images: services.images, onNote: noteToStderr });
+const env = taskEnvironment('visual', spec, {
+  seed: values.seed ? Number(values.seed) : 0,
+  images: services.images,
+  onNote: noteToStderr,
+});
 const info = env.info();
-process.stdout.write(`visual environment, mode ${info.mode} (${info.agentId}), seed ${JSON.stringify((info.data as { seed: number }).seed)}, split ${JSON.stringify((info.data as { split: unknown }).split)}\n`);
+process.stdout.write(
+  `visual environment, mode ${info.mode} (${info.agentId}), seed ${JSON.stringify((info.data as { seed: number }).seed)}, split ${JSON.stringify((info.data as { split: unknown }).split)}\n`,
+);
 await env.worlds('train');
 process.stdout.write(`training episodes ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -72,9 +80,19 @@ for (const f of [...families, 'overall']) {
   const o = mean(pick(oracle));
   const holds = n >= 0.2 && n <= 0.5 && t - n >= 0.2 && o >= 0.85;
   allHold &&= holds;
-  rows.push([f, String(pick(none.byFamily)?.length ?? 0), pct(n), pct(t), `${((t - n) * 100).toFixed(1)}`, pct(o), holds ? 'yes' : 'NO']);
+  rows.push([
+    f,
+    String(pick(none.byFamily)?.length ?? 0),
+    pct(n),
+    pct(t),
+    `${((t - n) * 100).toFixed(1)}`,
+    pct(o),
+    holds ? 'yes' : 'NO',
+  ]);
 }
-process.stdout.write(`\n${table([["family", "tasks", "no-memory", "trajectory-retrieval", "gain (points)", "oracle", "targets hold"], ...rows])}\n`);
+process.stdout.write(
+  `\n${table([['family', 'tasks', 'no-memory', 'trajectory-retrieval', 'gain (points)', 'oracle', 'targets hold'], ...rows])}\n`,
+);
 process.stdout.write(
   `\ntargets: no-memory 20–50%, trajectory-retrieval ≥ no-memory + 20 points, oracle ≥ 85%  →  ${allHold ? 'all hold' : 'NOT all hold'}\n` +
     `time: no-memory ${none.seconds.toFixed(1)} s, trajectory-retrieval ${traj.seconds.toFixed(1)} s, oracle ${oracleSeconds.toFixed(1)} s, total ${((Date.now() - started) / 1000).toFixed(1)} s\n`,

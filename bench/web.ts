@@ -22,7 +22,14 @@ import { compileProgram } from '../sandbox/compile.ts';
 import { closeHostServices, createHostServices } from '../sandbox/primitives/index.ts';
 import { table } from './stats.ts';
 
-const { values } = parseArgs({ options: { sites: { type: 'string' }, instances: { type: 'string' }, seed: { type: 'string' }, throughput: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    sites: { type: 'string' },
+    instances: { type: 'string' },
+    seed: { type: 'string' },
+    throughput: { type: 'string' },
+  },
+});
 const models = resolveModels({}, {});
 const services = createHostServices(models);
 const started = Date.now();
@@ -32,12 +39,24 @@ const spec = webSpec({
   ...(values.instances ? { instances: Number(values.instances) } : {}),
   ...(values.seed ? { seed: Number(values.seed) } : {}),
 });
-const env = taskEnvironment('web', spec, { seed: values.seed ? Number(values.seed) : 0, images: services.images, onNote: noteToStderr });
+const env = taskEnvironment('web', spec, {
+  seed: values.seed ? Number(values.seed) : 0,
+  images: services.images,
+  onNote: noteToStderr,
+});
 /** What a program would see of a task; running it needs only the id. */
-const partial = (t: EnvTask<unknown>) => ({ taskId: t.id, env: 'web', instruction: t.instruction, initial: {}, meta: {} });
+const partial = (t: EnvTask<unknown>) => ({
+  taskId: t.id,
+  env: 'web',
+  instruction: t.instruction,
+  initial: {},
+  meta: {},
+});
 const info = env.info();
 const data = info.data as { seed: number; split: unknown; screenshots: string };
-process.stdout.write(`web environment, mode ${info.mode} (${info.agentId}), seed ${data.seed}, split ${JSON.stringify(data.split)}, screenshots ${data.screenshots}, browser ${CHROMIUM_PATH}\n`);
+process.stdout.write(
+  `web environment, mode ${info.mode} (${info.agentId}), seed ${data.seed}, split ${JSON.stringify(data.split)}, screenshots ${data.screenshots}, browser ${CHROMIUM_PATH}\n`,
+);
 await env.worlds('train');
 process.stdout.write(`training episodes ready after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -55,7 +74,9 @@ async function program(name: string): Promise<{ byTemplate: Rewards; seconds: nu
   if (infra) process.stderr.write(`${name}: ${infra} task(s) had infrastructure failures and are not scored\n`);
   const seconds = (Date.now() - t) / 1000;
   const all = [...byTemplate.values()].flat();
-  process.stderr.write(`${name}: ${all.length} test tasks in ${seconds.toFixed(1)} s, mean ${(100 * all.reduce((a, b) => a + b, 0) / Math.max(1, all.length)).toFixed(1)}%\n`);
+  process.stderr.write(
+    `${name}: ${all.length} test tasks in ${seconds.toFixed(1)} s, mean ${((100 * all.reduce((a, b) => a + b, 0)) / Math.max(1, all.length)).toFixed(1)}%\n`,
+  );
   return { byTemplate, seconds };
 }
 
@@ -73,7 +94,10 @@ const oracleSeconds = (Date.now() - t0) / 1000;
 // Throughput: the same no-memory episodes, first one at a time, then with 4 contexts (a ratio in one run).
 // Spread over the whole test list, so every site is in the sample (the list is ordered by site).
 const wanted = Math.min(tests.length, Number(values.throughput ?? 40));
-const sample = Array.from({ length: wanted }, (_, i) => tests[Math.floor((i * tests.length) / wanted)] as (typeof tests)[number]);
+const sample = Array.from(
+  { length: wanted },
+  (_, i) => tests[Math.floor((i * tests.length) / wanted)] as (typeof tests)[number],
+);
 const rate: Record<number, number> = {};
 for (const contexts of sample.length ? [1, 4] : []) {
   const t = Date.now();
@@ -91,12 +115,28 @@ const row = (label: string, pick: (m: Rewards) => number[] | undefined, judge: b
   const t = mean(pick(traj.byTemplate));
   const o = mean(pick(oracle));
   const holds = n >= 0.2 && n <= 0.5 && t - n >= 0.2 && o >= 0.9;
-  return { holds, cells: [label, String(pick(none.byTemplate)?.length ?? 0), pct(n), pct(t), `${((t - n) * 100).toFixed(1)}`, pct(o), judge ? (holds ? 'yes' : 'NO') : ''] };
+  return {
+    holds,
+    cells: [
+      label,
+      String(pick(none.byTemplate)?.length ?? 0),
+      pct(n),
+      pct(t),
+      `${((t - n) * 100).toFixed(1)}`,
+      pct(o),
+      judge ? (holds ? 'yes' : 'NO') : '',
+    ],
+  };
 };
 const header = ['', 'tasks', 'no-memory', 'trajectory-retrieval', 'gain (points)', 'oracle', 'targets hold'];
-process.stdout.write(`\nper template\n${table([header, ...templates.map((k) => row(k, (m) => m.get(k), false).cells)])}\n`);
+process.stdout.write(
+  `\nper template\n${table([header, ...templates.map((k) => row(k, (m) => m.get(k), false).cells)])}\n`,
+);
 const sites = [...new Set(templates.map((k) => k.split('/')[0] as string))];
-const siteRows = [...sites.map((s) => row(s, (m) => [...m].filter(([k]) => k.startsWith(`${s}/`)).flatMap(([, v]) => v), true)), row('overall', (m) => [...m.values()].flat(), true)];
+const siteRows = [
+  ...sites.map((s) => row(s, (m) => [...m].filter(([k]) => k.startsWith(`${s}/`)).flatMap(([, v]) => v), true)),
+  row('overall', (m) => [...m.values()].flat(), true),
+];
 const allHold = siteRows.every((r) => r.holds) && (rate[4] as number) >= 2;
 process.stdout.write(`\nper site\n${table([header, ...siteRows.map((r) => r.cells)])}\n`);
 process.stdout.write(

@@ -1,6 +1,13 @@
 // A search on the terminal (or a pipe): one line per step — what was done, its score, the best LCB, the time left,
 // the spend — from the journal's events as they are written.
-import { describeFailure, differingPart, editLabel, type JournalEvent, type RunOptions, type SearchProgress } from '../api/index.ts';
+import {
+  describeFailure,
+  differingPart,
+  editLabel,
+  type JournalEvent,
+  type RunOptions,
+  type SearchProgress,
+} from '../api/index.ts';
 import { bestLcb, FINAL_STEP } from '../api/search.ts';
 import { clock, dim } from './style.ts';
 import { forTerminal, toStdout } from './terminal.ts';
@@ -19,7 +26,11 @@ export function stepsLeftMs(sinceFirstStep: number, stepsDone: number, stepsLeft
 const children = (n: number) => (n === 1 ? 'a child' : `${n} children`);
 
 /** One line per step, written through `write`; `now` is the clock (a test's own). */
-export function stepProgress(options: RunOptions, given?: (text: string) => void, now: () => number = Date.now): (e: JournalEvent, s: SearchProgress) => void {
+export function stepProgress(
+  options: RunOptions,
+  given?: (text: string) => void,
+  now: () => number = Date.now,
+): (e: JournalEvent, s: SearchProgress) => void {
   // A writer of the caller's own gets the text as the terminal would (printable; colours real).
   const write = given ? (text: string) => given(forTerminal(text)) : toStdout;
   /** What each step does ("step 3/20 generate from n1"): with steps in flight at once, lines are per step. */
@@ -38,20 +49,33 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
   };
   const flushNoOp = (step: number) => {
     const n = noOps.get(step);
-    if (n) write(`  ${lineOf(step)}: ${children(n.count)} that changed nothing, not evaluated (${n.reason.slice(0, 120)})\n`);
+    if (n)
+      write(
+        `  ${lineOf(step)}: ${children(n.count)} that changed nothing, not evaluated (${n.reason.slice(0, 120)})\n`,
+      );
     noOps.delete(step);
   };
   return (e, s) => {
     if (e.type === 'action') {
       if (e.step > 0) firstStepAt ??= now();
-      lines.set(e.step, `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`);
+      lines.set(
+        e.step,
+        `step ${e.step}/${options.budget} ${e.kind === 'generate' ? `generate from ${e.node}` : e.retry ? `retry ${e.node} (no score yet)` : `re-evaluate ${e.node}`}`,
+      );
     }
     if (e.type === 'node' && e.step === 0 && !screened.has(e.id)) write(dim(`  ${e.id}: evaluating…\n`));
     if (e.type === 'screen') {
       for (const r of e.results) screened.add(r.node);
-      write(`  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`);
+      write(
+        `  screened ${e.results.length} standard designs on validation: ${e.results.map((r) => `${r.design} ${fmt(r.score)}${r.kept ? ' (kept)' : ''}`).join(', ')}\n`,
+      );
     }
-    if (e.type === 'quick-exam' && !e.passed) write(dim(`  ${lineOf(e.step)}: quick examination failed (try ${e.attempt + 1}): ${e.failure ? `${e.failure.check}: ${e.failure.detail}`.slice(0, 160) : ''}\n`));
+    if (e.type === 'quick-exam' && !e.passed)
+      write(
+        dim(
+          `  ${lineOf(e.step)}: quick examination failed (try ${e.attempt + 1}): ${e.failure ? `${e.failure.check}: ${e.failure.detail}`.slice(0, 160) : ''}\n`,
+        ),
+      );
     if (e.type === 'evaluation') write(evaluationLine(e, s));
     if (e.type === 'no-op') {
       const n = noOps.get(e.step);
@@ -74,13 +98,20 @@ export function stepProgress(options: RunOptions, given?: (text: string) => void
 
   function evaluationLine(e: Extract<JournalEvent, { type: 'evaluation' }>, s: SearchProgress): string {
     if (e.score === null) {
-      const what = e.step === 0 ? `  ${e.node}: validation` : e.split === 'test' ? `  test split: ${e.node}` : `  ${lineOf(e.step)}${after(e.step)}`;
+      const what =
+        e.step === 0
+          ? `  ${e.node}: validation`
+          : e.split === 'test'
+            ? `  test split: ${e.node}`
+            : `  ${lineOf(e.step)}${after(e.step)}`;
       return `${what} unscored: ${(e.unscored ?? '').slice(0, 200)}\n`;
     }
     const tree = s.tree;
     const node = tree.nodes.get(e.node);
-    if (e.step === 0) return screened.has(e.node) ? '' : `  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
-    if (e.step === FINAL_STEP && e.split === 'train') return `  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${node ? tree.q(node).toFixed(3) : '?'}\n`;
+    if (e.step === 0)
+      return screened.has(e.node) ? '' : `  ${e.node}: validation ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
+    if (e.step === FINAL_STEP && e.split === 'train')
+      return `  confirming ${e.node} on another validation sample: ${e.score.toFixed(3)} on ${e.tasks} tasks → mean ${node ? tree.q(node).toFixed(3) : '?'}\n`;
     if (e.split === 'test') return `  test split: ${e.node} ${e.score.toFixed(3)} on ${e.tasks} tasks\n`;
     if (!node) return '';
     const best = bestLcb(tree, options.ucb);
@@ -106,7 +137,9 @@ type Node = NonNullable<ReturnType<Tree['nodes']['get']>>;
  * and, when earlier siblings tried the same idea, which try of it this is.
  */
 export function childWords(node: Node, tree: Tree): string {
-  const siblings = [...tree.nodes.values()].filter((n) => n.kind === 'child' && n.parent === node.parent && n.id !== node.id && n.step < node.step);
+  const siblings = [...tree.nodes.values()].filter(
+    (n) => n.kind === 'child' && n.parent === node.parent && n.id !== node.id && n.step < node.step,
+  );
   const parent = node.parent ? tree.nodes.get(node.parent) : undefined;
   const others = [parent, ...siblings].map((n) => n?.description).filter((d): d is string => !!d);
   const label = editLabel(node.edits, node.description, node.id);

@@ -6,7 +6,14 @@ import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:f
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { readSmallFile } from '../foundation/small-file.ts';
-import { mkdirInside, PathOutsideError, resolveInside, SafeNameSchema, SafeRelPathSchema, writeInside } from '../foundation/safe-path.ts';
+import {
+  mkdirInside,
+  PathOutsideError,
+  resolveInside,
+  SafeNameSchema,
+  SafeRelPathSchema,
+  writeInside,
+} from '../foundation/safe-path.ts';
 import type { ProgramFiles } from '../memo-programs/files.ts';
 import { EnvSourceSchema } from '../engine/environment/registry.ts';
 import { RunOptionsSchema } from '../engine/search/run-options.ts';
@@ -39,7 +46,10 @@ export function defaultRunFolder(kind: string, cwd = process.cwd()): string {
 
 /** A node id as the run folder takes it: a safe name, else an error naming it. */
 function nodeName(node: string): string {
-  if (!SafeNameSchema.safeParse(node).success) throw new PathOutsideError(`"${node.slice(0, 200)}" is not a safe node id (letters, digits, ".", "_", "-"; at most 64)`);
+  if (!SafeNameSchema.safeParse(node).success)
+    throw new PathOutsideError(
+      `"${node.slice(0, 200)}" is not a safe node id (letters, digits, ".", "_", "-"; at most 64)`,
+    );
   return node;
 }
 
@@ -94,7 +104,8 @@ export class RunFolder implements RunStore {
     const st = statSync(this.dir, { throwIfNoEntry: false });
     if (!st) return;
     if (!st.isDirectory()) throw new Error(`${this.dir} is not a folder: give a new or empty folder for the run`);
-    if (this.exists()) throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
+    if (this.exists())
+      throw new Error(`${this.dir} already holds a run; use --resume to continue it, or choose another --out`);
     if (readdirSync(this.dir).some((name) => !allowed.includes(name))) {
       throw new Error(`${this.dir} exists and is not empty, and holds no run: choose another out folder, or empty it`);
     }
@@ -172,7 +183,10 @@ export class RunFolder implements RunStore {
   writeProgram(node: string, files: ProgramFiles): string {
     const rel = join('programs', nodeName(node));
     const bad = Object.keys(files).filter((name) => !isProgramFileName(name));
-    if (bad.length) throw new PathOutsideError(`program ${node}: ${bad.map((b) => JSON.stringify(b.slice(0, 100))).join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} safe file name${bad.length === 1 ? '' : 's'} (a relative path of safe names ending in .ts)`);
+    if (bad.length)
+      throw new PathOutsideError(
+        `program ${node}: ${bad.map((b) => JSON.stringify(b.slice(0, 100))).join(', ')} ${bad.length === 1 ? 'is not a' : 'are not'} safe file name${bad.length === 1 ? '' : 's'} (a relative path of safe names ending in .ts)`,
+      );
     const dir = mkdirInside(this.dir, rel);
     for (const [name, text] of Object.entries(files)) writeInside(this.dir, join(rel, name), text);
     return dir;
@@ -196,7 +210,10 @@ function refuseOtherFormat(path: string, raw: unknown): void {
   if (typeof raw !== 'object' || raw === null) return;
   const { format, versions } = raw as { format?: unknown; versions?: { automemo?: unknown } };
   if (format === RUN_FORMAT || typeof format !== 'string') return;
-  const by = typeof versions?.automemo === 'string' ? `automemo ${versions.automemo.slice(0, 40)}` : 'an automemo that did not say its version';
+  const by =
+    typeof versions?.automemo === 'string'
+      ? `automemo ${versions.automemo.slice(0, 40)}`
+      : 'an automemo that did not say its version';
   throw new Error(
     `${path} is a run of format "${format.slice(0, 40)}", written by ${by}; this automemo (${packageVersion()}) reads "${RUN_FORMAT}" runs only, so it cannot resume, view, report or export this one: use the automemo that wrote it`,
   );

@@ -93,7 +93,9 @@ function armWatchdog(): void {
 /** V8 code caches by program hash, so a program loads fast the second time. */
 const codeCache = new Map<string, ivm.ExternalCopy<ArrayBuffer>>();
 
-type Reply = { ok: true; value: unknown; logsDropped?: number } | { ok: false; error: { name: string; message: string; stack?: string }; logsDropped?: number };
+type Reply =
+  | { ok: true; value: unknown; logsDropped?: number }
+  | { ok: false; error: { name: string; message: string; stack?: string }; logsDropped?: number };
 
 /** The operation in flight: its reply handler and what is left of its CPU budget. */
 interface Operation {
@@ -179,10 +181,18 @@ export class ProgramInstance {
       } catch (err) {
         const message = (err as Error).message ?? String(err);
         if (/timed out/i.test(message)) {
-          return fail({ kind: 'load', op: 'load', message: `the program's top-level code ran longer than ${limits.loadMs} ms` });
+          return fail({
+            kind: 'load',
+            op: 'load',
+            message: `the program's top-level code ran longer than ${limits.loadMs} ms`,
+          });
         }
         if (/memory limit/i.test(message)) {
-          return fail({ kind: 'heap', op: 'load', message: `the program exceeded its ${limits.heapMb} MB heap cap while loading` });
+          return fail({
+            kind: 'heap',
+            op: 'load',
+            message: `the program exceeded its ${limits.heapMb} MB heap cap while loading`,
+          });
         }
         const mapped = mapStack((err as Error).stack ?? message, program);
         return fail({
@@ -195,17 +205,20 @@ export class ProgramInstance {
       }
 
       const loaded = await instance.call<Methods>('load');
-      if (!loaded.ok) return fail({ ...loaded.error, kind: loaded.error.kind === 'threw' ? 'load' : loaded.error.kind });
+      if (!loaded.ok)
+        return fail({ ...loaded.error, kind: loaded.error.kind === 'threw' ? 'load' : loaded.error.kind });
       const methods = loaded.value;
       const missing = (['update', 'retrieve'] as const).filter((m) => methods[m] !== 'function');
       if (missing.length) {
         return fail({
           kind: 'interface',
           op: 'load',
-          message: `the default export has no ${missing.map((m) => `${m}()`).join(' or ')} method (found: ${Object.entries(methods)
-            .filter(([, t]) => t !== 'undefined')
-            .map(([k, t]) => `${k}: ${t}`)
-            .join(', ') || 'nothing'})`,
+          message: `the default export has no ${missing.map((m) => `${m}()`).join(' or ')} method (found: ${
+            Object.entries(methods)
+              .filter(([, t]) => t !== 'undefined')
+              .map(([k, t]) => `${k}: ${t}`)
+              .join(', ') || 'nothing'
+          })`,
         });
       }
       Object.assign(instance.methods, methods);
@@ -214,7 +227,11 @@ export class ProgramInstance {
     } catch (err) {
       const message = (err as Error).message ?? String(err);
       if (/memory limit/i.test(message)) {
-        return fail({ kind: 'heap', op: 'load', message: `the program exceeded its ${limits.heapMb} MB heap cap while loading` });
+        return fail({
+          kind: 'heap',
+          op: 'load',
+          message: `the program exceeded its ${limits.heapMb} MB heap cap while loading`,
+        });
       }
       return fail({ kind: 'load', op: 'load', message: `could not start the sandbox: ${message}` });
     }
@@ -250,7 +267,12 @@ export class ProgramInstance {
 
   async restore(state: Json): Promise<CallResult<null>> {
     if (this.methods.restore !== 'function') {
-      return { ok: false, error: { kind: 'interface', op: 'restore', message: 'the program has no restore() method' }, ms: 0, cpuMs: 0 };
+      return {
+        ok: false,
+        error: { kind: 'interface', op: 'restore', message: 'the program has no restore() method' },
+        ms: 0,
+        cpuMs: 0,
+      };
     }
     return this.call('restore', JSON.stringify(state));
   }
@@ -279,7 +301,12 @@ export class ProgramInstance {
     const started = performance.now();
     if (this.isolate.isDisposed) {
       const why = this.deathReason ? ` (${this.deathReason.message})` : '';
-      return Promise.resolve({ ok: false, error: { kind: 'disposed', op, message: `the sandbox is no longer running${why}` }, ms: 0, cpuMs: 0 });
+      return Promise.resolve({
+        ok: false,
+        error: { kind: 'disposed', op, message: `the sandbox is no longer running${why}` },
+        ms: 0,
+        cpuMs: 0,
+      });
     }
     const cpu0 = this.isolate.cpuTime;
     const cpuMs = () => (this.isolate.isDisposed ? this.limits.callCpuMs : Number(this.isolate.cpuTime - cpu0) / 1e6);
@@ -304,7 +331,10 @@ export class ProgramInstance {
       running.add(this);
       armWatchdog();
       this.enter((timeout) =>
-        this.entry.applySync(undefined, arg === undefined ? [id, op] : [id, op, arg], { arguments: { copy: true }, timeout }),
+        this.entry.applySync(undefined, arg === undefined ? [id, op] : [id, op, arg], {
+          arguments: { copy: true },
+          timeout,
+        }),
       );
     });
   }
@@ -322,9 +352,23 @@ export class ProgramInstance {
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (/timed out/i.test(message)) {
-        this.fail({ kind: 'cpu-timeout', op: op.op, message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU; the sandbox was stopped` }, true);
+        this.fail(
+          {
+            kind: 'cpu-timeout',
+            op: op.op,
+            message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU; the sandbox was stopped`,
+          },
+          true,
+        );
       } else if (/memory limit/i.test(message)) {
-        this.fail({ kind: 'heap', op: op.op, message: `${op.op}() exceeded the ${this.limits.heapMb} MB heap cap; the sandbox was stopped` }, true);
+        this.fail(
+          {
+            kind: 'heap',
+            op: op.op,
+            message: `${op.op}() exceeded the ${this.limits.heapMb} MB heap cap; the sandbox was stopped`,
+          },
+          true,
+        );
       } else {
         this.fail({ kind: 'threw', op: op.op, message: `${op.op}() failed at the boundary: ${message}` }, true);
       }
@@ -335,7 +379,14 @@ export class ProgramInstance {
         // isolated-vm cannot interrupt the host while it answers a call, so host work done on the program's behalf
         // is charged here: an entry that ends past the budget stops the sandbox as a CPU overrun would.
         if (op.budgetMs <= 0) {
-          this.fail({ kind: 'cpu-timeout', op: op.op, message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU (host work on its behalf included); the sandbox was stopped` }, true);
+          this.fail(
+            {
+              kind: 'cpu-timeout',
+              op: op.op,
+              message: `${op.op}() used more than ${this.limits.callCpuMs} ms of CPU (host work on its behalf included); the sandbox was stopped`,
+            },
+            true,
+          );
         }
       }
     }
@@ -357,7 +408,9 @@ export class ProgramInstance {
     const ticket = this.nextId++;
     void answer.then((envelope) => {
       if (this.isolate.isDisposed || !this.current) return;
-      this.enter((timeout) => this.resolver.applySync(undefined, [ticket, envelope], { arguments: { copy: true }, timeout }));
+      this.enter((timeout) =>
+        this.resolver.applySync(undefined, [ticket, envelope], { arguments: { copy: true }, timeout }),
+      );
     });
     return { pending: ticket };
   }
@@ -400,7 +453,8 @@ export class ProgramInstance {
   }
 
   private describe(op: string, e: { name: string; message: string; stack?: string }): SandboxError {
-    const kind: SandboxErrorKind = e.name === 'PayloadError' ? 'payload' : e.name === 'InterfaceError' ? 'interface' : 'threw';
+    const kind: SandboxErrorKind =
+      e.name === 'PayloadError' ? 'payload' : e.name === 'InterfaceError' ? 'interface' : 'threw';
     if (kind !== 'threw') return { kind, op, message: e.message };
     const mapped = e.stack ? mapStack(e.stack, this.program) : undefined;
     const label = e.name === 'NonError' ? `${op}() ${e.message}` : `${op}() threw ${e.name}: ${e.message}`;

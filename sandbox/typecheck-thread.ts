@@ -27,7 +27,8 @@ export function typecheckLimitsOf(asked: Partial<TypecheckLimits> = {}): Typeche
   const limits = { ...DEFAULT_TYPECHECK_LIMITS, ...asked };
   for (const k of ['ms', 'heapMb'] as const) {
     const [lo, hi] = BOUNDS[k];
-    if (!Number.isFinite(limits[k]) || limits[k] < lo || limits[k] > hi) throw new Error(`the type check's ${k} must be from ${lo} to ${hi}; got ${String(limits[k])}`);
+    if (!Number.isFinite(limits[k]) || limits[k] < lo || limits[k] > hi)
+      throw new Error(`the type check's ${k} must be from ${lo} to ${hi}; got ${String(limits[k])}`);
   }
   return limits;
 }
@@ -56,9 +57,17 @@ class CheckerThread {
   private nextId = 1;
 
   constructor(readonly heapMb: number) {
-    this.worker = new Worker(new URL('./typecheck-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    this.worker = new Worker(new URL('./typecheck-worker.mjs', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: heapMb },
+    });
     this.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ToolchainError('typescript', `the type checker's thread did not start within ${START_MS / 1000} s`)), START_MS);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new ToolchainError('typescript', `the type checker's thread did not start within ${START_MS / 1000} s`),
+          ),
+        START_MS,
+      );
       this.worker.on('message', (m: Reply) => {
         if (m.ready) {
           clearTimeout(timer);
@@ -73,7 +82,9 @@ class CheckerThread {
         reject(err);
         this.pending?.settle(err);
       };
-      this.worker.on('error', (err: Error & { code?: string }) => end(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new OverLimit('memory') : err));
+      this.worker.on('error', (err: Error & { code?: string }) =>
+        end(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new OverLimit('memory') : err),
+      );
       this.worker.on('exit', (code) => end(new Error(`the type checker's thread exited (code ${code})`)));
     });
     // The thread never keeps the process alive when no check waits on it.
@@ -139,13 +150,21 @@ export class LimitedTypeChecker {
   private thread: CheckerThread | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
-  check(entryPath: string, code: string | undefined, limits: TypecheckLimits = DEFAULT_TYPECHECK_LIMITS): Promise<TypecheckResult> {
+  check(
+    entryPath: string,
+    code: string | undefined,
+    limits: TypecheckLimits = DEFAULT_TYPECHECK_LIMITS,
+  ): Promise<TypecheckResult> {
     const run = this.queue.then(() => this.checkNow(entryPath, code, limits));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async checkNow(entryPath: string, code: string | undefined, limits: TypecheckLimits): Promise<TypecheckResult> {
+  private async checkNow(
+    entryPath: string,
+    code: string | undefined,
+    limits: TypecheckLimits,
+  ): Promise<TypecheckResult> {
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       if (!this.thread?.alive || this.thread.heapMb !== limits.heapMb) {
@@ -160,7 +179,10 @@ export class LimitedTypeChecker {
         if (err instanceof OverLimit) return overLimit(entryPath, err.what, limits, performance.now() - started);
         if (err instanceof ToolchainError) throw err;
         // A thread that died otherwise: once more on a new one, then infrastructure.
-        if (attempt >= 2) throw new ToolchainError('typescript', `the type checker's thread failed twice: ${(err as Error).message}`, { cause: err });
+        if (attempt >= 2)
+          throw new ToolchainError('typescript', `the type checker's thread failed twice: ${(err as Error).message}`, {
+            cause: err,
+          });
       }
     }
   }

@@ -50,7 +50,13 @@ const program = (n: NodeView): DigestProgram => ({
   q: n.q,
   n: n.n,
   ...(n.testScore !== undefined ? { test: n.testScore } : {}),
-  ...(n.kind === 'seed' && n.design ? { what: n.design } : n.edit ? { what: n.edit.label } : n.kind === 'root' ? { what: 'no memory' } : {}),
+  ...(n.kind === 'seed' && n.design
+    ? { what: n.design }
+    : n.edit
+      ? { what: n.edit.label }
+      : n.kind === 'root'
+        ? { what: 'no memory' }
+        : {}),
 });
 
 const byMean = (a: NodeView, b: NodeView) => (b.q ?? -Infinity) - (a.q ?? -Infinity);
@@ -60,11 +66,15 @@ export function digest(nodes: NodeView[], winner: string | null, status: RunStat
   const pick = winner ? byId.get(winner) : undefined;
   const starts = nodes.filter((n) => n.kind !== 'child' && n.q !== null).sort(byMean);
   const baseline = starts[0];
-  const tested = starts.filter((n) => n.testScore !== undefined).sort((a, b) => (b.testScore as number) - (a.testScore as number))[0];
+  const tested = starts
+    .filter((n) => n.testScore !== undefined)
+    .sort((a, b) => (b.testScore as number) - (a.testScore as number))[0];
   const children = nodes.filter((n) => n.kind === 'child');
   const evaluated = children.filter((n) => n.q !== null);
   const parentQ = (n: NodeView) => (n.parent ? (byId.get(n.parent)?.q ?? null) : null);
-  const better = evaluated.filter((n) => parentQ(n) !== null && (n.q as number) > (parentQ(n) as number) + 1e-12).length;
+  const better = evaluated.filter(
+    (n) => parentQ(n) !== null && (n.q as number) > (parentQ(n) as number) + 1e-12,
+  ).length;
   const worse = evaluated.filter((n) => parentQ(n) !== null && (n.q as number) < (parentQ(n) as number) - 1e-12).length;
   const bestChild = [...evaluated].sort(byMean)[0];
   const d: Omit<RunDigest, 'lines'> = {
@@ -72,7 +82,13 @@ export function digest(nodes: NodeView[], winner: string | null, status: RunStat
     ...(pick ? { pick: program(pick) } : {}),
     ...(baseline ? { baseline: program(baseline) } : {}),
     ...(tested && tested !== baseline ? { baselineOnTest: program(tested) } : {}),
-    children: { written: children.length, evaluated: evaluated.length, better, worse, ...(bestChild ? { best: program(bestChild) } : {}) },
+    children: {
+      written: children.length,
+      evaluated: evaluated.length,
+      better,
+      worse,
+      ...(bestChild ? { best: program(bestChild) } : {}),
+    },
     repeated: repeatedIdeas(children, byId),
     tested: nodes
       .filter((n) => n.testScore !== undefined)
@@ -123,20 +139,36 @@ const scored = (p: DigestProgram) => `validation ${f(p.q)}, test ${p.test === un
 export function digestLines(d: Omit<RunDigest, 'lines'>): string[] {
   const lines: string[] = [];
   if (d.pick) {
-    const against = d.baseline && d.baseline.id !== d.pick.id ? `; the best starting program ${name(d.baseline)}: ${scored(d.baseline)}` : d.pick.kind !== 'child' ? ' — a starting program: no child was picked over it' : '';
-    const onTest = d.baselineOnTest && d.baselineOnTest.id !== d.pick.id ? `; best starting program on test ${name(d.baselineOnTest)}: test ${f(d.baselineOnTest.test)}` : '';
-    lines.push(`${d.pickWord === 'winner' ? 'Winner' : 'Leading'} ${name(d.pick)}: ${scored(d.pick)}${against}${onTest}.`);
+    const against =
+      d.baseline && d.baseline.id !== d.pick.id
+        ? `; the best starting program ${name(d.baseline)}: ${scored(d.baseline)}`
+        : d.pick.kind !== 'child'
+          ? ' — a starting program: no child was picked over it'
+          : '';
+    const onTest =
+      d.baselineOnTest && d.baselineOnTest.id !== d.pick.id
+        ? `; best starting program on test ${name(d.baselineOnTest)}: test ${f(d.baselineOnTest.test)}`
+        : '';
+    lines.push(
+      `${d.pickWord === 'winner' ? 'Winner' : 'Leading'} ${name(d.pick)}: ${scored(d.pick)}${against}${onTest}.`,
+    );
   }
-  if (d.tested.length > 1) lines.push(`On the held-out test split: ${d.tested.map((p) => `${name(p)} ${f(p.test)}`).join(', ')}.`);
+  if (d.tested.length > 1)
+    lines.push(`On the held-out test split: ${d.tested.map((p) => `${name(p)} ${f(p.test)}`).join(', ')}.`);
   const c = d.children;
   if (c.written) {
     const all = c.evaluated > 0 && c.worse === c.evaluated ? ' — every child scored below its parent' : '';
-    lines.push(`Children: ${c.written} written, ${c.evaluated} evaluated; ${c.better} above their parent, ${c.worse} below${all}${c.best ? `; the best child ${c.best.id} ${f(c.best.q)}` : ''}.`);
+    lines.push(
+      `Children: ${c.written} written, ${c.evaluated} evaluated; ${c.better} above their parent, ${c.worse} below${all}${c.best ? `; the best child ${c.best.id} ${f(c.best.q)}` : ''}.`,
+    );
   }
   for (const r of d.repeated.slice(0, 3)) {
     const range = r.lo === null ? 'not scored yet' : r.lo === r.hi ? f(r.lo) : `${f(r.lo)}–${f(r.hi)}`;
-    const verdict = r.better === 0 ? 'none above it' : r.better === r.nodes.length ? 'all above it' : `${r.better} above it`;
-    lines.push(`One idea tried ${r.nodes.length} times from ${r.parent}: ${r.label} (${r.nodes.join(', ')}): ${range} against the parent's ${f(r.parentQ)}, ${verdict}.`);
+    const verdict =
+      r.better === 0 ? 'none above it' : r.better === r.nodes.length ? 'all above it' : `${r.better} above it`;
+    lines.push(
+      `One idea tried ${r.nodes.length} times from ${r.parent}: ${r.label} (${r.nodes.join(', ')}): ${range} against the parent's ${f(r.parentQ)}, ${verdict}.`,
+    );
   }
   return lines;
 }

@@ -15,7 +15,12 @@ import { type ExplainedPayload, explainPayload, explanationOf } from './task-exp
 /** More image files than this in one evaluation's folder are left out (and said so). */
 const MAX_IMAGES = 10_000;
 
-const Step = z.object({ action: z.string(), observation: z.string().optional(), thought: z.string().optional(), images: z.array(z.string()).optional() });
+const Step = z.object({
+  action: z.string(),
+  observation: z.string().optional(),
+  thought: z.string().optional(),
+  images: z.array(z.string()).optional(),
+});
 
 // Only what the page shows; other fields of a line are dropped.
 const TaskLine = z.object({
@@ -39,7 +44,14 @@ const TaskLine = z.object({
   note: z.string().optional(),
   answer: z.string().optional(),
   payload: z.object({ text: z.string(), images: z.array(z.string()), metadata: z.unknown().optional() }).optional(),
-  trajectory: z.object({ answer: z.string().optional(), steps: z.array(Step), images: z.array(z.string()).optional(), files: z.array(z.string()).optional() }).optional(),
+  trajectory: z
+    .object({
+      answer: z.string().optional(),
+      steps: z.array(Step),
+      images: z.array(z.string()).optional(),
+      files: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 type TaskLine = z.infer<typeof TaskLine>;
 /** A task as the page shows it: the line, with its explanation read and found in the payload. */
@@ -62,7 +74,8 @@ export interface ClipLimits {
   stepChars: number;
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters left out of this report]` : s);
+const clip = (s: string, n: number) =>
+  s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters left out of this report]` : s;
 
 /**
  * Reads an evaluation's evidence folder (`evidence`, relative to `runDir`); null when it would be outside the run.
@@ -76,10 +89,17 @@ export function readEvidence(runDir: string, evidence: string, limits?: ClipLimi
     if (err instanceof PathOutsideError) return null;
     throw err;
   }
-  if (!insideRoot(runDir, evidence)) return { evidence, tasks: [], images: {}, unreadable: 0, problems: [`the evidence folder ${evidence} is missing`] };
-  const read = tasksFile(runDir, evidence) ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine) : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
+  if (!insideRoot(runDir, evidence))
+    return { evidence, tasks: [], images: {}, unreadable: 0, problems: [`the evidence folder ${evidence} is missing`] };
+  const read = tasksFile(runDir, evidence)
+    ? readEvidenceLines(join(dir, 'tasks.jsonl'), TaskLine)
+    : { records: [], unreadable: 0, problems: ['tasks.jsonl is a link that leads outside the run folder; not read'] };
   // A question is cut as the writer cuts it, whatever the file holds (the writer's own cut, with its note, passes).
-  const questions = read.records.map((t) => (t.question !== undefined && t.question.length > QUESTION_CHARS + 100 ? { ...t, question: clipQuestion(t.question) } : t));
+  const questions = read.records.map((t) =>
+    t.question !== undefined && t.question.length > QUESTION_CHARS + 100
+      ? { ...t, question: clipQuestion(t.question) }
+      : t,
+  );
   const tasks = questions.map((t) => explained(t, limits ? clipTask(t, limits) : t));
   const problems = [...read.problems];
   // Keyed by file names anyone can put in the folder: no name may stand for what objects inherit.
@@ -149,5 +169,9 @@ function clipTask(t: TaskLine, limits: ClipLimits): TaskLine {
 
 /** Every image id a task refers to: payload images, the task's images, each step's. */
 export function imageIds(t: Pick<TaskView, 'payload' | 'trajectory'>): string[] {
-  return [...(t.payload?.images ?? []), ...(t.trajectory?.images ?? []), ...(t.trajectory?.steps.flatMap((s) => s.images ?? []) ?? [])];
+  return [
+    ...(t.payload?.images ?? []),
+    ...(t.trajectory?.images ?? []),
+    ...(t.trajectory?.steps.flatMap((s) => s.images ?? []) ?? []),
+  ];
 }

@@ -30,7 +30,19 @@ export interface ClusteringDetail {
 export interface StepDetail {
   clustering?: ClusteringDetail;
   quickExams: { dir: string; attempt: number; passed: boolean; failure?: string }[];
-  metaCalls: { purpose: string; model: string; promptTokens: number; cachedTokens?: number; completionTokens: number; usd: number | null; ms: number; ok: boolean; error?: string; cut?: boolean; reused?: { step: number; node: string; purpose: string } }[];
+  metaCalls: {
+    purpose: string;
+    model: string;
+    promptTokens: number;
+    cachedTokens?: number;
+    completionTokens: number;
+    usd: number | null;
+    ms: number;
+    ok: boolean;
+    error?: string;
+    cut?: boolean;
+    reused?: { step: number; node: string; purpose: string };
+  }[];
 }
 
 export interface NodeDetail extends StepDetail {
@@ -54,7 +66,10 @@ function programAt(runDir: string, rel: string): Record<string, string> {
   const files = keyedObject<string>();
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort().slice(0, MAX_FILES);
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
+      .slice(0, MAX_FILES);
   } catch {
     return {};
   }
@@ -64,7 +79,10 @@ function programAt(runDir: string, rel: string): Record<string, string> {
     if (!full) continue;
     try {
       const size = statSync(full).size;
-      files[name] = size > MAX_FILE_BYTES ? `// ${name}: ${size} bytes, too large to show here (over ${MAX_FILE_BYTES})\n` : (readSmallFile(full, MAX_FILE_BYTES) ?? '');
+      files[name] =
+        size > MAX_FILE_BYTES
+          ? `// ${name}: ${size} bytes, too large to show here (over ${MAX_FILE_BYTES})\n`
+          : (readSmallFile(full, MAX_FILE_BYTES) ?? '');
     } catch (err) {
       files[name] = `// ${name} could not be read: ${(err as Error).message}\n`;
     }
@@ -78,7 +96,13 @@ export function stepDetail(events: JournalEvent[], step: number): StepDetail {
   if (step <= 0) return out;
   for (const e of events) {
     if (e.type === 'clusters' && e.step === step) out.clustering = clusteringDetail(e);
-    if (e.type === 'quick-exam' && e.step === step) out.quickExams.push({ dir: e.dir, attempt: e.attempt, passed: e.passed, ...(e.failure ? { failure: `${e.failure.check}: ${e.failure.detail}` } : {}) });
+    if (e.type === 'quick-exam' && e.step === step)
+      out.quickExams.push({
+        dir: e.dir,
+        attempt: e.attempt,
+        passed: e.passed,
+        ...(e.failure ? { failure: `${e.failure.check}: ${e.failure.detail}` } : {}),
+      });
     if (e.type === 'meta-call' && e.step === step) {
       const { type: _t, t: _time, step: _s, node: _n, role: _r, ...call } = e;
       out.metaCalls.push(call);
@@ -94,14 +118,23 @@ function clusteringDetail(e: Extract<JournalEvent, { type: 'clusters' }>): Clust
     const name = label.get(group) ?? group;
     groups.set(name, [...(groups.get(name) ?? []), task]);
   }
-  return { source: e.source, notes: e.notes, clusters: e.clusters, groups: [...groups.entries()].map(([group, tasks]) => ({ group, tasks })) };
+  return {
+    source: e.source,
+    notes: e.notes,
+    clusters: e.clusters,
+    groups: [...groups.entries()].map(([group, tasks]) => ({ group, tasks })),
+  };
 }
 
 export function readNodeDetail(run: RunView, id: string): NodeDetail | null {
   const node = run.nodes.find((n) => n.id === id);
   if (!node) return null;
   const { events } = readJournal(join(run.dir, 'journal.jsonl'));
-  const detail: NodeDetail = { id, files: programAt(run.dir, node.dir), ...stepDetail(events, node.kind === 'child' ? node.step : 0) };
+  const detail: NodeDetail = {
+    id,
+    files: programAt(run.dir, node.dir),
+    ...stepDetail(events, node.kind === 'child' ? node.step : 0),
+  };
   const metaPath = insideRoot(run.dir, join(node.dir, 'meta.json'));
   try {
     // Checked for size and kind before the meta file's own reader takes it whole.

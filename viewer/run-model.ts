@@ -136,9 +136,13 @@ export class NotARunError extends Error {
 export function readRunInfo(dir: string): RunInfo {
   const abs = resolve(dir);
   if (!existsSync(abs)) throw new NotARunError(`${dir} does not exist`);
-  if (!statSync(abs).isDirectory()) throw new NotARunError(`${dir} is not a folder (give the run folder, the one holding run.json and journal.jsonl)`);
+  if (!statSync(abs).isDirectory())
+    throw new NotARunError(`${dir} is not a folder (give the run folder, the one holding run.json and journal.jsonl)`);
   const folder = new RunFolder(abs);
-  if (!folder.exists()) throw new NotARunError(`${dir} is not a run folder: it has no run.json (a run folder holds run.json, journal.jsonl, programs/ and evidence/; see run-store/README.md)`);
+  if (!folder.exists())
+    throw new NotARunError(
+      `${dir} is not a run folder: it has no run.json (a run folder holds run.json, journal.jsonl, programs/ and evidence/; see run-store/README.md)`,
+    );
   try {
     return folder.read();
   } catch (err) {
@@ -175,7 +179,16 @@ export function readRun(dir: string): RunView {
       lcb: q === null ? null : lcb(q, n, N, p),
       evaluations: past.evaluations
         .filter((e) => e.node === node.id)
-        .map((e) => ({ split: e.split, index: e.index, step: e.step, score: e.score, ...(e.unscored ? { unscored: e.unscored } : {}), tasks: e.tasks, evidence: e.evidence, ms: e.ms })),
+        .map((e) => ({
+          split: e.split,
+          index: e.index,
+          step: e.step,
+          score: e.score,
+          ...(e.unscored ? { unscored: e.unscored } : {}),
+          tasks: e.tasks,
+          evidence: e.evidence,
+          ms: e.ms,
+        })),
       unscored: node.unscored ?? [],
       hasMeta: insideRoot(abs, `${node.dir}/meta.json`) !== null,
       ...(node.description ? { description: node.description } : {}),
@@ -195,7 +208,12 @@ export function readRun(dir: string): RunView {
   }
   const finalEvent = [...read.events].reverse().find((e) => e.type === 'final');
   // The final phase's pick (it read the evidence task by task); before one, the selection rule's.
-  const winner = finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner) ? finalEvent.winner : tree.evaluated().length ? selectFinal(tree, p, info.options.selection).id : null;
+  const winner =
+    finalEvent?.type === 'final' && tree.nodes.has(finalEvent.winner)
+      ? finalEvent.winner
+      : tree.evaluated().length
+        ? selectFinal(tree, p, info.options.selection).id
+        : null;
   const runStatus = status(read.events, past.stop.kind !== 'running', pid);
   const out: RunView = {
     dir: abs,
@@ -228,14 +246,28 @@ export function readRun(dir: string): RunView {
   const flying = inFlight(read.events);
   if (flying) out.inFlight = flying;
   if (finalEvent?.type === 'final') {
-    out.final = { selection: finalEvent.selection, winner: finalEvent.winner, lcb: finalEvent.lcb, validation: finalEvent.validation, ...(finalEvent.tied ? { tied: finalEvent.tied } : {}), ...(finalEvent.tieNote ? { tieNote: finalEvent.tieNote } : {}) };
+    out.final = {
+      selection: finalEvent.selection,
+      winner: finalEvent.winner,
+      lcb: finalEvent.lcb,
+      validation: finalEvent.validation,
+      ...(finalEvent.tied ? { tied: finalEvent.tied } : {}),
+      ...(finalEvent.tieNote ? { tieNote: finalEvent.tieNote } : {}),
+    };
   }
   const plan = [...read.events].reverse().find((e) => e.type === 'validation');
   if (plan?.type === 'validation') {
     const { type: _type, t: _t, ...v } = plan;
     out.validation = v;
   }
-  if (past.screen) out.screen = past.screen.results.map((r) => ({ design: r.design, node: r.node, score: r.score, tasks: r.tasks, kept: r.kept }));
+  if (past.screen)
+    out.screen = past.screen.results.map((r) => ({
+      design: r.design,
+      node: r.node,
+      score: r.score,
+      tasks: r.tasks,
+      kept: r.kept,
+    }));
   return out;
 }
 
@@ -284,8 +316,19 @@ function noOpViews(events: NoOpChild[], nodes: NodeView[]): NoOpView[] {
 
 type Evaluation = Extract<JournalEvent, { type: 'evaluation' }>;
 
-function outcome(a: Extract<JournalEvent, { type: 'action' }>, evaluations: Evaluation[], tree: SearchTree): ActionView {
-  const view: ActionView = { step: a.step, kind: a.kind, node: a.node, score: a.score, candidates: a.candidates, ...(a.retry ? { retry: a.retry } : {}) };
+function outcome(
+  a: Extract<JournalEvent, { type: 'action' }>,
+  evaluations: Evaluation[],
+  tree: SearchTree,
+): ActionView {
+  const view: ActionView = {
+    step: a.step,
+    kind: a.kind,
+    node: a.node,
+    score: a.score,
+    candidates: a.candidates,
+    ...(a.retry ? { retry: a.retry } : {}),
+  };
   if (a.kind === 'generate') {
     const child = [...tree.nodes.values()].find((n) => n.kind === 'child' && n.step === a.step);
     const failed = tree.failed.find((f) => f.step === a.step);

@@ -7,11 +7,64 @@ import { writeFileSync } from 'node:fs';
 import { rng } from './random.ts';
 
 const TOPICS = [
-  { key: 'city', q: 'Which city did {p} move to?', weigh: '{p}: We looked at flats in {a} and {b} this weekend.', pick: '{p}: We signed for a flat in {x}, moving next month!', change: '{p}: Change of plan, the flat fell through, we are moving to {x} instead.', options: ['Lisbon', 'Porto', 'Madrid', 'Berlin', 'Vienna', 'Prague', 'Oslo', 'Dublin', 'Krakow', 'Turin'] },
-  { key: 'job', q: 'Which company does {p} work for now?', weigh: '{p}: I have interviews at {a} and {b} next week.', pick: '{p}: I accepted the offer from {x}, starting Monday.', change: '{p}: I left after a month, I joined {x} now.', options: ['Acme Robotics', 'Blue Harbor', 'Copperleaf', 'Driftwood Labs', 'Evergreen Bank', 'Foxglove Media', 'Granite Works', 'Helio Foods'] },
-  { key: 'pet', q: 'What did {p} name the new puppy?', weigh: '{p}: We are torn between calling the puppy {a} or {b}.', pick: '{p}: The puppy is officially called {x}.', change: '{p}: The name did not stick, the puppy answers to {x} now.', options: ['Biscuit', 'Pepper', 'Juniper', 'Noodle', 'Maple', 'Ziggy', 'Clover', 'Waffles'] },
-  { key: 'car', q: 'Which car did {p} buy?', weigh: '{p}: Test drove a {a} and a {b} today.', pick: '{p}: Bought the {x}, picking it up on Saturday.', change: '{p}: Returned it, traded it in for a {x}.', options: ['Volvo wagon', 'Honda hatchback', 'Skoda estate', 'Mazda roadster', 'Toyota hybrid', 'Fiat van', 'Kia crossover', 'Ford pickup'] },
-  { key: 'trip', q: 'Where is {p} going on holiday?', weigh: '{p}: For the holiday I am thinking {a} or maybe {b}.', pick: '{p}: Booked it, we are going to {x} in August.', change: '{p}: Cancelled that trip, we rebooked for {x}.', options: ['Crete', 'Iceland', 'Kyoto', 'Sicily', 'Patagonia', 'Morocco', 'Bali', 'Tuscany'] },
+  {
+    key: 'city',
+    q: 'Which city did {p} move to?',
+    weigh: '{p}: We looked at flats in {a} and {b} this weekend.',
+    pick: '{p}: We signed for a flat in {x}, moving next month!',
+    change: '{p}: Change of plan, the flat fell through, we are moving to {x} instead.',
+    options: ['Lisbon', 'Porto', 'Madrid', 'Berlin', 'Vienna', 'Prague', 'Oslo', 'Dublin', 'Krakow', 'Turin'],
+  },
+  {
+    key: 'job',
+    q: 'Which company does {p} work for now?',
+    weigh: '{p}: I have interviews at {a} and {b} next week.',
+    pick: '{p}: I accepted the offer from {x}, starting Monday.',
+    change: '{p}: I left after a month, I joined {x} now.',
+    options: [
+      'Acme Robotics',
+      'Blue Harbor',
+      'Copperleaf',
+      'Driftwood Labs',
+      'Evergreen Bank',
+      'Foxglove Media',
+      'Granite Works',
+      'Helio Foods',
+    ],
+  },
+  {
+    key: 'pet',
+    q: 'What did {p} name the new puppy?',
+    weigh: '{p}: We are torn between calling the puppy {a} or {b}.',
+    pick: '{p}: The puppy is officially called {x}.',
+    change: '{p}: The name did not stick, the puppy answers to {x} now.',
+    options: ['Biscuit', 'Pepper', 'Juniper', 'Noodle', 'Maple', 'Ziggy', 'Clover', 'Waffles'],
+  },
+  {
+    key: 'car',
+    q: 'Which car did {p} buy?',
+    weigh: '{p}: Test drove a {a} and a {b} today.',
+    pick: '{p}: Bought the {x}, picking it up on Saturday.',
+    change: '{p}: Returned it, traded it in for a {x}.',
+    options: [
+      'Volvo wagon',
+      'Honda hatchback',
+      'Skoda estate',
+      'Mazda roadster',
+      'Toyota hybrid',
+      'Fiat van',
+      'Kia crossover',
+      'Ford pickup',
+    ],
+  },
+  {
+    key: 'trip',
+    q: 'Where is {p} going on holiday?',
+    weigh: '{p}: For the holiday I am thinking {a} or maybe {b}.',
+    pick: '{p}: Booked it, we are going to {x} in August.',
+    change: '{p}: Cancelled that trip, we rebooked for {x}.',
+    options: ['Crete', 'Iceland', 'Kyoto', 'Sicily', 'Patagonia', 'Morocco', 'Bali', 'Tuscany'],
+  },
 ];
 const CHATTER = [
   '{p}: How was your week?',
@@ -40,7 +93,8 @@ export function choices(seed: number, worlds = 24, sessions = 8): string {
     JSON.stringify({
       type: 'dataset',
       name: 'friends-choices',
-      description: 'Chats between two friends over some weeks in which each weighs options and later decides (sometimes changing their mind). Questions ask what was decided, with the options weighed as choices.',
+      description:
+        'Chats between two friends over some weeks in which each weighs options and later decides (sometimes changing their mind). Questions ask what was decided, with the options weighed as choices.',
       scoring: 'multiple-choice',
       budget: { maxChars: 1500, maxImages: 0 },
       // Multiple choice is noisy question by question: validation holds enough questions to rank programs by it.
@@ -71,16 +125,27 @@ export function choices(seed: number, worlds = 24, sessions = 8): string {
         }
         void weighed;
         const options = r.shuffle([a, b, c, d] as string[]);
-        questions.push({ id: `w${w}-${p}-${topic.key}`, question: fill(topic.q, { p }), scenario: final === decided ? 'decided' : 'changed', choices: options, correct: options.indexOf(final), evidence: [evidence.id] });
+        questions.push({
+          id: `w${w}-${p}-${topic.key}`,
+          question: fill(topic.q, { p }),
+          scenario: final === decided ? 'decided' : 'changed',
+          choices: options,
+          correct: options.indexOf(final),
+          evidence: [evidence.id],
+        });
       }
     }
-    for (let s = 0; s < sessions; s++) for (let n = 0; n < 6; n++) say(s, r.pick(pair) as string, fill(r.pick(CHATTER), { p: '' }).replace(/^: /, ''));
+    for (let s = 0; s < sessions; s++)
+      for (let n = 0; n < 6; n++) say(s, r.pick(pair) as string, fill(r.pick(CHATTER), { p: '' }).replace(/^: /, ''));
     lines.push(
       JSON.stringify({
         type: 'world',
         id: `friends-${w + 1}`,
         speakers: pair,
-        sessions: turns.map((t, s) => ({ time: new Date(start + s * 5 * 86_400_000).toISOString(), turns: r.shuffle(t) })),
+        sessions: turns.map((t, s) => ({
+          time: new Date(start + s * 5 * 86_400_000).toISOString(),
+          turns: r.shuffle(t),
+        })),
         questions,
       }),
     );

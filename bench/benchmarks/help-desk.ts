@@ -11,7 +11,20 @@
 import { type AgentRun, defineEnvironment, type EnvTask, type MemoryPayload } from 'automemo';
 import { rng, type Rng } from './random.ts';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** Each dimension's styles; the first is the desk's default. */
 const STYLES = {
@@ -35,11 +48,85 @@ type Kind = keyof typeof KINDS;
 const KIND_NAMES = Object.keys(KINDS) as Kind[];
 
 const DESKS = ['northwind', 'bluepeak', 'copperline', 'driftwood', 'eastgate', 'foxhollow'];
-const FIRMS = ['Brightwater', 'Calloway', 'Dunmore', 'Everly', 'Fairhaven', 'Glenrock', 'Hartwell', 'Ironbridge', 'Juniper', 'Kingsley', 'Larkspur', 'Marlow', 'Northcote', 'Oakridge', 'Pemberton', 'Quillon', 'Redfern', 'Stanmore', 'Thornbury', 'Upton', 'Valemont', 'Westbrook', 'Yarrow', 'Zephyr'];
+const FIRMS = [
+  'Brightwater',
+  'Calloway',
+  'Dunmore',
+  'Everly',
+  'Fairhaven',
+  'Glenrock',
+  'Hartwell',
+  'Ironbridge',
+  'Juniper',
+  'Kingsley',
+  'Larkspur',
+  'Marlow',
+  'Northcote',
+  'Oakridge',
+  'Pemberton',
+  'Quillon',
+  'Redfern',
+  'Stanmore',
+  'Thornbury',
+  'Upton',
+  'Valemont',
+  'Westbrook',
+  'Yarrow',
+  'Zephyr',
+];
 const SUFFIXES = ['Ltd', 'GmbH', 'Foods', 'Logistics', 'Clinic', 'Studios', 'Outfitters', 'Labs', 'Bakery', 'Motors'];
-const FIRST = ['Ada', 'Bruno', 'Chloe', 'Dmitri', 'Esme', 'Farid', 'Greta', 'Hugo', 'Ines', 'Jonah', 'Keiko', 'Luis', 'Mara', 'Nils', 'Olu', 'Petra', 'Quinn', 'Rosa', 'Sami', 'Tess'];
-const LAST = ['Okafor', 'Lindqvist', 'Moreau', 'Petrov', 'Adeyemi', 'Castillo', 'Brennan', 'Nakamura', 'Fischer', 'Haddad', 'Kowalski', 'Ferreira', 'Osei', 'Varga', 'Duval', 'Sato'];
-const ITEMS = ['replacement pump', 'office chairs', 'printer toner', 'lab gloves', 'flour sacks', 'brake pads', 'camera lens', 'tent poles', 'server rack', 'coffee beans'];
+const FIRST = [
+  'Ada',
+  'Bruno',
+  'Chloe',
+  'Dmitri',
+  'Esme',
+  'Farid',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonah',
+  'Keiko',
+  'Luis',
+  'Mara',
+  'Nils',
+  'Olu',
+  'Petra',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tess',
+];
+const LAST = [
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Petrov',
+  'Adeyemi',
+  'Castillo',
+  'Brennan',
+  'Nakamura',
+  'Fischer',
+  'Haddad',
+  'Kowalski',
+  'Ferreira',
+  'Osei',
+  'Varga',
+  'Duval',
+  'Sato',
+];
+const ITEMS = [
+  'replacement pump',
+  'office chairs',
+  'printer toner',
+  'lab gloves',
+  'flour sacks',
+  'brake pads',
+  'camera lens',
+  'tent poles',
+  'server rack',
+  'coffee beans',
+];
 
 interface Customer {
   firm: string;
@@ -107,11 +194,17 @@ function formatGreeting(c: Customer, style: string): string {
 const ASKS: Record<Dimension, (style: string, c: Customer) => string> = {
   date: (s) => `please write dates as ${s}`,
   weight: (s) => `please give weights in ${s === 'lb' ? 'pounds (lb)' : s === 'g' ? 'grams (g)' : 'kilograms (kg)'}`,
-  reference: (s) => `please quote order numbers as ${s === '#' ? '#1234' : s === 'REF-' ? 'REF-1234' : s === 'PO' ? 'PO 1234' : 'order 1234'}`,
+  reference: (s) =>
+    `please quote order numbers as ${s === '#' ? '#1234' : s === 'REF-' ? 'REF-1234' : s === 'PO' ? 'PO 1234' : 'order 1234'}`,
   time: (s) => `please write times as ${s === '12h' ? '2:30 pm' : '14:30'}`,
   greeting: (s, c) => `please open replies with "${formatGreeting(c, s)}"`,
 };
-const WRAPPERS = ['{firm} replied: {ask}.', 'Rejected by {firm} — "{ask}".', 'Customer note from {firm}: {ask}.', '{firm} sent it back: {ask}, thank you.'];
+const WRAPPERS = [
+  '{firm} replied: {ask}.',
+  'Rejected by {firm} — "{ask}".',
+  'Customer note from {firm}: {ask}.',
+  '{firm} sent it back: {ask}, thank you.',
+];
 
 /** The style a payload states for a dimension of this customer, if any (the last statement that applies wins). */
 export function statedStyle(memory: MemoryPayload, dim: Dimension, truth: Truth): string | undefined {
@@ -140,7 +233,15 @@ function styleIn(line: string, dim: Dimension, c: Customer): string | undefined 
   if (dim === 'weight') return /weights in [a-z]+ \((kg|lb|g)\)/.exec(line)?.[1];
   if (dim === 'reference') {
     const m = /order numbers as (#1234|REF-1234|PO 1234|order 1234)/.exec(line)?.[1];
-    return m === undefined ? undefined : m === '#1234' ? '#' : m === 'REF-1234' ? 'REF-' : m === 'PO 1234' ? 'PO' : 'order';
+    return m === undefined
+      ? undefined
+      : m === '#1234'
+        ? '#'
+        : m === 'REF-1234'
+          ? 'REF-'
+          : m === 'PO 1234'
+            ? 'PO'
+            : 'order';
   }
   if (dim === 'time') {
     const m = /times as (2:30 pm|14:30)/.exec(line)?.[1];
@@ -157,18 +258,24 @@ function dimensionsOf(kind: Kind): Dimension[] {
 function reply(t: Ticket, c: Customer, style: (d: Dimension) => string): string {
   const g = formatGreeting(c, style('greeting'));
   const date = formatDate(t.date, style('date'));
-  if (t.kind === 'delivery') return `${g}, your ${t.item} (${formatWeight(t.weightKg, style('weight'))}) will ship on ${date}.`;
-  if (t.kind === 'invoice') return `${g}, the invoice for ${formatReference(t.order, style('reference'))} was issued on ${date}.`;
-  if (t.kind === 'callback') return `${g}, we will call you back on ${date} at ${formatTime(t.minutes, style('time'))}.`;
+  if (t.kind === 'delivery')
+    return `${g}, your ${t.item} (${formatWeight(t.weightKg, style('weight'))}) will ship on ${date}.`;
+  if (t.kind === 'invoice')
+    return `${g}, the invoice for ${formatReference(t.order, style('reference'))} was issued on ${date}.`;
+  if (t.kind === 'callback')
+    return `${g}, we will call you back on ${date} at ${formatTime(t.minutes, style('time'))}.`;
   return `${g}, the return of ${formatReference(t.order, style('reference'))} (${formatWeight(t.weightKg, style('weight'))}) is registered.`;
 }
 
 function instruction(t: Ticket, c: Customer, desk: string): string {
   const who = `${c.contact.first} ${c.contact.last} of ${c.firm}`;
   const date = formatDate(t.date, 'YYYY-MM-DD');
-  if (t.kind === 'delivery') return `Ticket ${t.ticket} (${desk} desk), ${who}: when will the ${t.item} ship? Reply that the ${formatWeight(t.weightKg, 'kg')} parcel ships on ${date}.`;
-  if (t.kind === 'invoice') return `Ticket ${t.ticket} (${desk} desk), ${who}: asks for the invoice date of order ${t.order}. Reply that it was issued on ${date}.`;
-  if (t.kind === 'callback') return `Ticket ${t.ticket} (${desk} desk), ${who}: wants a call about the ${t.item}. Reply with the callback on ${date} at ${formatTime(t.minutes, '24h')}.`;
+  if (t.kind === 'delivery')
+    return `Ticket ${t.ticket} (${desk} desk), ${who}: when will the ${t.item} ship? Reply that the ${formatWeight(t.weightKg, 'kg')} parcel ships on ${date}.`;
+  if (t.kind === 'invoice')
+    return `Ticket ${t.ticket} (${desk} desk), ${who}: asks for the invoice date of order ${t.order}. Reply that it was issued on ${date}.`;
+  if (t.kind === 'callback')
+    return `Ticket ${t.ticket} (${desk} desk), ${who}: wants a call about the ${t.item}. Reply with the callback on ${date} at ${formatTime(t.minutes, '24h')}.`;
   return `Ticket ${t.ticket} (${desk} desk), ${who}: returns the ${t.item} of order ${t.order}. Confirm the return of the ${formatWeight(t.weightKg, 'kg')} parcel.`;
 }
 
@@ -186,12 +293,21 @@ function customers(r: Rng, count: number, used: Set<string>): Customer[] {
         return [d, r.next() < 0.25 ? (styles[0] as string) : (styles[1 + r.int(styles.length - 1)] as string)];
       }),
     ) as Record<Dimension, string>;
-    out.push({ firm, contact: { first: r.pick(FIRST), last: r.pick(LAST), title: r.next() < 0.5 ? 'Ms' : 'Mr' }, conventions });
+    out.push({
+      firm,
+      contact: { first: r.pick(FIRST), last: r.pick(LAST), title: r.next() < 0.5 ? 'Ms' : 'Mr' },
+      conventions,
+    });
   }
   return out;
 }
 
-export function helpDeskTasks(seed: number, perCustomer: number, desks = DESKS.length, customersPerDesk = 10): EnvTask<Truth>[] {
+export function helpDeskTasks(
+  seed: number,
+  perCustomer: number,
+  desks = DESKS.length,
+  customersPerDesk = 10,
+): EnvTask<Truth>[] {
   const r = rng(seed);
   const out: EnvTask<Truth>[] = [];
   for (const desk of DESKS.slice(0, desks)) {
@@ -226,38 +342,71 @@ export function helpDeskTasks(seed: number, perCustomer: number, desks = DESKS.l
 }
 
 /** The reply the agent writes: the customer's convention where the payload states it, the desk's default elsewhere. */
-export function agentReply(task: EnvTask<Truth>, memory: MemoryPayload): { text: string; styles: Record<Dimension, string> } {
+export function agentReply(
+  task: EnvTask<Truth>,
+  memory: MemoryPayload,
+): { text: string; styles: Record<Dimension, string> } {
   const truth = task.truth as Truth;
-  const styles = Object.fromEntries(DIMENSIONS.map((d) => [d, statedStyle(memory, d, truth) ?? (STYLES[d][0] as string)])) as Record<Dimension, string>;
+  const styles = Object.fromEntries(
+    DIMENSIONS.map((d) => [d, statedStyle(memory, d, truth) ?? (STYLES[d][0] as string)]),
+  ) as Record<Dimension, string>;
   return { text: reply(truth.ticket, truth.customer, (d) => styles[d]), styles };
 }
 
 /** The styles a reply is written in, read from its text (what the checker sees). */
 export function stylesOf(text: string, c: Customer): Record<Dimension, string> {
-  const date = /\d{4}-\d\d-\d\d/.test(text) ? 'YYYY-MM-DD' : /\d\d\.\d\d\.\d{4}/.test(text) ? 'DD.MM.YYYY' : /\d\d\/\d\d\/\d{4}/.test(text) ? 'MM/DD/YYYY' : /\d{1,2} [A-Z][a-z]+ \d{4}/.test(text) ? 'D Month YYYY' : '';
+  const date = /\d{4}-\d\d-\d\d/.test(text)
+    ? 'YYYY-MM-DD'
+    : /\d\d\.\d\d\.\d{4}/.test(text)
+      ? 'DD.MM.YYYY'
+      : /\d\d\/\d\d\/\d{4}/.test(text)
+        ? 'MM/DD/YYYY'
+        : /\d{1,2} [A-Z][a-z]+ \d{4}/.test(text)
+          ? 'D Month YYYY'
+          : '';
   const weight = /\d kg\b/.test(text) ? 'kg' : /\d lb\b/.test(text) ? 'lb' : /\d g\b/.test(text) ? 'g' : '';
-  const reference = /#\d{4}/.test(text) ? '#' : /REF-\d{4}/.test(text) ? 'REF-' : /PO \d{4}/.test(text) ? 'PO' : /order \d{4}/.test(text) ? 'order' : '';
+  const reference = /#\d{4}/.test(text)
+    ? '#'
+    : /REF-\d{4}/.test(text)
+      ? 'REF-'
+      : /PO \d{4}/.test(text)
+        ? 'PO'
+        : /order \d{4}/.test(text)
+          ? 'order'
+          : '';
   const time = /\d:\d\d (am|pm)\b/.test(text) ? '12h' : /\d\d:\d\d/.test(text) ? '24h' : '';
   const greeting = STYLES.greeting.find((s) => text.startsWith(`${formatGreeting(c, s)},`)) ?? '';
   return { date, weight, reference, time, greeting };
 }
 
-export function checkReply(truth: Truth, styles: Record<Dimension, string>): { reward: number; success: boolean; feedback: string; broken: Dimension[] } {
+export function checkReply(
+  truth: Truth,
+  styles: Record<Dimension, string>,
+): { reward: number; success: boolean; feedback: string; broken: Dimension[] } {
   const needed = dimensionsOf(truth.ticket.kind);
   const broken = needed.filter((d) => styles[d] !== truth.customer.conventions[d]);
   const c = truth.customer;
   const r = rng(truth.ticket.ticket);
-  const asks = broken.map((d) => (r.pick(WRAPPERS) as string).replace('{firm}', c.firm).replace('{ask}', ASKS[d](c.conventions[d], c)));
-  return { reward: (needed.length - broken.length) / needed.length, success: broken.length === 0, feedback: broken.length ? asks.join(' ') : 'reply accepted', broken };
+  const asks = broken.map((d) =>
+    (r.pick(WRAPPERS) as string).replace('{firm}', c.firm).replace('{ask}', ASKS[d](c.conventions[d], c)),
+  );
+  return {
+    reward: (needed.length - broken.length) / needed.length,
+    success: broken.length === 0,
+    feedback: broken.length ? asks.join(' ') : 'reply accepted',
+    broken,
+  };
 }
 
 export default defineEnvironment({
   name: 'help-desk',
-  summary: 'ticket replies that must follow each customer\'s conventions, revealed only in feedback (a bench benchmark with worlds)',
+  summary:
+    "ticket replies that must follow each customer's conventions, revealed only in feedback (a bench benchmark with worlds)",
   options: '<tickets per customer>',
   load(ctx) {
     const perCustomer = ctx.arg ? Number(ctx.arg) : 20;
-    if (!Number.isInteger(perCustomer) || perCustomer < 4 || perCustomer > 100) throw new Error(`tickets per customer must be a whole number from 4 to 100; got "${ctx.arg}"`);
+    if (!Number.isInteger(perCustomer) || perCustomer < 4 || perCustomer > 100)
+      throw new Error(`tickets per customer must be a whole number from 4 to 100; got "${ctx.arg}"`);
     const tasks = helpDeskTasks(3000 + ctx.seed, perCustomer);
     return {
       tasks,
@@ -268,9 +417,9 @@ export default defineEnvironment({
         'Each task is a support ticket from a customer of a help desk; the agent writes one reply (a greeting and the dates, weights, ' +
         'order numbers or times the ticket needs). Every customer has its own conventions for these (date format, weight unit, how order ' +
         'numbers are quoted, 12- or 24-hour times, how a reply opens); the desk writes its defaults unless told otherwise. A reply that breaks ' +
-        'a convention is rejected and the outcome\'s note says what the customer asked for. The agent follows a convention when its memory ' +
+        "a convention is rejected and the outcome's note says what the customer asked for. The agent follows a convention when its memory " +
         'states it for this customer (a line naming the customer, or under one that does).',
-      reward: 'share of the reply\'s conventions (greeting and two more) that match the customer\'s',
+      reward: "share of the reply's conventions (greeting and two more) that match the customer's",
       budget: { maxChars: 1500, maxImages: 0 },
       agent: {
         id: 'help-desk-agent/1',
@@ -284,7 +433,13 @@ export default defineEnvironment({
       check(task: EnvTask<Truth>, run: AgentRun) {
         const truth = task.truth as Truth;
         const v = checkReply(truth, stylesOf(run.answer ?? '', truth.customer));
-        return { reward: v.reward, success: v.success, feedback: v.feedback, note: v.broken.length ? `broke ${v.broken.join(', ')}` : 'all conventions kept', metrics: { broken: v.broken.length } };
+        return {
+          reward: v.reward,
+          success: v.success,
+          feedback: v.feedback,
+          note: v.broken.length ? `broke ${v.broken.join(', ')}` : 'all conventions kept',
+          metrics: { broken: v.broken.length },
+        };
       },
       // The customer's ask for each convention this ticket needs, as its feedback words it: what a payload must bring back.
       explain: (task: EnvTask<Truth>) => {

@@ -9,7 +9,14 @@ import { rng } from './random.ts';
 
 const SERVICES = ['billing', 'search', 'auth', 'reports', 'gateway', 'ingest', 'mailer', 'ledger'];
 const DATABASES = ['Postgres', 'MySQL', 'Cassandra', 'Redis', 'SQLite', 'DynamoDB', 'MongoDB', 'CockroachDB'];
-const OWNERS = ['the platform team', 'the data team', 'the payments squad', 'the growth squad', 'the infra guild', 'the mobile team'];
+const OWNERS = [
+  'the platform team',
+  'the data team',
+  'the payments squad',
+  'the growth squad',
+  'the infra guild',
+  'the mobile team',
+];
 const PEOPLE = [
   ['Ana', 'Ben', 'Caro'],
   ['Dev', 'Eli', 'Fay'],
@@ -17,7 +24,20 @@ const PEOPLE = [
   ['Jo', 'Kai', 'Lena'],
   ['Max', 'Nia', 'Omar'],
 ];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 // Lines that name a service with the words its questions use (owns, deployed, version, database, day) and answer none.
 const NOISE = [
   'the {s} dashboard is slow again this morning',
@@ -31,7 +51,14 @@ const NOISE = [
   'the next {s} version needs a changelog',
   '{s} ownership of the alerts is still unclear',
 ];
-const CHATTER = ['lunch at noon?', 'the coffee machine is broken again', 'I am out on Friday', 'good demo yesterday', 'the office is cold today', 'reminder: retro at four'];
+const CHATTER = [
+  'lunch at noon?',
+  'the coffee machine is broken again',
+  'I am out on Friday',
+  'good demo yesterday',
+  'the office is cold today',
+  'reminder: retro at four',
+];
 
 interface Turn {
   id: string;
@@ -45,7 +72,8 @@ export function teamLogs(seed: number, worlds = 16, sessions = 10): string {
     JSON.stringify({
       type: 'dataset',
       name: 'team-logs',
-      description: 'Weekly chats of software teams about their services, then questions about what was said: a stated fact, the latest value of something that changed, or the day something happened.',
+      description:
+        'Weekly chats of software teams about their services, then questions about what was said: a stated fact, the latest value of something that changed, or the day something happened.',
       scoring: 'answer-containment',
       budget: { maxChars: 700, maxImages: 0 },
     }),
@@ -69,7 +97,13 @@ export function teamLogs(seed: number, worlds = 16, sessions = 10): string {
       // A stated fact, early.
       const db = r.pick(DATABASES);
       const dbTurn = say(r.int(3), `The ${svc} service runs on ${db}, we settled that.`);
-      questions.push({ id: `w${w}-${svc}-db`, question: `Which database does the ${svc} service run on?`, scenario: 'facts', answers: [db], evidence: [dbTurn.id] });
+      questions.push({
+        id: `w${w}-${svc}-db`,
+        question: `Which database does the ${svc} service run on?`,
+        scenario: 'facts',
+        answers: [db],
+        evidence: [dbTurn.id],
+      });
       // A changing owner: two or three handovers; the question asks for the latest.
       const owners = r.shuffle(OWNERS).slice(0, 3 + r.int(2));
       let ownerTurn: Turn | undefined;
@@ -77,14 +111,35 @@ export function teamLogs(seed: number, worlds = 16, sessions = 10): string {
         const s = Math.min(sessions - 1, i * 2 + r.int(2));
         ownerTurn = say(s, i === 0 ? `${o} owns ${svc} for now.` : `From this week ${svc} is owned by ${o}.`);
       });
-      questions.push({ id: `w${w}-${svc}-owner`, question: `Who owns the ${svc} service now?`, scenario: 'updates', answers: [owners[owners.length - 1]], evidence: [(ownerTurn as Turn).id] });
+      questions.push({
+        id: `w${w}-${svc}-owner`,
+        question: `Who owns the ${svc} service now?`,
+        scenario: 'updates',
+        answers: [owners[owners.length - 1]],
+        evidence: [(ownerTurn as Turn).id],
+      });
       // Versions deployed over time: the latest, and the day one of them shipped.
-      const deploys = [1, 2, 3, 4].map((v) => ({ version: `${svc} ${k + 1}.${v * 2 + r.int(2)}`, session: Math.min(sessions - 1, v * 2 + r.int(2)) }));
+      const deploys = [1, 2, 3, 4].map((v) => ({
+        version: `${svc} ${k + 1}.${v * 2 + r.int(2)}`,
+        session: Math.min(sessions - 1, v * 2 + r.int(2)),
+      }));
       const turns = deploys.map((d) => say(d.session, `We deployed ${d.version} today.`));
       const last = deploys.length - 1;
-      questions.push({ id: `w${w}-${svc}-version`, question: `Which version of ${svc} was deployed most recently?`, scenario: 'updates', answers: [deploys[last]?.version], evidence: [turns[last]?.id] });
+      questions.push({
+        id: `w${w}-${svc}-version`,
+        question: `Which version of ${svc} was deployed most recently?`,
+        scenario: 'updates',
+        answers: [deploys[last]?.version],
+        evidence: [turns[last]?.id],
+      });
       const asked = r.int(deploys.length);
-      questions.push({ id: `w${w}-${svc}-when`, question: `On which day did the team deploy ${deploys[asked]?.version}?`, scenario: 'temporal', answers: [dateOf(deploys[asked]?.session as number)], evidence: [turns[asked]?.id] });
+      questions.push({
+        id: `w${w}-${svc}-when`,
+        question: `On which day did the team deploy ${deploys[asked]?.version}?`,
+        scenario: 'temporal',
+        answers: [dateOf(deploys[asked]?.session as number)],
+        evidence: [turns[asked]?.id],
+      });
     }
     // Lines that name the services without answering anything, and chatter.
     for (let s = 0; s < sessions; s++) {
@@ -95,7 +150,11 @@ export function teamLogs(seed: number, worlds = 16, sessions = 10): string {
       type: 'world',
       id: `team-${w + 1}`,
       speakers: people,
-      sessions: turnsBySession.map((turns, s) => ({ time: new Date(start + s * 7 * 86_400_000).toISOString(), label: dateOf(s), turns: r.shuffle(turns) })),
+      sessions: turnsBySession.map((turns, s) => ({
+        time: new Date(start + s * 7 * 86_400_000).toISOString(),
+        label: dateOf(s),
+        turns: r.shuffle(turns),
+      })),
       questions,
     };
     lines.push(JSON.stringify(world));

@@ -19,7 +19,12 @@ sandbox and starts from the memory it built from the run's update episodes.`,
 
 export async function run(argv: string[]): Promise<number> {
   const positionals = z.array(z.string()).length(1, 'give exactly one run folder');
-  const { json, lcb, positionals: [run], ...a } = parse('export', argv, { positionals });
+  const {
+    json,
+    lcb,
+    positionals: [run],
+    ...a
+  } = parse('export', argv, { positionals });
   if (a.node && lcb) throw new UsageError('--node and --lcb exclude each other');
   const result = await exportRun({ ...a, run: run as string, onNote: noteToStderr });
   if (json) {
@@ -37,16 +42,34 @@ function report(r: ExportResult): string {
   const { info, memory } = r;
   const out = relative(process.cwd(), r.out) || r.out;
   const rows: [string, string][] = [
-    ['node', `${info.node.id} (${{ final: "the run's final choice", lcb: 'best LCB', node: 'named' }[info.node.chosenBy]})`],
-    ['scores', `validation ${fmt(info.scores.validation)} (n=${info.scores.n}, LCB ${fmt(info.scores.lcb)}), test ${fmt(info.scores.test)}`],
-    ['memory', `${memory.episodes} update episodes from ${memory.worlds.length} worlds${memory.updateErrors.length ? ` (${memory.updateErrors.length} failed in update)` : ''}; kv ${memory.kv.keys} keys, ${memory.vectors.length} vector indices (${memory.vectors.map((v) => v.size).join(', ') || 'none'} vectors)`],
+    [
+      'node',
+      `${info.node.id} (${{ final: "the run's final choice", lcb: 'best LCB', node: 'named' }[info.node.chosenBy]})`,
+    ],
+    [
+      'scores',
+      `validation ${fmt(info.scores.validation)} (n=${info.scores.n}, LCB ${fmt(info.scores.lcb)}), test ${fmt(info.scores.test)}`,
+    ],
+    [
+      'memory',
+      `${memory.episodes} update episodes from ${memory.worlds.length} worlds${memory.updateErrors.length ? ` (${memory.updateErrors.length} failed in update)` : ''}; kv ${memory.kv.keys} keys, ${memory.vectors.length} vector indices (${memory.vectors.map((v) => v.size).join(', ') || 'none'} vectors)`,
+    ],
     ['this memory', shippedLine(memory)],
     ['models', `embeddings ${memory.models.embed}; memo ${memory.models.memo}`],
-    ['native', info.native.mode === 'bundle' ? `bundled, prebuilt for ${info.native.platform}-${info.native.arch} (ABI ${info.native.abi})` : 'compiled on install'],
+    [
+      'native',
+      info.native.mode === 'bundle'
+        ? `bundled, prebuilt for ${info.native.platform}-${info.native.arch} (ABI ${info.native.abi})`
+        : 'compiled on install',
+    ],
     ['time', `${secs(r.timings.totalMs)} (memory ${secs(r.timings.memoryMs)}, bundle ${secs(r.timings.bundleMs)})`],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
-  const lines = [`${bold('automemo export')} — ${r.name} (${info.formatKind}) in ${out}`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`), ''];
+  const lines = [
+    `${bold('automemo export')} — ${r.name} (${info.formatKind}) in ${out}`,
+    ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`),
+    '',
+  ];
   lines.push(`Next: cd ${out} && npm pack, then npm install <the .tgz> in your project;`);
   lines.push(`      import { createMemory } from '${r.name}' (run node with --no-node-snapshot)`);
   if (r.bin) lines.push(`      MCP server: npx ${r.bin} [--memory-dir DIR]`);

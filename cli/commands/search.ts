@@ -33,14 +33,17 @@ export async function searchCommand(given: CommandLineValues<'search'>, label = 
   if (!a.resume && !a.env) throw new UsageError('give --env');
   if (a.resume && !a.out) throw new UsageError('--resume needs --out, the run folder to continue');
   // Named by their flags here; the API checks them again in its own words.
-  if (a.meta === 'model' && !resolveModels().meta) throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
+  if (a.meta === 'model' && !resolveModels().meta)
+    throw new UsageError('--meta model needs a model: set AUTOMEMO_META_MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY)');
   // Ctrl-C stops the search cleanly (journaled, resumable); a second one leaves at once.
   const abort = new AbortController();
   // The run's folder once the search has one (onStart); before that, the folder asked for, if any.
   let runFolder = a.out;
   const onSigint = () => {
     if (abort.signal.aborted) process.exit(130);
-    const resume = runFolder ? `continue with: automemo search --resume --out ${shellWord(shownPath(runFolder))}` : 'no run folder was started yet';
+    const resume = runFolder
+      ? `continue with: automemo search --resume --out ${shellWord(shownPath(runFolder))}`
+      : 'no run folder was started yet';
     toStderr(`\n${label}: stopping (the step in flight is abandoned); ${resume}\n`);
     abort.abort(new Error('interrupted by the user (Ctrl-C)'));
   };
@@ -85,7 +88,6 @@ export async function searchCommand(given: CommandLineValues<'search'>, label = 
   }
 }
 
-
 /** A path as the user can type it from here: relative when it lies under the working folder, else absolute. */
 function shownPath(path: string): string {
   const rel = relative(process.cwd(), resolve(path));
@@ -104,13 +106,20 @@ function runSeedLine(o: RunOptions): string {
 }
 
 function seedsLine(o: RunOptions): string {
-  const screen = o.screen ? `the best ${o.screen.keep} of ${o.screen.designs.length} standard designs, screened on validation` : '';
+  const screen = o.screen
+    ? `the best ${o.screen.keep} of ${o.screen.designs.length} standard designs, screened on validation`
+    : '';
   return [o.seeds.join(', '), screen].filter(Boolean).join(' + ') || 'none';
 }
 
 /** What the validation can tell apart, in a line. */
 export function validationLine(v: ValidationPlan): string {
-  const samples = v.samples > 1 ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})` : v.deterministic ? ' (all of them; a program is scored on them once)' : '';
+  const samples =
+    v.samples > 1
+      ? ` (${v.samples} disjoint samples${v.deterministic ? '; a program is scored on each at most once' : ''})`
+      : v.deterministic
+        ? ' (all of them; a program is scored on them once)'
+        : '';
   const held = v.selection
     ? `; ${v.selection.tasks} more held out for selection only (never shown to the meta agent; the pick is chosen there, known to ±${v.selection.resolvable.toFixed(3)})`
     : v.selectionNote
@@ -132,13 +141,30 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
       `selected (${options.selection})`,
       `${s.winner.id}: search validation ${fmt(s.winner.validation)} (n=${s.winner.evaluations}, LCB ${fmt(s.winner.lcb)}), selection ${s.winner.selection === undefined ? '— (none held out)' : fmt(s.winner.selection)}, test ${fmt(s.winner.test)}${s.winner.test !== undefined ? ` (test − search validation ${fmt(s.winner.test - s.winner.validation)})` : ''}`,
     ],
-    ...(s.tie ? ([['tied with', `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`]] as [string, string][]) : []),
+    ...(s.tie
+      ? ([
+          [
+            'tied with',
+            `${s.tie.nodes.map((n) => `${n.id} (validation ${fmt(n.validation)}, test ${fmt(n.test)})`).join(', ')}: ${s.tie.note}`,
+          ],
+        ] as [string, string][])
+      : []),
     ...(s.sources ? ([['selected by source', sourcesLine(s.sources)]] as [string, string][]) : []),
     ['root (no memory)', `validation ${fmt(s.root.validation)}, test ${fmt(s.root.test)}`],
     ...s.seeds.map((x) => [x.id, `validation ${fmt(x.validation)}, test ${fmt(x.test)}`] as [string, string]),
-    ...(s.screen ? ([['screened designs', s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', ')]] as [string, string][]) : []),
+    ...(s.screen
+      ? ([
+          [
+            'screened designs',
+            s.screen.map((d) => `${d.design} ${fmt(d.validation)}${d.kept ? ' (kept)' : ''}`).join(', '),
+          ],
+        ] as [string, string][])
+      : []),
     ['validation', validationLine(s.validation)],
-    ['test split', `split seed ${split}: automemo eval --split-seed ${split} --protocol ${s.protocol} scores a program on the same held-out tasks`],
+    [
+      'test split',
+      `split seed ${split}: automemo eval --split-seed ${split} --protocol ${s.protocol} scores a program on the same held-out tasks`,
+    ],
     ['protocol', protocolStatement(s.protocol)],
     ...(s.validation.warning ? ([['warning', s.validation.warning]] as [string, string][]) : []),
     ['model spend', `${s.tokens} tokens${s.usd ? `, $${s.usd.toFixed(4)}` : ''}`],
@@ -153,6 +179,9 @@ export function summaryTable(s: SearchResult, options: RunOptions): string {
 /** The pick's score per source (a composed environment's score is their mean: each source weighs the same). */
 function sourcesLine(s: NonNullable<SearchResult['sources']>): string {
   const names = [...new Set([...Object.keys(s.validation), ...Object.keys(s.test ?? {})])];
-  const each = names.map((n) => `${n}: validation ${fmt(s.validation[n] ?? undefined)}${s.test ? `, test ${fmt(s.test[n] ?? undefined)}` : ''}`);
+  const each = names.map(
+    (n) =>
+      `${n}: validation ${fmt(s.validation[n] ?? undefined)}${s.test ? `, test ${fmt(s.test[n] ?? undefined)}` : ''}`,
+  );
   return `${each.join('; ')} (the score is their mean: each source weighs the same, whatever its number of tasks)`;
 }

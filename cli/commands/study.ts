@@ -24,7 +24,8 @@ study.json and, from it, study.md, study.csv, study.tex and study.html.`,
 
 function phaseLine(p: StudyPhase, envs: string[]): string | undefined {
   const name = (i: number) => envs[i] ?? (i === envs.length ? 'joint' : `environment ${i}`);
-  if (p.kind === 'floor') return `floor: ${p.programs.join(', ')} on ${name(p.env)} (${p.split === 'test' ? 'test' : 'validation'})`;
+  if (p.kind === 'floor')
+    return `floor: ${p.programs.join(', ')} on ${name(p.env)} (${p.split === 'test' ? 'test' : 'validation'})`;
   if (p.kind === 'search') return `search: ${name(p.env)}, run seed ${p.seed}${p.resumed ? ' (resumed)' : ''}`;
   if (p.kind === 'readers') return `other readers: ${name(p.env)}`;
   if (p.kind === 'transfer') return `transfer: ${name(p.env)}'s pick of seed ${p.seed} on ${name(p.target)}`;
@@ -32,9 +33,12 @@ function phaseLine(p: StudyPhase, envs: string[]): string | undefined {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const positionals = z.array(z.string()).max(0, 'study takes no positional arguments: give each environment with --env');
+  const positionals = z
+    .array(z.string())
+    .max(0, 'study takes no positional arguments: give each environment with --env');
   const { json, positionals: _, ...a } = parse('study', argv, { positionals });
-  if (!a.resume && !a.env?.length) throw new UsageError('give --env (once per environment), or --resume --out <study folder>');
+  if (!a.resume && !a.env?.length)
+    throw new UsageError('give --env (once per environment), or --resume --out <study folder>');
   const out = a.out;
   if (!out) throw new UsageError('give --out: the study folder');
   const abort = new AbortController();
@@ -64,10 +68,15 @@ export async function run(argv: string[]): Promise<number> {
   if (json) toStdout(`${JSON.stringify(result.analysis, null, 2)}\n`);
   else {
     const where = relative(process.cwd(), result.folder) || result.folder;
-    const lines = [`${bold('automemo study')} — ${result.study.status}; wall time ${Math.round((result.study.wallMs ?? 0) / 1000)} s; ${result.study.protocol}`];
+    const lines = [
+      `${bold('automemo study')} — ${result.study.status}; wall time ${Math.round((result.study.wallMs ?? 0) / 1000)} s; ${result.study.protocol}`,
+    ];
     for (const e of result.analysis.envs) {
       if (e.error) lines.push(`  ${e.name}: not run — ${e.error}`);
-      else lines.push(`  ${e.name}: best design ${e.best ? `${e.best.program} ${e.best.test?.toFixed(3) ?? '—'}` : '—'}; picks on test ${e.picksTest.n ? `${e.picksTest.mean.toFixed(3)}${e.picksTest.halfWidth !== undefined ? ` ± ${e.picksTest.halfWidth.toFixed(3)}` : ''} (n = ${e.picksTest.n})` : '—'}`);
+      else
+        lines.push(
+          `  ${e.name}: best design ${e.best ? `${e.best.program} ${e.best.test?.toFixed(3) ?? '—'}` : '—'}; picks on test ${e.picksTest.n ? `${e.picksTest.mean.toFixed(3)}${e.picksTest.halfWidth !== undefined ? ` ± ${e.picksTest.halfWidth.toFixed(3)}` : ''} (n = ${e.picksTest.n})` : '—'}`,
+        );
     }
     lines.push(`study folder: ${where} (study.md, study.csv, study.tex, study.html; automemo view ${where} shows it)`);
     toStdout(`${lines.join('\n')}\n`);

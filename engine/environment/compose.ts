@@ -13,7 +13,8 @@ import { openEnvironment, type OpenableEnvironment } from './open.ts';
 export const MAX_SOURCES = 8;
 
 /** How every header states the weighting of a composed environment. */
-export const SOURCE_WEIGHTING_NOTE = "the mean of its sources' scores: each source weighs the same, whatever its number of tasks";
+export const SOURCE_WEIGHTING_NOTE =
+  "the mean of its sources' scores: each source weighs the same, whatever its number of tasks";
 
 /**
  * The parts of `a,b,c`. A comma also separates an environment's own options (`visual:charts,mazes`), so a piece
@@ -26,7 +27,8 @@ export function splitComposite(spec: string, isRegistered: (name: string) => boo
   for (const raw of pieces) {
     const piece = raw.trim();
     const head = piece.split(':')[0] as string;
-    const startsOne = isRegistered(head) || /^(?:\.{1,2}[\\/]|[\\/])/.test(piece) || /\.(?:ts|mts|js|mjs)(?::|$)/.test(piece);
+    const startsOne =
+      isRegistered(head) || /^(?:\.{1,2}[\\/]|[\\/])/.test(piece) || /\.(?:ts|mts|js|mjs)(?::|$)/.test(piece);
     const last = parts.length - 1;
     if (!startsOne && last >= 0 && (parts[last] as string).includes(':')) parts[last] = `${parts[last]},${piece}`;
     else parts.push(piece);
@@ -80,15 +82,23 @@ class ComposedEnvironment implements Environment {
       mode: infos.some((x) => x.info.mode === 'model') ? 'model' : 'offline',
       reward: `${SOURCE_WEIGHTING_NOTE} (${infos.map((x) => `${x.label}: ${x.info.reward}`).join('; ')})`,
       // One memory serves every source: its payload fits the strictest budget.
-      budget: { maxChars: Math.min(...infos.map((x) => x.info.budget.maxChars)), maxImages: Math.min(...infos.map((x) => x.info.budget.maxImages)) },
+      budget: {
+        maxChars: Math.min(...infos.map((x) => x.info.budget.maxChars)),
+        maxImages: Math.min(...infos.map((x) => x.info.budget.maxImages)),
+      },
       agentId: infos.map((x) => `${x.label}=${x.info.agentId}`).join(';'),
       deterministic: infos.every((x) => x.info.deterministic),
-      data: { composed: infos.map((x) => ({ source: x.label, name: x.info.name, data: x.info.data })), weighting: 'each source weighs the same' },
+      data: {
+        composed: infos.map((x) => ({ source: x.label, name: x.info.name, data: x.info.data })),
+        weighting: 'each source weighs the same',
+      },
     };
   }
 
   async worlds(split: Split): Promise<World[]> {
-    const all = await Promise.all(this.sources.map(async (s) => (await s.env.worlds(split)).map((w) => prefixWorld(s.label, w))));
+    const all = await Promise.all(
+      this.sources.map(async (s) => (await s.env.worlds(split)).map((w) => prefixWorld(s.label, w))),
+    );
     return all.flat();
   }
 
@@ -99,7 +109,9 @@ class ComposedEnvironment implements Environment {
 
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
     const each = Math.max(1, Math.ceil(count / this.sources.length));
-    const parts = await Promise.all(this.sources.map(async (s) => ({ label: s.label, sample: await s.env.samples(each) })));
+    const parts = await Promise.all(
+      this.sources.map(async (s) => ({ label: s.label, sample: await s.env.samples(each) })),
+    );
     return {
       episodes: parts.flatMap((p) => p.sample.episodes.map((e) => ({ ...e, taskId: `${p.label}/${e.taskId}` }))),
       tasks: parts.flatMap((p) => p.sample.tasks.map((t) => ({ ...t, taskId: `${p.label}/${t.taskId}` }))),
@@ -133,12 +145,16 @@ class ComposedEnvironment implements Environment {
 
   describe(): string {
     const parts = this.sources.map((s) => `- ${s.label}: ${s.env.describe?.() ?? s.env.info().reward}`);
-    return [`A benchmark composed of ${this.sources.length} sources; one memory serves all of them. Task ids and scenarios start with their source. The score is ${SOURCE_WEIGHTING_NOTE}.`, ...parts].join('\n');
+    return [
+      `A benchmark composed of ${this.sources.length} sources; one memory serves all of them. Task ids and scenarios start with their source. The score is ${SOURCE_WEIGHTING_NOTE}.`,
+      ...parts,
+    ].join('\n');
   }
 
   guide(): EnvironmentGuide {
     const guides = this.sources.map((s) => ({ label: s.label, g: s.env.guide?.() }));
-    const each = (pick: (g: EnvironmentGuide) => string) => guides.map(({ label, g }) => `[${label}] ${g ? pick(g) : '(not stated)'}`).join('\n');
+    const each = (pick: (g: EnvironmentGuide) => string) =>
+      guides.map(({ label, g }) => `[${label}] ${g ? pick(g) : '(not stated)'}`).join('\n');
     return {
       reward: `${SOURCE_WEIGHTING_NOTE}. Per source:\n${each((g) => g.reward)}`,
       schema: each((g) => g.schema),
@@ -164,7 +180,8 @@ function prefixWorld(label: string, w: World): World {
 
 export function composeEnvironments(sources: ComposedSource[]): Environment {
   if (sources.length < 2) throw new Error('a composed environment needs at least two sources');
-  if (sources.length > MAX_SOURCES) throw new Error(`a composed environment takes at most ${MAX_SOURCES} sources; got ${sources.length}`);
+  if (sources.length > MAX_SOURCES)
+    throw new Error(`a composed environment takes at most ${MAX_SOURCES} sources; got ${sources.length}`);
   return new ComposedEnvironment(sources);
 }
 
@@ -187,7 +204,9 @@ export function composedDefinition(parts: { spec: string; resolved: OpenableEnvi
           try {
             opened.push(await openEnvironment(p.resolved, rest));
           } catch (err) {
-            throw new Error(`source ${i + 1} of ${parts.length} (${p.spec}): ${(err as Error).message}`, { cause: err });
+            throw new Error(`source ${i + 1} of ${parts.length} (${p.spec}): ${(err as Error).message}`, {
+              cause: err,
+            });
           }
         }
       } catch (err) {

@@ -13,7 +13,15 @@ import type { EnvironmentDefinition } from './define.ts';
 import { hashDataFiles } from './data-files.ts';
 import { parseEnvSpec } from './env-spec.ts';
 import type { EnvFiles, EnvSource } from './env-source.ts';
-import { automemoNote, fingerprintModule, importDefinition, inspectModule, type ModuleInspection, type OwnAutomemo, resolveModule } from './module-source.ts';
+import {
+  automemoNote,
+  fingerprintModule,
+  importDefinition,
+  inspectModule,
+  type ModuleInspection,
+  type OwnAutomemo,
+  resolveModule,
+} from './module-source.ts';
 
 // Declared in env-source.ts (open.ts needs them, and this file imports compose.ts, which imports open.ts).
 export { EnvSourceSchema, type EnvFiles, type EnvSource } from './env-source.ts';
@@ -69,7 +77,10 @@ export class EnvironmentRegistry {
   /** One line per registered environment and the other forms --env takes, for help and errors. */
   help(indent = '  '): string {
     const rows = this.list().map((d) => [d.options ? `${d.name}:${d.options}` : d.name, d.summary]);
-    rows.push(['./path/to/env.ts', 'your own module: export default defineEnvironment({...})'], ['<package>', 'an installed package whose entry exports an environment']);
+    rows.push(
+      ['./path/to/env.ts', 'your own module: export default defineEnvironment({...})'],
+      ['<package>', 'an installed package whose entry exports an environment'],
+    );
     const w = Math.max(...rows.map(([k]) => (k as string).length));
     return rows.map(([k, v]) => `${indent}${(k as string).padEnd(w)}  ${v}`).join('\n');
   }
@@ -81,16 +92,28 @@ export class EnvironmentRegistry {
     const parsed = parseEnvSpec(spec, (n) => this.defs.has(n));
     if (parsed.kind === 'name') {
       const definition = this.defs.get(parsed.name) as EnvironmentDefinition;
-      const source: EnvSource = { spec, kind: 'builtin', name: definition.name, ...(parsed.arg ? { arg: parsed.arg } : {}) };
+      const source: EnvSource = {
+        spec,
+        kind: 'builtin',
+        name: definition.name,
+        ...(parsed.arg ? { arg: parsed.arg } : {}),
+      };
       const data = definition.dataFiles && parsed.arg ? hashDataFiles(definition.dataFiles(parsed.arg)) : undefined;
       if (!data) return { definition, source };
-      return { definition, source: { ...source, hash: data.hash, files: data.paths.length }, files: { root: data.root, paths: data.paths } };
+      return {
+        definition,
+        source: { ...source, hash: data.hash, files: data.paths.length },
+        files: { root: data.root, paths: data.paths },
+      };
     }
     let path: string;
     try {
       path = resolveModule(parsed, cwd);
     } catch (err) {
-      throw new Error(`${(err as Error).message}; registered environments: ${[...this.defs.keys()].join(', ') || 'none'}`, { cause: err });
+      throw new Error(
+        `${(err as Error).message}; registered environments: ${[...this.defs.keys()].join(', ') || 'none'}`,
+        { cause: err },
+      );
     }
     return this.fromModule(spec, path, parsed.arg);
   }
@@ -101,26 +124,34 @@ export class EnvironmentRegistry {
    * changed changes it.
    */
   private async resolveComposite(spec: string, parts: string[], cwd: string): Promise<ResolvedEnvironment> {
-    if (parts.length > MAX_SOURCES) throw new Error(`--env ${spec.slice(0, 200)} composes ${parts.length} environments; at most ${MAX_SOURCES}`);
+    if (parts.length > MAX_SOURCES)
+      throw new Error(`--env ${spec.slice(0, 200)} composes ${parts.length} environments; at most ${MAX_SOURCES}`);
     const resolved: { spec: string; resolved: ResolvedEnvironment }[] = [];
     for (const [i, part] of parts.entries()) {
       try {
         resolved.push({ spec: part, resolved: await this.resolve(part, cwd) });
       } catch (err) {
         const message = `source ${i + 1} of ${parts.length} (${part.slice(0, 200)}): ${(err as Error).message}`;
-        throw err instanceof ContentError ? new ContentError(message, { cause: err }) : new Error(message, { cause: err });
+        throw err instanceof ContentError
+          ? new ContentError(message, { cause: err })
+          : new Error(message, { cause: err });
       }
     }
     const hash = createHash('sha256')
       // Where a part's files are is left out (its fingerprint says what they hold), so a resume from elsewhere matches.
-      .update(JSON.stringify(resolved.map((r) => [r.resolved.source.name, r.resolved.source.hash ?? r.resolved.source.arg ?? ''])))
+      .update(
+        JSON.stringify(
+          resolved.map((r) => [r.resolved.source.name, r.resolved.source.hash ?? r.resolved.source.arg ?? '']),
+        ),
+      )
       .digest('hex')
       .slice(0, 16);
     const notes = resolved.flatMap((r) => r.resolved.notes ?? []);
     // The parts as any process finds them: modules by their absolute path, data by its absolute path (a worker in
     // another folder, a resume from elsewhere). Reopening reads this, not the spec as typed.
     const absolute = resolved.map(({ spec: part, resolved: r }) => {
-      if (r.source.kind === 'module' && r.source.path) return `${r.source.path}${r.source.arg ? `:${r.source.arg}` : ''}`;
+      if (r.source.kind === 'module' && r.source.path)
+        return `${r.source.path}${r.source.arg ? `:${r.source.arg}` : ''}`;
       if (r.definition.argIsPath && r.source.arg) return `${r.source.name}:${resolvePath(cwd, r.source.arg)}`;
       return part;
     });
@@ -139,16 +170,25 @@ export class EnvironmentRegistry {
     if (source.kind === 'builtin' && source.name === COMPOSED && !this.defs.has(COMPOSED)) {
       // Its parts as they are now (a composed environment keeps no copy of its parts' files).
       const now = await this.resolve(source.arg ?? source.spec);
-      return now.source.hash === source.hash ? now : { ...now, changed: `a source of ${source.spec.slice(0, 200)} changed since this run started (its sources hashed ${source.hash}, now ${now.source.hash}); using them as they are now` };
+      return now.source.hash === source.hash
+        ? now
+        : {
+            ...now,
+            changed: `a source of ${source.spec.slice(0, 200)} changed since this run started (its sources hashed ${source.hash}, now ${now.source.hash}); using them as they are now`,
+          };
     }
     if (source.kind === 'builtin') return this.reopenBuiltin(source, copy);
     const path = source.path as string;
     const now = await this.inspectNow(path);
-    if (now.inspection?.hash === source.hash) return this.fromModule(source.spec, path, source.arg, now.inspection, source.origin);
-    const why = now.inspection ? changeNote(path, source.hash, now.inspection.hash) : `environment module ${path} ${now.problem}`;
+    if (now.inspection?.hash === source.hash)
+      return this.fromModule(source.spec, path, source.arg, now.inspection, source.origin);
+    const why = now.inspection
+      ? changeNote(path, source.hash, now.inspection.hash)
+      : `environment module ${path} ${now.problem}`;
     if (copy) {
       const taken = await this.fromModule(source.spec, copy.path, source.arg, undefined, copy.origin);
-      if (taken.source.hash !== source.hash) throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the code the run started with either`);
+      if (taken.source.hash !== source.hash)
+        throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the code the run started with either`);
       this.checkName(taken, source);
       // The source names the copy, which jobs open, and its origin, where its packages are.
       return { ...taken, changed: `${why}; using the run's copy of it (${copy.shown})` };
@@ -160,7 +200,10 @@ export class EnvironmentRegistry {
   }
 
   private checkName(now: ResolvedEnvironment, source: EnvSource): void {
-    if (now.definition.name !== source.name) throw new Error(`environment module ${now.source.path} now defines "${now.definition.name}"; this run used "${source.name}"`);
+    if (now.definition.name !== source.name)
+      throw new Error(
+        `environment module ${now.source.path} now defines "${now.definition.name}"; this run used "${source.name}"`,
+      );
   }
 
   private async inspectNow(path: string): Promise<{ inspection?: ModuleInspection; problem?: string }> {
@@ -174,7 +217,10 @@ export class EnvironmentRegistry {
 
   private reopenBuiltin(source: EnvSource, copy: EnvCopy | undefined): ResolvedEnvironment & { changed?: string } {
     const definition = this.defs.get(source.name);
-    if (!definition) throw new Error(`this run used the environment "${source.name}", which is not registered here; registered: ${[...this.defs.keys()].join(', ')}`);
+    if (!definition)
+      throw new Error(
+        `this run used the environment "${source.name}", which is not registered here; registered: ${[...this.defs.keys()].join(', ')}`,
+      );
     if (!definition.dataFiles || source.arg === undefined || source.hash === undefined) return { definition, source };
     let why: string;
     try {
@@ -186,17 +232,32 @@ export class EnvironmentRegistry {
     }
     if (!copy) return { definition, source, changed: `${why}; using it as it is now` };
     const taken = hashDataFiles(definition.dataFiles(copy.path));
-    if (taken.hash !== source.hash) throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the data the run started with either`);
+    if (taken.hash !== source.hash)
+      throw new Error(`${why}; the run's copy of it (${copy.shown}) is not the data the run started with either`);
     const name = source.spec.slice(0, source.spec.indexOf(':') + 1);
-    return { definition, source: { ...source, spec: `${name}${copy.path}`, arg: copy.path }, changed: `${why}; using the run's copy of it (${copy.shown})` };
+    return {
+      definition,
+      source: { ...source, spec: `${name}${copy.path}`, arg: copy.path },
+      changed: `${why}; using the run's copy of it (${copy.shown})`,
+    };
   }
 
-  private async fromModule(spec: string, path: string, arg: string | undefined, known?: ModuleInspection, origin?: string): Promise<ResolvedEnvironment> {
+  private async fromModule(
+    spec: string,
+    path: string,
+    arg: string | undefined,
+    known?: ModuleInspection,
+    origin?: string,
+  ): Promise<ResolvedEnvironment> {
     let inspection: ModuleInspection;
     let definition: EnvironmentDefinition;
     try {
       inspection = known ?? (await inspectModule(path));
-      definition = await importDefinition(path, { ...(this.own ? { own: this.own } : {}), inspection, ...(origin ? { packagesFrom: origin } : {}) });
+      definition = await importDefinition(path, {
+        ...(this.own ? { own: this.own } : {}),
+        inspection,
+        ...(origin ? { packagesFrom: origin } : {}),
+      });
     } catch (err) {
       // What the module holds is the researcher's to fix, but it is no mistake in the command that named it.
       throw err instanceof ContentError ? err : new ContentError((err as Error).message, { cause: err });
@@ -204,7 +265,16 @@ export class EnvironmentRegistry {
     const note = this.own ? automemoNote(path, inspection, this.own) : undefined;
     return {
       definition,
-      source: { spec, kind: 'module', name: definition.name, ...(arg ? { arg } : {}), path, hash: inspection.hash, files: inspection.files, ...(origin ? { origin } : {}) },
+      source: {
+        spec,
+        kind: 'module',
+        name: definition.name,
+        ...(arg ? { arg } : {}),
+        path,
+        hash: inspection.hash,
+        files: inspection.files,
+        ...(origin ? { origin } : {}),
+      },
       files: { root: inspection.root, paths: inspection.paths },
       ...(note ? { notes: [note] } : {}),
     };
@@ -215,10 +285,15 @@ export class EnvironmentRegistry {
  * A note when a run's environment (module or data) changed or is gone since the run started, and what stands in for
  * it; nothing when it is as it was, or for built-ins without files.
  */
-export async function environmentChangeNote(source: EnvSource | undefined, dataFiles: ((arg: string) => string[]) | undefined, copy?: string): Promise<string | undefined> {
+export async function environmentChangeNote(
+  source: EnvSource | undefined,
+  dataFiles: ((arg: string) => string[]) | undefined,
+  copy?: string,
+): Promise<string | undefined> {
   const instead = copy ? `the run's copy of it (${copy}) is used by --resume and export` : 'the run has no copy of it';
   if (source?.kind === 'module' && source.path) {
-    if (!existsSync(source.path)) return `environment module ${source.path} is gone (moved or deleted since the run started); ${instead}`;
+    if (!existsSync(source.path))
+      return `environment module ${source.path} is gone (moved or deleted since the run started); ${instead}`;
     try {
       const now = await fingerprintModule(resolveModule({ kind: 'path', path: source.path }, '/'));
       return now.hash === source.hash ? undefined : `${changeNote(source.path, source.hash, now.hash)}; ${instead}`;
@@ -229,7 +304,9 @@ export async function environmentChangeNote(source: EnvSource | undefined, dataF
   if (source?.kind === 'builtin' && dataFiles && source.arg !== undefined && source.hash !== undefined) {
     try {
       const now = hashDataFiles(dataFiles(source.arg));
-      return now.hash === source.hash ? undefined : `the data ${source.arg} changed since this run started (its files hashed ${source.hash}, now ${now.hash}); ${instead}`;
+      return now.hash === source.hash
+        ? undefined
+        : `the data ${source.arg} changed since this run started (its files hashed ${source.hash}, now ${now.hash}); ${instead}`;
     } catch (err) {
       return `the data ${source.arg} cannot be read now (${(err as Error).message}); ${instead}`;
     }
@@ -237,4 +314,5 @@ export async function environmentChangeNote(source: EnvSource | undefined, dataF
   return undefined;
 }
 
-const changeNote = (path: string, then: string | undefined, now: string | undefined) => `environment module ${path} changed since this run started (its files hashed ${then}, now ${now})`;
+const changeNote = (path: string, then: string | undefined, now: string | undefined) =>
+  `environment module ${path} changed since this run started (its files hashed ${then}, now ${now})`;

@@ -16,7 +16,19 @@ function truthText(truth: unknown): string {
 /** 32 hex digits over everything about the task, its role included. */
 export function hashTask(task: EnvTask<unknown>, role: TaskRole): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify([task.id, task.scenario, task.domain ?? null, task.instruction, role, task.context ?? null, task.meta ?? null, truthText(task.truth), ...(task.world !== undefined ? [task.world] : [])]));
+  h.update(
+    JSON.stringify([
+      task.id,
+      task.scenario,
+      task.domain ?? null,
+      task.instruction,
+      role,
+      task.context ?? null,
+      task.meta ?? null,
+      truthText(task.truth),
+      ...(task.world !== undefined ? [task.world] : []),
+    ]),
+  );
   for (const image of task.images ?? []) {
     h.update(`\u0000image ${image.mime} ${JSON.stringify(image.caption ?? null)} ${image.bytes.byteLength}\u0000`);
     h.update(image.bytes);

@@ -21,7 +21,9 @@ export interface ScoredRun {
 }
 
 const text = z.string().max(8_000_000);
-const Metrics = z.record(z.string().max(200), z.number().finite()).refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics');
+const Metrics = z
+  .record(z.string().max(200), z.number().finite())
+  .refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics');
 
 const AgentRunSchema = z.object(
   {
@@ -39,7 +41,9 @@ const AgentRunSchema = z.object(
               images: z
                 .array(
                   z.object({
-                    bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, { message: 'bytes must be a non-empty Uint8Array' }),
+                    bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.byteLength > 0, {
+                      message: 'bytes must be a non-empty Uint8Array',
+                    }),
                     mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
                     caption: z.string().max(2000).optional(),
                   }),
@@ -76,19 +80,36 @@ const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split
  * (InfraError: never the program's), a run of the wrong shape an error naming the task. `who` names the environment
  * in messages: `environment "vaults"`, with its module when it has one.
  */
-export async function runAgent<T>(who: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<AgentRun> {
+export async function runAgent<T>(
+  who: string,
+  spec: TaskEnvironmentSpec<T>,
+  task: EnvTask<T>,
+  payload: MemoryPayload,
+  images: ImageStore,
+  limits: EnvironmentLimits = {},
+): Promise<AgentRun> {
   let value: unknown;
   try {
-    value = await withinTime(`${who}: agent ${spec.agent.id} on task ${JSON.stringify(task.id)}`, limits.agentMs ?? DEFAULT_ENVIRONMENT_LIMITS.agentMs, () => spec.agent.run(task, payload, { images }), { setting: 'limits.agentMs' });
+    value = await withinTime(
+      `${who}: agent ${spec.agent.id} on task ${JSON.stringify(task.id)}`,
+      limits.agentMs ?? DEFAULT_ENVIRONMENT_LIMITS.agentMs,
+      () => spec.agent.run(task, payload, { images }),
+      { setting: 'limits.agentMs' },
+    );
   } catch (err) {
     if (err instanceof InfraError) throw err;
     if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
-    throw new InfraError(`${who}: its agent ${spec.agent.id} threw on task ${JSON.stringify(task.id)}: ${firstLine(err)}`, { cause: err });
+    throw new InfraError(
+      `${who}: its agent ${spec.agent.id} threw on task ${JSON.stringify(task.id)}: ${firstLine(err)}`,
+      { cause: err },
+    );
   }
   const r = AgentRunSchema.safeParse(value);
   if (!r.success) {
     const problems = r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(run)'}: ${i.message}`);
-    throw new Error(`${who}: agent ${spec.agent.id} returned an unusable run for task ${JSON.stringify(task.id)}: ${problems.join('; ')}`);
+    throw new Error(
+      `${who}: agent ${spec.agent.id} returned an unusable run for task ${JSON.stringify(task.id)}: ${problems.join('; ')}`,
+    );
   }
   return value as AgentRun;
 }
@@ -99,14 +120,34 @@ function rewardProblem(reward: number): boolean {
 
 /** The verdict as reward, success, note and feedback; an error naming the task when it is not in [0, 1]. */
 function normalise(who: string, taskId: string, from: string, verdict: Verdict): Omit<ScoredRun, 'run'> {
-  const bad = (what: string) => new Error(`${who}: ${from} gave task ${JSON.stringify(taskId)} ${what}; rewards are numbers in [0, 1] (or true/false)`);
-  if (typeof verdict === 'boolean') return { reward: verdict ? 1 : 0, success: verdict, feedback: verdict ? 'task accepted' : 'task rejected', metrics: {} };
+  const bad = (what: string) =>
+    new Error(
+      `${who}: ${from} gave task ${JSON.stringify(taskId)} ${what}; rewards are numbers in [0, 1] (or true/false)`,
+    );
+  if (typeof verdict === 'boolean')
+    return {
+      reward: verdict ? 1 : 0,
+      success: verdict,
+      feedback: verdict ? 'task accepted' : 'task rejected',
+      metrics: {},
+    };
   if (typeof verdict === 'number') {
     if (rewardProblem(verdict)) throw bad(`a reward of ${verdict}`);
-    return { reward: verdict, success: verdict === 1, feedback: verdict === 1 ? 'task accepted' : 'task rejected', metrics: {} };
+    return {
+      reward: verdict,
+      success: verdict === 1,
+      feedback: verdict === 1 ? 'task accepted' : 'task rejected',
+      metrics: {},
+    };
   }
   const r = VerdictObject.safeParse(verdict);
-  if (!r.success) throw bad(`an unusable verdict (${r.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(verdict)'}: ${i.message}`).join('; ')})`);
+  if (!r.success)
+    throw bad(
+      `an unusable verdict (${r.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.') || '(verdict)'}: ${i.message}`)
+        .join('; ')})`,
+    );
   const v = r.data;
   if (rewardProblem(v.reward)) throw bad(`a reward of ${v.reward}`);
   const success = v.success ?? v.reward === 1;
@@ -123,13 +164,25 @@ function normalise(who: string, taskId: string, from: string, verdict: Verdict):
  * Runs the task and scores it: with the checker when the spec has one, else with the agent's own reward. A checker
  * that runs out of time leaves the task unscored (InfraError), naming it.
  */
-export async function runAndScore<T>(who: string, spec: TaskEnvironmentSpec<T>, task: EnvTask<T>, payload: MemoryPayload, images: ImageStore, limits: EnvironmentLimits = {}): Promise<ScoredRun> {
+export async function runAndScore<T>(
+  who: string,
+  spec: TaskEnvironmentSpec<T>,
+  task: EnvTask<T>,
+  payload: MemoryPayload,
+  images: ImageStore,
+  limits: EnvironmentLimits = {},
+): Promise<ScoredRun> {
   const run = await runAgent(who, spec, task, payload, images, limits);
   if (spec.check) {
     const check = spec.check;
     let verdict: Verdict;
     try {
-      verdict = await withinTime(`${who}: check of task ${JSON.stringify(task.id)}`, limits.checkMs ?? DEFAULT_ENVIRONMENT_LIMITS.checkMs, () => check(task, run), { setting: 'limits.checkMs' });
+      verdict = await withinTime(
+        `${who}: check of task ${JSON.stringify(task.id)}`,
+        limits.checkMs ?? DEFAULT_ENVIRONMENT_LIMITS.checkMs,
+        () => check(task, run),
+        { setting: 'limits.checkMs' },
+      );
     } catch (err) {
       if (err instanceof InfraError) throw err;
       if (err instanceof TimeLimitError) throw new InfraError(err.message, { cause: err });
@@ -144,6 +197,10 @@ export async function runAndScore<T>(who: string, spec: TaskEnvironmentSpec<T>, 
       `${who}: task ${JSON.stringify(task.id)} has no score: the spec has no check(task, run) and agent ${spec.agent.id} set no reward; give the spec a check, or have the agent score its own run`,
     );
   }
-  const v = normalise(who, task.id, `agent ${spec.agent.id}`, { reward: run.reward, ...(run.success !== undefined ? { success: run.success } : {}), ...(run.note ? { note: run.note } : {}) });
+  const v = normalise(who, task.id, `agent ${spec.agent.id}`, {
+    reward: run.reward,
+    ...(run.success !== undefined ? { success: run.success } : {}),
+    ...(run.note ? { note: run.note } : {}),
+  });
   return { run, ...v, metrics: run.metrics ?? {} };
 }

@@ -13,16 +13,26 @@ const MAX_IMAGE_BYTES = 32 * 2 ** 20;
 /** Problems listed in one message; the rest are counted. */
 const SHOWN = 12;
 
-const fn = (what: string) => z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: `${what} must be a function` });
+const fn = (what: string) =>
+  z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: `${what} must be a function` });
 const name = (what: string, max: number) =>
-  z.string({ error: `${what} is missing (a string)` }).min(1, `${what} is empty`).max(max, `${what} is over ${max} characters`);
+  z
+    .string({ error: `${what} is missing (a string)` })
+    .min(1, `${what} is empty`)
+    .max(max, `${what} is over ${max} characters`);
 
 const ImageSchema = z.object(
   {
-    bytes: z.custom<Uint8Array>((v) => v instanceof Uint8Array, { message: 'bytes must be a Uint8Array (or Buffer) of the image file' }).refine((b) => b.byteLength > 0 && b.byteLength <= MAX_IMAGE_BYTES, {
-      message: `bytes must hold 1 to ${MAX_IMAGE_BYTES} bytes`,
+    bytes: z
+      .custom<Uint8Array>((v) => v instanceof Uint8Array, {
+        message: 'bytes must be a Uint8Array (or Buffer) of the image file',
+      })
+      .refine((b) => b.byteLength > 0 && b.byteLength <= MAX_IMAGE_BYTES, {
+        message: `bytes must hold 1 to ${MAX_IMAGE_BYTES} bytes`,
+      }),
+    mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif'], {
+      error: 'mime must be image/png, image/jpeg, image/webp or image/gif',
     }),
-    mime: z.enum(['image/png', 'image/jpeg', 'image/webp', 'image/gif'], { error: 'mime must be image/png, image/jpeg, image/webp or image/gif' }),
     caption: z.string().max(2000).optional(),
   },
   { error: 'each image must be an object { bytes, mime, caption? }' },
@@ -36,8 +46,14 @@ const TaskSchema = z.object(
     domain: name('domain', 500).optional(),
     world: name('world', 500).optional(),
     role: z.enum(['update', 'validation', 'test'], { error: 'role must be update, validation or test' }).optional(),
-    context: z.string({ error: 'context must be a string' }).max(2_000_000, 'context is over 2,000,000 characters').optional(),
-    images: z.array(ImageSchema, { error: 'images must be an array' }).max(MAX_IMAGES_PER_TASK, `at most ${MAX_IMAGES_PER_TASK} images a task`).optional(),
+    context: z
+      .string({ error: 'context must be a string' })
+      .max(2_000_000, 'context is over 2,000,000 characters')
+      .optional(),
+    images: z
+      .array(ImageSchema, { error: 'images must be an array' })
+      .max(MAX_IMAGES_PER_TASK, `at most ${MAX_IMAGES_PER_TASK} images a task`)
+      .optional(),
     meta: z.record(z.string(), JsonSchema, { error: 'meta must be an object of JSON values' }).optional(),
   },
   { error: 'a task must be an object { id, scenario, instruction, ... }' },
@@ -60,7 +76,11 @@ const SpecSchema = z.object({
   reward: name('reward', 500),
   guide: z
     .object(
-      { reward: name('guide.reward', 5_000).optional(), schema: name('guide.schema', 10_000).optional(), reader: name('guide.reader', 10_000).optional() },
+      {
+        reward: name('guide.reward', 5_000).optional(),
+        schema: name('guide.schema', 10_000).optional(),
+        reader: name('guide.reader', 10_000).optional(),
+      },
       { error: 'guide must be { reward?, schema?, reader? } (strings)' },
     )
     .strict()
@@ -68,22 +88,58 @@ const SpecSchema = z.object({
   split: z
     .object(
       {
-        trainShare: z.number().gt(0, 'split.trainShare must be above 0').max(1, 'split.trainShare must be at most 1').optional(),
-        validationShare: z.number().gt(0, 'split.validationShare must be above 0').lt(1, 'split.validationShare must be below 1').optional(),
-        update: z.number().int('split.update must be a whole number').min(1, 'split.update must be at least 1').max(MAX_TASKS).optional(),
-        validation: z.number().int('split.validation must be a whole number').min(1, 'split.validation must be at least 1').max(MAX_TASKS).optional(),
+        trainShare: z
+          .number()
+          .gt(0, 'split.trainShare must be above 0')
+          .max(1, 'split.trainShare must be at most 1')
+          .optional(),
+        validationShare: z
+          .number()
+          .gt(0, 'split.validationShare must be above 0')
+          .lt(1, 'split.validationShare must be below 1')
+          .optional(),
+        update: z
+          .number()
+          .int('split.update must be a whole number')
+          .min(1, 'split.update must be at least 1')
+          .max(MAX_TASKS)
+          .optional(),
+        validation: z
+          .number()
+          .int('split.validation must be a whole number')
+          .min(1, 'split.validation must be at least 1')
+          .max(MAX_TASKS)
+          .optional(),
       },
-      { error: 'split must be { trainShare?, validationShare? } (shares per scenario) or { update?, validation? } (counts in all)' },
+      {
+        error:
+          'split must be { trainShare?, validationShare? } (shares per scenario) or { update?, validation? } (counts in all)',
+      },
     )
     .strict()
-    .refine((s) => !((s.trainShare !== undefined || s.validationShare !== undefined) && (s.update !== undefined || s.validation !== undefined)), {
-      message: 'split takes shares (trainShare, validationShare) or counts (update, validation), not both',
-    })
+    .refine(
+      (s) =>
+        !(
+          (s.trainShare !== undefined || s.validationShare !== undefined) &&
+          (s.update !== undefined || s.validation !== undefined)
+        ),
+      {
+        message: 'split takes shares (trainShare, validationShare) or counts (update, validation), not both',
+      },
+    )
     .optional(),
-  budget: z.object({ maxChars: z.number().int().positive(), maxImages: z.number().int().nonnegative() }, { error: 'budget must be { maxChars, maxImages }' }).optional(),
+  budget: z
+    .object(
+      { maxChars: z.number().int().positive(), maxImages: z.number().int().nonnegative() },
+      { error: 'budget must be { maxChars, maxImages }' },
+    )
+    .optional(),
   data: z.record(z.string(), JsonSchema, { error: 'data must be an object of JSON values' }).optional(),
   collect: z
-    .object({ concurrency: z.number().int().min(1).max(64).optional(), attempts: z.number().int().min(1).max(20).optional() }, { error: 'collect must be { concurrency?, attempts? }' })
+    .object(
+      { concurrency: z.number().int().min(1).max(64).optional(), attempts: z.number().int().min(1).max(20).optional() },
+      { error: 'collect must be { concurrency?, attempts? }' },
+    )
     .optional(),
 });
 
@@ -147,20 +203,31 @@ function unknownTaskKeys(tasks: unknown[]): string[] {
       else if (seen.size < SHOWN) seen.set(k, { first: i, count: 1 });
     }
   }
-  return [...seen].map(([k, s]) => `tasks[${s.first}]${s.count > 1 ? ` (and ${s.count - 1} more tasks)` : ''}: ${unknownKeys([k], TASK_KEYS)[0]}`);
+  return [...seen].map(
+    ([k, s]) =>
+      `tasks[${s.first}]${s.count > 1 ? ` (and ${s.count - 1} more tasks)` : ''}: ${unknownKeys([k], TASK_KEYS)[0]}`,
+  );
 }
 
 /** Whether an object looks meant as a task spec: it has tasks or agent, or a key a typo away from one of the spec's. */
 export function looksLikeSpec(value: object): boolean {
-  return 'tasks' in value || 'agent' in value || Object.keys(value).some((k) => closest(k, SPEC_KEYS) !== undefined && !['info', 'run', 'worlds', 'samples', 'scenario'].includes(k));
+  return (
+    'tasks' in value ||
+    'agent' in value ||
+    Object.keys(value).some(
+      (k) => closest(k, SPEC_KEYS) !== undefined && !['info', 'run', 'worlds', 'samples', 'scenario'].includes(k),
+    )
+  );
 }
 
 /** Problems of the spec's shape: every task's, the agent's and the rest; empty when it is usable. */
 export function specProblems(value: unknown): string[] {
-  if (value === null || typeof value !== 'object') return [`expected tasks + agent (+ check), got ${value === null ? 'null' : typeof value}`];
+  if (value === null || typeof value !== 'object')
+    return [`expected tasks + agent (+ check), got ${value === null ? 'null' : typeof value}`];
   const spec = value as Record<string, unknown>;
   const out: string[] = [...unknownKeys(Object.keys(spec), SPEC_KEYS)];
-  if (spec.agent && typeof spec.agent === 'object') out.push(...unknownKeys(Object.keys(spec.agent), AGENT_KEYS).map((p) => `agent: ${p}`));
+  if (spec.agent && typeof spec.agent === 'object')
+    out.push(...unknownKeys(Object.keys(spec.agent), AGENT_KEYS).map((p) => `agent: ${p}`));
   // Data that cannot be JSON is named before the schema sees it (JSON.stringify failed later, naming nothing).
   const dataProblem = spec.data === undefined ? undefined : jsonDataProblem(spec.data, 'data');
   if (dataProblem) out.push(`data is not JSON data: ${dataProblem}`);
@@ -181,7 +248,10 @@ export function specProblems(value: unknown): string[] {
     const id = (task as { id?: unknown } | null)?.id;
     const meta = (task as { meta?: unknown } | null)?.meta;
     const metaProblem = meta === undefined ? undefined : jsonDataProblem(meta, 'meta');
-    if (metaProblem) out.push(`tasks[${i}].meta${typeof id === 'string' ? ` (task ${JSON.stringify(id.slice(0, 100))})` : ''} is not JSON data: ${metaProblem}`);
+    if (metaProblem)
+      out.push(
+        `tasks[${i}].meta${typeof id === 'string' ? ` (task ${JSON.stringify(id.slice(0, 100))})` : ''} is not JSON data: ${metaProblem}`,
+      );
     try {
       const r = TaskSchema.safeParse(metaProblem ? { ...(task as object), meta: undefined } : task);
       if (!r.success) out.push(...issues(r.error, `tasks[${i}]`));
@@ -190,7 +260,10 @@ export function specProblems(value: unknown): string[] {
     }
     if (typeof id === 'string' && id) {
       const first = seen.get(id);
-      if (first !== undefined) out.push(`tasks[${i}].id ${JSON.stringify(id.slice(0, 100))} is the id of tasks[${first}] too; ids must be unique`);
+      if (first !== undefined)
+        out.push(
+          `tasks[${i}].id ${JSON.stringify(id.slice(0, 100))} is the id of tasks[${first}] too; ids must be unique`,
+        );
       else seen.set(id, i);
     }
   }
@@ -201,7 +274,8 @@ export function specProblems(value: unknown): string[] {
 export function roleProblems(roles: readonly TaskRole[]): string[] {
   const count = (r: TaskRole) => roles.filter((x) => x === r).length;
   const out: string[] = [];
-  const hint = 'give some tasks that role, or leave roles out and let the engine assign them (split: { update, validation } counts, or trainShare / validationShare)';
+  const hint =
+    'give some tasks that role, or leave roles out and let the engine assign them (split: { update, validation } counts, or trainShare / validationShare)';
   if (!count('update')) out.push(`no task has the role update (the episodes a memory learns from): ${hint}`);
   if (!count('validation')) out.push(`no task has the role validation (what the search asks about): ${hint}`);
   if (!count('test')) out.push(`no task has the role test (asked once at the end): ${hint}`);
@@ -211,7 +285,10 @@ export function roleProblems(roles: readonly TaskRole[]): string[] {
 /** Throws one error naming the environment and every problem (the first dozen, then how many more). */
 export function throwProblems(envName: string, problems: string[]): void {
   if (!problems.length) return;
-  const shown = problems.slice(0, SHOWN).map((p) => `  - ${p}`).join('\n');
+  const shown = problems
+    .slice(0, SHOWN)
+    .map((p) => `  - ${p}`)
+    .join('\n');
   const more = problems.length > SHOWN ? `\n  … and ${problems.length - SHOWN} more` : '';
   throw new Error(`environment "${envName}": the task spec is not usable:\n${shown}${more}`);
 }

@@ -75,7 +75,11 @@ export async function collectEpisodes(request: CollectRequest): Promise<Map<stri
 }
 
 /** One episode; machinery failures are retried, then the collection stops naming the task. */
-async function collectWithRetries(request: CollectRequest, taskId: string, note: (m: string) => void): Promise<EpisodeRecorder> {
+async function collectWithRetries(
+  request: CollectRequest,
+  taskId: string,
+  note: (m: string) => void,
+): Promise<EpisodeRecorder> {
   const attempts = Math.max(1, Math.floor(request.attempts ?? 3));
   for (let attempt = 1; ; attempt++) {
     try {
@@ -87,7 +91,9 @@ async function collectWithRetries(request: CollectRequest, taskId: string, note:
         // No program takes part in collecting an update episode: whatever failed is the environment's.
         throw new EnvironmentFailure(what, { cause: err });
       }
-      note(`update episode of task ${JSON.stringify(taskId)}: ${message}; retrying (attempt ${attempt + 1} of ${attempts})`);
+      note(
+        `update episode of task ${JSON.stringify(taskId)}: ${message}; retrying (attempt ${attempt + 1} of ${attempts})`,
+      );
     }
   }
 }
@@ -118,18 +124,35 @@ function imageRefs(episode: EpisodeRecorder): ImageRef[] {
 }
 
 /** Stores the episode and every image it shows. A store that cannot be written is noted; the episode is still used. */
-function persist(store: EpisodeStore, collection: string, item: string, taskId: string, episode: EpisodeRecorder, images: ImageStore, note: (m: string) => void): void {
+function persist(
+  store: EpisodeStore,
+  collection: string,
+  item: string,
+  taskId: string,
+  episode: EpisodeRecorder,
+  images: ImageStore,
+  note: (m: string) => void,
+): void {
   try {
     for (const ref of imageRefs(episode)) if (images.has(ref.id)) store.writeImage(ref.id, images.get(ref.id).bytes);
     const stored: StoredEpisode = { taskId, episode };
     store.writeEpisode(collection, item, JSON.stringify(stored));
   } catch (err) {
-    note(`the update episode of task ${JSON.stringify(taskId)} could not be stored (${(err as Error).message}); it will be collected again next time`);
+    note(
+      `the update episode of task ${JSON.stringify(taskId)} could not be stored (${(err as Error).message}); it will be collected again next time`,
+    );
   }
 }
 
 /** A stored episode that checks out, its images back in the host's store; undefined (with a note when it was there but bad) otherwise. */
-async function readBack(store: EpisodeStore, collection: string, item: string, taskId: string, images: ImageStore, note: (m: string) => void): Promise<EpisodeRecorder | undefined> {
+async function readBack(
+  store: EpisodeStore,
+  collection: string,
+  item: string,
+  taskId: string,
+  images: ImageStore,
+  note: (m: string) => void,
+): Promise<EpisodeRecorder | undefined> {
   const bad = (why: string) => {
     note(`the stored update episode of task ${JSON.stringify(taskId)} ${why}; collecting it again`);
     return undefined;
@@ -152,12 +175,19 @@ async function readBack(store: EpisodeStore, collection: string, item: string, t
   const parsed = parseEpisode(stored.episode);
   if (!parsed.ok) return bad(`is not an episode (${parsed.problem})`);
   if (parsed.episode.taskId !== taskId) return bad('belongs to another task');
-  await restoreImages(parsed.episode, store, images, (n) => note(`the stored update episode of task ${JSON.stringify(taskId)}: ${n}`));
+  await restoreImages(parsed.episode, store, images, (n) =>
+    note(`the stored update episode of task ${JSON.stringify(taskId)}: ${n}`),
+  );
   return parsed.episode;
 }
 
 /** Puts the images an episode shows back into the host's store; one that is missing or not what its id says is dropped from the episode. */
-async function restoreImages(episode: EpisodeRecorder, store: EpisodeStore, images: ImageStore, note: (m: string) => void): Promise<void> {
+async function restoreImages(
+  episode: EpisodeRecorder,
+  store: EpisodeStore,
+  images: ImageStore,
+  note: (m: string) => void,
+): Promise<void> {
   const dropped: string[] = [];
   const usable = async (ref: ImageRef): Promise<boolean> => {
     if (images.has(ref.id)) return true;
@@ -178,6 +208,10 @@ async function restoreImages(episode: EpisodeRecorder, store: EpisodeStore, imag
     return out;
   };
   if (episode.initial.images) episode.initial.images = await keep(episode.initial.images);
-  for (const step of episode.steps) if (step.observation?.images) step.observation.images = await keep(step.observation.images);
-  if (dropped.length) note(`image ${dropped.slice(0, 3).join(', ')}${dropped.length > 3 ? ` and ${dropped.length - 3} more` : ''}; dropped from the episode`);
+  for (const step of episode.steps)
+    if (step.observation?.images) step.observation.images = await keep(step.observation.images);
+  if (dropped.length)
+    note(
+      `image ${dropped.slice(0, 3).join(', ')}${dropped.length > 3 ? ` and ${dropped.length - 3} more` : ''}; dropped from the episode`,
+    );
 }

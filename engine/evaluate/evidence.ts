@@ -28,21 +28,29 @@ export const QUESTION_CHARS = 2000;
 
 /** A question as evidence keeps it: whole up to QUESTION_CHARS, else cut there, saying how much was left out. */
 export function clipQuestion(q: string): string {
-  return q.length > QUESTION_CHARS ? `${q.slice(0, QUESTION_CHARS)} … [${q.length - QUESTION_CHARS} more characters]` : q;
+  return q.length > QUESTION_CHARS
+    ? `${q.slice(0, QUESTION_CHARS)} … [${q.length - QUESTION_CHARS} more characters]`
+    : q;
 }
 
 /** Items of each list of an explanation evidence keeps, and characters of each item (a reader wants the gist). */
 export const EXPLAIN_ITEMS = 24;
 export const EXPLAIN_ITEM_CHARS = 600;
 
-const clipItem = (t: string) => (t.length > EXPLAIN_ITEM_CHARS ? `${t.slice(0, EXPLAIN_ITEM_CHARS)} … [${t.length - EXPLAIN_ITEM_CHARS} more characters]` : t);
+const clipItem = (t: string) =>
+  t.length > EXPLAIN_ITEM_CHARS
+    ? `${t.slice(0, EXPLAIN_ITEM_CHARS)} … [${t.length - EXPLAIN_ITEM_CHARS} more characters]`
+    : t;
 
 /**
  * What the environment says the answer to a task is (`explain`), as evidence keeps it: the typed explanation with
  * each list cut to EXPLAIN_ITEMS items of EXPLAIN_ITEM_CHARS; undefined when the environment has none. A failing
  * explain (a module's own code) is named in a note, never raised.
  */
-export function keptExplanation(env: { explain?(taskId: string): Explanation | undefined }, taskId: string): Explanation | undefined {
+export function keptExplanation(
+  env: { explain?(taskId: string): Explanation | undefined },
+  taskId: string,
+): Explanation | undefined {
   let e: Explanation | undefined;
   try {
     e = env.explain?.(taskId);
@@ -122,31 +130,60 @@ export class EvidenceWriter {
    * `explain`: the environment's explanation of it (keptExplanation), so a reader sees why it scored what it did
    * without the environment's data.
    */
-  async task(record: TaskRecord, payload: MemoryPayload, outcome: TaskOutcome | undefined, question?: string, explain?: Explanation): Promise<void> {
+  async task(
+    record: TaskRecord,
+    payload: MemoryPayload,
+    outcome: TaskOutcome | undefined,
+    question?: string,
+    explain?: Explanation,
+  ): Promise<void> {
     await this.ready;
     const t = outcome?.trajectory;
-    const ids = [...payload.images.map((i) => i.id), ...(t?.images ?? []), ...(t?.steps.flatMap((s) => s.images ?? []) ?? [])];
+    const ids = [
+      ...payload.images.map((i) => i.id),
+      ...(t?.images ?? []),
+      ...(t?.steps.flatMap((s) => s.images ?? []) ?? []),
+    ];
     const files = await this.imageFiles(ids);
-    const asked = { ...(typeof question === 'string' ? { question: clipQuestion(question) } : {}), ...(explain ? { explain } : {}) };
+    const asked = {
+      ...(typeof question === 'string' ? { question: clipQuestion(question) } : {}),
+      ...(explain ? { explain } : {}),
+    };
     const line = {
       ...record,
       ...asked,
-      payload: { text: payload.text, images: payload.images.map((i) => i.id), ...(payload.metadata !== undefined ? { metadata: payload.metadata } : {}) },
-      ...(t ? { trajectory: { ...t, ...(files.length ? { files: [...new Set([...(t.files ?? []), ...files])] } : {}) } } : {}),
+      payload: {
+        text: payload.text,
+        images: payload.images.map((i) => i.id),
+        ...(payload.metadata !== undefined ? { metadata: payload.metadata } : {}),
+      },
+      ...(t
+        ? { trajectory: { ...t, ...(files.length ? { files: [...new Set([...(t.files ?? []), ...files])] } : {}) } }
+        : {}),
     };
     const cut = () => ({
       ...record,
       ...asked,
       payload: { text: payload.text.slice(0, 100_000), images: payload.images.map((i) => i.id) },
-      note: [record.note, `evidence line over ${sizeText(EVIDENCE_LIMITS.maxLineBytes)}: payload cut to 100,000 characters, metadata and trajectory left out`].filter(Boolean).join('; '),
+      note: [
+        record.note,
+        `evidence line over ${sizeText(EVIDENCE_LIMITS.maxLineBytes)}: payload cut to 100,000 characters, metadata and trajectory left out`,
+      ]
+        .filter(Boolean)
+        .join('; '),
     });
-    const text = lineWithin(line, EVIDENCE_LIMITS.maxLineBytes) ?? lineWithin(cut(), EVIDENCE_LIMITS.maxLineBytes) ?? JSON.stringify({ taskId: record.taskId, reward: record.reward, note: 'evidence line too large to keep' });
+    const text =
+      lineWithin(line, EVIDENCE_LIMITS.maxLineBytes) ??
+      lineWithin(cut(), EVIDENCE_LIMITS.maxLineBytes) ??
+      JSON.stringify({ taskId: record.taskId, reward: record.reward, note: 'evidence line too large to keep' });
     await appendFile(join(this.dir, 'tasks.jsonl'), `${text}\n`, { flag: APPEND });
   }
 
   async world(record: WorldRecord): Promise<void> {
     await this.ready;
-    const text = lineWithin(record, EVIDENCE_LIMITS.maxLineBytes) ?? JSON.stringify({ world: record.world, note: 'evidence line too large to keep' });
+    const text =
+      lineWithin(record, EVIDENCE_LIMITS.maxLineBytes) ??
+      JSON.stringify({ world: record.world, note: 'evidence line too large to keep' });
     await appendFile(join(this.dir, 'worlds.jsonl'), `${text}\n`, { flag: APPEND });
   }
 
@@ -190,7 +227,11 @@ const MAX_PROBLEMS = 10;
  * Reads an evidence file (tasks.jsonl, worlds.jsonl) line by line within EVIDENCE_LIMITS, keeping the lines that
  * match `schema`. A missing file has no records and no problem (an evaluation that wrote no task has none).
  */
-export function readEvidenceLines<T>(path: string, schema: z.ZodType<T>, limits: LineLimits = EVIDENCE_LIMITS): EvidenceLines<T> {
+export function readEvidenceLines<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  limits: LineLimits = EVIDENCE_LIMITS,
+): EvidenceLines<T> {
   const name = basename(path);
   const out: EvidenceLines<T> = { records: [], unreadable: 0, problems: [] };
   const bad = (line: number, why: string) => {
@@ -200,7 +241,8 @@ export function readEvidenceLines<T>(path: string, schema: z.ZodType<T>, limits:
   let read;
   try {
     read = readLines(path, limits, (line) => {
-      if ('tooLong' in line) return bad(line.number, `${sizeText(line.bytes)}, over the ${sizeText(limits.maxLineBytes)} a line may hold`);
+      if ('tooLong' in line)
+        return bad(line.number, `${sizeText(line.bytes)}, over the ${sizeText(limits.maxLineBytes)} a line may hold`);
       if (line.text.trim() === '') return;
       let raw: unknown;
       try {
@@ -210,14 +252,22 @@ export function readEvidenceLines<T>(path: string, schema: z.ZodType<T>, limits:
       }
       const parsed = schema.safeParse(raw);
       if (parsed.success) out.records.push(parsed.data);
-      else bad(line.number, `not a record of this file (${z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ').slice(0, 200)})`);
+      else
+        bad(
+          line.number,
+          `not a record of this file (${z.prettifyError(parsed.error).split('\n').slice(0, 2).join(' ').slice(0, 200)})`,
+        );
     });
   } catch (err) {
     out.problems.push(`${name} could not be read: ${(err as Error).message}`);
     return out;
   }
-  if (out.unreadable > MAX_PROBLEMS) out.problems.push(`${name}: ${out.unreadable - MAX_PROBLEMS} more unreadable lines`);
+  if (out.unreadable > MAX_PROBLEMS)
+    out.problems.push(`${name}: ${out.unreadable - MAX_PROBLEMS} more unreadable lines`);
   if (read.kind === 'not-a-file') out.problems.push(`${name} is not a file`);
-  if (read.kind === 'read' && read.cut) out.problems.push(`${name} is over ${sizeText(limits.maxFileBytes)}: only its first ${sizeText(limits.maxFileBytes)} were read`);
+  if (read.kind === 'read' && read.cut)
+    out.problems.push(
+      `${name} is over ${sizeText(limits.maxFileBytes)}: only its first ${sizeText(limits.maxFileBytes)} were read`,
+    );
   return out;
 }

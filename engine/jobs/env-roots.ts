@@ -13,7 +13,10 @@ export function parseEnvRoot(text: string): string {
   if (!st?.isDirectory()) throw new Error(`--env-root ${text.slice(0, 200)} is not a folder`);
   const real = realpathSync(text);
   // The whole disk is no allow-list: any job could make the worker import any file on it.
-  if (real === parse(real).root) throw new Error(`--env-root ${text.slice(0, 200)} is the whole disk, which would let anyone who reaches Redis make this worker import any file: give the folders of your benchmarks`);
+  if (real === parse(real).root)
+    throw new Error(
+      `--env-root ${text.slice(0, 200)} is the whole disk, which would let anyone who reaches Redis make this worker import any file: give the folders of your benchmarks`,
+    );
   return real;
 }
 
@@ -24,7 +27,9 @@ export function parseEnvRoot(text: string): string {
 export function checkPathMapTargets(mappings: readonly { from: string; to: string }[], roots: readonly string[]): void {
   for (const m of mappings) {
     if (!underRoots(m.to, roots)) {
-      throw new Error(`--path-map ${m.from.slice(0, 200)}=${m.to.slice(0, 200)}: ${m.to.slice(0, 200)} is not under an --env-root (${roots.length ? roots.join(', ') : 'none given'}); this worker would refuse every job mapped there: add it with --env-root, or map to a folder under one`);
+      throw new Error(
+        `--path-map ${m.from.slice(0, 200)}=${m.to.slice(0, 200)}: ${m.to.slice(0, 200)} is not under an --env-root (${roots.length ? roots.join(', ') : 'none given'}); this worker would refuse every job mapped there: add it with --env-root, or map to a folder under one`,
+      );
     }
   }
 }
@@ -47,7 +52,8 @@ export function underRoots(path: string, roots: readonly string[]): boolean {
  * outside them, or data (the option of a definition whose option is a path, or the data folder) outside them.
  */
 export function rootsProblem(ref: EnvRef, roots: readonly string[], argIsPath: boolean): string | undefined {
-  const refuse = (what: string, path: string) => `does not open the ${what} ${path.slice(0, 500)}: it is not under a folder this worker serves (automemo worker --env-root DIR)`;
+  const refuse = (what: string, path: string) =>
+    `does not open the ${what} ${path.slice(0, 500)}: it is not under a folder this worker serves (automemo worker --env-root DIR)`;
   const { source } = ref;
   if (source.kind === 'module') {
     if (!source.path) return 'does not open an environment module the job names by no path';

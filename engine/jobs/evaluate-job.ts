@@ -46,7 +46,13 @@ export function evalJob(spec: JobSpec): EvalJob {
   };
 }
 
-export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: RunHints & { evidenceDir: string }, env: Environment, images?: ImageStore): Promise<EvaluationResult> {
+export async function evaluateByJob(
+  executor: JobExecutor,
+  job: EvalJob,
+  hints: RunHints & { evidenceDir: string },
+  env: Environment,
+  images?: ImageStore,
+): Promise<EvaluationResult> {
   // One slot: the evaluation goes whole, here or to this process's own worker (the split's worlds are not even
   // listed, the result is not checked). Several: the worlds are listed, to split the evaluation and to check what
   // each worker returns before any of it lands in the evidence folder.
@@ -56,7 +62,15 @@ export async function evaluateByJob(executor: JobExecutor, job: EvalJob, hints: 
     return checkedResult(job, out, env, undefined);
   }
   const worlds = await env.worlds(job.split);
-  return evaluateChecked(executor, job, planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined), worlds, hints, env, images);
+  return evaluateChecked(
+    executor,
+    job,
+    planShards(worlds, MAX_SHARDS, job.taskIds ? new Set(job.taskIds) : undefined),
+    worlds,
+    hints,
+    env,
+    images,
+  );
 }
 
 /**
@@ -84,12 +98,20 @@ async function evaluateChecked(
   hints.signal?.addEventListener('abort', onAbort, { once: true });
   if (hints.signal?.aborted) onAbort();
   let firstError: unknown;
-  const jobs = plan.length <= 1 ? [job] : plan.map(({ worldIds }, i): EvalJob => ({ ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds }));
+  const jobs =
+    plan.length <= 1
+      ? [job]
+      : plan.map(({ worldIds }, i): EvalJob => ({ ...job, key: `${job.key.slice(0, 390)}/w${i}`, worldIds }));
   try {
     const settled = await Promise.allSettled(
       jobs.map((shard, i) =>
         executor
-          .run(shard, { evidenceDir: join(work, String(i)), signal: stop.signal, ...(plan[i] ? { tasks: plan[i].tasks } : {}), ...(hints.onProgress ? { onProgress: hints.onProgress } : {}) })
+          .run(shard, {
+            evidenceDir: join(work, String(i)),
+            signal: stop.signal,
+            ...(plan[i] ? { tasks: plan[i].tasks } : {}),
+            ...(hints.onProgress ? { onProgress: hints.onProgress } : {}),
+          })
           .catch((err: unknown) => {
             firstError ??= err;
             stop.abort(err);
@@ -97,14 +119,19 @@ async function evaluateChecked(
           }),
       ),
     );
-    if (settled.some((s) => s.status === 'rejected')) throw firstError ?? (settled.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+    if (settled.some((s) => s.status === 'rejected'))
+      throw firstError ?? (settled.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
     const outs = settled.map((s) => (s as PromiseFulfilledResult<JobOutput>).value);
     const broken = outs.find((o) => o.programFailure !== undefined);
     if (broken) return await failed(job, env, broken.programFailure as string, hints.evidenceDir, images);
     const parts = outs.map((o, i) => checkedResult(jobs[i] as EvalJob, o, env, worlds));
     parts.forEach((part, i) => checkEvidence(join(work, String(i)), part, (outs[i] as JobOutput).worker));
     for (const i of jobs.keys()) await mergeShardEvidence(join(work, String(i)), hints.evidenceDir);
-    const result = mergeShardResults(parts, worlds.map((w) => w.id), Math.round(performance.now() - started));
+    const result = mergeShardResults(
+      parts,
+      worlds.map((w) => w.id),
+      Math.round(performance.now() - started),
+    );
     await new EvidenceWriter(hints.evidenceDir, images).summary(result);
     return result;
   } finally {
@@ -114,7 +141,13 @@ async function evaluateChecked(
 }
 
 /** A job its executor found killed its workers: the whole evaluation is the program's failure, with evidence. */
-async function failed(job: EvalJob, env: Environment, reason: string, evidenceDir: string, images?: ImageStore): Promise<EvaluationResult> {
+async function failed(
+  job: EvalJob,
+  env: Environment,
+  reason: string,
+  evidenceDir: string,
+  images?: ImageStore,
+): Promise<EvaluationResult> {
   const result = await failedEvaluation(job, env, reason);
   const evidence = new EvidenceWriter(evidenceDir, images);
   for (const t of result.tasks) await evidence.task(t, { text: '', images: [] }, undefined);
@@ -129,8 +162,32 @@ export async function failedEvaluation(job: EvalJob, env: Environment, reason: s
   const tasks: TaskRecord[] = worlds.flatMap((w) =>
     w.tasks
       .filter((t) => !wanted || wanted.has(t.taskId))
-      .map((t) => ({ taskId: t.taskId, world: w.id, scenario: env.scenario(t.taskId), ...sourceOf(env, t.taskId), reward: 0, success: false, metrics: {}, payloadChars: 0, payloadImages: 0, truncated: false, retrieveMs: 0, agentMs: 0, cached: false, programError: reason })),
+      .map((t) => ({
+        taskId: t.taskId,
+        world: w.id,
+        scenario: env.scenario(t.taskId),
+        ...sourceOf(env, t.taskId),
+        reward: 0,
+        success: false,
+        metrics: {},
+        payloadChars: 0,
+        payloadImages: 0,
+        truncated: false,
+        retrieveMs: 0,
+        agentMs: 0,
+        cached: false,
+        programError: reason,
+      })),
   );
   const stats = summarize(tasks, [], mergeUsage([]));
-  return { program: { entry: job.program.entryPath, hash: job.program.hash }, env: env.info(), split: job.split, score: stats.score, stats, tasks, worlds: [], elapsedMs: 0 };
+  return {
+    program: { entry: job.program.entryPath, hash: job.program.hash },
+    env: env.info(),
+    split: job.split,
+    score: stats.score,
+    stats,
+    tasks,
+    worlds: [],
+    elapsedMs: 0,
+  };
 }

@@ -24,7 +24,11 @@ export const EnvRefSchema = z
     /** The environment's data folder, as the search was given it. */
     data: z.string().max(4096).optional(),
     /** The seed the environment was opened with (a split may depend on it). */
-    openSeed: z.number().int().min(0).max(2 ** 31 - 1),
+    openSeed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
     /** What a memory asked test questions learns from (engine/environment/protocol.ts); absent: the default. */
     protocol: ProtocolSchema.optional(),
     /** sha256 (16 hex) over the environment's info and source: a worker holding other code or data refuses. */
@@ -48,7 +52,12 @@ export const BundleSchema = z
 /** Past these a job is not one (an hour a call); a worker lowers what it takes further, to its own maxima. */
 const MAX_CALL_MS = 3_600_000;
 const FullLimitsSchema = z
-  .object({ heapMb: z.number().positive().max(8192), callCpuMs: z.number().positive().max(MAX_CALL_MS), callWallMs: z.number().positive().max(MAX_CALL_MS), loadMs: z.number().positive().max(MAX_CALL_MS) })
+  .object({
+    heapMb: z.number().positive().max(8192),
+    callCpuMs: z.number().positive().max(MAX_CALL_MS),
+    callWallMs: z.number().positive().max(MAX_CALL_MS),
+    loadMs: z.number().positive().max(MAX_CALL_MS),
+  })
   .strict();
 const LimitsSchema = FullLimitsSchema.partial();
 
@@ -66,7 +75,11 @@ export const EvalJobSchema = z
     taskIds: z.array(z.string().max(1000)).max(MAX_TASKS).optional(),
     /** Only these worlds (one shard of an evaluation split over workers); all of the split's when absent. */
     worldIds: z.array(z.string().max(1000)).max(MAX_TASKS).optional(),
-    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
     /** The sandbox's limits the evaluation is meant under (evalJob sets all four); a reply ran under other limits is refused. */
     limits: LimitsSchema.optional(),
   })
@@ -88,13 +101,20 @@ export const ExamJobSchema = z
       .record(z.string().regex(PROGRAM_FILE, 'not a program file name'), z.string())
       .refine((f) => 'index.ts' in f, 'the program has no index.ts')
       .refine((f) => Object.keys(f).length <= MAX_PROGRAM_FILES, `more than ${MAX_PROGRAM_FILES} files`)
-      .refine((f) => Object.values(f).reduce((n, t) => n + t.length, 0) <= MAX_PROGRAM_BYTES, `more than ${MAX_PROGRAM_BYTES} characters of source`),
+      .refine(
+        (f) => Object.values(f).reduce((n, t) => n + t.length, 0) <= MAX_PROGRAM_BYTES,
+        `more than ${MAX_PROGRAM_BYTES} characters of source`,
+      ),
     /** Where the files are in the run folder: the report names them there, wherever the examination ran. */
     dir: z.string().max(4096),
     env: EnvRefSchema,
     /** Sample episodes and tasks the environment gives (its samples(n)). */
     tasks: z.number().int().min(1).max(100),
-    seed: z.number().int().min(0).max(2 ** 31 - 1),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
   })
   .strict();
 export type ExamJob = z.infer<typeof ExamJobSchema>;
@@ -118,7 +138,9 @@ const TaskRecordSchema = z
     source: z.string().max(1000).optional(),
     reward: z.number().min(0).max(1).nullable(),
     success: z.boolean(),
-    metrics: z.record(z.string().max(200), z.number().finite()).refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics'),
+    metrics: z
+      .record(z.string().max(200), z.number().finite())
+      .refine((m) => Object.keys(m).length <= 100, 'at most 100 metrics'),
     payloadChars: Ms,
     payloadImages: Ms,
     truncated: z.boolean(),
@@ -135,7 +157,9 @@ const TaskRecordSchema = z
 
 const PrimitiveUsageSchema = z.object({ calls: Ms, errors: Ms, bytesIn: Ms, bytesOut: Ms, ms: Ms }).strict();
 const UsageSchema = z.looseObject({
-  primitives: z.record(z.string().max(100), PrimitiveUsageSchema).refine((p) => Object.keys(p).length <= 100, 'at most 100 primitives'),
+  primitives: z
+    .record(z.string().max(100), PrimitiveUsageSchema)
+    .refine((p) => Object.keys(p).length <= 100, 'at most 100 primitives'),
   kvBytes: Ms,
   vectorBytes: Ms,
   llmTokens: Tokens,
@@ -146,7 +170,9 @@ const WorldRecordSchema = z.looseObject({
   episodes: Ms,
   tasks: Ms,
   updateMs: Ms,
-  updateErrors: z.array(z.object({ episode: z.string().max(1000), message: z.string().max(100_000) }).strict()).max(MAX_TASKS),
+  updateErrors: z
+    .array(z.object({ episode: z.string().max(1000), message: z.string().max(100_000) }).strict())
+    .max(MAX_TASKS),
   fatal: z.looseObject({ kind: z.string().max(100), message: z.string().max(100_000) }).optional(),
   attempts: Ms,
   usage: UsageSchema.nullable(),
@@ -176,7 +202,10 @@ export const JobOutputSchema = z
     /** Which worker ran it ("host pid"), for the journal and for messages. */
     worker: z.string().max(300),
     /** The digest of the job the worker ran (job-digest.ts): the producer's must be the same. */
-    job: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+    job: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .optional(),
     /** The sandbox's limits an evaluation ran under (the job's, lowered to the worker's maxima). */
     limits: FullLimitsSchema.optional(),
     /** Set when the job scored: the evaluation, as a local one returns it. */
@@ -212,23 +241,42 @@ export function parseJobOutput(value: unknown, from: string, job: Job): JobOutpu
   const r = JobOutputSchema.safeParse(value);
   if (!r.success) {
     const issue = r.error.issues[0];
-    throw new ToolchainError('workers', `${from} returned a malformed job result for ${key} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`);
+    throw new ToolchainError(
+      'workers',
+      `${from} returned a malformed job result for ${key} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unknown'})`,
+    );
   }
-  if (r.data.key !== key) throw new ToolchainError('workers', `${from} returned the result of ${r.data.key.slice(0, 400)} for ${key}`);
-  if (r.data.programFailure !== undefined) throw new ToolchainError('workers', `${from} says the program failed ${key} ("${r.data.programFailure.slice(0, 200)}"); only this process decides that a program failed`);
+  if (r.data.key !== key)
+    throw new ToolchainError('workers', `${from} returned the result of ${r.data.key.slice(0, 400)} for ${key}`);
+  if (r.data.programFailure !== undefined)
+    throw new ToolchainError(
+      'workers',
+      `${from} says the program failed ${key} ("${r.data.programFailure.slice(0, 200)}"); only this process decides that a program failed`,
+    );
   // A reply that does not say which job it ran is refused where its result is read (output-check.ts, exam-job.ts).
   if (r.data.job !== undefined && r.data.job !== jobDigest(job)) {
-    throw new ToolchainError('workers', `${from} returned the output of a job that is not the job sent (${key}): it was changed on the queue, or another job was put under its id`);
+    throw new ToolchainError(
+      'workers',
+      `${from} returned the output of a job that is not the job sent (${key}): it was changed on the queue, or another job was put under its id`,
+    );
   }
   return r.data as unknown as JobOutput;
 }
-
 
 const Name = z.string().max(1000);
 const Count = z.number().int().min(0).max(MAX_TASKS);
 const ProgressSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('world-start'), world: Name, episodes: Count, tasks: Count }).strict(),
-  z.object({ kind: z.literal('task'), world: Name, taskId: Name, reward: z.number().min(0).max(1).nullable(), done: Count, total: Count }).strict(),
+  z
+    .object({
+      kind: z.literal('task'),
+      world: Name,
+      taskId: Name,
+      reward: z.number().min(0).max(1).nullable(),
+      done: Count,
+      total: Count,
+    })
+    .strict(),
   z.object({ kind: z.literal('world-end'), world: Name, score: z.number().min(0).max(1).nullable() }).strict(),
   z.object({ kind: z.literal('retry'), world: Name, reason: z.string().max(4000), attempt: Count }).strict(),
 ]);

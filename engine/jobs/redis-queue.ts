@@ -52,7 +52,13 @@ export class RedisQueueExecutor implements JobExecutor {
     events.setMaxListeners(0);
     // The queue schedules: callers may keep more jobs in flight than workers serve now (more may join).
     const workers = await queue.getWorkersCount();
-    return new RedisQueueExecutor(Math.max(16, workers), target, queue, events, o.salt ?? randomBytes(32).toString('hex'));
+    return new RedisQueueExecutor(
+      Math.max(16, workers),
+      target,
+      queue,
+      events,
+      o.salt ?? randomBytes(32).toString('hex'),
+    );
   }
 
   async run(job: Job, hints: RunHints): Promise<JobOutput> {
@@ -68,9 +74,13 @@ export class RedisQueueExecutor implements JobExecutor {
     // which is never taken for this one. A job of ours that failed for a reason other than its program runs again.
     const existing = await QueueJob.fromId(this.queue, id);
     if (existing && sameJob(existing.data, job) === false) {
-      throw new ToolchainError('workers', `the queue at ${this.target.shown} holds another job under the id of ${job.key} (put there by someone else, or changed since): it is not taken for this one`);
+      throw new ToolchainError(
+        'workers',
+        `the queue at ${this.target.shown} holds another job under the id of ${job.key} (put there by someone else, or changed since): it is not taken for this one`,
+      );
     }
-    if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON) await existing.retry('failed');
+    if (existing && (await existing.getState()) === 'failed' && existing.failedReason !== STALLED_REASON)
+      await existing.retry('failed');
     let value: unknown;
     if (hints.onProgress) this.listeners.set(id, hints.onProgress);
     try {
@@ -79,23 +89,36 @@ export class RedisQueueExecutor implements JobExecutor {
       if (hints.signal?.aborted) throw err;
       const reason = String((err as Error)?.message ?? err);
       if (reason === STALLED_REASON) {
-        return { key: job.key, worker: this.target.shown, programFailure: `the ${job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker twice (BullMQ: job stalled more than allowable limit)` };
+        return {
+          key: job.key,
+          worker: this.target.shown,
+          programFailure: `the ${job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker twice (BullMQ: job stalled more than allowable limit)`,
+        };
       }
       if (reason.startsWith(REFUSED)) throw new ToolchainError('workers', reason.slice(REFUSED.length), { cause: err });
       // Whatever a worker threw is its failure (or a rogue one's), never the program's: the search stops, naming it.
-      throw new ToolchainError('workers', `${await this.workerOf(id)} failed ${job.key}: ${reason.split('\n')[0]?.slice(0, 2000)}`, { cause: err });
+      throw new ToolchainError(
+        'workers',
+        `${await this.workerOf(id)} failed ${job.key}: ${reason.split('\n')[0]?.slice(0, 2000)}`,
+        { cause: err },
+      );
     } finally {
       this.listeners.delete(id);
     }
     const from = await this.workerOf(id);
     const out = parseJobOutput(value, from, job);
     if (out.evidence) {
-      if (!hints.evidenceDir) throw new ToolchainError('workers', `${from} returned evidence for ${job.key}, which has no evidence folder`);
+      if (!hints.evidenceDir)
+        throw new ToolchainError('workers', `${from} returned evidence for ${job.key}, which has no evidence folder`);
       try {
         unpackEvidence(hints.evidenceDir, out.evidence);
       } catch (err) {
         // What a worker sent is its failure, never the program's.
-        throw new ToolchainError('workers', `${from} returned evidence for ${job.key} that cannot be kept: ${(err as Error).message}`, { cause: err });
+        throw new ToolchainError(
+          'workers',
+          `${from} returned evidence for ${job.key} that cannot be kept: ${(err as Error).message}`,
+          { cause: err },
+        );
       }
     }
     const { evidence: _landed, ...rest } = out;
@@ -135,7 +158,12 @@ function sameJob(data: unknown, job: Job): boolean {
 
 /** Fails fast, naming the address, when Redis cannot be reached (ioredis alone would retry for ever). */
 export async function reachable(target: RedisTarget): Promise<void> {
-  const probe = new Redis({ ...connectionOptions(target), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis({
+    ...connectionOptions(target),
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on('error', () => undefined);
   try {
     await probe.connect();

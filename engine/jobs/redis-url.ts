@@ -17,14 +17,18 @@ export function parseRedisUrl(raw: string): RedisTarget {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`--queue ${JSON.stringify(redactCredentials(raw.slice(0, 200)))} is not a URL (a port from 1 to 65535, a password with characters such as / or @ percent-encoded): give redis://host:port or rediss://:password@host:port`);
+    throw new Error(
+      `--queue ${JSON.stringify(redactCredentials(raw.slice(0, 200)))} is not a URL (a port from 1 to 65535, a password with characters such as / or @ percent-encoded): give redis://host:port or rediss://:password@host:port`,
+    );
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new Error(`--queue must be a redis:// or rediss:// URL; got ${url.protocol}`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new Error(`--queue must be a redis:// or rediss:// URL; got ${url.protocol}`);
   if (!url.hostname) throw new Error('--queue names no host: give redis://host:port');
   const port = url.port ? Number(url.port) : 6379;
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
-  if (!Number.isInteger(db) || db < 0 || db > 15) throw new Error(`--queue database "${dbText}" is not a number from 0 to 15`);
+  if (!Number.isInteger(db) || db < 0 || db > 15)
+    throw new Error(`--queue database "${dbText}" is not a number from 0 to 15`);
   const tls = url.protocol === 'rediss:';
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),

@@ -43,7 +43,9 @@ export interface JobContext {
 export function checkVersion(job: Pick<Job, 'version'>, worker: string): void {
   const mine = automemoVersion();
   if (job.version !== mine) {
-    throw new JobRefused(`${worker} holds automemo ${mine}, the search ${job.version}: install the same automemo (same code and dependencies) on every worker`);
+    throw new JobRefused(
+      `${worker} holds automemo ${mine}, the search ${job.version}: install the same automemo (same code and dependencies) on every worker`,
+    );
   }
 }
 
@@ -59,7 +61,13 @@ export function runJob(job: Job, ctx: JobContext, evidenceDir?: string, inPlace 
 export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false): Promise<JobOutput> {
   checkVersion(job, ctx.worker);
   const env = await ctx.environment(job.env);
-  const options = { services: ctx.services, samples: await env.samples(job.tasks), budget: env.info().budget, seed: job.seed, ...(ctx.typecheckLimits ? { typecheckLimits: ctx.typecheckLimits } : {}) };
+  const options = {
+    services: ctx.services,
+    samples: await env.samples(job.tasks),
+    budget: env.info().budget,
+    seed: job.seed,
+    ...(ctx.typecheckLimits ? { typecheckLimits: ctx.typecheckLimits } : {}),
+  };
   const ran = { key: job.key, worker: ctx.worker, job: jobDigest(job) };
   if (inPlace) return { ...ran, report: await quickExam({ entryPath: join(job.dir, 'index.ts') }, options) };
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'automemo-exam-')));
@@ -81,13 +89,21 @@ export async function runExamJob(job: ExamJob, ctx: JobContext, inPlace = false)
 /** The job's limits, none above `max`: whoever put the job on a queue decides nothing beyond what this worker allows. */
 export function withinLimits(asked: Partial<SandboxLimits> | undefined, max: SandboxLimits): SandboxLimits {
   const pick = (k: keyof SandboxLimits) => Math.min(asked?.[k] ?? max[k], max[k]);
-  return { heapMb: pick('heapMb'), callCpuMs: pick('callCpuMs'), callWallMs: pick('callWallMs'), loadMs: pick('loadMs') };
+  return {
+    heapMb: pick('heapMb'),
+    callCpuMs: pick('callCpuMs'),
+    callWallMs: pick('callWallMs'),
+    loadMs: pick('loadMs'),
+  };
 }
 
 /** `evidenceDir`: write the evidence there (this process can reach the run folder); without it, pack it. */
 export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: string): Promise<JobOutput> {
   checkVersion(job, ctx.worker);
-  if (bundleHash(job.program.code) !== job.program.hash) throw new JobRefused(`the job's program does not match its hash ${job.program.hash.slice(0, 12)}: it was changed on the way`);
+  if (bundleHash(job.program.code) !== job.program.hash)
+    throw new JobRefused(
+      `the job's program does not match its hash ${job.program.hash.slice(0, 12)}: it was changed on the way`,
+    );
   const env = await ctx.environment(job.env);
   const program: CompiledProgram = { ...job.program, ms: 0 };
   // Packed evidence is written first into a folder this job makes; only that folder is ever removed.
@@ -111,7 +127,14 @@ export async function runEvalJob(job: EvalJob, ctx: JobContext, evidenceDir?: st
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     });
     await evidence.summary(result);
-    return { key: job.key, worker: ctx.worker, job: jobDigest(job), limits, result, ...(made ? { evidence: packEvidence(made) } : {}) };
+    return {
+      key: job.key,
+      worker: ctx.worker,
+      job: jobDigest(job),
+      limits,
+      result,
+      ...(made ? { evidence: packEvidence(made) } : {}),
+    };
   } finally {
     if (made) rmSync(made, { recursive: true, force: true });
   }

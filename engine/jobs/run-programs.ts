@@ -83,8 +83,16 @@ export interface RunHooks {
   jobs?: { executor: JobExecutor; env: EnvRef };
 }
 
-export async function runEvaluations(programs: EvalRun[], env: Environment, split: Split, services: HostServices, outDir: string, hooks: RunHooks = {}): Promise<EvalRuns> {
-  const taskIds = hooks.tasks !== undefined ? await sampleOf(env, split, hooks.tasks, (hooks.seeds ?? runSeeds()).run) : undefined;
+export async function runEvaluations(
+  programs: EvalRun[],
+  env: Environment,
+  split: Split,
+  services: HostServices,
+  outDir: string,
+  hooks: RunHooks = {},
+): Promise<EvalRuns> {
+  const taskIds =
+    hooks.tasks !== undefined ? await sampleOf(env, split, hooks.tasks, (hooks.seeds ?? runSeeds()).run) : undefined;
   const jobs = hooks.jobs ?? { executor: new InProcessExecutor(env, services), env: localEnvRef(env) };
   mkdirSync(outDir, { recursive: true });
   const out: EvalRuns = { rows: [], failures: [] };
@@ -107,7 +115,14 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
   const settled = await mapLimit(named, slots > 1 ? IN_FLIGHT_PER_SLOT * slots : 1, async ({ p, folder }, i) => {
     hooks.signal?.throwIfAborted();
     let r: { row?: EvalRow; failure?: EvalFailure };
-    if (benchmarkFailed) r = { failure: { ...benchmarkFailed, name: p.name, reason: `not run, the benchmark failed on ${benchmarkFailed.name} (above)` } };
+    if (benchmarkFailed)
+      r = {
+        failure: {
+          ...benchmarkFailed,
+          name: p.name,
+          reason: `not run, the benchmark failed on ${benchmarkFailed.name} (above)`,
+        },
+      };
     else {
       await hooks.onProgram?.(p.name);
       try {
@@ -119,10 +134,25 @@ export async function runEvaluations(programs: EvalRun[], env: Environment, spli
       }
     }
     entries[i] = r.row
-      ? { name: r.row.name, evidenceDir: r.row.evidenceDir, score: r.row.result.score, stats: r.row.result.stats, env: r.row.result.env, split: splitName(r.row.result.split) }
-      : { name: p.name, error: r.failure?.reason, infrastructure: r.failure?.infrastructure, ...(r.failure?.environment ? { environment: true } : {}) };
+      ? {
+          name: r.row.name,
+          evidenceDir: r.row.evidenceDir,
+          score: r.row.result.score,
+          stats: r.row.result.stats,
+          env: r.row.result.env,
+          split: splitName(r.row.result.split),
+        }
+      : {
+          name: p.name,
+          error: r.failure?.reason,
+          infrastructure: r.failure?.infrastructure,
+          ...(r.failure?.environment ? { environment: true } : {}),
+        };
     // Rewritten after each program, so a command killed half-way keeps what finished.
-    writeFileSync(join(outDir, 'results.json'), `${redactCredentials(JSON.stringify(entries.filter(Boolean), null, 2))}\n`);
+    writeFileSync(
+      join(outDir, 'results.json'),
+      `${redactCredentials(JSON.stringify(entries.filter(Boolean), null, 2))}\n`,
+    );
     return r;
   });
   for (const r of settled) {
@@ -153,9 +183,20 @@ async function evaluateOne(
   if (!compiled.ok) throw new Error(`${p.name} does not compile:\n${compiled.issues.map(formatIssue).join('\n')}`);
   // A key of fixed shape: the folder may be long or hold characters a queue's ids refuse (":").
   const folderId = createHash('sha256').update(evidenceDir).digest('hex').slice(0, 16);
-  const job = evalJob({ key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`, program: compiled.program, env: jobs.env, split, seed: (hooks.seeds ?? runSeeds()).sandbox, ...(taskIds ? { taskIds } : {}) });
+  const job = evalJob({
+    key: `eval/${folderId}/${compiled.program.hash.slice(0, 16)}`,
+    program: compiled.program,
+    env: jobs.env,
+    split,
+    seed: (hooks.seeds ?? runSeeds()).sandbox,
+    ...(taskIds ? { taskIds } : {}),
+  });
   // A folder a run before this one left (the same --out): kept aside, never mixed with this evaluation's lines.
   setAsideEvidence(evidenceDir, 'previous');
-  const hints = { evidenceDir, ...(hooks.signal ? { signal: hooks.signal } : {}), ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}) };
+  const hints = {
+    evidenceDir,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onProgress ? { onProgress: (e: ProgressEvent) => hooks.onProgress?.(p.name, e) } : {}),
+  };
   return { name: p.name, result: await evaluateByJob(jobs.executor, job, hints, env, services.images), evidenceDir };
 }

@@ -90,7 +90,12 @@ export class WorkerPool implements JobExecutor {
   async close(): Promise<void> {
     this.closing = true;
     for (const p of this.queue.splice(0)) p.reject(new Error('the worker pool was closed'));
-    const exits = [...this.workers].map((w) => new Promise<void>((r) => (w.child.exitCode !== null || w.child.signalCode !== null ? r() : w.child.once('exit', () => r()))));
+    const exits = [...this.workers].map(
+      (w) =>
+        new Promise<void>((r) =>
+          w.child.exitCode !== null || w.child.signalCode !== null ? r() : w.child.once('exit', () => r()),
+        ),
+    );
     for (const w of this.workers) w.child.kill('SIGKILL');
     await Promise.all(exits);
   }
@@ -110,7 +115,13 @@ export class WorkerPool implements JobExecutor {
 
   private onMessage(w: Worker, m: FromWorker): void {
     if (m.type === 'ready') {
-      if (m.version !== automemoVersion()) return this.fail(new ToolchainError('workers', `a local worker holds automemo ${m.version}, this process ${automemoVersion()}`));
+      if (m.version !== automemoVersion())
+        return this.fail(
+          new ToolchainError(
+            'workers',
+            `a local worker holds automemo ${m.version}, this process ${automemoVersion()}`,
+          ),
+        );
       w.ready = true;
       this.startFailures = 0;
       return this.dispatch();
@@ -129,7 +140,14 @@ export class WorkerPool implements JobExecutor {
       } catch (err) {
         p.reject(err);
       }
-    } else p.reject(m.refused ? new ToolchainError('workers', m.message) : m.environment === true ? new EnvironmentFailure(m.message) : new Error(m.message));
+    } else
+      p.reject(
+        m.refused
+          ? new ToolchainError('workers', m.message)
+          : m.environment === true
+            ? new EnvironmentFailure(m.message)
+            : new Error(m.message),
+      );
     this.dispatch();
   }
 
@@ -151,7 +169,12 @@ export class WorkerPool implements JobExecutor {
     if (!w.ready && w.jobs.size === 0) {
       this.startFailures++;
       if (this.startFailures >= MAX_START_FAILURES) {
-        return this.fail(new ToolchainError('workers', `local worker processes exit before they start (${why}): ${w.stderr.trim().split('\n').slice(-5).join(' | ') || 'no message'}`));
+        return this.fail(
+          new ToolchainError(
+            'workers',
+            `local worker processes exit before they start (${why}): ${w.stderr.trim().split('\n').slice(-5).join(' | ') || 'no message'}`,
+          ),
+        );
       }
     }
     const company = w.jobs.size > 1;
@@ -166,7 +189,11 @@ export class WorkerPool implements JobExecutor {
       }
       p.deaths.push(why);
       if (p.deaths.length >= MAX_DEATHS) {
-        p.resolve({ key: p.job.key, worker: `local worker pid ${w.child.pid}`, programFailure: `the ${p.job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker process ${p.deaths.length} times (${p.deaths.join('; ')})` });
+        p.resolve({
+          key: p.job.key,
+          worker: `local worker pid ${w.child.pid}`,
+          programFailure: `the ${p.job.kind === 'evaluate' ? 'evaluation' : 'quick examination'} killed its worker process ${p.deaths.length} times (${p.deaths.join('; ')})`,
+        });
       } else this.queue.unshift(p);
     }
     this.spawnWorker();
@@ -184,7 +211,12 @@ export class WorkerPool implements JobExecutor {
 
   private send(w: Worker, p: Pending): void {
     w.jobs.set(p.id, p);
-    const message: ToWorker = { type: 'job', id: p.id, job: p.job, ...(p.hints.evidenceDir ? { evidenceDir: p.hints.evidenceDir } : {}) };
+    const message: ToWorker = {
+      type: 'job',
+      id: p.id,
+      job: p.job,
+      ...(p.hints.evidenceDir ? { evidenceDir: p.hints.evidenceDir } : {}),
+    };
     w.child.send(message, (err) => {
       // The worker went away before it got the job: its exit puts the job back.
       if (err) w.child.kill('SIGKILL');

@@ -27,7 +27,8 @@ const PROSE_CHARS = 48;
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const value = (v: number | boolean | string) => clip(typeof v === 'string' ? v : JSON.stringify(v), VALUE_CHARS);
 /** A stage call's name: `dedupe({ similarity: 0.9 })` → `dedupe`. */
-const callName = (v: number | boolean | string) => (typeof v === 'string' ? (/^\s*([\w$]+)\s*\(/.exec(v)?.[1] ?? value(v)) : value(v));
+const callName = (v: number | boolean | string) =>
+  typeof v === 'string' ? (/^\s*([\w$]+)\s*\(/.exec(v)?.[1] ?? value(v)) : value(v);
 
 interface KindAndKey {
   kind: string;
@@ -46,7 +47,12 @@ export function kindAndKey(e: Edit): KindAndKey {
     case 'design-into-pipeline':
       return { kind: 'crossover', key: `design:${k}`, words: `crossover ${k} → ${value(e.to)}`, to: '' };
     case 'crossover-design':
-      return { kind: 'crossover', key: `design:${k}`, words: `crossover: units as ${k} finds them${e.donor ? ` (from ${e.donor})` : ''}`, to: '' };
+      return {
+        kind: 'crossover',
+        key: `design:${k}`,
+        words: `crossover: units as ${k} finds them${e.donor ? ` (from ${e.donor})` : ''}`,
+        to: '',
+      };
     case 'crossover-stage':
       return { kind: 'crossover', key: k, words: `crossover: take ${k}${e.donor ? ` from ${e.donor}` : ''}`, to: '' };
     case 'stage-insert':
@@ -62,7 +68,17 @@ export function kindAndKey(e: Edit): KindAndKey {
     case 'initial-design':
       return { kind: 'design', key: k, words: `design ${k}${e.to !== k ? ` as ${value(e.to)}` : ''}`, to: '' };
     case 'model':
-      return { kind: 'rewrite', key: k, words: clip(String(e.to).split(/[.;:(\n]/)[0]?.trim() || 'rewrite', PROSE_CHARS), to: '' };
+      return {
+        kind: 'rewrite',
+        key: k,
+        words: clip(
+          String(e.to)
+            .split(/[.;:(\n]/)[0]
+            ?.trim() || 'rewrite',
+          PROSE_CHARS,
+        ),
+        to: '',
+      };
     case 'stage-tune':
     case 'config':
       return { kind: 'set', key: k, words: `set ${k}`, to: moved };
@@ -88,7 +104,14 @@ export function editLabel(edits: readonly Edit[] | undefined, description?: stri
   if (first.kind === 'crossover' && first.key.startsWith('design:')) {
     const rest = parts.slice(1);
     const tail = rest.length ? rest.map(spelled).join(', ') : 'the crossover alone';
-    return { kind: first.kind, key: first.key, label: rest.length ? `${first.words}, then ${rest.map((k) => k.words).join(', ')}` : first.words, group: `crossover:${first.key}`, groupLabel: first.words, tail };
+    return {
+      kind: first.kind,
+      key: first.key,
+      label: rest.length ? `${first.words}, then ${rest.map((k) => k.words).join(', ')}` : first.words,
+      group: `crossover:${first.key}`,
+      groupLabel: first.words,
+      tail,
+    };
   }
   // Otherwise the edits' kinds and keys are the idea, and the values they were given what varies.
   const group = parts.map((k) => `${k.kind}:${k.key}`).join('+');
@@ -111,12 +134,16 @@ export function differingPart(description: string, others: readonly string[], ma
     shared = Math.max(shared, i);
   }
   // Back to the start of the word where they part (none when they part between words).
-  const midWord = (i: number) => i > 0 && i < description.length && /\w/.test(description[i - 1] as string) && /\w/.test(description[i] as string);
+  const midWord = (i: number) =>
+    i > 0 && i < description.length && /\w/.test(description[i - 1] as string) && /\w/.test(description[i] as string);
   while (midWord(shared)) shared--;
   // And to the start of the clause it is in, when that is near: "then insert: insert graphExpand(…)", not "graphExpand(…)".
   const clause = Math.max(description.lastIndexOf(', ', shared - 1), description.lastIndexOf('; ', shared - 1));
   if (clause >= 0 && shared - clause <= 40) shared = clause + 2;
   const from = shared >= 24 ? shared : 0;
-  const rest = description.slice(from).replace(/^[\s,;:]+/, '').trimEnd();
+  const rest = description
+    .slice(from)
+    .replace(/^[\s,;:]+/, '')
+    .trimEnd();
   return clip(from ? `…${rest}` : rest, max);
 }

@@ -37,10 +37,16 @@ export async function finalPhase(p: FinalParts): Promise<FinalChoice> {
   const { journal, stops, options } = p;
   const { tree } = journal.state;
   const stop = stops.state;
-  if (tree.evaluated().length === 0) throw new Error(`no program has a score yet${stop.kind !== 'running' ? `: ${stop.reason}` : ''}`);
+  if (tree.evaluated().length === 0)
+    throw new Error(`no program has a score yet${stop.kind !== 'running' ? `: ${stop.reason}` : ''}`);
   // Redone when this session ran steps (a resume with a raised budget), so the report is about the final tree.
   // A search stopped by infrastructure, or by the user, has not finished: its resume does the final phase.
-  if (stop.kind === 'infrastructure' || stop.kind === 'interrupted' || (journal.state.sessionSteps === 0 && journal.state.finalDone)) return onSelection(p, choose(p), journal.state.selections);
+  if (
+    stop.kind === 'infrastructure' ||
+    stop.kind === 'interrupted' ||
+    (journal.state.sessionSteps === 0 && journal.state.finalDone)
+  )
+    return onSelection(p, choose(p), journal.state.selections);
   let choice: FinalChoice | undefined;
   const finished = await stops.runStep(FINAL_STEP, async () => {
     if (!stops.stopped) await confirm(p);
@@ -49,14 +55,23 @@ export async function finalPhase(p: FinalParts): Promise<FinalChoice> {
     const held = stops.stopped ? [] : await p.evaluations.sampler.selectionIds();
     if (held.length) {
       const scores = new Map<string, number | null>();
-      for (const node of selectionCandidates(p, choice.winner)) scores.set(node.id, await p.evaluations.scoreOnSelection(node, held, FINAL_STEP));
+      for (const node of selectionCandidates(p, choice.winner))
+        scores.set(node.id, await p.evaluations.scoreOnSelection(node, held, FINAL_STEP));
       choice = onSelection(p, choice, scores);
     }
     const { winner, tie } = choice;
-    journal.record({ type: 'final', selection: options.selection, winner: winner.id, lcb: selectionScore(tree, winner, options.ucb, 'lcb'), validation: tree.q(winner), ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}) });
+    journal.record({
+      type: 'final',
+      selection: options.selection,
+      winner: winner.id,
+      lcb: selectionScore(tree, winner, options.ucb, 'lcb'),
+      validation: tree.q(winner),
+      ...(tie ? { tied: tie.nodes, tieNote: tie.note.slice(0, 2000) } : {}),
+    });
     if (!options.testWinner || stops.stopped) return;
     const toTest = [winner, tree.root, ...[...tree.nodes.values()].filter((n) => n.kind === 'seed')];
-    for (const node of new Set(toTest)) if (node.testScore === undefined) await p.evaluations.evaluate(node, 'test', FINAL_STEP);
+    for (const node of new Set(toTest))
+      if (node.testScore === undefined) await p.evaluations.evaluate(node, 'test', FINAL_STEP);
   });
   if (finished) journal.record({ type: 'step-done', step: FINAL_STEP });
   return choice ?? choose(p);
@@ -78,7 +93,11 @@ function choose(p: FinalParts): FinalChoice {
   const ranked = tree
     .evaluated()
     .filter((n) => tree.q(n) >= tree.q(start) - 1e-12)
-    .sort((a, b) => selectionScore(tree, b, options.ucb, options.selection) - selectionScore(tree, a, options.ucb, options.selection));
+    .sort(
+      (a, b) =>
+        selectionScore(tree, b, options.ucb, options.selection) -
+        selectionScore(tree, a, options.ucb, options.selection),
+    );
   const winner =
     ranked.find((n) => {
       if (n.kind !== 'child') return n === start;
@@ -93,8 +112,16 @@ function choose(p: FinalParts): FinalChoice {
 function selectionCandidates(p: FinalParts, winner: TreeNode): TreeNode[] {
   const { tree } = p.journal.state;
   const { ucb, selection } = p.options;
-  const byRule = tree.evaluated().sort((a, b) => selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id));
-  const seeds = tree.evaluated().filter((n) => n.kind !== 'child').sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
+  const byRule = tree
+    .evaluated()
+    .sort(
+      (a, b) =>
+        selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id),
+    );
+  const seeds = tree
+    .evaluated()
+    .filter((n) => n.kind !== 'child')
+    .sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
   return [...new Set([winner, ...byRule.slice(0, CONFIRMED), ...seeds.slice(0, 1)])];
 }
 
@@ -109,7 +136,10 @@ function onSelection(p: FinalParts, choice: FinalChoice, scores: ReadonlyMap<str
   const scored = [...scores].filter((e): e is [string, number] => e[1] !== null && tree.nodes.has(e[0]));
   if (!scored.length) return choice;
   const mine = scores.get(choice.winner.id);
-  const [bestId, best] = scored.reduce((a, b) => (b[1] > a[1] + 1e-12 ? b : a), [choice.winner.id, mine ?? -Infinity] as [string, number]);
+  const [bestId, best] = scored.reduce((a, b) => (b[1] > a[1] + 1e-12 ? b : a), [
+    choice.winner.id,
+    mine ?? -Infinity,
+  ] as [string, number]);
   const kept = { ...choice, ...(mine !== undefined ? { selection: mine } : {}) };
   if (bestId === choice.winner.id) return kept;
   // The held-out tasks are few (a fraction of validation): a rival replaces the validation's choice only when its
@@ -140,7 +170,15 @@ async function confirm(p: FinalParts): Promise<void> {
 /** The best few by the selection rule and the best seed, when a sample may still be scored (deterministic environments). */
 function confirmationSet(tree: SearchTree, { ucb, selection }: FinalParts['options']): TreeNode[] {
   if (!tree.deterministic) return [];
-  const byRule = tree.evaluated().sort((a, b) => selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id));
-  const seeds = tree.evaluated().filter((n) => n.kind !== 'child').sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
+  const byRule = tree
+    .evaluated()
+    .sort(
+      (a, b) =>
+        selectionScore(tree, b, ucb, selection) - selectionScore(tree, a, ucb, selection) || a.id.localeCompare(b.id),
+    );
+  const seeds = tree
+    .evaluated()
+    .filter((n) => n.kind !== 'child')
+    .sort((a, b) => tree.q(b) - tree.q(a) || a.id.localeCompare(b.id));
   return [...new Set([...byRule.slice(0, CONFIRMED), ...seeds.slice(0, 1)])].filter((n) => tree.canEvaluate(n));
 }

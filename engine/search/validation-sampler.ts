@@ -49,13 +49,24 @@ export interface ValidationPlan {
 export const MIN_VALIDATION_TASKS = 30;
 
 /** The ± of a mean of n rewards in [0, 1] at 95%, at its widest (rewards of 0 or 1, half of them 1). */
-export const resolvableAt = (n: number) => (n > 0 ? 1.96 * 0.5 / Math.sqrt(n) : 1);
+export const resolvableAt = (n: number) => (n > 0 ? (1.96 * 0.5) / Math.sqrt(n) : 1);
 
-export function validationPlan(ids: number, options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>, deterministic: boolean): ValidationPlan {
+export function validationPlan(
+  ids: number,
+  options: Pick<RunOptions, 'evalFraction' | 'minEvalTasks'>,
+  deterministic: boolean,
+): ValidationPlan {
   const samples = ids > 0 ? Math.max(1, Math.floor(ids / Math.max(1, sampleSize(ids, options)))) : 0;
   // Tasks are dealt into the samples in turn: each holds ids / samples of them (the first few one more).
   const per = samples ? Math.floor(ids / samples) : 0;
-  const plan: ValidationPlan = { tasks: ids, perEvaluation: per, samples, deterministic, resolvable: round3(resolvableAt(per)), oneTask: round3(per > 0 ? 1 / per : 1) };
+  const plan: ValidationPlan = {
+    tasks: ids,
+    perEvaluation: per,
+    samples,
+    deterministic,
+    resolvable: round3(resolvableAt(per)),
+    oneTask: round3(per > 0 ? 1 / per : 1),
+  };
   if (ids < MIN_VALIDATION_TASKS) {
     plan.warning =
       ids === 0
@@ -76,8 +87,10 @@ export async function validationOf(
   const all = (await env.worlds('train')).flatMap((w) => w.tasks.map((t) => t.taskId));
   const { search, selection } = holdOut(all, options.seed, options.selectionShare);
   const plan = validationPlan(search.length, options, env.info().deterministic);
-  if (selection.length) plan.selection = { tasks: selection.length, resolvable: round3(resolvableAt(selection.length)) };
-  else if (options.selectionShare) plan.selectionNote = `no validation tasks held out for selection: it has ${all.length}, fewer than ${MIN_VALIDATION_FOR_SELECTION}; the pick is chosen on the validation the meta agent saw`;
+  if (selection.length)
+    plan.selection = { tasks: selection.length, resolvable: round3(resolvableAt(selection.length)) };
+  else if (options.selectionShare)
+    plan.selectionNote = `no validation tasks held out for selection: it has ${all.length}, fewer than ${MIN_VALIDATION_FOR_SELECTION}; the pick is chosen on the validation the meta agent saw`;
   return { ids: search, selection, plan };
 }
 

@@ -90,12 +90,20 @@ const defined = (xs: (number | null | undefined)[]) => xs.filter((x): x is numbe
 function designRows(env: StudyEnv): DesignRow[] {
   return env.floor.test.map((t) => {
     const v = scoreOf(env.floor.validation, t.program);
-    return { program: t.program, test: t.score, validation: v?.score ?? null, tasks: t.tasks, ...(t.bySource ? { bySource: t.bySource } : {}) };
+    return {
+      program: t.program,
+      test: t.score,
+      validation: v?.score ?? null,
+      tasks: t.tasks,
+      ...(t.bySource ? { bySource: t.bySource } : {}),
+    };
   });
 }
 
 function bestDesign(rows: DesignRow[]): DesignRow | undefined {
-  return rows.filter((r) => r.test !== null).sort((a, b) => (b.test as number) - (a.test as number) || a.program.localeCompare(b.program))[0];
+  return rows
+    .filter((r) => r.test !== null)
+    .sort((a, b) => (b.test as number) - (a.test as number) || a.program.localeCompare(b.program))[0];
 }
 
 function pickRow(env: StudyEnv, s: StudySearch, best: DesignRow | undefined): PickRow {
@@ -119,8 +127,14 @@ function pickRow(env: StudyEnv, s: StudySearch, best: DesignRow | undefined): Pi
   // The resampler's seed names the comparison, so each is reproducible on its own.
   const key = `${env.spec}/${s.seed}`;
   if (bestTest) row.vsBestTest = comparePaired(rewardMap(s.test.rewards), rewardMap(bestTest.rewards), `${key}/test`);
-  if (bestValidation && s.validationRewards) row.vsBestValidation = comparePaired(rewardMap(s.validationRewards), rewardMap(bestValidation.rewards), `${key}/validation`);
-  if (row.vsBestTest) row.sentence = comparisonSentence(`the pick of seed ${s.seed}`, best.program, row.vsBestTest, 'test');
+  if (bestValidation && s.validationRewards)
+    row.vsBestValidation = comparePaired(
+      rewardMap(s.validationRewards),
+      rewardMap(bestValidation.rewards),
+      `${key}/validation`,
+    );
+  if (row.vsBestTest)
+    row.sentence = comparisonSentence(`the pick of seed ${s.seed}`, best.program, row.vsBestTest, 'test');
   row.readers = readerChecks(env, s.seed, best.program, row.vsBestTest);
   return row;
 }

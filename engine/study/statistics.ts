@@ -26,8 +26,8 @@ export const Z_975 = 1.96;
 
 /** t_{0.975, df} for df = 1…30 (the textbook table, to 3 decimals). */
 const T_975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093,
-  2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
 ];
 
 /**
@@ -58,7 +58,12 @@ export interface MeanInterval {
 export function meanInterval(xs: readonly number[]): MeanInterval {
   const n = xs.length;
   if (n < 2) return { n, mean: mean(xs), method: n === 1 ? 'one value: no interval' : 'no values' };
-  return { n, mean: mean(xs), halfWidth: tCritical95(n - 1) * Math.sqrt(sampleVariance(xs) / n), method: `t-interval, ${n - 1} df` };
+  return {
+    n,
+    mean: mean(xs),
+    halfWidth: tCritical95(n - 1) * Math.sqrt(sampleVariance(xs) / n),
+    method: `t-interval, ${n - 1} df`,
+  };
 }
 
 /** d_i = a_i − b_i over the ids both have, in a's order. */
@@ -100,7 +105,11 @@ export const RESAMPLES = 10_000;
  * The percentile bootstrap 95% interval of x̄_d: R means of n differences drawn with replacement (a seeded resampler,
  * so the interval is the same every time), and their 2.5% and 97.5% quantiles.
  */
-export function bootstrapInterval(d: readonly number[], seed: string | number, resamples = RESAMPLES): { low: number; high: number } {
+export function bootstrapInterval(
+  d: readonly number[],
+  seed: string | number,
+  resamples = RESAMPLES,
+): { low: number; high: number } {
   const n = d.length;
   if (n === 0) return { low: 0, high: 0 };
   const random = hashedRandom('bootstrap', seed);
@@ -143,7 +152,11 @@ export const EXACT_PERMUTATION_MAX = 16;
  * assignments with |Σ ± d_i| ≥ T. Exact (all 2^m assignments of the m nonzero differences) for m ≤ 16; above, a
  * seeded Monte Carlo estimate (1 + #{T* ≥ T}) / (1 + R), which is never 0.
  */
-export function permutationTestP(d: readonly number[], seed: string | number, resamples = RESAMPLES): { p: number; exact: boolean } {
+export function permutationTestP(
+  d: readonly number[],
+  seed: string | number,
+  resamples = RESAMPLES,
+): { p: number; exact: boolean } {
   const nz = d.filter((x) => Math.abs(x) > TIE_EPSILON);
   const m = nz.length;
   if (m === 0) return { p: 1, exact: true };
@@ -186,12 +199,26 @@ export interface PairedComparison extends WinsTiesLosses {
 }
 
 /** a against b task by task: the difference, its bootstrap interval, wins/ties/losses, the sign and permutation tests. */
-export function comparePaired(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>, seed: string | number = 0): PairedComparison {
+export function comparePaired(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  seed: string | number = 0,
+): PairedComparison {
   const d = pairedDifferences(a, b);
   const wtl = winsTiesLosses(d);
   const { low, high } = bootstrapInterval(d, seed);
   const perm = permutationTestP(d, seed);
-  return { tasks: d.length, mean: mean(d), low, high, ...wtl, signP: signTestP(wtl), permutationP: perm.p, permutationExact: perm.exact, significant: d.length > 0 && perm.p < ALPHA };
+  return {
+    tasks: d.length,
+    mean: mean(d),
+    low,
+    high,
+    ...wtl,
+    signP: signTestP(wtl),
+    permutationP: perm.p,
+    permutationExact: perm.exact,
+    significant: d.length > 0 && perm.p < ALPHA,
+  };
 }
 
 const signed = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
@@ -208,6 +235,7 @@ export function describeComparison(c: PairedComparison): string {
  */
 export function comparisonSentence(a: string, b: string, c: PairedComparison, where: string): string {
   if (c.tasks === 0) return `${a} and ${b} share no scored task on ${where}: they cannot be compared.`;
-  if (!c.significant) return `On ${where}, ${a} cannot be told apart from ${b}: the difference ${describeComparison(c)} is not significant at 5%.`;
+  if (!c.significant)
+    return `On ${where}, ${a} cannot be told apart from ${b}: the difference ${describeComparison(c)} is not significant at 5%.`;
   return `On ${where}, ${a} is ${c.mean > 0 ? 'better' : 'worse'} than ${b}: ${describeComparison(c)}, significant at 5%.`;
 }

@@ -80,19 +80,38 @@ export class DataEnvironment implements Environment {
     this.budget = data.header.budget ?? DEFAULT_BUDGET;
     for (const world of data.worlds) {
       for (const q of world.questions) this.questions.set(q.id, { world, q });
-      this.turns.set(world.id, new Map(world.sessions.flatMap((s, session) => s.turns.map((t) => [t.id, { t, session }] as const))));
+      this.turns.set(
+        world.id,
+        new Map(world.sessions.flatMap((s, session) => s.turns.map((t) => [t.id, { t, session }] as const))),
+      );
     }
     const scorable = [...this.questions.values()].filter(({ q }) => this.scorer.scorable(q)).map(({ q }) => q.id);
-    this.train = trainIds(scorable, { seed: this.seed, trainShare: this.trainShare, stated: data.header.trainShare !== undefined });
+    this.train = trainIds(scorable, {
+      seed: this.seed,
+      trainShare: this.trainShare,
+      stated: data.header.trainShare !== undefined,
+    });
     const unscorable = this.questions.size - scorable.length;
-    if (unscorable === this.questions.size) throw new ContentError(`dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`);
-    if (unscorable) data.warnings.push(`${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`);
+    if (unscorable === this.questions.size)
+      throw new ContentError(
+        `dataset ${options.path}: no question has what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)})`,
+      );
+    if (unscorable)
+      data.warnings.push(
+        `${unscorable} questions lack what scoring "${data.header.scoring}" needs (${needs(data.header.scoring)}) and are not scored`,
+      );
   }
 
   static load(options: DataOptions): DataEnvironment {
     const data = loadDataset(options.path);
     const lost = leftOutLine(data);
-    if (options.strict && lost) throw new ContentError(`dataset ${options.path}: ${lost} (--strict):\n${data.leftOut.slice(0, 12).map((w) => `  - ${w.where}: ${w.why}`).join('\n')}`);
+    if (options.strict && lost)
+      throw new ContentError(
+        `dataset ${options.path}: ${lost} (--strict):\n${data.leftOut
+          .slice(0, 12)
+          .map((w) => `  - ${w.where}: ${w.why}`)
+          .join('\n')}`,
+      );
     const env = new DataEnvironment(data, options);
     const rule = env.data.header.scoring;
     if (readsAnswer(rule) && env.scorer.mode === 'offline') {
@@ -148,7 +167,17 @@ export class DataEnvironment implements Environment {
         worlds: this.data.worlds.length,
         questions: this.questions.size,
         scored: scored.length,
-        split: { seed: this.seed, trainShare: this.trainShare, byScenario: splitReport(scored, (q) => q.id, (q) => q.scenario ?? 'all', { seed: this.seed, trainShare: this.trainShare }, (id) => this.train.has(id)) },
+        split: {
+          seed: this.seed,
+          trainShare: this.trainShare,
+          byScenario: splitReport(
+            scored,
+            (q) => q.id,
+            (q) => q.scenario ?? 'all',
+            { seed: this.seed, trainShare: this.trainShare },
+            (id) => this.train.has(id),
+          ),
+        },
         warnings: this.data.warnings,
       },
     };
@@ -169,10 +198,16 @@ export class DataEnvironment implements Environment {
             if (!t.image) continue;
             const ref = await this.image(world, t.image.path, t.image.caption);
             if (typeof ref !== 'string') refs.set(t.id, ref);
-            else this.options.onNote?.(`data: ${world.where}: world "${world.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${ref}; left out`);
+            else
+              this.options.onNote?.(
+                `data: ${world.where}: world "${world.id}", turn "${t.id}": image ${JSON.stringify(t.image.path.slice(0, 200))} ${ref}; left out`,
+              );
           }
         }
-        out.set(world.id, world.sessions.map((_, i) => sessionEpisode(this.data.header.name, world, i, refs)));
+        out.set(
+          world.id,
+          world.sessions.map((_, i) => sessionEpisode(this.data.header.name, world, i, refs)),
+        );
       }
       return out;
     })();
@@ -217,8 +252,16 @@ export class DataEnvironment implements Environment {
   readers(): string[] {
     const rule = this.data.header.scoring;
     const out: string[] = [];
-    if (rule === 'multiple-choice' || rule === 'answer-containment' || rule === 'f1' || rule === 'exact-match' || rule === 'llm-judge') out.push(SECOND_READER);
-    if (rule !== 'evidence-recall' && [...this.questions.values()].some(({ q }) => (q.evidence?.length ?? 0) > 0)) out.push('evidence-recall');
+    if (
+      rule === 'multiple-choice' ||
+      rule === 'answer-containment' ||
+      rule === 'f1' ||
+      rule === 'exact-match' ||
+      rule === 'llm-judge'
+    )
+      out.push(SECOND_READER);
+    if (rule !== 'evidence-recall' && [...this.questions.values()].some(({ q }) => (q.evidence?.length ?? 0) > 0))
+      out.push('evidence-recall');
     return out;
   }
 
@@ -234,7 +277,11 @@ export class DataEnvironment implements Environment {
     if (reader !== SECOND_READER) return undefined;
     if (this.data.header.scoring === 'multiple-choice') {
       const gold = goldChoice(q);
-      return gold === undefined || !q.choices ? undefined : secondChoice(q.question, q.choices, payload.text) === gold ? 1 : 0;
+      return gold === undefined || !q.choices
+        ? undefined
+        : secondChoice(q.question, q.choices, payload.text) === gold
+          ? 1
+          : 0;
     }
     return q.answers?.length ? secondContainment(q.question, q.answers, payload.text) : undefined;
   }
@@ -266,7 +313,9 @@ export class DataEnvironment implements Environment {
       this.data.worlds.map((w) => ({
         id: w.id,
         sessionTurns: w.sessions.map((x) => x.turns.length),
-        questions: w.questions.filter(asked).map((q) => ({ id: q.id, scenario: q.scenario ?? 'all', evidenceSessions: this.evidenceSessions(w, q) })),
+        questions: w.questions
+          .filter(asked)
+          .map((q) => ({ id: q.id, scenario: q.scenario ?? 'all', evidenceSessions: this.evidenceSessions(w, q) })),
       })),
       count,
     );
@@ -277,7 +326,8 @@ export class DataEnvironment implements Environment {
     for (const pick of sample.worlds) {
       const world = byId.get(pick.id) as LoadedWorld;
       for (const i of pick.sessions) episodes.push((all.get(world.id) ?? [])[i] as EpisodeRecorder);
-      for (const id of pick.questions) tasks.push(questionTask(this.data.header.name, world, (this.questions.get(id) as { q: QuestionRecord }).q));
+      for (const id of pick.questions)
+        tasks.push(questionTask(this.data.header.name, world, (this.questions.get(id) as { q: QuestionRecord }).q));
     }
     return { episodes: episodes.filter((e) => e !== undefined), tasks };
   }
@@ -285,7 +335,9 @@ export class DataEnvironment implements Environment {
   /** The sessions a question's evidence turns are in. */
   private evidenceSessions(world: LoadedWorld, q: QuestionRecord): number[] {
     const turns = this.turns.get(world.id);
-    return [...new Set((q.evidence ?? []).map((id) => turns?.get(id)?.session).filter((s): s is number => s !== undefined))];
+    return [
+      ...new Set((q.evidence ?? []).map((id) => turns?.get(id)?.session).filter((s): s is number => s !== undefined)),
+    ];
   }
 
   scenario(taskId: string): string {
@@ -343,10 +395,10 @@ const DATA_SCHEMA =
   'shared image adds observation.text "[Speaker shared an image: caption]" and, when the data has the file, ' +
   'observation.images), outcome always success (no task outcome), meta = { kind: "dialogue", conversation (the world id), ' +
   'session (number), date (ISO), dateText, speakers, turns: [{ id, speaker?, text, caption? }] } — meta.turns[i] is ' +
-  'steps[i] without the speaker prefix. ctx.now() during update() is the session\'s date. retrieve() gets one question: ' +
+  "steps[i] without the speaker prefix. ctx.now() during update() is the session's date. retrieve() gets one question: " +
   'taskId, instruction = the question, meta = { conversation, speakers, choices?, date? } (choices for multiple-choice data; ' +
   "date, ISO, when the question says when it is asked). ctx.now() during retrieve() is the question's date when it has one, " +
-  'else a day after the world\'s last session.';
+  "else a day after the world's last session.";
 
 /** What a world's questions are about, for a model's prompt. */
 function about(world: LoadedWorld): string {
@@ -360,8 +412,8 @@ const RULES = {
   'evidence-recall': EVIDENCE_RECALL_RULE,
   'answer-containment': '1 when a gold answer appears in the payload (case and white space folded).',
   'multiple-choice': 'the reader picks one of the choices from the payload alone; 1 when it is the gold choice.',
-  'exact-match': 'the reader answers from the payload alone; 1 when the answer equals a gold answer after normalisation.',
+  'exact-match':
+    'the reader answers from the payload alone; 1 when the answer equals a gold answer after normalisation.',
   f1: 'the reader answers from the payload alone; token F1 against the best gold answer.',
   'llm-judge': 'the reader answers from the payload alone; a judge model grades the answer against the gold answers.',
 } as const;
-

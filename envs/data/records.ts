@@ -14,7 +14,12 @@ export function sessionLabel(world: LoadedWorld, index: number): string {
 }
 
 /** One session as an update episode; `images` holds the refs of turn images already in the host's store, by turn id. */
-export function sessionEpisode(env: string, world: LoadedWorld, index: number, images: Map<string, ImageRef> = new Map()): EpisodeRecorder {
+export function sessionEpisode(
+  env: string,
+  world: LoadedWorld,
+  index: number,
+  images: Map<string, ImageRef> = new Map(),
+): EpisodeRecorder {
   const s = world.sessions[index] as Session;
   const n = index + 1;
   const label = sessionLabel(world, index);
@@ -23,8 +28,14 @@ export function sessionEpisode(env: string, world: LoadedWorld, index: number, i
     taskId: `${world.id}/session-${n}`,
     env,
     domain: 'conversation',
-    instruction: two ? `Conversation between ${two[0]} and ${two[1]}, session ${n}, ${label}` : `${world.id}, session ${n}, ${label}`,
-    initial: { text: two ? `Session ${n} of the conversation between ${two[0]} and ${two[1]}, on ${label}.` : `Session ${n} of ${world.id}, on ${label}.` },
+    instruction: two
+      ? `Conversation between ${two[0]} and ${two[1]}, session ${n}, ${label}`
+      : `${world.id}, session ${n}, ${label}`,
+    initial: {
+      text: two
+        ? `Session ${n} of the conversation between ${two[0]} and ${two[1]}, on ${label}.`
+        : `Session ${n} of ${world.id}, on ${label}.`,
+    },
     steps: s.turns.map((t, i) => {
       const caption = t.caption ?? t.image?.caption;
       const image = images.get(t.id);
@@ -43,7 +54,12 @@ export function sessionEpisode(env: string, world: LoadedWorld, index: number, i
       date: new Date(world.times[index] as number).toISOString(),
       dateText: label,
       speakers: world.speakers ?? [],
-      turns: s.turns.map((t) => ({ id: t.id, ...(t.speaker !== undefined ? { speaker: t.speaker } : {}), text: t.text, ...((t.caption ?? t.image?.caption) ? { caption: (t.caption ?? t.image?.caption) as string } : {}) })),
+      turns: s.turns.map((t) => ({
+        id: t.id,
+        ...(t.speaker !== undefined ? { speaker: t.speaker } : {}),
+        text: t.text,
+        ...((t.caption ?? t.image?.caption) ? { caption: (t.caption ?? t.image?.caption) as string } : {}),
+      })),
     },
   };
 }

@@ -24,12 +24,21 @@ import { ExtractiveReader, type LocomoReader, ModelReader } from './agents.ts';
 import { EVIDENCE_RECALL_RULE, evidenceRecall } from '../scoring/evidence-recall.ts';
 import { locomoScore } from './f1.ts';
 import { historySample } from '../history-samples.ts';
-import { CATEGORY_NAMES, type Conversation, type LoadResult, loadConversations, type Question, type Session } from './load.ts';
+import {
+  CATEGORY_NAMES,
+  type Conversation,
+  type LoadResult,
+  loadConversations,
+  type Question,
+  type Session,
+} from './load.ts';
 
 /** --data, else AUTOMEMO_LOCOMO_DIR, else ../shared/data/locomo when present, else the copy bundled here. */
 export const DEFAULT_LOCOMO_DIR =
   process.env.AUTOMEMO_LOCOMO_DIR ??
-  [join(repoRoot, '..', 'shared', 'data', 'locomo'), join(repoRoot, 'envs', 'locomo', 'data')].find((d) => existsSync(d)) ??
+  [join(repoRoot, '..', 'shared', 'data', 'locomo'), join(repoRoot, 'envs', 'locomo', 'data')].find((d) =>
+    existsSync(d),
+  ) ??
   join(repoRoot, 'envs', 'locomo', 'data');
 export const LOCOMO_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
 
@@ -62,7 +71,12 @@ export function sessionEpisode(conv: Conversation, s: Session): EpisodeRecorder 
       date: new Date(s.time).toISOString(),
       dateText: s.dateText,
       speakers: [a, b],
-      turns: s.turns.map((t) => ({ id: t.id, speaker: t.speaker, text: t.text, ...(t.caption ? { caption: t.caption } : {}) })),
+      turns: s.turns.map((t) => ({
+        id: t.id,
+        speaker: t.speaker,
+        text: t.text,
+        ...(t.caption ? { caption: t.caption } : {}),
+      })),
     },
   };
 }
@@ -73,7 +87,7 @@ const LOCOMO_SCHEMA =
   'a shared image adds observation.text "[Speaker shared an image: caption]"), outcome always success (a dialogue has no ' +
   'outcome), meta = { kind: "dialogue", conversation, session (number), date (ISO), dateText, speakers: [A, B], ' +
   'turns: [{ id: "D<session>:<turn>", speaker, text, caption? }] } — meta.turns[i] is steps[i] without the speaker prefix. ' +
-  'ctx.now() during update() is the session\'s date. retrieve() gets one question: taskId, instruction = the question, ' +
+  "ctx.now() during update() is the session's date. retrieve() gets one question: taskId, instruction = the question, " +
   'meta = { conversation, speakers: [A, B] }; no date, no category, no answer.';
 
 export function questionTask(conv: Conversation, q: Question): PartialRecorder {
@@ -140,10 +154,15 @@ export class LocomoEnvironment implements Environment {
   /** Train and test counts per category (computed once: the data does not change). */
   private splitByCategory() {
     const all = [...this.questions.values()].map((x) => x.q);
-    this.splitCache ??= splitReport(all, (q) => q.id, (q) => CATEGORY_NAMES[q.category] ?? String(q.category), {
-      seed: this.seed,
-      trainShare: this.trainShare,
-    });
+    this.splitCache ??= splitReport(
+      all,
+      (q) => q.id,
+      (q) => CATEGORY_NAMES[q.category] ?? String(q.category),
+      {
+        seed: this.seed,
+        trainShare: this.trainShare,
+      },
+    );
     return this.splitCache;
   }
 
@@ -155,7 +174,10 @@ export class LocomoEnvironment implements Environment {
   async worlds(split: Split): Promise<World[]> {
     return this.data.conversations.map((conv) => {
       const tasks = conv.questions
-        .filter((q) => this.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare }) === (split === 'train'))
+        .filter(
+          (q) =>
+            this.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare }) === (split === 'train'),
+        )
         .map((q) => questionTask(conv, q));
       const last = conv.sessions[conv.sessions.length - 1] as Session;
       return {
@@ -210,12 +232,19 @@ export class LocomoEnvironment implements Environment {
   /** A quick examination's sample (history-samples.ts): validation questions of several conversations, late sessions first. */
   async samples(count: number): Promise<{ episodes: EpisodeRecorder[]; tasks: PartialRecorder[] }> {
     const asked = (q: Question) => this.scorable(q) && isTrain(q.id, { seed: this.seed, trainShare: this.trainShare });
-    const sessionOf = (conv: Conversation, id: string) => conv.sessions.findIndex((s) => s.index === conv.turns.get(id)?.session);
+    const sessionOf = (conv: Conversation, id: string) =>
+      conv.sessions.findIndex((s) => s.index === conv.turns.get(id)?.session);
     const sample = historySample(
       this.data.conversations.map((c) => ({
         id: c.id,
         sessionTurns: c.sessions.map((s) => s.turns.length),
-        questions: c.questions.filter(asked).map((q) => ({ id: q.id, scenario: CATEGORY_NAMES[q.category] ?? String(q.category), evidenceSessions: [...new Set(q.evidence.map((e) => sessionOf(c, e)).filter((i) => i >= 0))] })),
+        questions: c.questions
+          .filter(asked)
+          .map((q) => ({
+            id: q.id,
+            scenario: CATEGORY_NAMES[q.category] ?? String(q.category),
+            evidenceSessions: [...new Set(q.evidence.map((e) => sessionOf(c, e)).filter((i) => i >= 0))],
+          })),
       })),
       count,
     );
@@ -260,7 +289,9 @@ export class LocomoEnvironment implements Environment {
 
   guide(): EnvironmentGuide {
     return {
-      reward: this.offline ? `evidence recall: ${EVIDENCE_RECALL_RULE}` : `LoCoMo's F1 of the answer ${this.reader.id} reads off the payload against the gold answer (per category as in LoCoMo); evidence recall (${EVIDENCE_RECALL_RULE}) is reported beside it.`,
+      reward: this.offline
+        ? `evidence recall: ${EVIDENCE_RECALL_RULE}`
+        : `LoCoMo's F1 of the answer ${this.reader.id} reads off the payload against the gold answer (per category as in LoCoMo); evidence recall (${EVIDENCE_RECALL_RULE}) is reported beside it.`,
       schema: LOCOMO_SCHEMA,
       reader: this.offline
         ? 'no agent: the checker scores the payload text itself against the evidence turns (images are not scored). The "answer" in the evidence is only a line an extractive reader copied from the payload.'

@@ -28,7 +28,10 @@ export function sentences(payload: string): string[] {
     .filter(Boolean);
 }
 
-const wordsOf = (s: string) => normalizeAnswer(s).split(' ').filter((w) => w.length > 1);
+const wordsOf = (s: string) =>
+  normalizeAnswer(s)
+    .split(' ')
+    .filter((w) => w.length > 1);
 
 /** Whether the sentence says something about the question: a content word of the question (not of the choices) in it. */
 function about(sentence: string, subject: Set<string>): boolean {

@@ -48,7 +48,11 @@ export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTr
   const settings = catalogSettings(options, 20);
   const { seed, instances, trainShare } = settings;
   const entries = buildCatalog(families, settings);
-  const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor, { images: options.images }) : new ReferenceAgent(SOLVERS));
+  const agent =
+    options.agent ??
+    (options.models.executor
+      ? new ModelAgent(options.models.executor, { images: options.images })
+      : new ReferenceAgent(SOLVERS));
   const toolsOf = new Map(families.map((f) => [f.name, [...COMMON_TOOL_NAMES, ...f.tools]]));
   const tools = TOOLS.map((t) => `${t.usage} — ${t.summary}`).join('; ');
   return {
@@ -56,7 +60,12 @@ export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTr
     agent: visualTaskAgent(agent, new Map(entries.map((e) => [e.task.id, e])), buildWorld(families, seed)),
     check(task, run) {
       const c = checkAnswer((task.truth as VisualTruth).answer, run.answer);
-      return { reward: c.correct ? 1 : 0, success: c.correct, note: c.note, feedback: c.correct ? 'answer accepted' : 'answer rejected' };
+      return {
+        reward: c.correct ? 1 : 0,
+        success: c.correct,
+        note: c.note,
+        feedback: c.correct ? 'answer accepted' : 'answer rejected',
+      };
     },
     reward: `exact answer (normalized text, numeric tolerance, letter) by ${agent.id}`,
     guide: {
@@ -65,7 +74,12 @@ export function visualSpec(options: VisualOptions): TaskEnvironmentSpec<VisualTr
         'punctuation at the ends), numbers within the task\'s tolerance (the first number of the answer, "1.5k" = 1500), ' +
         'choices by their letter. Reaching the answer by another route scores the same.',
       ...(agent.mode === 'offline'
-        ? { reader: experienceReaderGuide(`tool calls in the tool grammar (\`name [x1,y1,x2,y2] key=value\`, tools: ${[...TOOL_NAMES].join(', ')})`, 'the answer is derived from what they return with the family\'s own rule') }
+        ? {
+            reader: experienceReaderGuide(
+              `tool calls in the tool grammar (\`name [x1,y1,x2,y2] key=value\`, tools: ${[...TOOL_NAMES].join(', ')})`,
+              "the answer is derived from what they return with the family's own rule",
+            ),
+          }
         : {}),
     },
     description:

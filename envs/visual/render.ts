@@ -12,20 +12,28 @@ const require = createRequire(import.meta.url);
 const fontDir = join(dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONT_NAMES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'];
 const FONT_FILES = FONT_NAMES.map((f) => join(fontDir, f));
-const versionOf = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
+const versionOf = (pkg: string) =>
+  (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
 const RENDERER = `resvg ${versionOf('@resvg/resvg-js')}, dejavu ${versionOf('dejavu-fonts-ttf')} ${FONT_NAMES.join(' ')}`;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 export const FONT = 'DejaVu Sans';
 
 export function renderSvg(svg: string): { png: Buffer; width: number; height: number } {
   const useDisk = !process.env.AUTOMEMO_NO_DISK_CACHE;
-  const file = join(defaultCacheDir(), 'visual-renders', `${createHash('sha256').update(`${RENDERER}\u0000${svg}`).digest('hex').slice(0, 32)}.png`);
+  const file = join(
+    defaultCacheDir(),
+    'visual-renders',
+    `${createHash('sha256').update(`${RENDERER}\u0000${svg}`).digest('hex').slice(0, 32)}.png`,
+  );
   if (useDisk && existsSync(file)) {
     const png = readFileSync(file);
     // Width and height sit in the IHDR chunk; a file that is not a PNG (torn, overwritten) is rendered again.
-    if (png.length > 24 && png.subarray(0, 8).equals(PNG_SIGNATURE)) return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+    if (png.length > 24 && png.subarray(0, 8).equals(PNG_SIGNATURE))
+      return { png, width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
   }
-  const r = new Resvg(svg, { font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: FONT } }).render();
+  const r = new Resvg(svg, {
+    font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: FONT },
+  }).render();
   const out = { png: r.asPng(), width: r.width, height: r.height };
   if (useDisk) {
     try {
@@ -48,7 +56,19 @@ export function svgDoc(width: number, height: number, body: string, background =
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="${background}"/>${body}</svg>`;
 }
 
-export function text(x: number, y: number, s: string | number, opts: { size?: number; fill?: string; anchor?: 'start' | 'middle' | 'end'; weight?: 'bold'; family?: string; rotate?: number } = {}): string {
+export function text(
+  x: number,
+  y: number,
+  s: string | number,
+  opts: {
+    size?: number;
+    fill?: string;
+    anchor?: 'start' | 'middle' | 'end';
+    weight?: 'bold';
+    family?: string;
+    rotate?: number;
+  } = {},
+): string {
   const rot = opts.rotate ? ` transform="rotate(${opts.rotate} ${x} ${y})"` : '';
   return `<text x="${x}" y="${y}" font-family="${opts.family ?? FONT}" font-size="${opts.size ?? 14}" fill="${opts.fill ?? '#111111'}"${opts.anchor ? ` text-anchor="${opts.anchor}"` : ''}${opts.weight ? ` font-weight="${opts.weight}"` : ''}${rot}>${esc(s)}</text>`;
 }

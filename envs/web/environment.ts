@@ -50,7 +50,8 @@ export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
   const settings = catalogSettings(options, 15);
   const { seed, instances, trainShare } = settings;
   const catalog = buildCatalog(sites, settings);
-  const agent = options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor) : new ReferenceAgent(SOLVERS));
+  const agent =
+    options.agent ?? (options.models.executor ? new ModelAgent(options.models.executor) : new ReferenceAgent(SOLVERS));
   const screenshots = options.screenshots ?? (agent.mode === 'model' ? 'every' : 'final');
   return {
     tasks: catalog.map(webTask),
@@ -58,9 +59,9 @@ export function webSpec(options: WebOptions): TaskEnvironmentSpec<WebTruth> {
     reward: `task success (site state or answer, checked programmatically) by ${agent.id}`,
     guide: {
       reward:
-        '1 when the checker accepts, else 0. An answer task: the agent\'s ANSWER equals the expected value after ' +
+        "1 when the checker accepts, else 0. An answer task: the agent's ANSWER equals the expected value after " +
         'normalisation (case, spaces, punctuation at the ends; aliases allowed), contains every required piece, or is ' +
-        'the expected number within a tolerance. A change task: the site\'s database holds the requested records and ' +
+        "the expected number within a tolerance. A change task: the site's database holds the requested records and " +
         'fields, and nothing outside the task changed. The steps taken are not scored, only the end state or answer.',
       ...(agent.mode === 'offline'
         ? {

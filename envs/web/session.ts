@@ -45,7 +45,11 @@ export class Session {
     this.obs = first;
   }
 
-  static async open(page: Page, url: string, options: { screenshots: boolean }): Promise<{ session: Session; first: Observation }> {
+  static async open(
+    page: Page,
+    url: string,
+    options: { screenshots: boolean },
+  ): Promise<{ session: Session; first: Observation }> {
     const nav = new NavigationTracker(page);
     await page.goto(url, { waitUntil: 'load', timeout: 15_000 });
     await nav.settle();
@@ -74,7 +78,15 @@ export class Session {
       return { ok: true, page: this.obs };
     }
     if (this.stepsLeft() <= 1) return undefined;
-    if (!a) return this.record({ action: line.trim().slice(0, 200), error: 'Format ERROR: not an action (Click [N], Type [N]; text, Select [N]; option, Scroll [WINDOW]; down, GoBack, Wait, ANSWER; text)' }, thought);
+    if (!a)
+      return this.record(
+        {
+          action: line.trim().slice(0, 200),
+          error:
+            'Format ERROR: not an action (Click [N], Type [N]; text, Select [N]; option, Scroll [WINDOW]; down, GoBack, Wait, ANSWER; text)',
+        },
+        thought,
+      );
     const target = resolveTarget(this.obs.nodes, a);
     if (target.error) return this.record({ action: formatAction(a), error: target.error }, thought);
     const node = target.node;
@@ -84,7 +96,10 @@ export class Session {
     const before = this.obs.url;
     const error = await execute(this.pageHandle, this.nav, a, node);
     this.obs = await observe(this.pageHandle, { screenshot: this.screenshots });
-    const moved = this.obs.url !== before ? `now at ${this.obs.title} (${pathOf(this.obs.url)})` : `still at ${this.obs.title} (${pathOf(this.obs.url)})`;
+    const moved =
+      this.obs.url !== before
+        ? `now at ${this.obs.title} (${pathOf(this.obs.url)})`
+        : `still at ${this.obs.title} (${pathOf(this.obs.url)})`;
     return this.record({ action: formatAction(done), ...(error ? { error } : { result: moved }) }, thought);
   }
 

@@ -10,13 +10,30 @@
 // only when it is a memory automemo wrote (memory-target.ts). Read back with every file bounded and every field
 // checked, so a tampered memory is refused when it is opened, with the file and the field named.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { EpisodeRecorder, ImageRef, Json } from '../../memo-programs/contract.ts';
 import { type SavedVectors, SavedVectorsSchema } from '../../sandbox/primitives/vectors.ts';
 import { ImageRefSchema, JsonSchema } from '../../sandbox/schemas.ts';
-import { inspectMemoryDir, MEMORY_FORMAT, MEMORY_SUBDIRS, MemoryDirError, removeMemoryFiles, siblingPrefix } from './memory-target.ts';
+import {
+  inspectMemoryDir,
+  MEMORY_FORMAT,
+  MEMORY_SUBDIRS,
+  MemoryDirError,
+  removeMemoryFiles,
+  siblingPrefix,
+} from './memory-target.ts';
 import { MiB, parseJson, readFileBounded, readJsonBounded } from './read-bounded.ts';
 
 export { MEMORY_FORMAT };
@@ -70,7 +87,11 @@ export interface LoggedEpisode {
 
 // What Memory.update logs: the contract's EpisodeRecorder with images as references. Objects keep fields this
 // schema does not name (an environment's episodes may carry more), since replay must hand over what was logged.
-const ObservationSchema = z.looseObject({ text: z.string().optional(), url: z.string().optional(), images: z.array(ImageRefSchema).optional() });
+const ObservationSchema = z.looseObject({
+  text: z.string().optional(),
+  url: z.string().optional(),
+  images: z.array(ImageRefSchema).optional(),
+});
 const LoggedEpisodeSchema = z
   .object({
     time: z.number().min(0),
@@ -100,7 +121,11 @@ const LoggedEpisodeSchema = z
 /** Whatever JSON.parse returns is JSON; only its depth needs checking (parseJson does), not each value again. */
 const AnyJson = z.custom<Json>(() => true);
 const KvSchema = z.array(z.tuple([z.string().min(1), z.string()]));
-const ImageListSchema = z.array(ImageRefSchema.extend({ id: z.string().regex(MEMORY_SUBDIRS.images, 'not an image id automemo gives (img_ and 16 hex digits)') }));
+const ImageListSchema = z.array(
+  ImageRefSchema.extend({
+    id: z.string().regex(MEMORY_SUBDIRS.images, 'not an image id automemo gives (img_ and 16 hex digits)'),
+  }),
+);
 
 export interface MemoryContents {
   manifest: Manifest;
@@ -140,7 +165,7 @@ function writeNew(file: string, chunks: Iterable<string | Uint8Array>): void {
   try {
     for (const chunk of chunks) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
     }
     fsyncSync(fd);
   } finally {
@@ -178,7 +203,8 @@ function writeContents(tmp: string, parts: SaveParts): void {
   );
   for (const img of parts.images) {
     // Ids come from the image store (img_ + hash); anything else would be a path we did not mean to write.
-    if (!MEMORY_SUBDIRS.images.test(img.ref.id)) throw new Error(`image id ${JSON.stringify(img.ref.id.slice(0, 80))} is not one the image store gives`);
+    if (!MEMORY_SUBDIRS.images.test(img.ref.id))
+      throw new Error(`image id ${JSON.stringify(img.ref.id.slice(0, 80))} is not one the image store gives`);
     writeNew(join(tmp, 'images', img.ref.id), [img.bytes]);
   }
   const embeddings = join(tmp, 'embeddings.jsonl');
@@ -226,7 +252,9 @@ export function writeMemoryDir(dir: string, parts: SaveParts): void {
       renameSync(tmp, full);
     } catch (err) {
       removeMemoryFiles(tmp);
-      throw new MemoryDirError(`${dir} changed while the memory was being saved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing in it was replaced`);
+      throw new MemoryDirError(
+        `${dir} changed while the memory was being saved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); nothing in it was replaced`,
+      );
     }
   } else {
     const old = join(parent, `${siblingPrefix(full, 'old')}${unique()}`);
@@ -268,8 +296,10 @@ function* episodeImages(e: EpisodeRecorder): Generator<ImageRef> {
 
 /** How the kv and vectors held differ from those the manifest recorded; undefined when they are the same. */
 function fingerprintDifference(recorded: Fingerprint, held: Fingerprint): string | undefined {
-  if (recorded.kvKeys !== held.kvKeys) return `kv.json holds ${held.kvKeys} entries, memory.json records ${recorded.kvKeys}`;
-  if (recorded.kvBytes !== held.kvBytes || recorded.kvHash !== held.kvHash) return 'the entries of kv.json are not those memory.json records (their sha256 differs)';
+  if (recorded.kvKeys !== held.kvKeys)
+    return `kv.json holds ${held.kvKeys} entries, memory.json records ${recorded.kvKeys}`;
+  if (recorded.kvBytes !== held.kvBytes || recorded.kvHash !== held.kvHash)
+    return 'the entries of kv.json are not those memory.json records (their sha256 differs)';
   const a = JSON.stringify(recorded.vectors);
   const b = JSON.stringify(held.vectors);
   if (a !== b) return `vectors.json holds indices of sizes ${b.slice(0, 300)}, memory.json records ${a.slice(0, 300)}`;
@@ -289,12 +319,19 @@ export function readMemoryDir(dir: string): ReadMemory {
   } catch {
     throw new Error(`${dir} holds no saved memory (it does not exist)`);
   }
-  if (!stat.isDirectory()) throw new Error(`${dir} holds no saved memory (${stat.isSymbolicLink() ? 'a symbolic link' : 'not a folder'})`);
+  if (!stat.isDirectory())
+    throw new Error(`${dir} holds no saved memory (${stat.isSymbolicLink() ? 'a symbolic link' : 'not a folder'})`);
   if (!existsSync(at('memory.json'))) throw new Error(`${dir} holds no saved memory (no memory.json)`);
-  const manifest = readJsonBounded(at('memory.json'), MEMORY_CAPS.manifest, ManifestSchema, `a memory manifest (${MEMORY_FORMAT})`);
+  const manifest = readJsonBounded(
+    at('memory.json'),
+    MEMORY_CAPS.manifest,
+    ManifestSchema,
+    `a memory manifest (${MEMORY_FORMAT})`,
+  );
 
   const refs = readJsonBounded(at('images.json'), MEMORY_CAPS.imageList, ImageListSchema, 'image references');
-  if (refs.length !== manifest.images) throw new Error(`${at('images.json')}: lists ${refs.length} images, memory.json says ${manifest.images}`);
+  if (refs.length !== manifest.images)
+    throw new Error(`${at('images.json')}: lists ${refs.length} images, memory.json says ${manifest.images}`);
   const ids = new Set<string>();
   let imageBytes = 0;
   // npm pack leaves empty folders out, so a memory without images may have no images/ at all.
@@ -304,17 +341,26 @@ export function readMemoryDir(dir: string): ReadMemory {
     const file = join(dir, 'images', ref.id);
     const bytes = readFileBounded(file, MEMORY_CAPS.image);
     imageBytes += bytes.length;
-    if (imageBytes > MEMORY_CAPS.images) throw new Error(`${join(dir, 'images')}: more than ${MEMORY_CAPS.images / MiB} MiB of images`);
-    if (`img_${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}` !== ref.id) throw new Error(`${file}: its bytes are not the image its name says (tampered)`);
+    if (imageBytes > MEMORY_CAPS.images)
+      throw new Error(`${join(dir, 'images')}: more than ${MEMORY_CAPS.images / MiB} MiB of images`);
+    if (`img_${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}` !== ref.id)
+      throw new Error(`${file}: its bytes are not the image its name says (tampered)`);
     return { ref: ref as ImageRef, bytes };
   });
 
   const episodesFile = at('episodes.jsonl');
   const lines = readFileBounded(episodesFile, MEMORY_CAPS.episodes).toString('utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
-  if (lines.length !== manifest.episodes) throw new Error(`${episodesFile}: holds ${lines.length} lines, memory.json says ${manifest.episodes} episodes`);
+  if (lines.length !== manifest.episodes)
+    throw new Error(`${episodesFile}: holds ${lines.length} lines, memory.json says ${manifest.episodes} episodes`);
   const episodes = lines.map((line, i) => {
-    const logged = parseJson(line, LoggedEpisodeSchema, `${episodesFile}: line ${i + 1}`, 'a logged episode', EPISODE_DEPTH) as LoggedEpisode;
+    const logged = parseJson(
+      line,
+      LoggedEpisodeSchema,
+      `${episodesFile}: line ${i + 1}`,
+      'a logged episode',
+      EPISODE_DEPTH,
+    ) as LoggedEpisode;
     for (const img of episodeImages(logged.episode)) {
       if (!ids.has(img.id)) throw new Error(`${episodesFile}: line ${i + 1}: image ${img.id} is not in images.json`);
     }
@@ -344,7 +390,9 @@ export function readMemoryDir(dir: string): ReadMemory {
   if (differs) throw new Error(`${dir}: not the files saved together: ${differs}`);
 
   const snapshotFile = at('snapshot.json');
-  const snapshot = existsSync(snapshotFile) ? readJsonBounded(snapshotFile, MEMORY_CAPS.snapshot, AnyJson, "the program's snapshot", SNAPSHOT_DEPTH) : undefined;
+  const snapshot = existsSync(snapshotFile)
+    ? readJsonBounded(snapshotFile, MEMORY_CAPS.snapshot, AnyJson, "the program's snapshot", SNAPSHOT_DEPTH)
+    : undefined;
   return {
     manifest,
     episodes,

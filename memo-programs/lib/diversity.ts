@@ -7,9 +7,24 @@ import { type Hit, named, type Stage, sortHits } from './retrieval-state.ts';
 import { declareStage, float, int } from './tunables.ts';
 import type { UnitStore } from './unit-store.ts';
 
-export const MMR_STAGE = declareStage({ name: 'mmrStage', role: 'diversity', summary: 'maximal marginal relevance over the top k', options: { k: int(60, [1, 500], [5, 300]), lambda: float(0.7, [0, 1], [0.3, 1]) } });
-export const CAP_PER_SOURCE = declareStage({ name: 'capPerSource', role: 'diversity', summary: 'a soft cap of hits per source episode', options: { max: int(4, [1, 1000], [1, 30]), decay: float(0.75, [0, 10], [0.1, 1]) } });
-export const DEDUPE = declareStage({ name: 'dedupe', role: 'diversity', summary: 'drops hits that repeat a better-ranked one', options: { similarity: float(0.9, [0.5, 1], [0.5, 1]) } });
+export const MMR_STAGE = declareStage({
+  name: 'mmrStage',
+  role: 'diversity',
+  summary: 'maximal marginal relevance over the top k',
+  options: { k: int(60, [1, 500], [5, 300]), lambda: float(0.7, [0, 1], [0.3, 1]) },
+});
+export const CAP_PER_SOURCE = declareStage({
+  name: 'capPerSource',
+  role: 'diversity',
+  summary: 'a soft cap of hits per source episode',
+  options: { max: int(4, [1, 1000], [1, 30]), decay: float(0.75, [0, 10], [0.1, 1]) },
+});
+export const DEDUPE = declareStage({
+  name: 'dedupe',
+  role: 'diversity',
+  summary: 'drops hits that repeat a better-ranked one',
+  options: { similarity: float(0.9, [0.5, 1], [0.5, 1]) },
+});
 
 /** The top `k` hits reordered by MMR: λ·score/top − (1−λ)·max word-set Jaccard to those already picked; the rest follow. */
 export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: number): Hit[] {
@@ -32,7 +47,8 @@ export function mmrOrder(hits: Hit[], store: UnitStore, k: number, lambda: numbe
     const chosen = left.splice(best, 1)[0] as Hit;
     picked.push(chosen);
     const cs = sets.get(chosen.label) as Set<string>;
-    for (const h of left) maxSim.set(h.label, Math.max(maxSim.get(h.label) ?? 0, jaccard(sets.get(h.label) as Set<string>, cs)));
+    for (const h of left)
+      maxSim.set(h.label, Math.max(maxSim.get(h.label) ?? 0, jaccard(sets.get(h.label) as Set<string>, cs)));
   }
   // Scores are rewritten to follow the new order, so later stages keep it.
   return [...picked, ...hits.slice(k)].map((h, i, all) => ({ ...h, score: (all.length - i) / all.length }));

@@ -3,9 +3,24 @@
 import { type Hit, type RankedList, type RetrievalState, named, type Stage, sortHits } from './retrieval-state.ts';
 import { declareStage, int } from './tunables.ts';
 
-export const RRF_FUSE = declareStage({ name: 'rrfFuse', role: 'fuse', summary: 'reciprocal rank fusion of the pending lists', options: { k: int(60, [1, 1000], [1, 200]) } });
-export const WEIGHTED_FUSE = declareStage({ name: 'weightedFuse', role: 'fuse', summary: 'fusion by weighted scores scaled to each list\'s best', options: {} });
-export const MAX_FUSE = declareStage({ name: 'maxFuse', role: 'fuse', summary: 'fusion by each unit\'s best scaled score', options: {} });
+export const RRF_FUSE = declareStage({
+  name: 'rrfFuse',
+  role: 'fuse',
+  summary: 'reciprocal rank fusion of the pending lists',
+  options: { k: int(60, [1, 1000], [1, 200]) },
+});
+export const WEIGHTED_FUSE = declareStage({
+  name: 'weightedFuse',
+  role: 'fuse',
+  summary: "fusion by weighted scores scaled to each list's best",
+  options: {},
+});
+export const MAX_FUSE = declareStage({
+  name: 'maxFuse',
+  role: 'fuse',
+  summary: "fusion by each unit's best scaled score",
+  options: {},
+});
 
 /** Each list's labels with scores in [0, 1]: its own scores over its best, or 1 − rank / length without scores. */
 function scaled(list: RankedList): [number, number][] {
@@ -85,7 +100,9 @@ export function fuseMax(lists: RankedList[]): Hit[] {
 
 /** Hits already scored, as a list that fusion can take in with the pending ones. */
 function hitsAsList(hits: Hit[]): RankedList[] {
-  return hits.length ? [{ name: 'earlier', weight: 1, labels: hits.map((h) => h.label), scores: hits.map((h) => h.score) }] : [];
+  return hits.length
+    ? [{ name: 'earlier', weight: 1, labels: hits.map((h) => h.label), scores: hits.map((h) => h.score) }]
+    : [];
 }
 
 /** The pending lists fused with the earlier hits; a unit found before keeps its via and its own score. */

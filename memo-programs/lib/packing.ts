@@ -56,7 +56,20 @@ export interface PackOptions {
 
 type Resolved = ResolvedOptions<typeof PACK_WHOLE.options>;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function dateText(time: number): string {
   const d = new Date(time);
@@ -69,10 +82,17 @@ function dateText(time: number): string {
  * reward). With `notes`, a past task's feedback follows on a line of its own.
  */
 export function sourceHeading(source: SourceEpisode, render: Rendering, notes = false): string {
-  if (source.dialogue) return render === 'compact' && source.time > 0 ? `[${dateText(source.time)}]` : `[${source.instruction}]`;
-  const instruction = render === 'compact' && source.instruction.length > 160 ? `${source.instruction.slice(0, 159)}…` : source.instruction;
+  if (source.dialogue)
+    return render === 'compact' && source.time > 0 ? `[${dateText(source.time)}]` : `[${source.instruction}]`;
+  const instruction =
+    render === 'compact' && source.instruction.length > 160
+      ? `${source.instruction.slice(0, 159)}…`
+      : source.instruction;
   const outcome = source.success ? 'succeeded' : 'failed';
-  const head = render === 'compact' ? `[${instruction} — ${outcome}]` : `[${instruction} — ${outcome} (reward ${source.reward.toFixed(2)})]`;
+  const head =
+    render === 'compact'
+      ? `[${instruction} — ${outcome}]`
+      : `[${instruction} — ${outcome} (reward ${source.reward.toFixed(2)})]`;
   return notes && source.note ? `${head}\nFeedback: ${source.note}` : head;
 }
 
@@ -80,7 +100,13 @@ export function sourceHeading(source: SourceEpisode, render: Rendering, notes = 
 const ownHeadings = (store: UnitStore) => store.options.units === 'episodes' || store.options.units === 'items';
 
 /** Renders chosen units (by label) grouped as asked; episode units carry their own heading. */
-export function renderPacked(labels: number[], store: UnitStore, render: Rendering, groupBy: Grouping, notes = false): string {
+export function renderPacked(
+  labels: number[],
+  store: UnitStore,
+  render: Rendering,
+  groupBy: Grouping,
+  notes = false,
+): string {
   const sep = render === 'compact' ? '\n' : '\n\n';
   if (ownHeadings(store)) return labels.map((l) => store.units[l]?.text ?? '').join('\n\n');
   if (groupBy === 'rank') {
@@ -101,14 +127,25 @@ export function renderPacked(labels: number[], store: UnitStore, render: Renderi
   if (groupBy === 'episode') order.sort((a, b) => a - b);
   return order
     .map((s) => {
-      const lines = (groups.get(s) as number[]).sort((a, b) => (store.units[a]?.pos ?? 0) - (store.units[b]?.pos ?? 0)).map((l) => store.units[l]?.text ?? '');
+      const lines = (groups.get(s) as number[])
+        .sort((a, b) => (store.units[a]?.pos ?? 0) - (store.units[b]?.pos ?? 0))
+        .map((l) => store.units[l]?.text ?? '');
       return [sourceHeading(store.sources[s] as SourceEpisode, render, notes), ...lines].join('\n');
     })
     .join(sep);
 }
 
 /** Whole units in rank order while they fit in `maxChars` (each costs its line, plus its group's heading once). */
-export function chooseWhole(hits: Hit[], store: UnitStore, maxChars: number, render: Rendering, groupBy: Grouping, maxUnits: number, room = 20, notes = false): number[] {
+export function chooseWhole(
+  hits: Hit[],
+  store: UnitStore,
+  maxChars: number,
+  render: Rendering,
+  groupBy: Grouping,
+  maxUnits: number,
+  room = 20,
+  notes = false,
+): number[] {
   const chosen: number[] = [];
   const opened = new Set<number>();
   const sepLength = render === 'compact' ? 1 : 2;
@@ -118,7 +155,11 @@ export function chooseWhole(hits: Hit[], store: UnitStore, maxChars: number, ren
     const u = store.units[h.label];
     if (!u) continue;
     const heading = sourceHeading(store.sources[u.source] as SourceEpisode, render, notes).length;
-    const cost = ownHeadings(store) ? u.text.length + 2 : groupBy === 'rank' ? heading + 1 + u.text.length + sepLength : u.text.length + 1 + (opened.has(u.source) ? 0 : heading + sepLength);
+    const cost = ownHeadings(store)
+      ? u.text.length + 2
+      : groupBy === 'rank'
+        ? heading + 1 + u.text.length + sepLength
+        : u.text.length + 1 + (opened.has(u.source) ? 0 : heading + sepLength);
     if (used + cost > maxChars) continue;
     chosen.push(h.label);
     opened.add(u.source);
@@ -131,12 +172,21 @@ export function chooseWhole(hits: Hit[], store: UnitStore, maxChars: number, ren
 function blockOf(h: Hit, rank: number, store: UnitStore, o: Resolved): string {
   const u = store.units[h.label];
   if (!u) return '';
-  const body = ownHeadings(store) ? u.text : `${sourceHeading(store.sources[u.source] as SourceEpisode, o.render, o.notes)}\n${u.text}`;
-  return o.header === 'similarity' ? `### Past episode ${rank + 1} (similarity ${(h.raw ?? h.score).toFixed(2)})\n${body}` : body;
+  const body = ownHeadings(store)
+    ? u.text
+    : `${sourceHeading(store.sources[u.source] as SourceEpisode, o.render, o.notes)}\n${u.text}`;
+  return o.header === 'similarity'
+    ? `### Past episode ${rank + 1} (similarity ${(h.raw ?? h.score).toFixed(2)})\n${body}`
+    : body;
 }
 
 /** Blocks in rank order while they fit: a block that does not fit is skipped (fit 'skip') or ends the packing ('stop'). */
-function chooseBlocks(hits: Hit[], store: UnitStore, maxChars: number, o: Resolved): { labels: number[]; blocks: string[] } {
+function chooseBlocks(
+  hits: Hit[],
+  store: UnitStore,
+  maxChars: number,
+  o: Resolved,
+): { labels: number[]; blocks: string[] } {
   const labels: number[] = [];
   const blocks: string[] = [];
   let used = 0;
@@ -190,7 +240,10 @@ export function packWhole(options: PackOptions = {}): Stage {
     if (state.preamble !== undefined) text = [state.preamble, text].filter(Boolean).join('\n\n');
     const shown = new Set(chosen);
     const via = new Map(hits.map((h) => [h.label, h.via]));
-    const cut = hits.slice(0, Math.max(10, 3 * chosen.length)).filter((h) => !shown.has(h.label)).slice(0, 50);
+    const cut = hits
+      .slice(0, Math.max(10, 3 * chosen.length))
+      .filter((h) => !shown.has(h.label))
+      .slice(0, 50);
     const metadata: Json = {
       units: chosen.map((l) => state.store.units[l]?.id ?? String(l)),
       via: chosen.map((l) => via.get(l) ?? ''),

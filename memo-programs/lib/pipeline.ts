@@ -19,7 +19,18 @@ import { PREFER_LATEST, RECENCY_BOOST, TIME_BOOST } from './time-focus.ts';
 import type { StageDeclaration } from './tunables.ts';
 import type { UnitStore } from './unit-store.ts';
 
-export { UnitStore, STORE_OPTIONS, type StoreOptions, type UnitKind, type IndexKind, type FindBy, type EpisodeRendering, type EntitySource, type StoredUnit, type SourceEpisode } from './unit-store.ts';
+export {
+  UnitStore,
+  STORE_OPTIONS,
+  type StoreOptions,
+  type UnitKind,
+  type IndexKind,
+  type FindBy,
+  type EpisodeRendering,
+  type EntitySource,
+  type StoredUnit,
+  type SourceEpisode,
+} from './unit-store.ts';
 export { type Stage, type RetrievalState, type Hit, type Query, type RankedList, named } from './retrieval-state.ts';
 export { bm25Stage, denseStage } from './search-stages.ts';
 export { rrfFuse, weightedFuse, maxFuse } from './fusion.ts';
@@ -66,7 +77,12 @@ export const STAGE_DECLARATIONS: readonly StageDeclaration[] = [
  * Runs `stages` in order for one task; without a packing stage, packs whole units compactly at the end.
  * @writes trace (appends each stage's name after it ran), payload (by packWhole() when no stage wrote one; an empty payload when the store has no unit)
  */
-export async function runStages(stages: readonly Stage[], store: UnitStore, task: PartialRecorder, ctx: MemoContext): Promise<MemoryPayload> {
+export async function runStages(
+  stages: readonly Stage[],
+  store: UnitStore,
+  task: PartialRecorder,
+  ctx: MemoContext,
+): Promise<MemoryPayload> {
   if (!store.units.length) return { text: '', images: [] };
   const state = initialState(task, store, ctx);
   for (const stage of stages) {

@@ -23,7 +23,13 @@ export function bm25Stage(options: { k?: number } = {}): Stage {
       if (!tokens.length) continue;
       const allowed = q.only ? new Set(q.only.map(String)) : undefined;
       const hits = state.store.bm25.search(tokens, k, allowed ? (id) => allowed.has(id) : undefined);
-      if (hits.length) state.lists.push({ name: `bm25:${q.origin}`, weight: q.weight, labels: hits.map((h) => Number(h.id)), scores: hits.map((h) => h.score) });
+      if (hits.length)
+        state.lists.push({
+          name: `bm25:${q.origin}`,
+          weight: q.weight,
+          labels: hits.map((h) => Number(h.id)),
+          scores: hits.map((h) => h.score),
+        });
     }
   });
 }
@@ -48,8 +54,16 @@ export function denseStage(options: { k?: number; minSimilarity?: number } = {})
     for (const q of state.queries) {
       if (!q.text.trim()) continue;
       try {
-        const hits = (await index.searchText(q.text.slice(0, 2000), k, q.only ? { labels: q.only } : undefined)).filter((h) => h.score >= minSimilarity);
-        if (hits.length) state.lists.push({ name: `dense:${q.origin}`, weight: q.weight, labels: hits.map((h) => h.label), scores: hits.map((h) => h.score) });
+        const hits = (await index.searchText(q.text.slice(0, 2000), k, q.only ? { labels: q.only } : undefined)).filter(
+          (h) => h.score >= minSimilarity,
+        );
+        if (hits.length)
+          state.lists.push({
+            name: `dense:${q.origin}`,
+            weight: q.weight,
+            labels: hits.map((h) => h.label),
+            scores: hits.map((h) => h.score),
+          });
       } catch (err) {
         state.ctx.log('dense search failed:', String(err));
       }

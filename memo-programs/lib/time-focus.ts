@@ -8,7 +8,11 @@ export const TIME_BOOST = declareStage({
   name: 'timeBoost',
   role: 'rescore',
   summary: 'hits from the span the task names, and for "when" tasks hits that say when, scaled up',
-  options: { span: float(1.5, [0, 100], [1, 3]), when: float(1.3, [0, 100], [1, 3]), spillDays: int(35, [0, 3650], [0, 90]) },
+  options: {
+    span: float(1.5, [0, 100], [1, 3]),
+    when: float(1.3, [0, 100], [1, 3]),
+    spillDays: int(35, [0, 3650], [0, 90]),
+  },
   needs: 'dialogue',
 });
 export const RECENCY_BOOST = declareStage({
@@ -20,7 +24,8 @@ export const RECENCY_BOOST = declareStage({
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAY = 86_400_000;
-const MONTH_YEAR = /\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b/i;
+const MONTH_YEAR =
+  /\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?\s+(?:of\s+)?((?:19|20)\d\d)\b/i;
 const YEAR = /\b(?:in|during|of|throughout)\s+((?:19|20)\d\d)\b/i;
 const TIME_WORDS =
   /\b(yesterday|today|tonight|recently|the other day|last (night|week|weekend|month|year|summer|winter|spring|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (past )?(week|weekend|month|year|morning|summer|spring|fall|winter)|next (week|weekend|month|year|summer)|(\d+|a|an|one|two|three|four|five|six|a few|a couple( of)?|several) (days?|weeks?|months?|years?) ago|(19|20)\d\d|january|february|march|april|june|july|august|september|october|november|december)\b/i;
@@ -78,7 +83,9 @@ export function timeBoost(options: { span?: number; when?: number; spillDays?: n
 
 /** Whether a task asks about the current or latest state of something ("now", "currently", "most recently", "still"). */
 export function asksLatest(text: string): boolean {
-  return /\b(now|currently|current|these days|latest|most recent(ly)?|last time|still|anymore|any more|at the moment|nowadays)\b/i.test(text);
+  return /\b(now|currently|current|these days|latest|most recent(ly)?|last time|still|anymore|any more|at the moment|nowadays)\b/i.test(
+    text,
+  );
 }
 
 /**
@@ -111,7 +118,11 @@ export const PREFER_LATEST = declareStage({
   name: 'preferLatest',
   role: 'rescore',
   summary: 'an older hit that says much the same as a later one scaled down: the latest state of a fact first',
-  options: { overlap: float(0.4, [0.05, 1], [0.2, 0.8]), decay: float(0.5, [0, 1], [0.1, 0.9]), depth: int(50, [2, 500], [10, 100]) },
+  options: {
+    overlap: float(0.4, [0.05, 1], [0.2, 0.8]),
+    decay: float(0.5, [0, 1], [0.1, 0.9]),
+    depth: int(50, [2, 500], [10, 100]),
+  },
 });
 
 /**

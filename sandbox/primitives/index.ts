@@ -27,13 +27,18 @@ export interface HostServices {
   modes: { embed: string; memo: string };
 }
 
-export function createHostServices(models: Pick<ResolvedModels, 'memo' | 'embedding'>, images = new ImageStore()): HostServices {
+export function createHostServices(
+  models: Pick<ResolvedModels, 'memo' | 'embedding'>,
+  images = new ImageStore(),
+): HostServices {
   return {
     embedder: createTextEmbedder(models.embedding),
     chat: createChatService(models.memo),
     images,
     modes: {
-      embed: models.embedding ? `model ${describeModel(models.embedding)}` : `offline (USE-lite 512-d, ${EMBED_BACKENDS[embedBackendFromEnv()].label})`,
+      embed: models.embedding
+        ? `model ${describeModel(models.embedding)}`
+        : `offline (USE-lite 512-d, ${EMBED_BACKENDS[embedBackendFromEnv()].label})`,
       memo: models.memo ? `model ${describeModel(models.memo)}` : 'offline (extractive fallback)',
     },
   };
@@ -119,7 +124,8 @@ export class InstancePrimitives {
       bytesIn = approxBytes(args);
       const parsed = primitive.args.safeParse(args);
       if (!parsed.success) throw new Error(`${name}: bad arguments: ${firstIssues(parsed.error)}`);
-      if (primitive.writes && this.frozen) throw new Error(`${name}: memory is frozen during retrieve; change kv and vectors in update()`);
+      if (primitive.writes && this.frozen)
+        throw new Error(`${name}: memory is frozen during retrieve; change kv and vectors in update()`);
       if (primitive.quota) this.countCall(primitive.quota);
       out = primitive.run(this.host, parsed.data);
     } catch (err) {
@@ -149,7 +155,13 @@ export class InstancePrimitives {
     return this.answer(name, args);
   }
 
-  private settle(primitive: HostPrimitive | undefined, name: string, started: number, bytesIn: number, envelope: Envelope): Envelope {
+  private settle(
+    primitive: HostPrimitive | undefined,
+    name: string,
+    started: number,
+    bytesIn: number,
+    envelope: Envelope,
+  ): Envelope {
     if (primitive?.metered !== false) {
       this.meter.record(name, {
         ok: envelope.ok,
@@ -164,11 +176,17 @@ export class InstancePrimitives {
   /** Embeds under the embed quotas, then continues synchronously when every text was cached. */
   private embedTexts<T>(texts: string[], then: (vectors: Float32Array[]) => T): T | Promise<T> {
     if (texts.length > this.quotas.embedBatch) {
-      throw new QuotaError('embedBatch', `embed() got ${texts.length} texts; send at most ${this.quotas.embedBatch} per call`);
+      throw new QuotaError(
+        'embedBatch',
+        `embed() got ${texts.length} texts; send at most ${this.quotas.embedBatch} per call`,
+      );
     }
     const long = texts.findIndex((t) => t.length > this.quotas.embedTextChars);
     if (long >= 0) {
-      throw new QuotaError('embedTextChars', `text ${long} has ${texts[long]?.length} characters (max ${this.quotas.embedTextChars})`);
+      throw new QuotaError(
+        'embedTextChars',
+        `text ${long} has ${texts[long]?.length} characters (max ${this.quotas.embedTextChars})`,
+      );
     }
     const ready = this.services.embedder.cached?.(texts);
     if (ready) return then(ready);
@@ -274,7 +292,9 @@ export function isUpstreamFailure(err: unknown): boolean {
 
 /** The first few schema issues: a message stays short however many elements were wrong. */
 function firstIssues(error: z.ZodError, shown = 5): string {
-  const lines = error.issues.slice(0, shown).map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
+  const lines = error.issues
+    .slice(0, shown)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`);
   const more = error.issues.length - shown;
   return lines.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }

@@ -7,7 +7,10 @@
 // their arguments or results have a hand-written marshaller here.
 
 /** The host's one synchronous function: an envelope now, or a ticket whose envelope arrives via __automemo_resolve. */
-type HostCall = (name: string, args: unknown[]) => { ok: true; value: any } | { ok: false; error: string } | { pending: number };
+type HostCall = (
+  name: string,
+  args: unknown[],
+) => { ok: true; value: any } | { ok: false; error: string } | { pending: number };
 type HostDone = (callId: number, reply: unknown) => void;
 
 interface PreludeConfig {
@@ -203,7 +206,9 @@ const mapDelete = Map.prototype.delete;
 function callHost(name: string, args: unknown[]): Promise<any> {
   if (reflectApply(mapSize, waiting, []) >= config.maxInFlight) {
     return promiseReject(
-      new RealError(`${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`),
+      new RealError(
+        `${name}: ${config.maxInFlight} host calls are already in flight; await your calls before making more`,
+      ),
     );
   }
   let copied: unknown;
@@ -302,7 +307,10 @@ const TAKE: ((a?: unknown, b?: unknown, c?: unknown, d?: unknown) => unknown[])[
 type HostMethod = (a?: unknown, b?: unknown, c?: unknown, d?: unknown) => Promise<any>;
 function hostMethod(name: string, arity: number): HostMethod {
   const take = TAKE[arity];
-  if (!take) throw new RealError(`prelude: host primitive ${name} takes ${arity} arguments; a plain one takes at most ${TAKE.length - 1}`);
+  if (!take)
+    throw new RealError(
+      `prelude: host primitive ${name} takes ${arity} arguments; a plain one takes at most ${TAKE.length - 1}`,
+    );
   return (a, b, c, d) => callHost(name, take(a, b, c, d));
 }
 
@@ -382,7 +390,8 @@ const ctxTree: Record<string, any> = {
     },
     set: (key: string, value: unknown) => {
       const raw = jsonStringify(value);
-      if (typeof raw !== 'string') return promiseReject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
+      if (typeof raw !== 'string')
+        return promiseReject(new RealError(`kv.set("${safeString(key, 100)}"): value is not JSON`));
       return callHost('kv.set', [key, raw]);
     },
   },
@@ -420,11 +429,20 @@ class PayloadError extends RealError {
  */
 function spend(budget: { chars: number; cap: number }, chars: number, path: string): void {
   budget.chars -= chars;
-  if (budget.chars < 0) throw new PayloadError(`${slice(path, 0, 200)} makes ${budget.cap === config.jsonCap ? "the payload's images and metadata" : 'it'} larger than ${budget.cap} characters as JSON`);
+  if (budget.chars < 0)
+    throw new PayloadError(
+      `${slice(path, 0, 200)} makes ${budget.cap === config.jsonCap ? "the payload's images and metadata" : 'it'} larger than ${budget.cap} characters as JSON`,
+    );
 }
 
 /** Copies a payload into plain JSON, naming the first place where it is not JSON (cycles, functions, ...). */
-function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number; cap: number }): unknown {
+function toPlainJson(
+  value: unknown,
+  path: string,
+  seen: WeakSet<object>,
+  depth: number,
+  budget: { chars: number; cap: number },
+): unknown {
   if (depth > 64) throw new PayloadError(`${path} is nested deeper than 64 levels`);
   switch (typeof value) {
     case 'string':
@@ -462,7 +480,13 @@ function toPlainJson(value: unknown, path: string, seen: WeakSet<object>, depth:
   }
 }
 
-function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: number, budget: { chars: number; cap: number }): unknown {
+function plainObject(
+  obj: object,
+  path: string,
+  seen: WeakSet<object>,
+  depth: number,
+  budget: { chars: number; cap: number },
+): unknown {
   if (isArray(obj)) {
     const out: unknown[] = [];
     const n = (obj as unknown[]).length;
@@ -474,7 +498,9 @@ function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: nu
   }
   const proto = getPrototypeOf(obj);
   if (proto !== objectProto && proto !== null) {
-    throw new PayloadError(`${path} is a ${safeString(reflectApply(objectToString, obj, []), 40)}, not a plain JSON object`);
+    throw new PayloadError(
+      `${path} is a ${safeString(reflectApply(objectToString, obj, []), 40)}, not a plain JSON object`,
+    );
   }
   const out: Record<string, unknown> = {};
   const keys = objectKeys(obj);
@@ -490,10 +516,13 @@ function plainObject(obj: object, path: string, seen: WeakSet<object>, depth: nu
 
 function serializePayload(payload: any) {
   if (payload === null || typeof payload !== 'object') {
-    throw new PayloadError(`retrieve must return an object {text, images, metadata?}; it returned ${typeof payload === 'object' ? 'null' : typeof payload}`);
+    throw new PayloadError(
+      `retrieve must return an object {text, images, metadata?}; it returned ${typeof payload === 'object' ? 'null' : typeof payload}`,
+    );
   }
   const text = payload.text;
-  if (typeof text !== 'string') throw new PayloadError(`payload.text is ${text === null ? 'null' : typeof text}, not a string`);
+  if (typeof text !== 'string')
+    throw new PayloadError(`payload.text is ${text === null ? 'null' : typeof text}, not a string`);
   const images = payload.images;
   const metadata = payload.metadata;
   const budget = { chars: config.jsonCap, cap: config.jsonCap };
@@ -573,7 +602,13 @@ async function run(op: string, arg: string | undefined): Promise<any> {
       const mod = g.__memoModule;
       const exported = mod && typeof mod === 'object' ? mod.default : undefined;
       if (exported === null || typeof exported !== 'object') {
-        return { ok: false, error: { name: 'InterfaceError', message: `the program's default export is ${exported === null ? 'null' : typeof exported}, not an object made by defineMemo({ update, retrieve })` } };
+        return {
+          ok: false,
+          error: {
+            name: 'InterfaceError',
+            message: `the program's default export is ${exported === null ? 'null' : typeof exported}, not an object made by defineMemo({ update, retrieve })`,
+          },
+        };
       }
       program = exported;
       const methods: Record<string, string> = {};
@@ -621,7 +656,12 @@ function entry(callId: number, op: string, arg: string | undefined): void {
       done(callId, reply);
     },
     // run() catches what the program throws; this is the net under run() itself.
-    () => done(callId, { ok: false, error: { name: 'Error', message: `${op}() failed in a way that could not be described` }, logsDropped }),
+    () =>
+      done(callId, {
+        ok: false,
+        error: { name: 'Error', message: `${op}() failed in a way that could not be described` },
+        logsDropped,
+      }),
   ]);
 }
 

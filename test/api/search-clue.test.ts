@@ -24,15 +24,46 @@ beforeAll(async () => {
       const ids = [...user.matchAll(/taskId: (\S+)/g)].map((m) => m[1] as string);
       summarised.push(...ids);
       // The model reads the scenario from the task text: warm families against cold ones.
-      return { content: JSON.stringify({ summaries: ids.map((id) => ({ taskId: id, summary: /^(ember|tide)/.test(id) ? 'open a vault of a warm family' : 'open a vault of a cold family' })) }) };
+      return {
+        content: JSON.stringify({
+          summaries: ids.map((id) => ({
+            taskId: id,
+            summary: /^(ember|tide)/.test(id) ? 'open a vault of a warm family' : 'open a vault of a cold family',
+          })),
+        }),
+      };
     }
     if (user.includes('cluster manager')) {
       const ids = [...user.matchAll(/^(\S+): open a vault of a (warm|cold) family$/gm)];
       const first = user.includes('(empty: this is the first step)');
-      return { content: JSON.stringify({ operations: first ? [{ op: 'create', id: 'warm', label: 'warm vaults', description: '' }, { op: 'create', id: 'cold', label: 'cold vaults', description: '' }] : [], assign: Object.fromEntries(ids.map((m) => [m[1], m[2]])) }) };
+      return {
+        content: JSON.stringify({
+          operations: first
+            ? [
+                { op: 'create', id: 'warm', label: 'warm vaults', description: '' },
+                { op: 'create', id: 'cold', label: 'cold vaults', description: '' },
+              ]
+            : [],
+          assign: Object.fromEntries(ids.map((m) => [m[1], m[2]])),
+        }),
+      };
     }
-    if (body.response_format?.type === 'json_object') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], summary: 's', changes: [{ change: 'c' }] }) };
-    return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nconst seen: string[] = [];\nexport const config = { n: ${summarised.length} };\nexport default defineMemo({ update(e) { seen.push(e.instruction); }, retrieve() { return { text: seen.join('\\n'), images: [] }; } });\n\`\`\``) };
+    if (body.response_format?.type === 'json_object')
+      return {
+        content: JSON.stringify({
+          relevance: [],
+          weaknesses: ['w'],
+          suggestions: [{ priority: 1, change: 'c' }],
+          summary: 's',
+          changes: [{ change: 'c' }],
+        }),
+      };
+    return {
+      content: withAnalysis(
+        body,
+        `\`\`\`ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nconst seen: string[] = [];\nexport const config = { n: ${summarised.length} };\nexport default defineMemo({ update(e) { seen.push(e.instruction); }, retrieve() { return { text: seen.join('\\n'), images: [] }; } });\n\`\`\``,
+      ),
+    };
   };
 });
 afterAll(async () => {
@@ -41,7 +72,7 @@ afterAll(async () => {
 });
 
 describe('a model search with CluE', () => {
-  it('journals each step\'s clustering, carries the pool on (across a resume too) and summarises each task once', async () => {
+  it("journals each step's clustering, carries the pool on (across a resume too) and summarises each task once", async () => {
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
     const out = join(work, 'run');
     const env = join(repoRoot, 'examples', 'vault-env', 'env.ts');
@@ -56,12 +87,18 @@ describe('a model search with CluE', () => {
     expect([...new Set(r.clusterings.map((c) => c.step))]).toEqual(generating);
     // The pool is managed once for tasks it has not seen; the later step (after the resume) carries the pool the first
     // made on: it asks the manager only about new tasks, with that pool in the prompt, or not at all.
-    const managed = server.chatRequests().map((b) => String(b.messages.at(-1).content)).filter((p) => p.includes('cluster manager'));
+    const managed = server
+      .chatRequests()
+      .map((b) => String(b.messages.at(-1).content))
+      .filter((p) => p.includes('cluster manager'));
     expect(managed.length).toBeGreaterThanOrEqual(1);
     expect(managed.length).toBeLessThanOrEqual(generating.length);
-    expect(managed.slice(1).every((p) => p.includes('- warm [') && !p.includes('(empty: this is the first step)'))).toBe(true);
+    expect(
+      managed.slice(1).every((p) => p.includes('- warm [') && !p.includes('(empty: this is the first step)')),
+    ).toBe(true);
     const later = r.clusterings.filter((c) => c.step !== generating[0]);
-    for (const c of later) expect(c.source === 'model' && (c.notes.some((n) => /pool stands/.test(n)) || c.clusters.length > 0)).toBe(true);
+    for (const c of later)
+      expect(c.source === 'model' && (c.notes.some((n) => /pool stands/.test(n)) || c.clusters.length > 0)).toBe(true);
     expect(r.clusterings[0]).toMatchObject({ source: 'model' });
     expect(r.cluePool.clusters.map((c) => c.label).sort()).toEqual(['cold vaults', 'warm vaults']);
     expect(new Set(summarised).size).toBe(summarised.length);

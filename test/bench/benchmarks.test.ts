@@ -37,12 +37,21 @@ describe("bench:search's benchmarks", () => {
       told.set(key, [...(told.get(key) ?? []), `${t.instruction}\n${fb}`]);
     }
     const score = (memory: (t: EnvTask<unknown>) => string) =>
-      mean(asked.map((t) => {
-        const truth = t.truth as Parameters<typeof checkReply>[0];
-        return checkReply(truth, stylesOf(agentReply(t as never, { text: memory(t), images: [] }).text, truth.customer)).reward;
-      }));
+      mean(
+        asked.map((t) => {
+          const truth = t.truth as Parameters<typeof checkReply>[0];
+          return checkReply(
+            truth,
+            stylesOf(agentReply(t as never, { text: memory(t), images: [] }).text, truth.customer),
+          ).reward;
+        }),
+      );
     expect(score(() => '')).toBeLessThan(0.3);
-    expect(score((t) => (told.get(`${t.world}/${(t.truth as { customer: { firm: string } }).customer.firm}`) ?? []).join('\n'))).toBeGreaterThan(0.97);
+    expect(
+      score((t) =>
+        (told.get(`${t.world}/${(t.truth as { customer: { firm: string } }).customer.firm}`) ?? []).join('\n'),
+      ),
+    ).toBeGreaterThan(0.97);
   });
 
   it('intranets: what a chore needs was done in its site\u2019s update episodes; no memory scores low', async () => {
@@ -52,15 +61,33 @@ describe("bench:search's benchmarks", () => {
     const episodes = new Map<string, string[]>();
     for (const t of update) {
       const run = runChore(t.truth as never, EMPTY);
-      episodes.set(t.world as string, [...(episodes.get(t.world as string) ?? []), `${t.instruction}\n${run.steps.map((x) => `${x.action} -> ${x.result}${x.error ? ` [error: ${x.error}]` : ''}`).join('\n')}`]);
+      episodes.set(t.world as string, [
+        ...(episodes.get(t.world as string) ?? []),
+        `${t.instruction}\n${run.steps.map((x) => `${x.action} -> ${x.result}${x.error ? ` [error: ${x.error}]` : ''}`).join('\n')}`,
+      ]);
     }
-    const score = (memory: (t: EnvTask<unknown>) => string) => mean(asked.map((t) => (s.check?.(t, runChore(t.truth as never, { text: memory(t), images: [] })) as { reward: number }).reward));
+    const score = (memory: (t: EnvTask<unknown>) => string) =>
+      mean(
+        asked.map(
+          (t) =>
+            (s.check?.(t, runChore(t.truth as never, { text: memory(t), images: [] })) as { reward: number }).reward,
+        ),
+      );
     expect(score(() => '')).toBeLessThan(0.35);
     expect(score((t) => (episodes.get(t.world as string) ?? []).join('\n'))).toBeGreaterThan(0.9);
   });
 
   it("long-chats: every question's evidence turns alone pick the right choice, an empty payload a quarter, and every turn naming a choice barely more", () => {
-    const lines = longChats(17).trim().split('\n').map((l) => JSON.parse(l) as { sessions?: { turns: { id: string; speaker: string; text: string }[] }[]; questions?: { choices: string[]; correct: number; evidence: string[] }[] });
+    const lines = longChats(17)
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            sessions?: { turns: { id: string; speaker: string; text: string }[] }[];
+            questions?: { choices: string[]; correct: number; evidence: string[] }[];
+          },
+      );
     let n = 0;
     const right = { evidence: 0, empty: 0, mentions: 0 };
     for (const w of lines.slice(1)) {
@@ -70,7 +97,9 @@ describe("bench:search's benchmarks", () => {
         const ok = (payload: string) => pickChoice(q.choices, payload) === q.correct;
         right.evidence += Number(ok(q.evidence.map((id) => turns.get(id)).join('\n')));
         right.empty += Number(ok(''));
-        right.mentions += Number(ok([...turns.values()].filter((t) => q.choices.some((c) => t.includes(c))).join('\n')));
+        right.mentions += Number(
+          ok([...turns.values()].filter((t) => q.choices.some((c) => t.includes(c))).join('\n')),
+        );
       }
     }
     expect(n).toBe(641);

@@ -30,7 +30,9 @@ describe('evaluation progress through a pipe', () => {
     expect(out).toEqual([]);
     t = 31_000;
     print('dense', { kind: 'task', world: 'w1', taskId: 'q1', reward: 0, done: 1, total: 40 });
-    expect(out).toEqual(['  … bm25: 10 tasks done (1 world started, 0m31s)\n  … dense: 1 tasks done (1 world started, 0m31s)\n']);
+    expect(out).toEqual([
+      '  … bm25: 10 tasks done (1 world started, 0m31s)\n  … dense: 1 tasks done (1 world started, 0m31s)\n',
+    ]);
     // bm25 ends; only dense moves: the next line names dense alone.
     print('bm25', { kind: 'world-end', world: 'w1', score: 0.5 });
     t = 62_000;
@@ -64,9 +66,21 @@ describe('evaluation progress through a pipe', () => {
   });
 });
 
-describe('a search\'s step lines', () => {
+describe("a search's step lines", () => {
   const options = { budget: 10, ucb: DEFAULT_UCB } as unknown as RunOptions;
-  const node = (id: string, parent: string | null, scores: number[]) => ({ id, parent, kind: parent ? 'child' : 'root', dir: id, hash: id, step: 0, parentSnapshot: null, scores, samples: scores.map((_, i) => i), description: 'tune k' }) as const;
+  const node = (id: string, parent: string | null, scores: number[]) =>
+    ({
+      id,
+      parent,
+      kind: parent ? 'child' : 'root',
+      dir: id,
+      hash: id,
+      step: 0,
+      parentSnapshot: null,
+      scores,
+      samples: scores.map((_, i) => i),
+      description: 'tune k',
+    }) as const;
   const state = (): SearchProgress => {
     const st = emptyState(new CostLedger());
     st.tree.add({ ...node('root', null, [0.2]), scores: [0.2] });
@@ -75,12 +89,16 @@ describe('a search\'s step lines', () => {
   };
   const at = (t: number, e: Record<string, unknown>) => ({ t, ...e }) as unknown as JournalEvent;
 
-  it('estimates the steps left from the budget\'s steps alone, not step 0', () => {
+  it("estimates the steps left from the budget's steps alone, not step 0", () => {
     // The demo's first estimate: a 65 s step 0 and an 8 s first step, 9 steps to go.
     expect(stepsLeftMs(8_000, 1, 9)).toBe(72_000);
     let t = 65_000;
     const out: string[] = [];
-    const print = stepProgress(options, (s) => out.push(s), () => t);
+    const print = stepProgress(
+      options,
+      (s) => out.push(s),
+      () => t,
+    );
     const s = state();
     print(at(t, { type: 'action', step: 1, kind: 'generate', node: 'root' }), s);
     t += 8_000;
@@ -89,14 +107,21 @@ describe('a search\'s step lines', () => {
     expect(out.at(-1)).toContain('1m13s elapsed, ~1m12s of steps left');
   });
 
-  it('says once that a step\'s children changed nothing, however many it tried', () => {
+  it("says once that a step's children changed nothing, however many it tried", () => {
     const out: string[] = [];
-    const print = stepProgress(options, (s) => out.push(s), () => 0);
+    const print = stepProgress(
+      options,
+      (s) => out.push(s),
+      () => 0,
+    );
     const s = state();
     print(at(0, { type: 'action', step: 2, kind: 'generate', node: 'n1' }), s);
-    for (let i = 0; i < 3; i++) print(at(0, { type: 'no-op', step: 2, parent: 'n1', reason: 'the same program as n1' }), s);
+    for (let i = 0; i < 3; i++)
+      print(at(0, { type: 'no-op', step: 2, parent: 'n1', reason: 'the same program as n1' }), s);
     print(at(0, { type: 'step-done', step: 2 }), s);
-    expect(out).toEqual(['  step 2/10 generate from n1: 3 children that changed nothing, not evaluated (the same program as n1)\n']);
+    expect(out).toEqual([
+      '  step 2/10 generate from n1: 3 children that changed nothing, not evaluated (the same program as n1)\n',
+    ]);
     // A step whose second child was evaluated says so in its one line.
     print(at(0, { type: 'action', step: 3, kind: 'generate', node: 'n1' }), s);
     print(at(0, { type: 'no-op', step: 3, parent: 'n1', reason: 'the same program as n1' }), s);
@@ -104,12 +129,18 @@ describe('a search\'s step lines', () => {
     print(at(0, { type: 'evaluation', step: 3, node: 'n3', split: 'train', index: 0, score: 0.6, tasks: 93 }), s);
     print(at(0, { type: 'step-done', step: 3 }), s);
     expect(out).toHaveLength(2);
-    expect(out[1]).toMatch(/^ {2}step 3\/10 generate from n1 \(after a child that changed nothing\) → n3 \[tune k\]: 0\.600/);
+    expect(out[1]).toMatch(
+      /^ {2}step 3\/10 generate from n1 \(after a child that changed nothing\) → n3 \[tune k\]: 0\.600/,
+    );
   });
 
   it("shows the best LCB by the engine's own rule, and re-derives no formula or step number of the engine's", () => {
     const out: string[] = [];
-    const print = stepProgress(options, (s) => out.push(s), () => 0);
+    const print = stepProgress(
+      options,
+      (s) => out.push(s),
+      () => 0,
+    );
     const s = state();
     s.tree.add({ ...node('n2', 'root', [0.9]), kind: 'child', step: 2 });
     (s.tree.get('root').scores as number[]).push(0.3, 0.25);
@@ -132,9 +163,24 @@ describe("a step's line", () => {
     const tree = new SearchTree();
     const base = { dir: 'programs/x', hash: 'h', parentSnapshot: 0.5, scores: [0.5], samples: [0] };
     tree.add({ ...base, id: 'root', parent: null, kind: 'root', step: 0, parentSnapshot: null });
-    tree.add({ ...base, id: 'n1', parent: 'root', kind: 'child', step: 1, description: 'stage-tune: bm25Stage k 40 → 60 (sweep of bm25Stage.k)', mode: 'sweep' });
+    tree.add({
+      ...base,
+      id: 'n1',
+      parent: 'root',
+      kind: 'child',
+      step: 1,
+      description: 'stage-tune: bm25Stage k 40 → 60 (sweep of bm25Stage.k)',
+      mode: 'sweep',
+    });
     expect(childWords(tree.get('n1'), tree)).toMatch(/^\[sweep: stage-tune: bm25Stage k 40 → 60/);
-    tree.add({ ...base, id: 'n2', parent: 'root', kind: 'child', step: 2, description: 'sweep: a description that names a mode is not read' });
+    tree.add({
+      ...base,
+      id: 'n2',
+      parent: 'root',
+      kind: 'child',
+      step: 2,
+      description: 'sweep: a description that names a mode is not read',
+    });
     expect(childWords(tree.get('n2'), tree)).not.toMatch(/^\[sweep: sweep/);
   });
 });

@@ -19,7 +19,18 @@ beforeAll(async () => {
   let programs = 0;
   server.onChat = (body) => {
     if (body.response_format?.type === 'json_object') {
-      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'keep more' }], summary: 's', changes: [{ change: 'keep more' }], summaries: [], operations: [], assign: {} }) };
+      return {
+        content: JSON.stringify({
+          relevance: [],
+          weaknesses: ['w'],
+          suggestions: [{ priority: 1, change: 'keep more' }],
+          summary: 's',
+          changes: [{ change: 'keep more' }],
+          summaries: [],
+          operations: [],
+          assign: {},
+        }),
+      };
     }
     programs++;
     const program = [
@@ -44,7 +55,11 @@ afterAll(async () => {
 const env = () => ({ ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
 /** The CLI in a child process, without blocking this process (the model server lives here). */
 function start(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: repoRoot,
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -57,12 +72,31 @@ describe('automemo search --parallel', () => {
   it('survives kill -9 with steps in flight: --resume keeps every finished node and completes the budget', async () => {
     const out = join(work, 'run');
     const envModule = join(repoRoot, 'examples', 'vault-env', 'env.ts');
-    const first = start(['search', '--env', envModule, '--meta', 'model', '--seeds', 'bm25', '--budget', '8', '--parallel', '4', '--no-test', '--seed', '2', '--out', out]);
+    const first = start([
+      'search',
+      '--env',
+      envModule,
+      '--meta',
+      'model',
+      '--seeds',
+      'bm25',
+      '--budget',
+      '8',
+      '--parallel',
+      '4',
+      '--no-test',
+      '--seed',
+      '2',
+      '--out',
+      out,
+    ]);
     const journal = join(out, 'journal.jsonl');
     const state = () => {
       if (!existsSync(journal)) return { done: 0, inFlight: 0 };
       const text = readFileSync(journal, 'utf8');
-      const done = new Set([...text.matchAll(/"type":"step-done","step":(\d+)/g)].map((m) => Number(m[1])).filter((s) => s > 0));
+      const done = new Set(
+        [...text.matchAll(/"type":"step-done","step":(\d+)/g)].map((m) => Number(m[1])).filter((s) => s > 0),
+      );
       const acted = new Set([...text.matchAll(/"type":"action","step":(\d+)/g)].map((m) => Number(m[1])));
       return { done: done.size, inFlight: [...acted].filter((s) => !done.has(s)).length };
     };

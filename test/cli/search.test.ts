@@ -1,6 +1,16 @@
 // The search as a user runs it, including a real kill -9 in the middle and --resume.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,10 +38,30 @@ describe('automemo search', () => {
   it('survives kill -9 mid-run: --resume loses no finished step and completes the budget', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'search-kill-')), 'run');
     dirs.push(join(out, '..'));
-    const args = ['search', '--env', 'locomo', '--data', oneConversation(), '--seeds', 'bm25', '--budget', '4', '--eval-fraction', '0.3', '--min-eval-tasks', '0', '--no-test', '--seed', '5', '--out', out];
+    const args = [
+      'search',
+      '--env',
+      'locomo',
+      '--data',
+      oneConversation(),
+      '--seeds',
+      'bm25',
+      '--budget',
+      '4',
+      '--eval-fraction',
+      '0.3',
+      '--min-eval-tasks',
+      '0',
+      '--no-test',
+      '--seed',
+      '5',
+      '--out',
+      out,
+    ];
     const child = spawn(process.execPath, [bin, ...args], { cwd: repoRoot, env, stdio: 'ignore' });
     const journal = join(out, 'journal.jsonl');
-    const doneSteps = () => (existsSync(journal) ? (readFileSync(journal, 'utf8').match(/"type":"step-done"/g) ?? []).length : 0);
+    const doneSteps = () =>
+      existsSync(journal) ? (readFileSync(journal, 'utf8').match(/"type":"step-done"/g) ?? []).length : 0;
     const deadline = Date.now() + 240_000;
     while (doneSteps() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // The user's kill -9 reaches the command they started (the launcher); the search inside must stop with it.
@@ -53,7 +83,8 @@ describe('automemo search', () => {
     expect(resumed.out).toMatch(/^steps\s+4$/m);
     const after = replay(readJournal(journal).events);
     // Every node and score finished before the kill is still there, unchanged.
-    for (const [id, scores] of keptNodes) expect(after.tree.get(id as string).scores.slice(0, (scores as number[]).length)).toEqual(scores);
+    for (const [id, scores] of keptNodes)
+      expect(after.tree.get(id as string).scores.slice(0, (scores as number[]).length)).toEqual(scores);
     expect(after.completedSteps).toBe(4);
     expect(after.actions.filter((a) => a.step >= 1 && a.step <= 4).map((a) => a.step)).toEqual([1, 2, 3, 4]);
     // Its own deadline for the first steps is 240 s: a loaded machine must not fail it at vitest's default minute.
@@ -73,28 +104,61 @@ describe('automemo search', () => {
     expect(relative(out, join(out, 'programs', `seed-${seed}`)).startsWith('..')).toBe(true);
     // Through the dispatcher in this process (the real binary runs the kill -9 test above): a process start is
     // seconds on a loaded machine.
-    const first = await automemoInProcess('search', '--env', 'locomo', '--data', oneConversation(), '--budget', '0', '--no-test', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seeds', seed, '--out', out);
+    const first = await automemoInProcess(
+      'search',
+      '--env',
+      'locomo',
+      '--data',
+      oneConversation(),
+      '--budget',
+      '0',
+      '--no-test',
+      '--eval-fraction',
+      '0.2',
+      '--min-eval-tasks',
+      '0',
+      '--seeds',
+      seed,
+      '--out',
+      out,
+    );
     expect(first.code, first.err).toBe(0);
     expect(first.out).toMatch(/selected \(lcb\)\s+(root|seed-seeddir)/);
     expect(first.out).toMatch(/^seed-seeddir\s+validation \d/m);
-    const seedNode = readJournal(join(out, 'journal.jsonl')).events.find((e) => e.type === 'node' && e.id === 'seed-seeddir');
+    const seedNode = readJournal(join(out, 'journal.jsonl')).events.find(
+      (e) => e.type === 'node' && e.id === 'seed-seeddir',
+    );
     expect(seedNode).toMatchObject({ kind: 'seed', dir: 'programs/seed-seeddir' });
     expect(readdirSync(join(out, 'evidence')).sort()).toEqual(['root', 'seed-seeddir']);
     expect(readdirSync(seedDir)).toEqual(['index.ts']);
     expect(statSync(join(seedDir, 'index.ts')).mtimeMs).toBe(seedFile.mtimeMs);
-    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'bm25,,dense')).err).toContain('--seeds has an empty name');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'bm25,,dense')).err).toContain(
+      '--seeds has an empty name',
+    );
     const again = await automemoInProcess('search', '--env', 'locomo', '--budget', '0', '--out', out);
     expect(again.code).toBe(2);
     expect(again.err).toContain('already holds a run; use --resume');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain('--policy: unknown policy "magic"; known: ucb, ucb-paper, greedy, random, alma-softmax');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'ucbb')).err).toContain('unknown policy "ucbb" (did you mean "ucb"?)');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'nope')).err).toContain('no memo program "nope"');
-    expect((await automemoInProcess('search', '--resume', '--out', join(out, 'missing'))).err).toContain('has no run.json');
-    expect((await automemoInProcess('search', '--env', 'locomo', '--meta', 'model')).err).toContain('--meta model needs a model');
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'magic')).err).toContain(
+      '--policy: unknown policy "magic"; known: ucb, ucb-paper, greedy, random, alma-softmax',
+    );
+    expect((await automemoInProcess('search', '--env', 'locomo', '--policy', 'ucbb')).err).toContain(
+      'unknown policy "ucbb" (did you mean "ucb"?)',
+    );
+    expect((await automemoInProcess('search', '--env', 'locomo', '--seeds', 'nope')).err).toContain(
+      'no memo program "nope"',
+    );
+    expect((await automemoInProcess('search', '--resume', '--out', join(out, 'missing'))).err).toContain(
+      'has no run.json',
+    );
+    expect((await automemoInProcess('search', '--env', 'locomo', '--meta', 'model')).err).toContain(
+      '--meta model needs a model',
+    );
     // A run in use by a live process is refused.
     // (The dispatcher runs in this process here, so the holder is another live one: vitest's own.)
     writeFileSync(join(out, 'lock'), String(process.ppid));
-    expect((await automemoInProcess('search', '--resume', '--out', out)).err).toContain(`is in use by process ${process.ppid}`);
+    expect((await automemoInProcess('search', '--resume', '--out', out)).err).toContain(
+      `is in use by process ${process.ppid}`,
+    );
     rmSync(join(out, 'lock'));
   }, 240_000);
 });

@@ -16,13 +16,28 @@ describe('automemo with --env visual', () => {
   // Through the dispatcher in this process: the real binary runs the search below, and a process start is seconds on
   // a loaded machine.
   it('evaluates a program and stores the images it showed as files beside the evidence', async () => {
-    const r = await automemoInProcess('eval', '--env', 'visual:scenes', '--program', 'trajectory-retrieval', '--split', 'train', '--tasks', '5', '--out', join(out, 'eval'));
+    const r = await automemoInProcess(
+      'eval',
+      '--env',
+      'visual:scenes',
+      '--program',
+      'trajectory-retrieval',
+      '--split',
+      'train',
+      '--tasks',
+      '5',
+      '--out',
+      join(out, 'eval'),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('visual — mode: offline; reward: exact answer');
     expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);
     expect(r.out).toMatch(/scenes\/[a-z-]+/);
     const dir = join(out, 'eval', 'trajectory-retrieval');
-    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(5);
     for (const l of lines) {
       expect(l.trajectory.steps.at(-1).action).toMatch(/^<answer>/);
@@ -35,14 +50,38 @@ describe('automemo with --env visual', () => {
     const server = await metaModelServer();
     // The test-split phase learns from every training episode (36 more collected here); LoCoMo's demo covers it.
     const r = await automemoAsync(
-      ['search', '--env', 'visual:scenes', '--budget', '1', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
+      [
+        'search',
+        '--env',
+        'visual:scenes',
+        '--budget',
+        '1',
+        '--seeds',
+        'trajectory-retrieval',
+        '--meta',
+        'model',
+        '--clusters',
+        'metadata',
+        '--policy',
+        'greedy',
+        '--no-test',
+        '--eval-fraction',
+        '0.1',
+        '--min-eval-tasks',
+        '3',
+        '--out',
+        run,
+      ],
       { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env visual:scenes (offline');
     expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
     expectImagePartsWithinLimits(server);
-    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
   }, 300_000);

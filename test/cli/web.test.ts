@@ -14,14 +14,29 @@ describe('automemo with --env web', () => {
   // Through the dispatcher in this process: the real binary runs the search below, and a process start is seconds on
   // a loaded machine.
   it('evaluates a program and stores the screenshots as files beside the evidence', async () => {
-    const r = await automemoInProcess('eval', '--env', 'web:code', '--program', 'trajectory-retrieval', '--split', 'train', '--tasks', '5', '--out', join(out, 'eval'));
+    const r = await automemoInProcess(
+      'eval',
+      '--env',
+      'web:code',
+      '--program',
+      'trajectory-retrieval',
+      '--split',
+      'train',
+      '--tasks',
+      '5',
+      '--out',
+      join(out, 'eval'),
+    );
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('web — mode: offline; reward: task success');
     expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);
     // A seeded sample of 5 of the 30 validation tasks: some template of the site is in it.
     expect(r.out).toMatch(/code\/[a-z-]+/);
     const dir = join(out, 'eval', 'trajectory-retrieval');
-    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(5);
     for (const l of lines) {
       expect(l.trajectory.steps.at(-1).action).toMatch(/^ANSWER; /);
@@ -36,14 +51,38 @@ describe('automemo with --env web', () => {
     // Validation runs every evaluation in Chromium; the test-split phase is the same code on any environment
     // (LoCoMo's demo covers it), and on web it took three minutes of this test's four.
     const r = await automemoAsync(
-      ['search', '--env', 'web:code', '--budget', '1', '--seeds', 'trajectory-retrieval', '--meta', 'model', '--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3', '--out', run],
+      [
+        'search',
+        '--env',
+        'web:code',
+        '--budget',
+        '1',
+        '--seeds',
+        'trajectory-retrieval',
+        '--meta',
+        'model',
+        '--clusters',
+        'metadata',
+        '--policy',
+        'greedy',
+        '--no-test',
+        '--eval-fraction',
+        '0.1',
+        '--min-eval-tasks',
+        '3',
+        '--out',
+        run,
+      ],
       { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env web:code (offline');
     expectImagePartsWithinLimits(server);
     expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
-    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('web');
   }, 900_000);

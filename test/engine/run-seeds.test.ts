@@ -12,7 +12,23 @@ describe('the seeds of a run', () => {
   });
 
   it('are read back as the run recorded them, and a run that does not record them is refused', () => {
-    const recorded = { env: 'toy', budget: 1, seeds: [], meta: 'offline', seed: 5, splitSeed: 2, sandboxSeed: 6, policy: 'ucb', selection: 'lcb', evalFraction: 0.5, minEvalTasks: 30, ucb: { cEval: 1, cGen: 1, lambda: 1, kappa: 1, minWidth: 1, seedsExpandable: true }, repairAttempts: 3, quickExamTasks: 5, testWinner: true };
+    const recorded = {
+      env: 'toy',
+      budget: 1,
+      seeds: [],
+      meta: 'offline',
+      seed: 5,
+      splitSeed: 2,
+      sandboxSeed: 6,
+      policy: 'ucb',
+      selection: 'lcb',
+      evalFraction: 0.5,
+      minEvalTasks: 30,
+      ucb: { cEval: 1, cGen: 1, lambda: 1, kappa: 1, minWidth: 1, seedsExpandable: true },
+      repairAttempts: 3,
+      quickExamTasks: 5,
+      testWinner: true,
+    };
     expect(seedsOf(RunOptionsSchema.parse(recorded))).toEqual({ run: 5, split: 2, sandbox: 6 });
     const { splitSeed: _split, sandboxSeed: _sandbox, ...unrecorded } = recorded;
     expect(RunOptionsSchema.safeParse(unrecorded).success).toBe(false);

@@ -23,9 +23,18 @@ function dataset(worlds: number, sessions: number, extraHeader = {}): string {
         id: `w${w}`,
         sessions: Array.from({ length: sessions }, (_, s) => ({
           time: Date.UTC(2024, 0, 1 + s),
-          turns: [0, 1, 2].map((t) => ({ id: `s${s}:${t}`, speaker: 'Ana', text: `In world ${w}, session ${s} says fact number ${t} about item ${s * 3 + t}.` })),
+          turns: [0, 1, 2].map((t) => ({
+            id: `s${s}:${t}`,
+            speaker: 'Ana',
+            text: `In world ${w}, session ${s} says fact number ${t} about item ${s * 3 + t}.`,
+          })),
         })),
-        questions: Array.from({ length: sessions }, (_, s) => ({ id: `w${w}-q${s}`, question: `What about item ${s * 3}?`, scenario: ['who', 'when', 'what'][s % 3], evidence: [`s${s}:0`] })),
+        questions: Array.from({ length: sessions }, (_, s) => ({
+          id: `w${w}-q${s}`,
+          question: `What about item ${s * 3}?`,
+          scenario: ['who', 'when', 'what'][s % 3],
+          evidence: [`s${s}:0`],
+        })),
       }),
     );
   }
@@ -49,11 +58,19 @@ describe('the quick examination of a history benchmark', () => {
     const sessionOf = (id: string) => Number(/q(\d+)$/.exec(id)?.[1]);
     expect(Math.max(...tasks.map((t) => sessionOf(t.taskId)))).toBeGreaterThanOrEqual(8);
     // Every question's evidence session is learned, in its world.
-    for (const t of tasks) expect(episodes.map((e) => e.taskId)).toContain(`${t.meta.conversation}/session-${sessionOf(t.taskId) + 1}`);
+    for (const t of tasks)
+      expect(episodes.map((e) => e.taskId)).toContain(`${t.meta.conversation}/session-${sessionOf(t.taskId) + 1}`);
   });
 
   it('keeps the sessions within a bound on turns, always those the chosen questions need', () => {
-    const world = { id: 'big', sessionTurns: Array.from({ length: 400 }, () => 20), questions: [{ id: 'early', scenario: 'a', evidenceSessions: [3] }, { id: 'late', scenario: 'b', evidenceSessions: [390] }] };
+    const world = {
+      id: 'big',
+      sessionTurns: Array.from({ length: 400 }, () => 20),
+      questions: [
+        { id: 'early', scenario: 'a', evidenceSessions: [3] },
+        { id: 'late', scenario: 'b', evidenceSessions: [390] },
+      ],
+    };
     const s = historySample([world], 5);
     const turns = (s.worlds[0]?.sessions ?? []).length * 20;
     expect(turns).toBeLessThanOrEqual(SAMPLE_MAX_TURNS);

@@ -13,22 +13,47 @@ import { cliEnv } from '../support/cli.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'automemo-packed-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function run(cmd: string, args: string[], extraEnv: Record<string, string> = {}): { code: number | null; out: string; err: string } {
-  const r = spawnSync(cmd, args, { cwd: scratch, encoding: 'utf8', env: { ...cliEnv, npm_config_update_notifier: 'false', ...extraEnv }, timeout: 300_000 });
+function run(
+  cmd: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(cmd, args, {
+    cwd: scratch,
+    encoding: 'utf8',
+    env: { ...cliEnv, npm_config_update_notifier: 'false', ...extraEnv },
+    timeout: 300_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
-const automemo = (...args: string[]) => run(process.execPath, [join(scratch, 'node_modules', 'automemo', 'bin', 'automemo.js'), ...args]);
+const automemo = (...args: string[]) =>
+  run(process.execPath, [join(scratch, 'node_modules', 'automemo', 'bin', 'automemo.js'), ...args]);
 
 beforeAll(() => {
-  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: repoRoot, encoding: 'utf8', env: cliEnv });
+  const packed = spawnSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    env: cliEnv,
+  });
   if (packed.status !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   const tarball = join(scratch, (JSON.parse(packed.stdout) as { filename: string }[])[0]?.filename as string);
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'my-benchmark', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'my-benchmark', version: '1.0.0', private: true, type: 'module' }),
+  );
   // Install scripts compile isolated-vm and hnswlib-node (a minute or more on two cores); the test installs
   // without them and takes the native builds from this checkout: same Node ABI, same machine, as a prebuilt would be.
   const installed = run('npm', ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline']);
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${installed.err}`);
-  for (const [pkg, dir] of [['isolated-vm', 'out'], ['hnswlib-node', 'build']]) cpSync(join(repoRoot, 'node_modules', pkg as string, dir as string), join(scratch, 'node_modules', pkg as string, dir as string), { recursive: true });
+  for (const [pkg, dir] of [
+    ['isolated-vm', 'out'],
+    ['hnswlib-node', 'build'],
+  ])
+    cpSync(
+      join(repoRoot, 'node_modules', pkg as string, dir as string),
+      join(scratch, 'node_modules', pkg as string, dir as string),
+      { recursive: true },
+    );
   copyFileSync(join(repoRoot, 'examples', 'vault-env', 'env.ts'), join(scratch, 'my-env.ts'));
 }, 300_000);
 
@@ -41,15 +66,31 @@ describe('automemo installed from its tarball, with a benchmark of its own', () 
   it('searches on a module environment beside it with the installed CLI, recording where the module is', () => {
     // The dense seed embeds through the installed model. (Screening all seven standard designs, the default, would
     // evaluate six more programs and test nothing more.)
-    const searched = automemo('search', '--env', './my-env.ts', '--seeds', 'dense', '--budget', '1', '--no-test', '--out', 'run1');
+    const searched = automemo(
+      'search',
+      '--env',
+      './my-env.ts',
+      '--seeds',
+      'dense',
+      '--budget',
+      '1',
+      '--no-test',
+      '--out',
+      'run1',
+    );
     expect(searched.code, searched.err).toBe(0);
     expect(searched.out).toContain(`env ./my-env.ts from ${join(scratch, 'my-env.ts')}`);
     const info = JSON.parse(readFileSync(join(scratch, 'run1', 'run.json'), 'utf8'));
-    expect(info.envSource).toMatchObject({ kind: 'module', name: 'vaults', path: join(scratch, 'my-env.ts'), files: 1 });
+    expect(info.envSource).toMatchObject({
+      kind: 'module',
+      name: 'vaults',
+      path: join(scratch, 'my-env.ts'),
+      files: 1,
+    });
     expect(info.versions['isolated-vm']).toBe('5.0.4');
   }, 300_000);
 
-  it('gives a TypeScript consumer the API\'s types with nothing else installed: options are checked, results typed', () => {
+  it("gives a TypeScript consumer the API's types with nothing else installed: options are checked, results typed", () => {
     // No @types/node in the consumer (automemo's types name bytes as Uint8Array and the environment as a record).
     // Under skipLibCheck a name @types/node would give is silently any; checking every library instead costs ~20 s,
     // so the declaration files the consumer reaches are read for such names.
@@ -75,13 +116,31 @@ export const program: MemoProgram = defineMemo({
 });
 `,
     );
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
     const r = run(process.execPath, [tsc, '-p', 'tsconfig.json']);
     expect(r.code, r.out + r.err).toBe(0);
-    const reached = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFilesOnly']).out.split('\n').filter((f) => f.includes('node_modules/automemo/'));
+    const reached = run(process.execPath, [tsc, '-p', 'tsconfig.json', '--listFilesOnly'])
+      .out.split('\n')
+      .filter((f) => f.includes('node_modules/automemo/'));
     expect(reached.length).toBeGreaterThan(20);
-    const nodeOnly = reached.filter((f) => /\bBuffer\b|\bNodeJS\.|from ['"]node:|types="node"/.test(readFileSync(f.trim(), 'utf8')));
+    const nodeOnly = reached.filter((f) =>
+      /\bBuffer\b|\bNodeJS\.|from ['"]node:|types="node"/.test(readFileSync(f.trim(), 'utf8')),
+    );
     expect(nodeOnly).toEqual([]);
   }, 120_000);
 

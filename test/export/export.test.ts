@@ -27,7 +27,12 @@ function sh(cmd: string, args: string[], cwd: string): string {
   const t = Date.now();
   // ONNXRUNTIME_NODE_INSTALL=skip, as the package's README says: onnxruntime-node's install script would otherwise
   // fetch GPU libraries from outside the npm registry.
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...cliEnv, npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip' }, timeout: 300_000 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...cliEnv, npm_config_update_notifier: 'false', ONNXRUNTIME_NODE_INSTALL: 'skip' },
+    timeout: 300_000,
+  });
   timings[`${cmd} ${args[0]}`] = Date.now() - t;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
@@ -40,7 +45,24 @@ beforeAll(async () => {
   // search command's own process is test/cli/search.test.ts's); the export below runs the real binary.
   mkdirSync(join(work, 'locomo'));
   cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(work, 'locomo', '26.json'));
-  const searched = await automemoInProcess('search', '--env', 'locomo', '--data', join(work, 'locomo'), '--seeds', 'omni-simplemem', '--budget', '0', '--no-test', '--eval-fraction', '1', '--seed', '3', '--out', run);
+  const searched = await automemoInProcess(
+    'search',
+    '--env',
+    'locomo',
+    '--data',
+    join(work, 'locomo'),
+    '--seeds',
+    'omni-simplemem',
+    '--budget',
+    '0',
+    '--no-test',
+    '--eval-fraction',
+    '1',
+    '--seed',
+    '3',
+    '--out',
+    run,
+  );
   if (searched.code !== 0) throw new Error(`search failed: ${searched.err}`);
   timings.search = Date.now() - t;
   t = Date.now();
@@ -51,12 +73,18 @@ beforeAll(async () => {
   timings.export = Date.now() - t;
   const packed = JSON.parse(sh('npm', ['pack', '--json'], pkgDir)) as { filename: string }[];
   mkdirSync(scratch);
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' }));
-  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(pkgDir, packed[0]?.filename as string)], scratch);
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' }),
+  );
+  sh(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(pkgDir, packed[0]?.filename as string)],
+    scratch,
+  );
 }, 600_000);
 
 afterAll(() => process.stderr.write(`export e2e timings (ms): ${JSON.stringify(timings)}\n`));
-
 
 /** The installed package's MCP server on `memoryDir`, connected with the official client over stdio. */
 async function connectMcp(memoryDir: string): Promise<{ client: Client; stderr: () => string }> {
@@ -80,14 +108,25 @@ describe('automemo export', () => {
     expect(final?.type === 'final' && final.winner).toBe('seed-omni-simplemem');
     expect(pkg.automemo).toMatchObject({
       version: JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version,
-      run: { folder: 'run', env: 'locomo', seed: 3, createdAt: JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).createdAt },
+      run: {
+        folder: 'run',
+        env: 'locomo',
+        seed: 3,
+        createdAt: JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).createdAt,
+      },
       node: { id: 'seed-omni-simplemem', kind: 'seed', chosenBy: 'final' },
       scores: { n: 1, test: null },
       native: { mode: 'bundle', abi: process.versions.modules },
     });
     expect(pkg.automemo.scores.validation).toBeCloseTo(final?.type === 'final' ? final.validation : NaN, 12);
     expect(pkg.automemo.scores.lcb).toBeCloseTo(final?.type === 'final' ? final.lcb : NaN, 12);
-    expect(pkg.dependencies).toMatchObject({ 'isolated-vm': '5.0.4', 'hnswlib-node': '3.0.0', openai: '6.49.0', '@energetic-ai/embeddings': '0.2.0', '@modelcontextprotocol/sdk': '1.32.2' });
+    expect(pkg.dependencies).toMatchObject({
+      'isolated-vm': '5.0.4',
+      'hnswlib-node': '3.0.0',
+      openai: '6.49.0',
+      '@energetic-ai/embeddings': '0.2.0',
+      '@modelcontextprotocol/sdk': '1.32.2',
+    });
     expect(pkg.bundleDependencies).toContain('isolated-vm');
     // The memory was embedded on ONNX Runtime (where it runs): its build for this platform only is inside, with no
     // install script, and nothing optional is left for npm to fetch (the whole npm package is 288 MB).
@@ -99,7 +138,9 @@ describe('automemo export', () => {
       expect(JSON.parse(readFileSync(join(onnx, 'package.json'), 'utf8')).scripts).toBeUndefined();
     }
     expect(pkg.bin).toEqual({ [`${NAME}-mcp`]: 'dist/mcp.js' });
-    expect(readFileSync(join(scratch, 'node_modules', NAME, 'README.md'), 'utf8')).toContain(`import { createMemory } from '${NAME}'`);
+    expect(readFileSync(join(scratch, 'node_modules', NAME, 'README.md'), 'utf8')).toContain(
+      `import { createMemory } from '${NAME}'`,
+    );
   });
 
   it('is used from plain JavaScript: the packaged memory, update, retrieve, save and resume', () => {
@@ -132,7 +173,12 @@ console.log(JSON.stringify(out));
 `,
     );
     const t = Date.now();
-    const r = spawnSync(process.execPath, ['--no-node-snapshot', 'use.mjs'], { cwd: scratch, encoding: 'utf8', env: cliEnv, timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--no-node-snapshot', 'use.mjs'], {
+      cwd: scratch,
+      encoding: 'utf8',
+      env: cliEnv,
+      timeout: 120_000,
+    });
     timings.script = Date.now() - t;
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -155,7 +201,12 @@ console.log(JSON.stringify(out));
     expect(out.stats.kv.keys).toBeGreaterThan(0);
     expect(out.stats.vectors[0].size).toBeGreaterThan(0);
     expect(out.savedTo).toBe('./mine');
-    expect(out.again.restored).toMatchObject({ mode: 'replay', from: './mine', episodes: episodes + 1, verified: true });
+    expect(out.again.restored).toMatchObject({
+      mode: 'replay',
+      from: './mine',
+      episodes: episodes + 1,
+      verified: true,
+    });
     expect(out.again.text).toContain('Fizzwick');
   }, 180_000);
 
@@ -178,9 +229,20 @@ await createMemory({ memoryDir: 1 });
 `,
     );
     // No @types: the declarations must stand on their own (and checking Node's types would take most of the time).
-    const compilerOptions = { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: [] };
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      types: [],
+    };
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
-    const r = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: scratch, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'],
+      { cwd: scratch, encoding: 'utf8' },
+    );
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 60_000);
@@ -190,29 +252,57 @@ await createMemory({ memoryDir: 1 });
     const memoryDir = join(scratch, 'mcp-memory');
     const { client, stderr } = await connectMcp(memoryDir);
     type Content = { type: string; text?: string }[];
-    const textOf = (r: unknown) => ((r as { content: Content }).content)[0]?.text ?? '';
+    const textOf = (r: unknown) => (r as { content: Content }).content[0]?.text ?? '';
     try {
       const tools = await client.listTools();
       expect(tools.tools.map((x) => x.name).sort()).toEqual(['memory_retrieve', 'memory_stats', 'memory_update']);
 
-      const known = await client.callTool({ name: 'memory_retrieve', arguments: { task: { taskId: 'q1', instruction: 'When did Caroline go to the LGBTQ support group?' } } });
+      const known = await client.callTool({
+        name: 'memory_retrieve',
+        arguments: { task: { taskId: 'q1', instruction: 'When did Caroline go to the LGBTQ support group?' } },
+      });
       expect(known.isError).toBeFalsy();
       expect(textOf(known)).toContain('LGBTQ support group');
 
-      const bad = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId: 'x', steps: 'none' } } });
+      const bad = await client.callTool({
+        name: 'memory_update',
+        arguments: { episode: { taskId: 'x', steps: 'none' } },
+      });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/Input validation error[\s\S]*(instruction|steps|outcome)/);
 
       const up = await client.callTool({
         name: 'memory_update',
-        arguments: { episode: { taskId: 'mcp-1', instruction: 'Conversation between Zorblax and Quintessa', steps: [{ action: 'Zorblax: my axolotl Fizzwick eats bloodworms.' }], outcome: { reward: 1, success: true }, meta: { speakers: ['Zorblax', 'Quintessa'] } } },
+        arguments: {
+          episode: {
+            taskId: 'mcp-1',
+            instruction: 'Conversation between Zorblax and Quintessa',
+            steps: [{ action: 'Zorblax: my axolotl Fizzwick eats bloodworms.' }],
+            outcome: { reward: 1, success: true },
+            meta: { speakers: ['Zorblax', 'Quintessa'] },
+          },
+        },
       });
       expect(up.isError).toBeFalsy();
-      const learned = await client.callTool({ name: 'memory_retrieve', arguments: { task: { taskId: 'q2', instruction: 'What does Fizzwick the axolotl eat?', meta: { speakers: ['Zorblax', 'Quintessa'] } } } });
+      const learned = await client.callTool({
+        name: 'memory_retrieve',
+        arguments: {
+          task: {
+            taskId: 'q2',
+            instruction: 'What does Fizzwick the axolotl eat?',
+            meta: { speakers: ['Zorblax', 'Quintessa'] },
+          },
+        },
+      });
       expect(textOf(learned)).toContain('bloodworms');
 
       const stats = JSON.parse(textOf(await client.callTool({ name: 'memory_stats', arguments: {} })));
-      expect(stats).toMatchObject({ node: 'seed-omni-simplemem', addedSinceStart: 1, restored: { mode: 'replay', verified: true }, run: { env: 'locomo' } });
+      expect(stats).toMatchObject({
+        node: 'seed-omni-simplemem',
+        addedSinceStart: 1,
+        restored: { mode: 'replay', verified: true },
+        run: { env: 'locomo' },
+      });
       expect(stats.episodes).toBe(stats.restored.episodes + 1);
       expect(stats.kv.keys).toBeGreaterThan(0);
       expect(stats.scores.n).toBe(1);
@@ -231,9 +321,14 @@ await createMemory({ memoryDir: 1 });
     writeFileSync(join(mine, 'thesis.txt'), 'three years of work');
     const { client, stderr } = await connectMcp(mine);
     try {
-      const up = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId: 'x1', instruction: 'remember me', outcome: { reward: 1, success: true } } } });
+      const up = await client.callTool({
+        name: 'memory_update',
+        arguments: { episode: { taskId: 'x1', instruction: 'remember me', outcome: { reward: 1, success: true } } },
+      });
       expect(up.isError).toBe(true);
-      expect((up.content as { text?: string }[])[0]?.text).toContain(`${mine} is not empty and holds no memory automemo wrote`);
+      expect((up.content as { text?: string }[])[0]?.text).toContain(
+        `${mine} is not empty and holds no memory automemo wrote`,
+      );
     } finally {
       await client.close();
     }
@@ -254,7 +349,9 @@ await createMemory({ memoryDir: 1 });
     const busy = await automemoInProcess('export', run, '--out', pkgDir);
     expect(busy.code).toBe(2);
     expect(busy.err).toContain('exists and is not empty');
-    expect((await automemoInProcess('export', run, '--node', 'root', '--lcb', '--out', out)).err).toContain('--node and --lcb exclude each other');
+    expect((await automemoInProcess('export', run, '--node', 'root', '--lcb', '--out', out)).err).toContain(
+      '--node and --lcb exclude each other',
+    );
 
     // A run whose program folder is gone, and one whose program no longer compiles.
     const damaged = join(work, 'damaged');
@@ -264,7 +361,10 @@ await createMemory({ memoryDir: 1 });
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/program of node seed-omni-simplemem is missing/);
     cpSync(join(run, 'programs'), join(damaged, 'programs'), { recursive: true });
-    writeFileSync(join(damaged, 'programs', 'seed-omni-simplemem', 'index.ts'), "import fs from 'node:fs';\nexport default fs;\n");
+    writeFileSync(
+      join(damaged, 'programs', 'seed-omni-simplemem', 'index.ts'),
+      "import fs from 'node:fs';\nexport default fs;\n",
+    );
     const broken = await automemoInProcess('export', damaged, '--out', out);
     expect(broken.code).toBe(1);
     expect(broken.err).toMatch(/does not compile: index.ts:1:\d+: Import "node:fs" is not allowed/);

@@ -34,7 +34,14 @@ describe('memory MCP server', () => {
     const compiled = await compileProgram({ entryPath: new URL('./fixtures/last-image.ts', import.meta.url).pathname });
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
     const memory = await openMemory(
-      { program: compiled.program as CompiledProgram, node: 'n3', env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 0, builtIn: null },
+      {
+        program: compiled.program as CompiledProgram,
+        node: 'n3',
+        env: 'toy',
+        budget: { maxChars: 1000, maxImages: 2 },
+        seed: 0,
+        builtIn: null,
+      },
       { fresh: true },
     );
     const server = createMcpServer(memory, { name: 'toy-memory', version: '1.0.0', info });
@@ -47,22 +54,37 @@ describe('memory MCP server', () => {
       expect(tools.tools.map((t) => t.name).sort()).toEqual(['memory_retrieve', 'memory_stats', 'memory_update']);
       expect(tools.tools.find((t) => t.name === 'memory_update')?.inputSchema.required).toEqual(['episode']);
 
-      const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#ff0000' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#ff0000' } })
+        .png()
+        .toBuffer();
       const up = await client.callTool({
         name: 'memory_update',
-        arguments: { episode: { taskId: 'e1', instruction: 'look at the red square', initial: { images: [{ data: png.toString('base64'), mime: 'image/png' }] }, outcome: { reward: 1, success: true } } },
+        arguments: {
+          episode: {
+            taskId: 'e1',
+            instruction: 'look at the red square',
+            initial: { images: [{ data: png.toString('base64'), mime: 'image/png' }] },
+            outcome: { reward: 1, success: true },
+          },
+        },
       });
       expect(up.isError).toBeFalsy();
       expect((up.content as Content)[0]?.text).toContain('stored episode e1');
 
-      const got = await client.callTool({ name: 'memory_retrieve', arguments: { task: { taskId: 'q1', instruction: 'what colour?' } } });
+      const got = await client.callTool({
+        name: 'memory_retrieve',
+        arguments: { task: { taskId: 'q1', instruction: 'what colour?' } },
+      });
       const content = got.content as Content;
       expect(content[0]).toEqual({ type: 'text', text: 'look at the red square' });
       expect(content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' });
       expect(Buffer.from(content[1]?.data as string, 'base64').equals(png)).toBe(true);
 
       // Malformed calls: schema violations and an image id the memory never saw. Each is a tool error that names it.
-      const bad = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId: 7, instruction: 'x' } } });
+      const bad = await client.callTool({
+        name: 'memory_update',
+        arguments: { episode: { taskId: 7, instruction: 'x' } },
+      });
       expect(bad.isError).toBe(true);
       expect((bad.content as Content)[0]?.text).toMatch(/taskId[\s\S]*outcome|outcome[\s\S]*taskId/);
       const missing = await client.callTool({ name: 'memory_retrieve', arguments: {} });
@@ -70,14 +92,23 @@ describe('memory MCP server', () => {
       expect((missing.content as Content)[0]?.text).toContain('task');
       const unknownImage = await client.callTool({
         name: 'memory_retrieve',
-        arguments: { task: { taskId: 'q2', instruction: 'x', initial: { images: [{ id: 'img_0000', mime: 'image/png' }] } } },
+        arguments: {
+          task: { taskId: 'q2', instruction: 'x', initial: { images: [{ id: 'img_0000', mime: 'image/png' }] } },
+        },
       });
       expect(unknownImage.isError).toBe(true);
       expect((unknownImage.content as Content)[0]?.text).toContain('unknown image id "img_0000"');
 
       const stats = await client.callTool({ name: 'memory_stats', arguments: {} });
       const report = JSON.parse((stats.content as Content)[0]?.text as string);
-      expect(report).toMatchObject({ node: 'n3', episodes: 1, addedSinceStart: 1, images: 1, scores: { validation: 0.5, n: 2, lcb: 0.31, test: 0.4 }, run: { env: 'toy' } });
+      expect(report).toMatchObject({
+        node: 'n3',
+        episodes: 1,
+        addedSinceStart: 1,
+        images: 1,
+        scores: { validation: 0.5, n: 2, lcb: 0.31, test: 0.4 },
+        run: { env: 'toy' },
+      });
     } finally {
       await client.close();
       await memory.close();
@@ -85,9 +116,18 @@ describe('memory MCP server', () => {
   });
 
   it("with --memory-dir on a user's folder: serves, answers every update with a tool error naming the folder, writes nothing", async () => {
-    const compiled = await compileProgram({ entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname });
+    const compiled = await compileProgram({
+      entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname,
+    });
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
-    const setup: MemorySetup = { program: compiled.program as CompiledProgram, node: 'n3', env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 0, builtIn: null };
+    const setup: MemorySetup = {
+      program: compiled.program as CompiledProgram,
+      node: 'n3',
+      env: 'toy',
+      budget: { maxChars: 1000, maxImages: 2 },
+      seed: 0,
+      builtIn: null,
+    };
     const work = mkdtempSync(join(tmpdir(), 'mcp-memory-dir-'));
     const dir = join(work, 'documents');
     mkdirSync(dir);
@@ -101,11 +141,21 @@ describe('memory MCP server', () => {
     await client.connect(clientSide);
     try {
       for (const taskId of ['e1', 'e2']) {
-        const up = await client.callTool({ name: 'memory_update', arguments: { episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } } } });
+        const up = await client.callTool({
+          name: 'memory_update',
+          arguments: { episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } } },
+        });
         expect(up.isError).toBe(true);
-        expect((up.content as Content)[0]?.text).toMatch(new RegExp(`--memory-dir refused, so updates cannot be kept: ${dir} is not empty and holds no memory automemo wrote`));
+        expect((up.content as Content)[0]?.text).toMatch(
+          new RegExp(
+            `--memory-dir refused, so updates cannot be kept: ${dir} is not empty and holds no memory automemo wrote`,
+          ),
+        );
       }
-      const got = await client.callTool({ name: 'memory_retrieve', arguments: { task: { taskId: 'q', instruction: 'x' } } });
+      const got = await client.callTool({
+        name: 'memory_retrieve',
+        arguments: { task: { taskId: 'q', instruction: 'x' } },
+      });
       expect(got.isError).toBeFalsy();
       expect(readdirSync(dir)).toEqual(['thesis.txt']);
       expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('three years of work');
@@ -118,9 +168,18 @@ describe('memory MCP server', () => {
   });
 
   it('with --memory-dir on a new folder: saves after every update, and a memory dir that turns foreign fails the update, not the server', async () => {
-    const compiled = await compileProgram({ entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname });
+    const compiled = await compileProgram({
+      entryPath: new URL('./fixtures/replay-notes.ts', import.meta.url).pathname,
+    });
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.issues));
-    const setup: MemorySetup = { program: compiled.program as CompiledProgram, node: 'n3', env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 0, builtIn: null };
+    const setup: MemorySetup = {
+      program: compiled.program as CompiledProgram,
+      node: 'n3',
+      env: 'toy',
+      budget: { maxChars: 1000, maxImages: 2 },
+      seed: 0,
+      builtIn: null,
+    };
     const work = mkdtempSync(join(tmpdir(), 'mcp-memory-dir-'));
     const dir = join(work, 'memory');
     const { memory, persistence } = await openServedMemory((o) => openMemory(setup, o), dir, {});
@@ -130,14 +189,18 @@ describe('memory MCP server', () => {
     await server.connect(serverSide);
     const client = new Client({ name: 'test', version: '1.0.0' });
     await client.connect(clientSide);
-    const episode = (taskId: string) => ({ episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } } });
+    const episode = (taskId: string) => ({
+      episode: { taskId, instruction: 'remember me', outcome: { reward: 1, success: true } },
+    });
     try {
       expect((await client.callTool({ name: 'memory_update', arguments: episode('e1') })).isError).toBeFalsy();
       expect(JSON.parse(readFileSync(join(dir, 'memory.json'), 'utf8')).episodes).toBe(1);
       writeFileSync(join(dir, 'thesis.txt'), 'three years of work');
       const refused = await client.callTool({ name: 'memory_update', arguments: episode('e2') });
       expect(refused.isError).toBe(true);
-      expect((refused.content as Content)[0]?.text).toMatch(/episode e2 is in memory but could not be saved: .* also files automemo did not write \(thesis\.txt\)/);
+      expect((refused.content as Content)[0]?.text).toMatch(
+        /episode e2 is in memory but could not be saved: .* also files automemo did not write \(thesis\.txt\)/,
+      );
       expect(readFileSync(join(dir, 'thesis.txt'), 'utf8')).toBe('three years of work');
       expect(JSON.parse(readFileSync(join(dir, 'memory.json'), 'utf8')).episodes).toBe(1);
     } finally {

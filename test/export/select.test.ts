@@ -17,9 +17,29 @@ afterAll(() => {
 });
 
 const node = (id: string, parent: string | null) =>
-  ({ type: 'node', step: 0, id, parent, kind: parent ? 'seed' : 'root', dir: `programs/${id}`, hash: 'h', parentSnapshot: parent ? 0 : null }) as const;
+  ({
+    type: 'node',
+    step: 0,
+    id,
+    parent,
+    kind: parent ? 'seed' : 'root',
+    dir: `programs/${id}`,
+    hash: 'h',
+    parentSnapshot: parent ? 0 : null,
+  }) as const;
 const evaluation = (n: string, index: number, score: number) =>
-  ({ type: 'evaluation', step: 0, node: n, split: 'train', index, score, tasks: 3, evidence: 'e', stats: {}, ms: 1 }) as const;
+  ({
+    type: 'evaluation',
+    step: 0,
+    node: n,
+    split: 'train',
+    index,
+    score,
+    tasks: 3,
+    evidence: 'e',
+    stats: {},
+    ms: 1,
+  }) as const;
 
 /** A run whose max-mean node (a: one lucky 0.8) is not its LCB node (b: 0.7 three times). */
 function makeRun(withFinal: string | null): string {
@@ -29,7 +49,23 @@ function makeRun(withFinal: string | null): string {
   const release = folder.create({
     format: RUN_FORMAT,
     createdAt: '2026-01-01T00:00:00.000Z',
-    options: { env: 'locomo', budget: 0, seeds: [], meta: 'offline', seed: 0, splitSeed: 0, sandboxSeed: 1, policy: 'ucb', selection: 'lcb', evalFraction: 1, minEvalTasks: 0, ucb: DEFAULT_UCB, repairAttempts: 3, quickExamTasks: 5, testWinner: false },
+    options: {
+      env: 'locomo',
+      budget: 0,
+      seeds: [],
+      meta: 'offline',
+      seed: 0,
+      splitSeed: 0,
+      sandboxSeed: 1,
+      policy: 'ucb',
+      selection: 'lcb',
+      evalFraction: 1,
+      minEvalTasks: 0,
+      ucb: DEFAULT_UCB,
+      repairAttempts: 3,
+      quickExamTasks: 5,
+      testWinner: false,
+    },
     env: {},
     envSource: { spec: 'locomo', kind: 'builtin', name: 'locomo' },
     models: {},
@@ -37,7 +73,18 @@ function makeRun(withFinal: string | null): string {
   });
   const j = new Journal(folder.journalPath);
   j.append({ type: 'start', resumed: false, pid: 1 });
-  for (const e of [node('root', null), node('a', 'root'), node('b', 'root'), node('c', 'root'), evaluation('root', 0, 0), evaluation('a', 0, 0.8), evaluation('b', 0, 0.7), evaluation('b', 1, 0.7), evaluation('b', 2, 0.7)]) j.append(e);
+  for (const e of [
+    node('root', null),
+    node('a', 'root'),
+    node('b', 'root'),
+    node('c', 'root'),
+    evaluation('root', 0, 0),
+    evaluation('a', 0, 0.8),
+    evaluation('b', 0, 0.7),
+    evaluation('b', 1, 0.7),
+    evaluation('b', 2, 0.7),
+  ])
+    j.append(e);
   j.append({ type: 'step-done', step: 0 });
   if (withFinal) j.append({ type: 'final', selection: 'lcb', winner: withFinal, lcb: 0, validation: 0 });
   j.close();
@@ -63,7 +110,10 @@ describe('export selection', () => {
 
   it('takes a named node, evaluated or not; names the known nodes for an unknown one', () => {
     const run = makeRun('a');
-    expect(selectNode(run, 'c')).toMatchObject({ chosenBy: 'node', scores: { validation: null, n: 0, lcb: null, test: null } });
+    expect(selectNode(run, 'c')).toMatchObject({
+      chosenBy: 'node',
+      scores: { validation: null, n: 0, lcb: null, test: null },
+    });
     expect(() => selectNode(run, 'zz')).toThrow(UsageError);
     expect(() => selectNode(run, 'zz')).toThrow('has no node "zz"; its nodes: root, a, b, c');
   });

@@ -19,18 +19,32 @@ const saved = { snapshot: join(work, 'snapshot'), replay: join(work, 'replay') }
 const ask = { taskId: 'q', instruction: 'anything' };
 
 beforeAll(async () => {
-  const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#00ff00' } }).png().toBuffer();
+  const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#00ff00' } })
+    .png()
+    .toBuffer();
   for (const [kind, fixture] of [
     ['snapshot', 'snapshot-notes'],
     ['replay', 'replay-notes'],
   ] as const) {
     const r = await compileProgram({ entryPath: new URL(`./fixtures/${fixture}.ts`, import.meta.url).pathname });
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
-    setups[kind] = { program: r.program as CompiledProgram, node: fixture, env: 'toy', budget: { maxChars: 1000, maxImages: 2 }, seed: 3, builtIn: null };
+    setups[kind] = {
+      program: r.program as CompiledProgram,
+      node: fixture,
+      env: 'toy',
+      budget: { maxChars: 1000, maxImages: 2 },
+      seed: 3,
+      builtIn: null,
+    };
     const m = await openMemory(setups[kind], { fresh: true });
     for (const i of [1, 2, 3]) {
       await m.update(
-        { taskId: `t${i}`, instruction: `task number ${i}`, initial: i === 2 ? { images: [{ data: png.toString('base64'), mime: 'image/png' }] } : {}, outcome: { reward: 1, success: true } },
+        {
+          taskId: `t${i}`,
+          instruction: `task number ${i}`,
+          initial: i === 2 ? { images: [{ data: png.toString('base64'), mime: 'image/png' }] } : {},
+          outcome: { reward: 1, success: true },
+        },
         { time: 1000 * i },
       );
     }
@@ -47,7 +61,8 @@ function tamper(kind: 'snapshot' | 'replay', name: string, change: (dir: string)
   return dir;
 }
 
-const editJson = (file: string, edit: (value: never) => unknown) => writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, 'utf8')) as never)));
+const editJson = (file: string, edit: (value: never) => unknown) =>
+  writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, 'utf8')) as never)));
 
 describe('a tampered memory', () => {
   it('opens untampered, in both restore modes', async () => {
@@ -61,7 +76,12 @@ describe('a tampered memory', () => {
 
   it('with dim 4096 in vectors.json is refused when opened, naming the index file and both dimensions', async () => {
     for (const kind of ['snapshot', 'replay'] as const) {
-      const dir = tamper(kind, `dim-${kind}`, (d) => editJson(join(d, 'vectors.json'), (v: { indices: { dim: number }[] }) => ({ ...v, indices: v.indices.map((x) => ({ ...x, dim: 4096 })) })));
+      const dir = tamper(kind, `dim-${kind}`, (d) =>
+        editJson(join(d, 'vectors.json'), (v: { indices: { dim: number }[] }) => ({
+          ...v,
+          indices: v.indices.map((x) => ({ ...x, dim: 4096 })),
+        })),
+      );
       const dim = kind === 'snapshot' ? 3 : 2;
       await expect(openMemory(setups[kind], { memoryDir: dir })).rejects.toThrow(
         `${join(dir, 'vectors', '1.hnsw')}: holds ${dim}-d vectors (size_data_per_element ${4 + 128 + 4 * dim + 8}) but vectors.json gives dim 4096`,
@@ -71,17 +91,60 @@ describe('a tampered memory', () => {
 
   it('is refused for each file it breaks, with the file and the field named', async () => {
     const cases: [string, (dir: string) => void, (dir: string) => string | RegExp][] = [
-      ['episode-not-json', (d) => writeFileSync(join(d, 'episodes.jsonl'), readFileSync(join(d, 'episodes.jsonl'), 'utf8').replace(/^.*\n/, '{oops\n')), (d) => `${join(d, 'episodes.jsonl')}: line 1: a logged episode is not JSON`],
-      ['episode-extra', (d) => writeFileSync(join(d, 'episodes.jsonl'), `${readFileSync(join(d, 'episodes.jsonl'), 'utf8')}${readFileSync(join(d, 'episodes.jsonl'), 'utf8').split('\n')[0]}\n`), (d) => `${join(d, 'episodes.jsonl')}: holds 4 lines, memory.json says 3 episodes`],
+      [
+        'episode-not-json',
+        (d) =>
+          writeFileSync(
+            join(d, 'episodes.jsonl'),
+            readFileSync(join(d, 'episodes.jsonl'), 'utf8').replace(/^.*\n/, '{oops\n'),
+          ),
+        (d) => `${join(d, 'episodes.jsonl')}: line 1: a logged episode is not JSON`,
+      ],
+      [
+        'episode-extra',
+        (d) =>
+          writeFileSync(
+            join(d, 'episodes.jsonl'),
+            `${readFileSync(join(d, 'episodes.jsonl'), 'utf8')}${readFileSync(join(d, 'episodes.jsonl'), 'utf8').split('\n')[0]}\n`,
+          ),
+        (d) => `${join(d, 'episodes.jsonl')}: holds 4 lines, memory.json says 3 episodes`,
+      ],
       [
         'episode-shape',
-        (d) => writeFileSync(join(d, 'episodes.jsonl'), readFileSync(join(d, 'episodes.jsonl'), 'utf8').replace('"reward":1', '"reward":7')),
+        (d) =>
+          writeFileSync(
+            join(d, 'episodes.jsonl'),
+            readFileSync(join(d, 'episodes.jsonl'), 'utf8').replace('"reward":1', '"reward":7'),
+          ),
         (d) => new RegExp(`${join(d, 'episodes.jsonl')}: line 1: not a logged episode:[\\s\\S]*reward`),
       ],
-      ['image-path', (d) => editJson(join(d, 'images.json'), (refs: { id: string }[]) => refs.map((r) => ({ ...r, id: '../../../../etc/passwd' }))), (d) => new RegExp(`${join(d, 'images.json')}: not image references:[\\s\\S]*img_ and 16 hex digits`)],
-      ['image-bytes', (d) => writeFileSync(join(d, 'images', JSON.parse(readFileSync(join(d, 'images.json'), 'utf8'))[0].id), 'not the image'), () => /images\/img_[0-9a-f]{16}: its bytes are not the image its name says/],
-      ['kv-link', (d) => (unlinkSync(join(d, 'kv.json')), symlinkSync('/etc/hostname', join(d, 'kv.json'))), (d) => `${join(d, 'kv.json')}: is a symbolic link; refused`],
-      ['kv-value', (d) => editJson(join(d, 'kv.json'), (kv: [string, string][]) => kv.map(([k]) => [k, '0.5'])), (d) => `${d}: not the files saved together: the entries of kv.json are not those memory.json records`],
+      [
+        'image-path',
+        (d) =>
+          editJson(join(d, 'images.json'), (refs: { id: string }[]) =>
+            refs.map((r) => ({ ...r, id: '../../../../etc/passwd' })),
+          ),
+        (d) => new RegExp(`${join(d, 'images.json')}: not image references:[\\s\\S]*img_ and 16 hex digits`),
+      ],
+      [
+        'image-bytes',
+        (d) =>
+          writeFileSync(
+            join(d, 'images', JSON.parse(readFileSync(join(d, 'images.json'), 'utf8'))[0].id),
+            'not the image',
+          ),
+        () => /images\/img_[0-9a-f]{16}: its bytes are not the image its name says/,
+      ],
+      [
+        'kv-link',
+        (d) => (unlinkSync(join(d, 'kv.json')), symlinkSync('/etc/hostname', join(d, 'kv.json'))),
+        (d) => `${join(d, 'kv.json')}: is a symbolic link; refused`,
+      ],
+      [
+        'kv-value',
+        (d) => editJson(join(d, 'kv.json'), (kv: [string, string][]) => kv.map(([k]) => [k, '0.5'])),
+        (d) => `${d}: not the files saved together: the entries of kv.json are not those memory.json records`,
+      ],
       [
         'snapshot-deep',
         (d) => writeFileSync(join(d, 'snapshot.json'), `${'['.repeat(5000)}${']'.repeat(5000)}`),
@@ -95,7 +158,11 @@ describe('a tampered memory', () => {
         },
         (d) => `${join(d, 'episodes.jsonl')}: not a regular file`,
       ],
-      ['manifest', (d) => editJson(join(d, 'memory.json'), (m: object) => ({ ...m, format: 'automemo-memory/9' })), (d) => `${join(d, 'memory.json')}: not a memory manifest (automemo-memory/1)`],
+      [
+        'manifest',
+        (d) => editJson(join(d, 'memory.json'), (m: object) => ({ ...m, format: 'automemo-memory/9' })),
+        (d) => `${join(d, 'memory.json')}: not a memory manifest (automemo-memory/1)`,
+      ],
     ];
     const failure = (p: Promise<{ close(): Promise<void> }>) =>
       p.then(
@@ -120,7 +187,9 @@ describe('a tampered memory', () => {
       spawnSync('mkfifo', [join(d, 'embeddings.jsonl')]);
     });
     const m = await openMemory({ ...setups.snapshot, builtIn: dir }, {});
-    expect(m.restored.notes.join(' ')).toContain(`${join(dir, 'embeddings.jsonl')} is not a regular file: its texts are embedded again as needed`);
+    expect(m.restored.notes.join(' ')).toContain(
+      `${join(dir, 'embeddings.jsonl')} is not a regular file: its texts are embedded again as needed`,
+    );
     expect((await m.retrieve(ask)).text).toContain('task number 3');
     await m.close();
   });

@@ -57,12 +57,21 @@ function contracts(): Map<string, Contract> {
     };
     const writes = tag('writes');
     if (writes === undefined) continue;
-    out.set(m[2] as string, { reads: names(tag('reads')), writes: names(writes), ...(tag('order') ? { order: tag('order') as string } : {}), whateverRouted: /whatever the routed stages write/.test(writes) });
+    out.set(m[2] as string, {
+      reads: names(tag('reads')),
+      writes: names(writes),
+      ...(tag('order') ? { order: tag('order') as string } : {}),
+      whateverRouted: /whatever the routed stages write/.test(writes),
+    });
   }
   return out;
 }
 
-const QUESTIONS = ['When did Ben and Clara go hiking in May 2023?', 'What did Anna adopt?', 'Did Clara start a pottery class?'];
+const QUESTIONS = [
+  'When did Ben and Clara go hiking in May 2023?',
+  'What did Anna adopt?',
+  'Did Clara start a pottery class?',
+];
 
 /** Choices for one question, so the choice stages have something to act on. */
 const CHOICES: Record<string, string[]> = { 'What did Anna adopt?': ['black bear', 'puppy named Biscuit', 'kitten'] };
@@ -79,7 +88,8 @@ async function stateIn(condition: number, q: string): Promise<RetrievalState> {
   return state;
 }
 
-const snapshot = (s: RetrievalState) => Object.fromEntries(FIELDS.map((f) => [f, JSON.stringify(s[f] ?? null)])) as Record<Field, string>;
+const snapshot = (s: RetrievalState) =>
+  Object.fromEntries(FIELDS.map((f) => [f, JSON.stringify(s[f] ?? null)])) as Record<Field, string>;
 const PERTURBED: Record<Field, (s: RetrievalState) => void> = {
   queries: (s) => void (s.queries = [{ text: 'Biscuit chewed the running shoes', weight: 1, origin: 'task' }]),
   lists: (s) => void (s.lists = [{ name: 'other', weight: 1, labels: [8, 0, 1] }]),
@@ -97,7 +107,11 @@ function inOrder(hits: { score: number; label: number }[], order: string): boole
   const tie = m[1] === 'descending' ? -1 : 1;
   return hits.every((h, i) => {
     const prev = hits[i - 1];
-    return !prev || prev.score > h.score || (prev.score === h.score && (m[1] === undefined || tie * (h.label - prev.label) > 0));
+    return (
+      !prev ||
+      prev.score > h.score ||
+      (prev.score === h.score && (m[1] === undefined || tie * (h.label - prev.label) > 0))
+    );
   });
 }
 
@@ -135,7 +149,8 @@ describe("automemo/lib's stage contracts, as the prompt states them", () => {
       const c = docs.get(name);
       expect(c, name).toBeDefined();
       expect(c?.writes.length, name).toBeGreaterThan(0);
-      for (const f of [...(c?.reads ?? []), ...(c?.writes ?? [])]) expect([...FIELDS, 'store', 'task', 'and'], `${name}: ${f}`).toContain(f);
+      for (const f of [...(c?.reads ?? []), ...(c?.writes ?? [])])
+        expect([...FIELDS, 'store', 'task', 'and'], `${name}: ${f}`).toContain(f);
     }
     expect(docs.get('ensureHits')).toMatchObject({ reads: ['lists', 'hits'], writes: ['hits', 'lists'] });
   });
@@ -154,7 +169,12 @@ describe("automemo/lib's stage contracts, as the prompt states them", () => {
           await make()(state);
           const after = snapshot(state);
           for (const f of FIELDS) if (before[f] !== after[f]) written.add(f);
-          for (const f of FIELDS) if (before[f] !== after[f]) expect(allowed.has(f), `${name} wrote ${f}, which its doc does not say (question "${q}", condition ${condition})`).toBe(true);
+          for (const f of FIELDS)
+            if (before[f] !== after[f])
+              expect(
+                allowed.has(f),
+                `${name} wrote ${f}, which its doc does not say (question "${q}", condition ${condition})`,
+              ).toBe(true);
           if (c.order) expect(inOrder(state.hits, c.order), `${name}: hits not ${c.order}`).toBe(true);
           // A field the stage does not read, changed: what the stage writes (other than that field) stays the same.
           for (const f of FIELDS.filter((x) => !c.reads.includes(x))) {
@@ -162,12 +182,14 @@ describe("automemo/lib's stage contracts, as the prompt states them", () => {
             PERTURBED[f](other);
             await make()(other);
             const out = snapshot(other);
-            for (const w of [...allowed].filter((x) => x !== f) as Field[]) expect(out[w], `${name} read ${f}, which its doc does not say (it changed ${w})`).toBe(after[w]);
+            for (const w of [...allowed].filter((x) => x !== f) as Field[])
+              expect(out[w], `${name} read ${f}, which its doc does not say (it changed ${w})`).toBe(after[w]);
           }
         }
       }
       // Every field it says it writes, it writes in some state.
-      for (const f of c.writes.filter((x) => (FIELDS as readonly string[]).includes(x))) expect(written.has(f), `${name} never wrote ${f}`).toBe(true);
+      for (const f of c.writes.filter((x) => (FIELDS as readonly string[]).includes(x)))
+        expect(written.has(f), `${name} never wrote ${f}`).toBe(true);
     }
   });
 });
@@ -178,7 +200,13 @@ describe("automemo/lib's documented facts", () => {
     const lists = state.lists.slice();
     const earlier = state.hits.slice();
     await rrfFuse({ k: 60 })(state);
-    const expected = fuseRrf([...lists, { name: 'earlier', weight: 1, labels: earlier.map((h) => h.label), scores: earlier.map((h) => h.score) }], 60);
+    const expected = fuseRrf(
+      [
+        ...lists,
+        { name: 'earlier', weight: 1, labels: earlier.map((h) => h.label), scores: earlier.map((h) => h.score) },
+      ],
+      60,
+    );
     expect(state.hits.map((h) => [h.label, h.score])).toEqual(expected.map((h) => [h.label, h.score]));
     expect(state.hits.find((h) => h.label === 7)?.via).toBe('earlier');
     expect(state.lists).toEqual([]);
@@ -192,14 +220,21 @@ describe("automemo/lib's documented facts", () => {
     const lists = pending.lists.slice();
     const fused = ensureHits(pending);
     expect(pending.lists).toEqual([]);
-    expect(fused.map((h) => [h.label, h.score])).toEqual(fuseRrf([...lists, { name: 'earlier', weight: 1, labels: [7], scores: [0.5] }], 60).map((h) => [h.label, h.score]));
+    expect(fused.map((h) => [h.label, h.score])).toEqual(
+      fuseRrf([...lists, { name: 'earlier', weight: 1, labels: [7], scores: [0.5] }], 60).map((h) => [
+        h.label,
+        h.score,
+      ]),
+    );
   });
 
   it("ids: a unit's id is its turn id, else <taskId>#<position>; a BM25 document's id is its label as a string, ties in string order", async () => {
     const { store } = await smallStore();
     expect(store.units.map((u) => u.id).slice(0, 2)).toEqual(['S1:1', 'S1:2']);
     expect(store.units.every((u, i) => u.label === i)).toBe(true);
-    expect(store.bm25.search(['bear'], 5).map((h) => h.id)).toEqual([String(store.units.findIndex((u) => u.text.includes('bear')))]);
+    expect(store.bm25.search(['bear'], 5).map((h) => h.id)).toEqual([
+      String(store.units.findIndex((u) => u.text.includes('bear'))),
+    ]);
     const bare = new UnitStore({ index: 'bm25' });
     const episode = dialogue('T9', '2023-01-01', [['A', 'hello there friend']]);
     await bare.add({ ...episode, meta: {} }, clock());
@@ -215,13 +250,21 @@ describe("automemo/lib's documented facts", () => {
     const payload = await runStages([bm25Stage(), rrfFuse()], store, question('Who saw a bear?'), ctx);
     expect(payload.text).toContain('black bear');
     expect(payload.metadata).toMatchObject({ stages: ['bm25Stage', 'rrfFuse'] });
-    expect(await runStages([bm25Stage()], new UnitStore(), question('Who saw a bear?'), ctx)).toEqual({ text: '', images: [] });
-    expect(initialState(question('Who?'), store, ctx)).toMatchObject({ queries: [{ text: 'Who?', weight: 1, origin: 'task' }], lists: [], hits: [], trace: [] });
+    expect(await runStages([bm25Stage()], new UnitStore(), question('Who saw a bear?'), ctx)).toEqual({
+      text: '',
+      images: [],
+    });
+    expect(initialState(question('Who?'), store, ctx)).toMatchObject({
+      queries: [{ text: 'Who?', weight: 1, origin: 'task' }],
+      lists: [],
+      hits: [],
+      trace: [],
+    });
   });
 });
 
 describe('the helper reference a prompt carries', () => {
-  it("names each type as its module declares it and leaves out what a program cannot use (private members)", () => {
+  it('names each type as its module declares it and leaves out what a program cannot use (private members)', () => {
     const text = libReference();
     // Every module is shown, so a type of another module needs no import("./x.ts") qualifier (95 of them, ~2,400
     // characters in every prompt that carries the reference, before).

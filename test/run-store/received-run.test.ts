@@ -37,8 +37,28 @@ function makeRun(dir: string, env: string, envSource: Record<string, unknown>): 
     folder.journalPath,
     [
       line({ type: 'start', resumed: false, pid: 1 }),
-      line({ type: 'node', step: 0, id: 'root', parent: null, kind: 'root', dir: 'programs/root', hash: 'h', parentSnapshot: null }),
-      line({ type: 'evaluation', step: 0, node: 'root', split: 'train', index: 0, score: 0.5, tasks: 1, evidence: 'evidence/root/train-0', stats: {}, ms: 1 }),
+      line({
+        type: 'node',
+        step: 0,
+        id: 'root',
+        parent: null,
+        kind: 'root',
+        dir: 'programs/root',
+        hash: 'h',
+        parentSnapshot: null,
+      }),
+      line({
+        type: 'evaluation',
+        step: 0,
+        node: 'root',
+        split: 'train',
+        index: 0,
+        score: 0.5,
+        tasks: 1,
+        evidence: 'evidence/root/train-0',
+        stats: {},
+        ms: 1,
+      }),
       line({ type: 'step-done', step: 0 }),
       line({ type: 'final', selection: 'lcb', winner: 'root', lcb: 0, validation: 0.5 }),
     ].join(''),
@@ -51,7 +71,10 @@ async function runWithModuleCopy(name: string, marker: string, maker: () => void
   const origin = join(work, `${name}-origin`);
   mkdirSync(origin, { recursive: true });
   const module = join(origin, 'env.mjs');
-  writeFileSync(module, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { name: 'received', summary: 'x', load: () => { throw new Error('not a benchmark'); } };\n`);
+  writeFileSync(
+    module,
+    `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { name: 'received', summary: 'x', load: () => { throw new Error('not a benchmark'); } };\n`,
+  );
   const { hash, files } = await fingerprintModule(module);
   const dir = join(work, name);
   maker();
@@ -78,17 +101,29 @@ describe('a run folder from someone else', () => {
     const run = await runWithModuleCopy('received', marker, asSomeoneElse);
     const exported = exportRun({ run, format: 'npm', out: join(work, 'pkg-received') });
     await expect(exported).rejects.toBeInstanceOf(UsageError);
-    await expect(exported).rejects.toThrow(/was not made by this user's automemo .*: exporting it would run the environment module .*env\.mjs.*--trust-run/);
+    await expect(exported).rejects.toThrow(
+      /was not made by this user's automemo .*: exporting it would run the environment module .*env\.mjs.*--trust-run/,
+    );
     const resumed = search({ resume: true, out: run });
-    await expect(resumed).rejects.toThrow(/was not made by this user's automemo .*: resuming it would run the environment module .*--trust-run/);
+    await expect(resumed).rejects.toThrow(
+      /was not made by this user's automemo .*: resuming it would run the environment module .*--trust-run/,
+    );
     expect(existsSync(marker)).toBe(false);
     // A folder with no mark at all (made before runs were marked, or the mark removed) is the same.
     rmSync(join(run, 'mark'));
-    await expect(exportRun({ run, format: 'npm', out: join(work, 'pkg-received') })).rejects.toThrow(/has no mark of this user's automemo.*--trust-run/);
+    await expect(exportRun({ run, format: 'npm', out: join(work, 'pkg-received') })).rejects.toThrow(
+      /has no mark of this user's automemo.*--trust-run/,
+    );
     expect(existsSync(marker)).toBe(false);
     // Said so, the code runs.
     const notes: string[] = [];
-    await exportRun({ run, format: 'npm', out: join(work, 'pkg-trusted'), trustRun: true, onNote: (m) => notes.push(m) }).catch(() => undefined);
+    await exportRun({
+      run,
+      format: 'npm',
+      out: join(work, 'pkg-trusted'),
+      trustRun: true,
+      onNote: (m) => notes.push(m),
+    }).catch(() => undefined);
     expect(existsSync(marker)).toBe(true);
     expect(notes.join('\n')).toMatch(/running the environment module .* as --trust-run asks/);
   });
@@ -100,11 +135,16 @@ describe('a run folder from someone else', () => {
     expect(existsSync(marker)).toBe(true);
   });
 
-  it('its run.json edited after it was marked is not this user\'s any more', async () => {
+  it("its run.json edited after it was marked is not this user's any more", async () => {
     const marker = join(work, 'imported-edited');
     const run = await runWithModuleCopy('edited', marker, () => undefined);
-    writeFileSync(join(run, 'run.json'), readFileSync(join(run, 'run.json'), 'utf8').replace('"budget": 0', '"budget": 1'));
-    await expect(exportRun({ run, format: 'npm', out: join(work, 'pkg-edited') })).rejects.toThrow(/its run\.json changed since.*--trust-run/);
+    writeFileSync(
+      join(run, 'run.json'),
+      readFileSync(join(run, 'run.json'), 'utf8').replace('"budget": 0', '"budget": 1'),
+    );
+    await expect(exportRun({ run, format: 'npm', out: join(work, 'pkg-edited') })).rejects.toThrow(
+      /its run\.json changed since.*--trust-run/,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -116,12 +156,26 @@ describe('a crafted run folder', () => {
     // Data folders: a pipe, a link to /dev/zero.
     for (const [name, plant, says] of [
       ['data-pipe', (p: string) => fifo(p), /a\.jsonl is not a plain file/],
-      ['data-zero', (p: string) => symlinkSync('/dev/zero', p), /a\.jsonl is a link to \/dev\/zero, outside the folder/],
+      [
+        'data-zero',
+        (p: string) => symlinkSync('/dev/zero', p),
+        /a\.jsonl is a link to \/dev\/zero, outside the folder/,
+      ],
     ] as const) {
       const data = join(work, `${name}-data`);
       mkdirSync(data, { recursive: true });
       plant(join(data, 'a.jsonl'));
-      crafted[name] = { dir: makeRun(join(work, name), `data:${data}`, { spec: `data:${data}`, kind: 'builtin', name: 'data', arg: data, hash: '0123456789abcdef', files: 1 }), says };
+      crafted[name] = {
+        dir: makeRun(join(work, name), `data:${data}`, {
+          spec: `data:${data}`,
+          kind: 'builtin',
+          name: 'data',
+          arg: data,
+          hash: '0123456789abcdef',
+          files: 1,
+        }),
+        says,
+      };
     }
     // Modules importing a pipe, a link to /dev/zero.
     for (const [name, plant, says] of [
@@ -133,23 +187,44 @@ describe('a crafted run folder', () => {
       writeFileSync(join(origin, 'env.ts'), "import './b.ts';\nexport default {};\n");
       plant(join(origin, 'b.ts'));
       const module = join(origin, 'env.ts');
-      crafted[name] = { dir: makeRun(join(work, name), module, { spec: module, kind: 'module', name: 'x', path: module, hash: '0123456789abcdef', files: 2 }), says };
+      crafted[name] = {
+        dir: makeRun(join(work, name), module, {
+          spec: module,
+          kind: 'module',
+          name: 'x',
+          path: module,
+          hash: '0123456789abcdef',
+          files: 2,
+        }),
+        says,
+      };
     }
     const started = Date.now();
-    const r = spawnSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', join(repoRoot, 'test', 'run-store', 'fixtures', 'open-crafted.ts'), ...Object.values(crafted).map((c) => c.dir)], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      timeout: 90_000,
-      killSignal: 'SIGKILL',
-      env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--no-node-snapshot',
+        '--import',
+        'tsx',
+        join(repoRoot, 'test', 'run-store', 'fixtures', 'open-crafted.ts'),
+        ...Object.values(crafted).map((c) => c.dir),
+      ],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 90_000,
+        killSignal: 'SIGKILL',
+        env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+      },
+    );
     expect(r.signal, `killed after ${Date.now() - started} ms: a read did not end`).toBeNull();
     const said = JSON.parse(r.stdout) as Record<string, Record<string, { code: number; err: string }>>;
     for (const [name, { dir, says }] of Object.entries(crafted)) {
       const commands = said[dir] ?? {};
       expect(Object.keys(commands), name).toEqual(['view', 'report', 'export', 'resume']);
       // view and report show the run, saying its environment cannot be read; export and --resume refuse, saying why.
-      for (const command of ['view', 'report', 'export', 'resume']) expect(commands[command]?.err, `${name} ${command}`).toMatch(says);
+      for (const command of ['view', 'report', 'export', 'resume'])
+        expect(commands[command]?.err, `${name} ${command}`).toMatch(says);
       expect(commands.view?.code, name).toBe(0);
       expect(commands.report?.code, name).toBe(0);
       expect(commands.export?.code, name).not.toBe(0);

@@ -27,11 +27,24 @@ function scratch(): { run: RunFolder; outside: string } {
 describe('run folder writes', () => {
   it('refuses node ids and program file names that would leave the folder', () => {
     const { run, outside } = scratch();
-    expect(() => run.writeProgram('seed-../../outside', { 'index.ts': 'x' })).toThrow(/"seed-\.\.\/\.\.\/outside" is not a safe node id/);
-    expect(() => run.writeProgram('n1', { 'index.ts': 'ok', '../../outside/index.ts': 'x' })).toThrow(/program n1: "\.\.\/\.\.\/outside\/index\.ts" is not a safe file name/);
+    expect(() => run.writeProgram('seed-../../outside', { 'index.ts': 'x' })).toThrow(
+      /"seed-\.\.\/\.\.\/outside" is not a safe node id/,
+    );
+    expect(() => run.writeProgram('n1', { 'index.ts': 'ok', '../../outside/index.ts': 'x' })).toThrow(
+      /program n1: "\.\.\/\.\.\/outside\/index\.ts" is not a safe file name/,
+    );
     expect(() => run.writeProgram('n1', { '/tmp/x.ts': 'x' })).toThrow(/not a safe file name/);
     expect(() => run.evidenceDir('../outside', 'train', 0)).toThrow(/not a safe node id/);
-    expect(() => run.writeMeta('../outside', { node: 'n', parent: 'root', step: 1, agent: 'offline', description: '', attempts: 1 })).toThrow(/not a safe node id/);
+    expect(() =>
+      run.writeMeta('../outside', {
+        node: 'n',
+        parent: 'root',
+        step: 1,
+        agent: 'offline',
+        description: '',
+        attempts: 1,
+      }),
+    ).toThrow(/not a safe node id/);
     expect(readFileSync(join(outside, 'index.ts'), 'utf8')).toBe('precious');
     expect(existsSync(join(run.dir, 'programs', 'n1', 'index.ts'))).toBe(false);
     run.writeProgram('n1', { 'index.ts': 'ok', 'lib/util.ts': 'u' });
@@ -62,6 +75,12 @@ describe('run folder writes', () => {
 describe('seed node ids', () => {
   it('are safe names made from the seed, unique, whatever the seed path', () => {
     expect(seedNodeIds(['omni-simplemem', 'bm25'])).toEqual(['seed-omni-simplemem', 'seed-bm25']);
-    expect(seedNodeIds(['../../../../some/dir', './other/dir/', 'x/my-prog.ts', '/abs/<script>.ts', '..'])).toEqual(['seed-dir', 'seed-dir-2', 'seed-my-prog', 'seed-script', expect.stringMatching(/^seed-[a-z0-9._-]+$/i)]);
+    expect(seedNodeIds(['../../../../some/dir', './other/dir/', 'x/my-prog.ts', '/abs/<script>.ts', '..'])).toEqual([
+      'seed-dir',
+      'seed-dir-2',
+      'seed-my-prog',
+      'seed-script',
+      expect.stringMatching(/^seed-[a-z0-9._-]+$/i),
+    ]);
   });
 });

@@ -38,7 +38,9 @@ describe('a run of another format', () => {
   });
 
   it('says so when its run.json does not name the automemo that wrote it', () => {
-    expect(() => readRunInfo(runOf('automemo-run/0'))).toThrow(/format "automemo-run\/0", written by an automemo that did not say its version/);
+    expect(() => readRunInfo(runOf('automemo-run/0'))).toThrow(
+      /format "automemo-run\/0", written by an automemo that did not say its version/,
+    );
   });
 
   it('leaves a run of this format alone', () => {

@@ -1,7 +1,16 @@
 // Nothing a search is handed — a seed given as a path full of "..", a file name a model wrote — makes it write
 // outside its run folder: the seed runs under a safe id, the model is asked again for a usable file name, and
 // every file that was there before is untouched.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,11 +78,23 @@ describe('a search writes only inside its run folder', () => {
     writeFileSync(join(oldTarget, 'index.ts'), 'precious: not a program of this run');
     const before = { scratch: snapshot(s.base, s.folder.dir), seed: snapshot(base, '') };
 
-    const summary = await runSearch({ env: s.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: s.folder, options: s.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const summary = await runSearch({
+      env: s.env,
+      services: offlineServices(),
+      meta: new OfflineMetaAgent(),
+      folder: s.folder,
+      options: s.opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
 
     expect(summary.seeds.map((x) => x.id)).toEqual(['seed-seeddir']);
     const node = readJournal(s.folder.journalPath).events.find((e) => e.type === 'node' && e.kind === 'seed');
-    expect(node).toMatchObject({ id: 'seed-seeddir', dir: 'programs/seed-seeddir', description: `seed program ${seed}` });
+    expect(node).toMatchObject({
+      id: 'seed-seeddir',
+      dir: 'programs/seed-seeddir',
+      description: `seed program ${seed}`,
+    });
     expect(readdirSync(join(s.folder.dir, 'evidence', 'seed-seeddir'))).toEqual(['train-0']);
     expect(readFileSync(join(oldTarget, 'index.ts'), 'utf8')).toBe('precious: not a program of this run');
     expect(snapshot(s.base, s.folder.dir)).toEqual(before.scratch);
@@ -88,8 +109,15 @@ describe('a search writes only inside its run folder', () => {
       server = await OpenAITestServer.start();
       const s = setup({ seeds: ['trajectory-retrieval'], budget: 1, meta: 'model' });
       const program = readFileSync(resolveProgram('trajectory-retrieval').path, 'utf8');
-      const analysis = JSON.stringify({ relevance: [], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return less' }] });
-      const synthesis = JSON.stringify({ summary: 'Return less.', changes: [{ change: 'return less', why: 'too long' }] });
+      const analysis = JSON.stringify({
+        relevance: [],
+        weaknesses: ['returns whole episodes'],
+        suggestions: [{ priority: 1, change: 'return less' }],
+      });
+      const synthesis = JSON.stringify({
+        summary: 'Return less.',
+        changes: [{ change: 'return less', why: 'too long' }],
+      });
       let generation = 0;
       server.onChat = (body) => {
         const purpose = purposeOf(body);
@@ -100,17 +128,31 @@ describe('a search writes only inside its run folder', () => {
         generation++;
         // First a reply that names a file outside the program (beside a good index.ts), then a usable one.
         return generation === 1
-          ? { content: withAnalysis(body, `\`\`\`ts\n// file: ../../../../escape.ts\nexport const pwned = 1;\n\`\`\`\n\`\`\`ts\n// file: index.ts\n${program}\n\`\`\``) }
+          ? {
+              content: withAnalysis(
+                body,
+                `\`\`\`ts\n// file: ../../../../escape.ts\nexport const pwned = 1;\n\`\`\`\n\`\`\`ts\n// file: index.ts\n${program}\n\`\`\``,
+              ),
+            }
           : { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${program}\n\`\`\``) };
       };
       const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
       const before = snapshot(s.base, s.folder.dir);
-      const summary = await runSearch({ env: s.env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder: s.folder, options: { ...s.opts, ucb: { ...s.opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+      const summary = await runSearch({
+        env: s.env,
+        services: offlineServices(),
+        meta: new ModelMetaAgent(models.meta as never),
+        folder: s.folder,
+        options: { ...s.opts, ucb: { ...s.opts.ucb, cEval: 0 } },
+        models,
+        ledger: new CostLedger(),
+      });
       expect(summary.generations).toBe(1);
       // The usable reply is the seed's own program: a child that changes nothing, not evaluated; the step tries
       // three times, then ends.
       expect(summary.noOps).toBe(3);
-      const retry = server.chatRequests().find((b) => (b.messages[1]?.content as string).includes('could not be used'))?.messages[1].content as string;
+      const retry = server.chatRequests().find((b) => (b.messages[1]?.content as string).includes('could not be used'))
+        ?.messages[1].content as string;
       expect(retry).toContain('file names must be plain relative paths ending in .ts');
       expect(retry).toContain('"../../../../escape.ts"');
       expect(snapshot(s.base, s.folder.dir)).toEqual(before);

@@ -37,7 +37,8 @@ describe('compileProgram', () => {
   });
 
   it('checks imports in every program file, not only the entry', async () => {
-    const code = "import { defineMemo } from 'automemo/contract';\nimport { x } from './bad-dep.ts';\nexport default defineMemo({ update() {}, retrieve: () => ({ text: x, images: [] }) });";
+    const code =
+      "import { defineMemo } from 'automemo/contract';\nimport { x } from './bad-dep.ts';\nexport default defineMemo({ update() {}, retrieve: () => ({ text: x, images: [] }) });";
     const dep = join(fixtures, 'bad-dep.ts');
     const { writeFileSync, rmSync } = await import('node:fs');
     writeFileSync(dep, "import os from 'os';\nexport const x = os.hostname();\n");
@@ -51,7 +52,10 @@ describe('compileProgram', () => {
   });
 
   it('rejects unknown helpers by name and reports syntax errors with a position', async () => {
-    const r1 = await compileProgram({ entryPath: join(fixtures, 'v.ts'), code: "import { x } from 'automemo/lib/nope';\nexport default x;" });
+    const r1 = await compileProgram({
+      entryPath: join(fixtures, 'v.ts'),
+      code: "import { x } from 'automemo/lib/nope';\nexport default x;",
+    });
     expect(!r1.ok && formatIssue(r1.issues[0] as never)).toMatch(/automemo\/lib has no helper "nope"/);
     const r2 = await compileProgram({ entryPath: join(fixtures, 'v.ts'), code: 'export default {\n  update( {\n};' });
     expect(r2.ok).toBe(false);
@@ -66,7 +70,9 @@ describe('compileProgram', () => {
   it('tells a program nested too deeply for the parser, instead of throwing', async () => {
     const code = `import { defineMemo } from 'automemo/contract';\nconst x = ${'('.repeat(50_000)}1${')'.repeat(50_000)};\nexport default defineMemo({ update() {}, retrieve: () => ({ text: String(x), images: [] }) });\n`;
     const r = await compileProgram({ entryPath: join(fixtures, 'deep.ts'), code });
-    expect(!r.ok && formatIssue(r.issues[0] as never)).toMatch(/^deep\.ts: the program could not be parsed: it is nested too deeply/);
+    expect(!r.ok && formatIssue(r.issues[0] as never)).toMatch(
+      /^deep\.ts: the program could not be parsed: it is nested too deeply/,
+    );
   });
 });
 
@@ -91,4 +97,3 @@ describe('compileProgram when esbuild dies', () => {
     expect((await compileProgram({ entryPath })).ok).toBe(true);
   });
 });
-

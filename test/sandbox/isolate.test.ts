@@ -75,7 +75,8 @@ export default defineMemo({
   });
 
   it('maps errors inside a second program file to that file', async () => {
-    const code = "import { defineMemo } from 'automemo/contract';\nimport { fail } from './util.ts';\nexport default defineMemo({ update() { fail('update'); }, retrieve: () => ({ text: '', images: [] }) });";
+    const code =
+      "import { defineMemo } from 'automemo/contract';\nimport { fail } from './util.ts';\nexport default defineMemo({ update() { fail('update'); }, retrieve: () => ({ text: '', images: [] }) });";
     const inst = await start(await compiled(join(fixtures, 'multi-file', 'second.ts'), code));
     const r = await inst.update(episode(1));
     expect(!r.ok && r.error.location).toBe('util.ts:6:9');
@@ -85,7 +86,11 @@ export default defineMemo({
   it('makes randomness and time deterministic per seed, and exposes the budget', async () => {
     const program = await compiled(join(fixtures, 'determinism.ts'));
     const runOnce = async (seed: number) => {
-      const inst = await start(program, { seed, clockStart: Date.UTC(2023, 4, 8), budget: { maxChars: 4000, maxImages: 1 } });
+      const inst = await start(program, {
+        seed,
+        clockStart: Date.UTC(2023, 4, 8),
+        budget: { maxChars: 4000, maxImages: 1 },
+      });
       for (let i = 0; i < 3; i++) await inst.update(episode(i));
       const r = await inst.retrieve({ taskId: 'q', env: 'test', instruction: '', initial: {}, meta: {} });
       inst.dispose();
@@ -143,7 +148,8 @@ export default defineMemo({
   });
 
   it('reports why a dead sandbox is dead', async () => {
-    const code = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() { for (;;) {} }, retrieve: () => ({ text: '', images: [] }) });";
+    const code =
+      "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() { for (;;) {} }, retrieve: () => ({ text: '', images: [] }) });";
     const inst = await start(await compiled(join(fixtures, 'spin.ts'), code), { limits: { callCpuMs: 200 } });
     const r = await inst.update(episode(1));
     expect(!r.ok && r.error.kind).toBe('cpu-timeout');
@@ -153,8 +159,10 @@ export default defineMemo({
   });
 
   // The 50 ms load target is a speed figure: npm run bench:sandbox measures it (a test on a loaded machine races).
-  it('reports each start\'s load time, and a program started again loads and answers again', async () => {
-    const program = await compiled(join(fixtures, '..', '..', '..', 'memo-programs', 'seeds', 'trajectory-retrieval.ts'));
+  it("reports each start's load time, and a program started again loads and answers again", async () => {
+    const program = await compiled(
+      join(fixtures, '..', '..', '..', 'memo-programs', 'seeds', 'trajectory-retrieval.ts'),
+    );
     for (let i = 0; i < 3; i++) {
       const inst = await start(program);
       expect(Number.isFinite(inst.loadMs) && inst.loadMs >= 0).toBe(true);

@@ -61,20 +61,36 @@ it('`check`: the bomb fails its examination over the time limit, and the next pr
   const report = await check({ program: bomb, models: offline, typecheckLimits: { ms: 2000, heapMb: 1024 } });
   expect(Date.now() - started).toBeLessThan(30_000);
   expect(report.passed).toBe(false);
-  expect(interfaceCheck(report)?.message).toMatch(/the type check of this program went over its limit of 2 s and was stopped: its types are too costly to check/);
+  expect(interfaceCheck(report)?.message).toMatch(
+    /the type check of this program went over its limit of 2 s and was stopped: its types are too costly to check/,
+  );
   const after = await check({ program: normal, models: offline, typecheckLimits: { ms: 300_000, heapMb: 1024 } });
   expect(after.passed).toBe(true);
 });
 
 it('on a queue worker: the bomb fails its examination over the time limit', async () => {
   await withHost(offline, async (services) => {
-    const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), { models: offline, images: services.images, seed: 0, onNote: () => undefined });
+    const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), {
+      models: offline,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const ref: EnvRef = { source, openSeed: 0, hash: environmentHash(env, source) };
     await warm(1024);
-    const worker = await serveQueue({ url: redis.url, context: workerContext(offline, services, () => undefined, { roots: [join(repoRoot, 'examples')], typecheckLimits: { ms: 2000, heapMb: 1024 } }) });
+    const worker = await serveQueue({
+      url: redis.url,
+      context: workerContext(offline, services, () => undefined, {
+        roots: [join(repoRoot, 'examples')],
+        typecheckLimits: { ms: 2000, heapMb: 1024 },
+      }),
+    });
     const executor = await RedisQueueExecutor.connect(redis.url);
     try {
-      const report = await examineByJob(executor, examJob({ key: 'run/exam/bomb', files: { 'index.ts': BOMB }, dir: bomb, env: ref, tasks: 2, seed: 1 }));
+      const report = await examineByJob(
+        executor,
+        examJob({ key: 'run/exam/bomb', files: { 'index.ts': BOMB }, dir: bomb, env: ref, tasks: 2, seed: 1 }),
+      );
       expect(report.passed).toBe(false);
       expect(interfaceCheck(report)?.message).toMatch(/went over its limit of 2 s and was stopped/);
     } finally {
@@ -87,12 +103,20 @@ it('on a queue worker: the bomb fails its examination over the time limit', asyn
 
 it('in a search (an examination job in this process): the bomb fails its examination over the memory limit', async () => {
   await withHost(offline, async (services) => {
-    const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), { models: offline, images: services.images, seed: 0, onNote: () => undefined });
+    const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), {
+      models: offline,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const ref: EnvRef = { source, openSeed: 0, hash: environmentHash(env, source) };
     const executor = new InProcessExecutor(env, services, undefined, { typecheckLimits: { ms: 300_000, heapMb: 96 } });
     try {
       const started = Date.now();
-      const report = await examineByJob(executor, examJob({ key: 'run/exam/bomb', files: { 'index.ts': BOMB }, dir: bomb, env: ref, tasks: 2, seed: 1 }));
+      const report = await examineByJob(
+        executor,
+        examJob({ key: 'run/exam/bomb', files: { 'index.ts': BOMB }, dir: bomb, env: ref, tasks: 2, seed: 1 }),
+      );
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(report.passed).toBe(false);
       expect(interfaceCheck(report)?.message).toMatch(/went over its limit of 96 MB of memory and was stopped/);

@@ -7,7 +7,11 @@ const fixtures = join(import.meta.dirname, 'fixtures');
 
 describe('type-check against the contract', () => {
   it('passes the seeds and a multi-file program', () => {
-    for (const p of [join(seedsDir, 'no-memory.ts'), join(seedsDir, 'trajectory-retrieval.ts'), join(fixtures, 'multi-file')]) {
+    for (const p of [
+      join(seedsDir, 'no-memory.ts'),
+      join(seedsDir, 'trajectory-retrieval.ts'),
+      join(fixtures, 'multi-file'),
+    ]) {
       expect(typeChecker().check(p).diagnostics).toEqual([]);
     }
   });
@@ -27,13 +31,18 @@ describe('type-check against the contract', () => {
   it('says when the default export does not implement MemoProgram', () => {
     const code = 'export default { update() {} };\n';
     const { diagnostics } = typeChecker().check(join(fixtures, 'partial.ts'), code);
-    expect(diagnostics[0]?.message).toMatch(/default export does not implement MemoProgram: Property 'retrieve' is missing/);
+    expect(diagnostics[0]?.message).toMatch(
+      /default export does not implement MemoProgram: Property 'retrieve' is missing/,
+    );
     expect(diagnostics[0]?.line).toBe(1);
   });
 
   it('has no Node or DOM globals in scope', () => {
-    const code = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() { process.exit(); document.title; }, retrieve: () => ({ text: '', images: [] }) });";
-    const msgs = typeChecker().check(join(fixtures, 'globals.ts'), code).diagnostics.map((d) => d.message);
+    const code =
+      "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() { process.exit(); document.title; }, retrieve: () => ({ text: '', images: [] }) });";
+    const msgs = typeChecker()
+      .check(join(fixtures, 'globals.ts'), code)
+      .diagnostics.map((d) => d.message);
     expect(msgs.some((m) => m.includes("Cannot find name 'process'"))).toBe(true);
     expect(msgs.some((m) => m.includes("Cannot find name 'document'"))).toBe(true);
   });
@@ -53,8 +62,9 @@ describe('type-check against the contract', () => {
     // program is what breaks it: a diagnostic (repairable), not a crash and not "the checker is down".
     const code = `import { defineMemo } from 'automemo/contract';\nconst x = ${'('.repeat(50_000)}1${')'.repeat(50_000)};\nexport default defineMemo({ update() {}, retrieve: () => ({ text: String(x), images: [] }) });\n`;
     const { diagnostics } = typeChecker().check(join(fixtures, 'deep.ts'), code);
-    expect(diagnostics.map((d) => formatDiagnostic(d, 'deep.ts'))).toEqual(['1:1 the TypeScript checker failed on this program: Maximum call stack size exceeded (is it nested too deeply?)']);
+    expect(diagnostics.map((d) => formatDiagnostic(d, 'deep.ts'))).toEqual([
+      '1:1 the TypeScript checker failed on this program: Maximum call stack size exceeded (is it nested too deeply?)',
+    ]);
     expect(typeChecker().check(join(seedsDir, 'trajectory-retrieval.ts')).diagnostics).toEqual([]);
   });
 });
-

@@ -10,17 +10,27 @@ export async function metaModelServer(): Promise<OpenAITestServer> {
   const server = await OpenAITestServer.start();
   server.onChat = (body) => {
     const purpose = purposeOf(body);
-    if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
+    if (purpose === 'analysis')
+      return {
+        content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }),
+      };
     if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
     if (purpose === 'program-analysis') return { content: programAnalysisReply(body) };
-    return { content: withAnalysis(body, "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n```") };
+    return {
+      content: withAnalysis(
+        body,
+        "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n```",
+      ),
+    };
   };
   return server;
 }
 
 /** Every analysis request's images are labelled parts after the text: at most 4 per episode and 2 of memory; some exist. */
 export function expectImagePartsWithinLimits(server: OpenAITestServer): void {
-  const analyses = server.chatRequests().filter((b) => ['analysis', 'program-analysis', 'proposal'].includes(purposeOf(b) ?? ''));
+  const analyses = server
+    .chatRequests()
+    .filter((b) => ['analysis', 'program-analysis', 'proposal'].includes(purposeOf(b) ?? ''));
   expect(analyses.length).toBeGreaterThan(0);
   let images = 0;
   for (const body of analyses) {
@@ -40,7 +50,9 @@ export function expectImagePartsWithinLimits(server: OpenAITestServer): void {
       expect(c.memory).toBeLessThanOrEqual(2);
     }
     const parts = content.filter((p: { type: string }) => p.type === 'image_url');
-    expect(parts.every((p: { image_url: { url: string } }) => /^data:image\/(png|jpeg|webp);base64,/.test(p.image_url.url))).toBe(true);
+    expect(
+      parts.every((p: { image_url: { url: string } }) => /^data:image\/(png|jpeg|webp);base64,/.test(p.image_url.url)),
+    ).toBe(true);
     images += parts.length;
   }
   expect(images).toBeGreaterThan(0);

@@ -16,7 +16,16 @@ export const sessionDir = join(sharedDir, SESSION);
 export const session2Dir = join(sharedDir, 'data', 'meta-model-session-2');
 export const session3Dir = join(sharedDir, 'data', 'meta-model-session-3');
 
-export type Purpose = 'proposal' | 'analysis' | 'program-analysis' | 'synthesis' | 'generation' | 'repair' | 'initialization' | 'summaries' | 'clusters';
+export type Purpose =
+  | 'proposal'
+  | 'analysis'
+  | 'program-analysis'
+  | 'synthesis'
+  | 'generation'
+  | 'repair'
+  | 'initialization'
+  | 'summaries'
+  | 'clusters';
 
 const Call = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
@@ -79,7 +88,8 @@ export function recordedCalls(dir = sessionDir): RecordedCall[] {
 /** The recorded calls, grouped by purpose in call order. */
 export function recordedReplies(dir = sessionDir): Map<Purpose, string[]> {
   const byPurpose = new Map<Purpose, string[]>();
-  for (const call of recordedCalls(dir)) byPurpose.set(call.purpose, [...(byPurpose.get(call.purpose) ?? []), call.reply]);
+  for (const call of recordedCalls(dir))
+    byPurpose.set(call.purpose, [...(byPurpose.get(call.purpose) ?? []), call.reply]);
   return byPurpose;
 }
 
@@ -87,7 +97,11 @@ export function recordedReplies(dir = sessionDir): Map<Purpose, string[]> {
  * A chat handler serving the recorded replies by purpose (each rewritten by `form` for its request, when given); a
  * purpose with none left is answered 400, which the test sees.
  */
-export function replayHandler(replies: Map<Purpose, string[]>, served: Purpose[] = [], form?: ReplyForm): (body: any) => ScriptedReply {
+export function replayHandler(
+  replies: Map<Purpose, string[]>,
+  served: Purpose[] = [],
+  form?: ReplyForm,
+): (body: any) => ScriptedReply {
   return (body) => {
     const purpose = purposeOf(body);
     const next = purpose ? replies.get(purpose)?.shift() : undefined;
@@ -114,7 +128,8 @@ function rounds(calls: RecordedCall[]): Map<string, { analyses: RecordedCall[]; 
 
 /** One program analysis composed of a round's recorded per-cluster analyses and its synthesis. */
 function composed(round: { analyses: RecordedCall[]; synthesis: RecordedCall }): string {
-  const parse = (c: RecordedCall) => JSON.parse(c.reply.slice(c.reply.indexOf('{'), c.reply.lastIndexOf('}') + 1)) as Record<string, unknown>;
+  const parse = (c: RecordedCall) =>
+    JSON.parse(c.reply.slice(c.reply.indexOf('{'), c.reply.lastIndexOf('}') + 1)) as Record<string, unknown>;
   const clusters = round.analyses.map((a) => ({ cluster: a.cluster ?? 'all', ...parse(a) }));
   return JSON.stringify({ clusters, ...parse(round.synthesis) });
 }
@@ -137,7 +152,12 @@ export type ReplyForm = (reply: string, purpose: Purpose, request: string) => st
  * (e.g. until a step is done, to keep the real run's order); `form` may rewrite a reply for the request it answers.
  * A request with nothing recorded for it is answered 400 (never resent), which the test sees.
  */
-export function keyedReplay(calls: RecordedCall[], served: Served[] = [], gate?: (purpose: Purpose, node: string | undefined) => Promise<void>, form?: ReplyForm): (body: any) => Promise<ScriptedReply> {
+export function keyedReplay(
+  calls: RecordedCall[],
+  served: Served[] = [],
+  gate?: (purpose: Purpose, node: string | undefined) => Promise<void>,
+  form?: ReplyForm,
+): (body: any) => Promise<ScriptedReply> {
   const left = calls.slice();
   const programRounds = rounds(calls);
   const take = (match: (c: RecordedCall) => boolean) => {

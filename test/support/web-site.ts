@@ -12,24 +12,54 @@ export const tinySite: WebSite<TinyDb> = {
   name: 'tiny',
   title: 'Tiny',
   description: 'A test site.',
-  createDb: () => ({ items: [{ id: 1, name: 'Kettle', price: 12.5 }, { id: 2, name: 'Toaster', price: 30 }], notes: [], visits: 0 }),
+  createDb: () => ({
+    items: [
+      { id: 1, name: 'Kettle', price: 12.5 },
+      { id: 2, name: 'Toaster', price: 30 },
+    ],
+    notes: [],
+    visits: 0,
+  }),
   handle(db, req) {
     if (req.path === '/') {
       const seen = req.cookies.seen ? `<p>Welcome back</p>` : '<p>First visit</p>';
       const items = db.items.map((i) => `<li><a href="/item/${i.id}">${esc(i.name)}</a></li>`).join('');
-      return { ...html('Home', `${seen}<form action="/search"><label>Search <input name="q"></label><button>Go</button></form><details><summary>Refine ▸</summary><a href="/sorted">Sort by price</a></details><ul>${items}</ul>`), setCookies: { seen: '1' } };
+      return {
+        ...html(
+          'Home',
+          `${seen}<form action="/search"><label>Search <input name="q"></label><button>Go</button></form><details><summary>Refine ▸</summary><a href="/sorted">Sort by price</a></details><ul>${items}</ul>`,
+        ),
+        setCookies: { seen: '1' },
+      };
     }
     if (req.path === '/search') {
       const q = (req.query.get('q') ?? '').toLowerCase();
-      return html('Results', db.items.filter((i) => i.name.toLowerCase().includes(q)).map((i) => `<a href="/item/${i.id}">${esc(i.name)}</a>`).join(' '));
+      return html(
+        'Results',
+        db.items
+          .filter((i) => i.name.toLowerCase().includes(q))
+          .map((i) => `<a href="/item/${i.id}">${esc(i.name)}</a>`)
+          .join(' '),
+      );
     }
-    if (req.path === '/outside') return html('Outside', '<img alt="remote" src="http://example.com/logo.png"><script src="https://cdn.example.org/x.js"></script>');
-    if (req.path === '/covered') return html('Covered', '<button>Behind</button><div class="modal"><div><button>Accept cookies</button></div></div>');
+    if (req.path === '/outside')
+      return html(
+        'Outside',
+        '<img alt="remote" src="http://example.com/logo.png"><script src="https://cdn.example.org/x.js"></script>',
+      );
+    if (req.path === '/covered')
+      return html(
+        'Covered',
+        '<button>Behind</button><div class="modal"><div><button>Accept cookies</button></div></div>',
+      );
     const m = req.path.match(/^\/item\/(\d+)$/);
     if (m) {
       const it = db.items.find((i) => i.id === Number(m[1]));
       if (!it) return {};
-      return html(it.name, `<dl><dt>Price</dt><dd>$${it.price}</dd></dl><form method="post" action="/note"><label>Note <input name="n"></label><button>Save note</button></form>`);
+      return html(
+        it.name,
+        `<dl><dt>Price</dt><dd>$${it.price}</dd></dl><form method="post" action="/note"><label>Note <input name="n"></label><button>Save note</button></form>`,
+      );
     }
     if (req.path === '/note' && req.method === 'POST') {
       db.notes.push(req.form.get('n') ?? '');
@@ -44,7 +74,13 @@ export const tinySite: WebSite<TinyDb> = {
       quirk: 'none',
       generate: (_r, i, db) => {
         const it = db.items[i % 2] as TinyDb['items'][number];
-        return { instruction: `On Tiny, what is the price of ${it.name}?`, start: '/', check: ({ answer }) => exactAnswer(`$${it.price}`, answer), oracle: [`Type textbox "Search"; ${it.name}`, `Click link "${it.name}"`, `ANSWER; $${it.price}`], expected: `$${it.price}` };
+        return {
+          instruction: `On Tiny, what is the price of ${it.name}?`,
+          start: '/',
+          check: ({ answer }) => exactAnswer(`$${it.price}`, answer),
+          oracle: [`Type textbox "Search"; ${it.name}`, `Click link "${it.name}"`, `ANSWER; $${it.price}`],
+          expected: `$${it.price}`,
+        };
       },
     },
     {
@@ -55,7 +91,8 @@ export const tinySite: WebSite<TinyDb> = {
         return {
           instruction: `On Tiny, leave the note hello on ${it.name}.`,
           start: '/',
-          check: ({ before, after }) => stateCheck(before, after, [{ what: 'note saved', holds: after.notes.includes('hello') }], ['notes']),
+          check: ({ before, after }) =>
+            stateCheck(before, after, [{ what: 'note saved', holds: after.notes.includes('hello') }], ['notes']),
           oracle: [`Click link "${it.name}"`, 'Type textbox "Note"; hello', 'ANSWER; done'],
           expected: 'note saved',
         };

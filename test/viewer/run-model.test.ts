@@ -38,20 +38,72 @@ const options: RunOptions = {
 let t = 1_000;
 const line = (e: Record<string, unknown>) => `${JSON.stringify({ ...e, t: t++ })}\n`;
 const node = (step: number, id: string, parent: string | null, kind: string, snapshot: number | null) =>
-  line({ type: 'node', step, id, parent, kind, dir: `programs/${id}`, hash: `h-${id}`, parentSnapshot: snapshot, description: `about ${id}` });
+  line({
+    type: 'node',
+    step,
+    id,
+    parent,
+    kind,
+    dir: `programs/${id}`,
+    hash: `h-${id}`,
+    parentSnapshot: snapshot,
+    description: `about ${id}`,
+  });
 const evaluation = (step: number, nodeId: string, index: number, score: number, split = 'train') =>
-  line({ type: 'evaluation', step, node: nodeId, split, index, score, tasks: 4, evidence: `evidence/${nodeId}/${split}-${index}`, stats: {}, ms: 5 });
+  line({
+    type: 'evaluation',
+    step,
+    node: nodeId,
+    split,
+    index,
+    score,
+    tasks: 4,
+    evidence: `evidence/${nodeId}/${split}-${index}`,
+    stats: {},
+    ms: 5,
+  });
 const action = (step: number, kind: string, nodeId: string) =>
-  line({ type: 'action', step, kind, node: nodeId, score: 1, candidates: [{ kind: 'evaluate', node: 'seed-bm25', score: 0.9 }, { kind, node: nodeId, score: 1 }] });
+  line({
+    type: 'action',
+    step,
+    kind,
+    node: nodeId,
+    score: 1,
+    candidates: [
+      { kind: 'evaluate', node: 'seed-bm25', score: 0.9 },
+      { kind, node: nodeId, score: 1 },
+    ],
+  });
 
 /** A run: root 0.1, seed 0.6 then 0.8, child n1 0.7, a failed generation at step 3. */
 function makeRun(finished = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'view-model-'));
   dirs.push(dir);
   const folder = new RunFolder(dir);
-  folder.create({ format: RUN_FORMAT, createdAt: '2026-01-01T00:00:00Z', options, env: { name: 'toy', mode: 'offline', reward: 'code found' }, envSource: { spec: 'toy', kind: 'builtin', name: 'toy' }, models: {}, versions: {} })();
-  for (const id of ['root', 'seed-bm25', 'n1']) folder.writeProgram(id, { 'index.ts': `// ${id}\nexport default 1;\n` });
-  folder.writeMeta('n1', { node: 'n1', parent: 'seed-bm25', step: 1, agent: 'offline', description: 'about n1', attempts: 1, feedback: { agent: 'offline', clusters: [{ scenario: 'w1', tasks: 2, meanReward: 0.5, summary: 'half' }], proposal: 'more' } });
+  folder.create({
+    format: RUN_FORMAT,
+    createdAt: '2026-01-01T00:00:00Z',
+    options,
+    env: { name: 'toy', mode: 'offline', reward: 'code found' },
+    envSource: { spec: 'toy', kind: 'builtin', name: 'toy' },
+    models: {},
+    versions: {},
+  })();
+  for (const id of ['root', 'seed-bm25', 'n1'])
+    folder.writeProgram(id, { 'index.ts': `// ${id}\nexport default 1;\n` });
+  folder.writeMeta('n1', {
+    node: 'n1',
+    parent: 'seed-bm25',
+    step: 1,
+    agent: 'offline',
+    description: 'about n1',
+    attempts: 1,
+    feedback: {
+      agent: 'offline',
+      clusters: [{ scenario: 'w1', tasks: 2, meanReward: 0.5, summary: 'half' }],
+      proposal: 'more',
+    },
+  });
   const lines = [
     line({ type: 'start', resumed: false, pid: 1 }),
     node(0, 'root', null, 'root', null),
@@ -68,7 +120,14 @@ function makeRun(finished = true): string {
     evaluation(2, 'seed-bm25', 1, 0.8),
     line({ type: 'step-done', step: 2 }),
     action(3, 'generate', 'n1'),
-    line({ type: 'generation-failed', step: 3, parent: 'n1', failure: { check: 'interface', detail: 'no default export' }, attempts: 4, dir: 'programs/n3-try3' }),
+    line({
+      type: 'generation-failed',
+      step: 3,
+      parent: 'n1',
+      failure: { check: 'interface', detail: 'no default export' },
+      attempts: 4,
+      dir: 'programs/n3-try3',
+    }),
     line({ type: 'step-done', step: 3 }),
   ];
   if (finished) {
@@ -93,7 +152,11 @@ describe('run model', () => {
     expect(seed?.ci).toBeCloseTo(evalScore(0.7, 2, 4, DEFAULT_UCB) - 0.7);
     expect(seed?.lcb).toBeCloseTo(lcb(0.7, 2, 4, DEFAULT_UCB));
     expect(seed?.testScore).toBe(0.65);
-    expect(seed?.evaluations.map((e) => e.evidence)).toEqual(['evidence/seed-bm25/train-0', 'evidence/seed-bm25/train-1', 'evidence/seed-bm25/test-0']);
+    expect(seed?.evaluations.map((e) => e.evidence)).toEqual([
+      'evidence/seed-bm25/train-0',
+      'evidence/seed-bm25/train-1',
+      'evidence/seed-bm25/test-0',
+    ]);
     expect(run.winner).toBe('seed-bm25');
     expect(run.nodes.find((n) => n.id === 'n1')?.hasMeta).toBe(true);
     expect(run.actions.map((a) => [a.step, a.kind, a.child ?? a.failed ?? a.result])).toEqual([
@@ -101,7 +164,16 @@ describe('run model', () => {
       [2, 'evaluate', 0.8],
       [3, 'generate', 'quick examination (interface): no default export'],
     ]);
-    expect(run.failures).toEqual([{ parent: 'n1', step: 3, failure: { check: 'interface', detail: 'no default export' }, reason: 'quick examination (interface): no default export', attempts: 4, dir: 'programs/n3-try3' }]);
+    expect(run.failures).toEqual([
+      {
+        parent: 'n1',
+        step: 3,
+        failure: { check: 'interface', detail: 'no default export' },
+        reason: 'quick examination (interface): no default export',
+        attempts: 4,
+        dir: 'programs/n3-try3',
+      },
+    ]);
   });
 
   it('gives the children that changed nothing, each with its own files unless a node took its folder', () => {
@@ -114,21 +186,66 @@ describe('run model', () => {
       join(dir, 'journal.jsonl'),
       action(4, 'generate', 'n1') +
         line({ type: 'quick-exam', step: 4, dir: 'programs/n4', attempt: 0, passed: true }) +
-        line({ type: 'no-op', step: 4, parent: 'n1', rule: 'same-program', same: 'n1', reason: 'the same program as n1', dir: 'programs/n4', description: 'reorder <b>nothing</b>' }) +
-        line({ type: 'no-op', step: 4, parent: 'n1', rule: 'quick-exam', reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", dir: 'programs/n4-again1', edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }] }) +
+        line({
+          type: 'no-op',
+          step: 4,
+          parent: 'n1',
+          rule: 'same-program',
+          same: 'n1',
+          reason: 'the same program as n1',
+          dir: 'programs/n4',
+          description: 'reorder <b>nothing</b>',
+        }) +
+        line({
+          type: 'no-op',
+          step: 4,
+          parent: 'n1',
+          rule: 'quick-exam',
+          reason: "its payloads on the 3 quick-examination tasks are exactly its parent's",
+          dir: 'programs/n4-again1',
+          edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }],
+        }) +
         node(4, 'n4', 'n1', 'child', 0.7) +
         evaluation(4, 'n4', 0, 0.2) +
         line({ type: 'step-done', step: 4 }) +
         // A no-op of a step that never finished is not counted.
         action(5, 'generate', 'n4') +
-        line({ type: 'no-op', step: 5, parent: 'n4', rule: 'same-program', reason: 'the same program as n4', dir: 'programs/n5' }),
+        line({
+          type: 'no-op',
+          step: 5,
+          parent: 'n4',
+          rule: 'same-program',
+          reason: 'the same program as n4',
+          dir: 'programs/n5',
+        }),
     );
     const run = readRun(dir);
     expect(run.noops).toEqual([
-      { index: 0, parent: 'n1', step: 4, same: 'n1', reason: 'the same program as n1', description: 'reorder <b>nothing</b>', dir: 'programs/n4', filesKept: false },
-      { index: 1, parent: 'n1', step: 4, reason: "its payloads on the 3 quick-examination tasks are exactly its parent's", edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }], dir: 'programs/n4-again1', filesKept: true },
+      {
+        index: 0,
+        parent: 'n1',
+        step: 4,
+        same: 'n1',
+        reason: 'the same program as n1',
+        description: 'reorder <b>nothing</b>',
+        dir: 'programs/n4',
+        filesKept: false,
+      },
+      {
+        index: 1,
+        parent: 'n1',
+        step: 4,
+        reason: "its payloads on the 3 quick-examination tasks are exactly its parent's",
+        edits: [{ kind: 'config', key: 'k', from: 3, to: 4 }],
+        dir: 'programs/n4-again1',
+        filesKept: true,
+      },
     ]);
-    expect(run.actions.find((a) => a.step === 4)).toMatchObject({ child: 'n4', noops: 2, noop: "its payloads on the 3 quick-examination tasks are exactly its parent's" });
+    expect(run.actions.find((a) => a.step === 4)).toMatchObject({
+      child: 'n4',
+      noops: 2,
+      noop: "its payloads on the 3 quick-examination tasks are exactly its parent's",
+    });
     expect(readNoOpDetail(run, 1)?.files?.['index.ts']).toContain('// again');
     expect(readNoOpDetail(run, 1)?.quickExams).toEqual([{ dir: 'programs/n4', attempt: 0, passed: true }]);
     // Its folder holds n4 now: no files are claimed for it.
@@ -180,7 +297,9 @@ describe('run model', () => {
     expect(text).toMatch(/seed-bm25\s+seed\s+root\s+0\s+0\.700\s+2\s+\S+\s+0\.650\s+bm25\s+← winner/);
     // A program the final phase did not test says so, and each row says what the program is.
     expect(text).toMatch(/root\s+root\s+0\s+0\.100\s+1\s+\S+\s+not run\s+no memory/);
-    expect(text).toContain('Winner seed-bm25: validation 0.700, test 0.650 — a starting program: no child was picked over it.');
+    expect(text).toContain(
+      'Winner seed-bm25: validation 0.700, test 0.650 — a starting program: no child was picked over it.',
+    );
     expect(text).toContain('selected (lcb): seed-bm25');
     expect(text).toContain('1 failed generations');
   });

@@ -39,7 +39,9 @@ const seedFile = join(base, 'recency-weighted-trajectory-retrieval.ts');
 const WIDTHS = [1280, 1440];
 /** Even doors ask a question that would be markup if the page wrote it as HTML and runs far past what evidence keeps. */
 const question = (door: number) =>
-  door % 2 ? `What is the code for door-${door}?` : `<img src=x onerror="document.body.dataset.xss='1'"> What is the code for door-${door}? ${'Answer with the code word only. '.repeat(200)}`;
+  door % 2
+    ? `What is the code for door-${door}?`
+    : `<img src=x onerror="document.body.dataset.xss='1'"> What is the code for door-${door}? ${'Answer with the code word only. '.repeat(200)}`;
 
 /**
  * The toy environment with every door a validation task (10, half per evaluation: two samples, so re-evaluations
@@ -49,7 +51,9 @@ class HostileQuestions extends ToyEnvironment {
   override async worlds(split: Split): Promise<World[]> {
     const [train, test] = [await super.worlds('train'), await super.worlds('test')];
     const ask = (t: PartialRecorder) => ({ ...t, instruction: question(Number(t.taskId.split('door-')[1])) });
-    return split === 'test' ? test : train.map((w, i) => ({ ...w, tasks: [...w.tasks, ...(test[i]?.tasks ?? [])].map(ask) }));
+    return split === 'test'
+      ? test
+      : train.map((w, i) => ({ ...w, tasks: [...w.tasks, ...(test[i]?.tasks ?? [])].map(ask) }));
   }
 }
 
@@ -65,18 +69,37 @@ beforeAll(async () => {
   // program), then a real change. Every later one: the real change again — a no-op three times over.
   const seed = readFileSync(resolveProgram('trajectory-retrieval').path, 'utf8');
   writeFileSync(seedFile, seed);
-  const different = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n";
+  const different =
+    "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n";
   const programs = [seed.replace('retrieve(', '/* a comment only */ retrieve('), seed, different];
   server.onChat = (body) => {
     const purpose = purposeOf(body);
-    if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
+    if (purpose === 'analysis')
+      return {
+        content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }),
+      };
     if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
     if (purpose === 'program-analysis') return { content: programAnalysisReply(body, 'Tidy the retrieval.', 'c') };
-    return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``, 'Tidy the retrieval.', 'c') };
+    return {
+      content: withAnalysis(
+        body,
+        `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``,
+        'Tidy the retrieval.',
+        'c',
+      ),
+    };
   };
   const { folder, opts } = createToyRun(run, { budget: 3, seeds: [seedFile], meta: 'model', evalFraction: 0.5 });
   const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
-  await runSearch({ env: new HostileQuestions({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never, 'metadata'), folder, options: opts, models, ledger: new CostLedger() });
+  await runSearch({
+    env: new HostileQuestions({ maxChars: 2000, maxImages: 0 }),
+    services: offlineServices(),
+    meta: new ModelMetaAgent(models.meta as never, 'metadata'),
+    folder,
+    options: opts,
+    models,
+    ledger: new CostLedger(),
+  });
   view = readRun(run);
   viewer = new ViewServer(run);
   url = await viewer.listen(0);
@@ -107,7 +130,9 @@ describe('the viewer at 1,280 and 1,440 px', () => {
     expect(view.nodes.map((n) => n.id)).toEqual(['root', SEED, 'n1']);
     expect(view.noops.length).toBeGreaterThanOrEqual(2);
     expect(view.actions.some((a) => a.candidates.some((c) => c.kind === 'evaluate' && c.node === SEED))).toBe(true);
-    const raw = view.nodes.filter((n) => n.q !== null && n.ci !== null).flatMap((n) => [(n.q as number) - (n.ci as number), (n.q as number) + (n.ci as number)]);
+    const raw = view.nodes
+      .filter((n) => n.q !== null && n.ci !== null)
+      .flatMap((n) => [(n.q as number) - (n.ci as number), (n.q as number) + (n.ci as number)]);
     expect(raw.some((b) => b < 0)).toBe(true);
     expect(raw.some((b) => b > 1)).toBe(true);
     expect(question(0).length).toBeGreaterThan(QUESTION_CHARS);
@@ -119,7 +144,9 @@ describe('the viewer at 1,280 and 1,440 px', () => {
 
       // Every column of the action log inside the viewport and its pane, no row scrolled sideways; the page does not
       // scroll sideways either.
-      const boxes = await page.$$eval('#log table.actions tr.action > td, #log table.actions th', (cells) => cells.map((c) => c.getBoundingClientRect().toJSON() as { left: number; right: number; width: number }));
+      const boxes = await page.$$eval('#log table.actions tr.action > td, #log table.actions th', (cells) =>
+        cells.map((c) => c.getBoundingClientRect().toJSON() as { left: number; right: number; width: number }),
+      );
       const pane = await page.locator('#log').boundingBox();
       expect(boxes).toHaveLength(6 + 6 * view.actions.length);
       for (const b of boxes) {
@@ -127,7 +154,11 @@ describe('the viewer at 1,280 and 1,440 px', () => {
         expect(b.right).toBeLessThanOrEqual(Math.min(width, (pane?.x ?? 0) + (pane?.width ?? 0)) + 0.5);
         expect(b.width).toBeGreaterThan(20);
       }
-      expect(await page.evaluate('[document.documentElement.scrollWidth, document.getElementById("log").scrollWidth <= document.getElementById("log").clientWidth]')).toEqual([width, true]);
+      expect(
+        await page.evaluate(
+          '[document.documentElement.scrollWidth, document.getElementById("log").scrollWidth <= document.getElementById("log").clientWidth]',
+        ),
+      ).toEqual([width, true]);
       const first = view.noops[0]?.step;
       expect(await page.locator(`#log tr.action[data-step="${first}"]`).textContent()).toContain('→ n1: ');
       expect(await page.locator(`#log tr.action[data-step="${first}"]`).textContent()).toContain('(after 2 no-ops)');
@@ -150,10 +181,14 @@ describe('the viewer at 1,280 and 1,440 px', () => {
       expect(await page.locator('#panel').textContent()).toContain(`the same program as ${SEED}`);
       // Its own files (the parent's program again), against its parent's.
       await page.waitForSelector('#panel .diff-summary');
-      expect(await page.locator('#panel .diff-summary').textContent()).toBe(`${SEED} and no-op of step ${first} have the same source`);
+      expect(await page.locator('#panel .diff-summary').textContent()).toBe(
+        `${SEED} and no-op of step ${first} have the same source`,
+      );
       // The step's first try was written at the child's name and moved aside before the child was: its files are kept.
       await page.locator('#tree .noop[data-noop="0"]').click();
-      await page.waitForFunction("!(document.querySelector('#panel .diff-summary')?.textContent ?? 'same source').includes('same source')");
+      await page.waitForFunction(
+        "!(document.querySelector('#panel .diff-summary')?.textContent ?? 'same source').includes('same source')",
+      );
       expect(await page.locator('#panel').textContent()).not.toContain('its files are not kept');
 
       // Bounds: every node's tooltip, the panel's score table, the chart's axis.
@@ -170,9 +205,18 @@ describe('the viewer at 1,280 and 1,440 px', () => {
 
       // Colours on the absolute scale: each node's fill is its mean's colour on 0..1, and the legend draws that scale.
       const page$ = loadPageScripts<{ scoreColour(q: number | null): string }>('dom.js');
-      for (const n of view.nodes) expect(await page.locator(`#tree .node[data-id="${n.id}"] .dot`).getAttribute('fill')).toBe(page$.scoreColour(n.q));
+      for (const n of view.nodes)
+        expect(await page.locator(`#tree .node[data-id="${n.id}"] .dot`).getAttribute('fill')).toBe(
+          page$.scoreColour(n.q),
+        );
       expect(await page.locator('#legend .scale').getAttribute('data-low')).toBe('0');
-      expect(await page.locator('#legend .scale-tick').allTextContents()).toEqual(['0.00', '0.25', '0.50', '0.75', '1.00']);
+      expect(await page.locator('#legend .scale-tick').allTextContents()).toEqual([
+        '0.00',
+        '0.25',
+        '0.50',
+        '0.75',
+        '1.00',
+      ]);
 
       // Each task's question, as text, shortened in its row and whole (as evidence keeps it) in its detail.
       await page.locator(`#tree .node[data-id="${SEED}"] .dot`).click();

@@ -3,7 +3,17 @@
 // the page follows journal appends live (including a torn line); the static report renders offline from one file;
 // paths outside the run folder are refused; a folder that is not a run is an error.
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +41,8 @@ const servers: ViewServer[] = [];
 let browser: Browser;
 
 /** How many nodes the journal has (the page must draw one mark per node). */
-const journalNodes = (dir: string) => readJournal(join(dir, 'journal.jsonl')).events.filter((e) => e.type === 'node').length;
+const journalNodes = (dir: string) =>
+  readJournal(join(dir, 'journal.jsonl')).events.filter((e) => e.type === 'node').length;
 
 const open = (url: string) => openViewerPage(browser, url);
 
@@ -60,7 +71,27 @@ beforeAll(async () => {
   const data = join(base, 'locomo');
   mkdirSync(data);
   cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
-  const r = automemo('search', '--env', 'locomo', '--data', data, '--budget', '3', '--seeds', 'bm25', '--meta', 'offline', '--eval-fraction', '0.2', '--min-eval-tasks', '0', '--seed', '0', '--out', run);
+  const r = automemo(
+    'search',
+    '--env',
+    'locomo',
+    '--data',
+    data,
+    '--budget',
+    '3',
+    '--seeds',
+    'bm25',
+    '--meta',
+    'offline',
+    '--eval-fraction',
+    '0.2',
+    '--min-eval-tasks',
+    '0',
+    '--seed',
+    '0',
+    '--out',
+    run,
+  );
   expect(r.code, r.err).toBe(0);
   // LoCoMo shows no images; one is added to a task's payload so that serving and inlining images are exercised.
   const evidence = join(run, 'evidence', 'n1', 'train-0');
@@ -100,7 +131,9 @@ describe('automemo view', () => {
     expect(await page.locator('#panel table.clusters tr').count()).toBeGreaterThan(1);
     await page.waitForSelector('#panel table.tasks tr.task');
     expect(await page.locator('#panel .outcomes').first().textContent()).toContain('1 unreadable lines');
-    expect(await page.locator('#panel .evidence-problems').first().textContent()).toMatch(/tasks\.jsonl line \d+: not JSON/);
+    expect(await page.locator('#panel .evidence-problems').first().textContent()).toMatch(
+      /tasks\.jsonl line \d+: not JSON/,
+    );
     await page.locator('#panel table.tasks tr.task').first().click();
     const img = page.locator('#panel .task-detail .images img');
     await img.waitFor();
@@ -125,9 +158,29 @@ describe('automemo view', () => {
     writeFileSync(join(dir, 'lock'), String(process.pid));
     await page.waitForFunction("document.getElementById('status')?.textContent?.startsWith('running')");
     const line = (e: object) => `${JSON.stringify({ ...e, t: Date.now() })}\n`;
-    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'start', resumed: true, pid: process.pid }) + line({ type: 'action', step: 4, kind: 'generate', node: 'n1', score: 1.1, candidates: [{ kind: 'generate', node: 'n1', score: 1.1 }] }));
+    appendFileSync(
+      join(dir, 'journal.jsonl'),
+      line({ type: 'start', resumed: true, pid: process.pid }) +
+        line({
+          type: 'action',
+          step: 4,
+          kind: 'generate',
+          node: 'n1',
+          score: 1.1,
+          candidates: [{ kind: 'generate', node: 'n1', score: 1.1 }],
+        }),
+    );
     await page.waitForSelector('#tree .node.busy[data-id="n1"]');
-    appendFileSync(join(dir, 'journal.jsonl'), line({ type: 'generation-failed', step: 4, parent: 'n1', failure: { check: 'interface', detail: 'no default export' }, attempts: 4 }) + line({ type: 'step-done', step: 4 }));
+    appendFileSync(
+      join(dir, 'journal.jsonl'),
+      line({
+        type: 'generation-failed',
+        step: 4,
+        parent: 'n1',
+        failure: { check: 'interface', detail: 'no default export' },
+        attempts: 4,
+      }) + line({ type: 'step-done', step: 4 }),
+    );
     await page.waitForSelector('#tree .failed[data-step="4"]');
     expect(await page.locator('#log tr.action').count()).toBe(4);
     await page.locator('#tree .failed[data-step="4"]').click();
@@ -137,21 +190,56 @@ describe('automemo view', () => {
     const why = 'infrastructure failed all 4 tasks: toy tool is down';
     appendFileSync(
       join(dir, 'journal.jsonl'),
-      line({ type: 'action', step: 5, kind: 'evaluate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'evaluate', node: 'seed-bm25', score: 1 }] }) +
-        line({ type: 'evaluation', step: 5, node: 'seed-bm25', split: 'train', index: 9, score: null, unscored: why, tasks: 4, evidence: 'evidence/seed-bm25/train-9-unscored-1', stats: {}, ms: 5 }) +
+      line({
+        type: 'action',
+        step: 5,
+        kind: 'evaluate',
+        node: 'seed-bm25',
+        score: 1,
+        candidates: [{ kind: 'evaluate', node: 'seed-bm25', score: 1 }],
+      }) +
+        line({
+          type: 'evaluation',
+          step: 5,
+          node: 'seed-bm25',
+          split: 'train',
+          index: 9,
+          score: null,
+          unscored: why,
+          tasks: 4,
+          evidence: 'evidence/seed-bm25/train-9-unscored-1',
+          stats: {},
+          ms: 5,
+        }) +
         line({ type: 'step-done', step: 5 }),
     );
     await page.waitForSelector('#log tr.action[data-step="5"]');
     expect(await page.locator('#log tr.action[data-step="5"]').textContent()).toContain(`unscored: ${why}`);
     await page.locator('#tree .node[data-id="seed-bm25"] .dot').click();
     await page.waitForSelector('#panel ul.unscored');
-    expect(await page.locator('#panel ul.unscored').textContent()).toContain(`unscored: ${why} (validation evaluation at step 5; not counted)`);
+    expect(await page.locator('#panel ul.unscored').textContent()).toContain(
+      `unscored: ${why} (validation evaluation at step 5; not counted)`,
+    );
     expect(await page.locator('#panel button.eval.unscored').textContent()).toContain('validation #9: unscored');
     // A child that would have changed nothing: the log says so, a no-op mark appears, and no node.
     appendFileSync(
       join(dir, 'journal.jsonl'),
-      line({ type: 'action', step: 6, kind: 'generate', node: 'seed-bm25', score: 1, candidates: [{ kind: 'generate', node: 'seed-bm25', score: 1 }] }) +
-        line({ type: 'no-op', step: 6, parent: 'seed-bm25', rule: 'quick-exam', same: 'seed-bm25', reason: "its payloads on the 5 quick-examination tasks are exactly its parent's" }) +
+      line({
+        type: 'action',
+        step: 6,
+        kind: 'generate',
+        node: 'seed-bm25',
+        score: 1,
+        candidates: [{ kind: 'generate', node: 'seed-bm25', score: 1 }],
+      }) +
+        line({
+          type: 'no-op',
+          step: 6,
+          parent: 'seed-bm25',
+          rule: 'quick-exam',
+          same: 'seed-bm25',
+          reason: "its payloads on the 5 quick-examination tasks are exactly its parent's",
+        }) +
         line({ type: 'step-done', step: 6 }),
     );
     await page.waitForSelector('#log tr.action[data-step="6"]');
@@ -175,7 +263,14 @@ describe('automemo view', () => {
     expect((await rawGet(url, '/files/run.json')).status).toBe(200);
     expect((await rawGet(url, '/files/evidence/n1/train-0/images/img-test.png')).status).toBe(200);
     expect((await rawGet(url, '/files/evidence/n1/train-0/images/no-such.png')).status).toBe(404);
-    for (const path of ['/files/../secret.txt', '/files/%2e%2e/secret.txt', '/files/..%2fsecret.txt', '/files/evidence/out/secret.txt', `/files/${encodeURIComponent(join(dir, '..', 'secret.txt'))}`, '/../secret.txt']) {
+    for (const path of [
+      '/files/../secret.txt',
+      '/files/%2e%2e/secret.txt',
+      '/files/..%2fsecret.txt',
+      '/files/evidence/out/secret.txt',
+      `/files/${encodeURIComponent(join(dir, '..', 'secret.txt'))}`,
+      '/../secret.txt',
+    ]) {
       const res = await rawGet(url, path);
       expect(res.status, path).toBe(404);
       expect(res.body).not.toContain('TOP-SECRET-CONTENT');
@@ -191,7 +286,8 @@ describe('automemo view', () => {
     child.stdout.on('data', (c) => (out += c));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const deadline = Date.now() + 60_000;
-    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!/http:\/\/127\.0\.0\.1:\d+\//.test(out) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const url = (/http:\/\/127\.0\.0\.1:\d+\//.exec(out) as RegExpExecArray)[0];
     const runView = (await (await fetch(`${url}api/run`)).json()) as { nodes: unknown[] };
     expect(runView.nodes).toHaveLength(journalNodes(run));
@@ -223,7 +319,11 @@ describe('automemo report', () => {
     expect(r.out).toContain(`wrote ${file}`);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const outside: string[] = [];
-    await page.route('**/*', (route) => (route.request().url().startsWith('file:') || route.request().url().startsWith('data:') ? route.continue() : (outside.push(route.request().url()), route.abort())));
+    await page.route('**/*', (route) =>
+      route.request().url().startsWith('file:') || route.request().url().startsWith('data:')
+        ? route.continue()
+        : (outside.push(route.request().url()), route.abort()),
+    );
     await page.goto(`file://${file}`);
     await page.waitForSelector('body[data-ready="true"]');
     expect(await page.locator('#tree .node').count()).toBe(journalNodes(run));

@@ -28,7 +28,22 @@
     }));
     for (const d of run.screen || []) {
       if (d.kept) continue;
-      out.push({ id: d.design, node: null, kind: 'screened design', parent: 'root', edit: `${d.design} (screened at step 0, not kept)`, group: '', q: d.score, ci: null, n: d.score === null ? 0 : 1, lcb: null, test: null, step: 0, pick: false, tied: false });
+      out.push({
+        id: d.design,
+        node: null,
+        kind: 'screened design',
+        parent: 'root',
+        edit: `${d.design} (screened at step 0, not kept)`,
+        group: '',
+        q: d.score,
+        ci: null,
+        n: d.score === null ? 0 : 1,
+        lcb: null,
+        test: null,
+        step: 0,
+        pick: false,
+        tied: false,
+      });
     }
     // Siblings that tried one idea: how many tries it had, so each row says "1 of 8".
     const sizes = new Map();
@@ -64,14 +79,31 @@
 
   function cell(ctx, r, key) {
     if (key === 'id') {
-      const name = r.node ? el('a', { href: '#', class: 'node-link', onclick: (e) => (e.preventDefault(), ctx.select(r.id)) }, r.id) : el('span', {}, r.id);
+      const name = r.node
+        ? el('a', { href: '#', class: 'node-link', onclick: (e) => (e.preventDefault(), ctx.select(r.id)) }, r.id)
+        : el('span', {}, r.id);
       const pickWord = ctx.run.status === 'finished' ? 'winner' : 'leading';
-      return el('td', { class: 'program' }, name, r.pick ? el('span', { class: 'tag pick' }, pickWord) : null, r.tied ? el('span', { class: 'tag tied', title: 'the pick cannot be told apart from it on validation' }, 'tied with the pick') : null);
+      return el(
+        'td',
+        { class: 'program' },
+        name,
+        r.pick ? el('span', { class: 'tag pick' }, pickWord) : null,
+        r.tied
+          ? el(
+              'span',
+              { class: 'tag tied', title: 'the pick cannot be told apart from it on validation' },
+              'tied with the pick',
+            )
+          : null,
+      );
     }
-    if (key === 'edit') return el('td', { class: 'edit' }, r.edit, r.tries ? el('div', { class: 'muted tries' }, r.tries) : null);
-    if (key === 'q') return el('td', { class: 'num' }, r.q === null ? '—' : r.ci === null ? fmt(r.q) : `${fmt(r.q)} ± ${fmt(r.ci)}`);
+    if (key === 'edit')
+      return el('td', { class: 'edit' }, r.edit, r.tries ? el('div', { class: 'muted tries' }, r.tries) : null);
+    if (key === 'q')
+      return el('td', { class: 'num' }, r.q === null ? '—' : r.ci === null ? fmt(r.q) : `${fmt(r.q)} ± ${fmt(r.ci)}`);
     if (key === 'lcb') return el('td', { class: 'num' }, r.lcb === null ? '—' : fmt(A.bound(r.lcb)));
-    if (key === 'test') return el('td', { class: `num${r.test === null ? ' muted' : ''}` }, r.test === null ? 'not run' : fmt(r.test));
+    if (key === 'test')
+      return el('td', { class: `num${r.test === null ? ' muted' : ''}` }, r.test === null ? 'not run' : fmt(r.test));
     return el('td', { class: COLUMNS.find((c) => c.key === key).num ? 'num' : '' }, String(r[key]));
   }
 
@@ -87,18 +119,42 @@
       COLUMNS.map((c) =>
         el(
           'th',
-          { class: `${c.num ? 'num ' : ''}sortable`, 'data-key': c.key, 'aria-sort': c.key === sort.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none', tabindex: 0, onclick: () => ((sort.dir = sort.key === c.key ? -sort.dir : c.num ? -1 : 1), (sort.key = c.key), render(ctx, box, sort)) },
+          {
+            class: `${c.num ? 'num ' : ''}sortable`,
+            'data-key': c.key,
+            'aria-sort': c.key === sort.key ? (sort.dir > 0 ? 'ascending' : 'descending') : 'none',
+            tabindex: 0,
+            onclick: () => (
+              (sort.dir = sort.key === c.key ? -sort.dir : c.num ? -1 : 1),
+              (sort.key = c.key),
+              render(ctx, box, sort)
+            ),
+          },
           c.label,
           c.key === sort.key ? (sort.dir > 0 ? ' ▲' : ' ▼') : '',
         ),
       ),
     );
     const table = el('table', { class: 'programs' }, head);
-    for (const r of all) table.append(el('tr', { class: `program-row${r.pick ? ' pick' : ''}${r.tied ? ' tied' : ''}${r.node ? '' : ' screened'}`, 'data-id': r.id }, COLUMNS.map((c) => cell(ctx, r, c.key))));
+    for (const r of all)
+      table.append(
+        el(
+          'tr',
+          {
+            class: `program-row${r.pick ? ' pick' : ''}${r.tied ? ' tied' : ''}${r.node ? '' : ' screened'}`,
+            'data-id': r.id,
+          },
+          COLUMNS.map((c) => cell(ctx, r, c.key)),
+        ),
+      );
     const untested = all.filter((r) => r.test === null).length;
     box.append(
       table,
-      el('p', { class: 'hint' }, `half-width: c_e·√(ln N / n), the interval the LCB is the bottom of. Test: the held-out split, scored in the final phase for the pick, the root and the seeds${untested ? `; ${untested} program${untested === 1 ? ' was' : 's were'} not run on it` : ''}.${ctx.run.final && ctx.run.final.tied ? '' : ctx.run.status === 'finished' ? '' : ' Ties with the pick are named when the run finishes.'}`),
+      el(
+        'p',
+        { class: 'hint' },
+        `half-width: c_e·√(ln N / n), the interval the LCB is the bottom of. Test: the held-out split, scored in the final phase for the pick, the root and the seeds${untested ? `; ${untested} program${untested === 1 ? ' was' : 's were'} not run on it` : ''}.${ctx.run.final && ctx.run.final.tied ? '' : ctx.run.status === 'finished' ? '' : ' Ties with the pick are named when the run finishes.'}`,
+      ),
     );
   }
 

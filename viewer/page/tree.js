@@ -37,9 +37,27 @@
   function layout(run) {
     const kids = new Map();
     const items = [
-      ...run.nodes.map((n) => ({ key: n.id, parent: n.parent, step: n.step, node: n, group: n.edit ? `${n.parent}\u0000${n.edit.group}` : `node:${n.id}` })),
-      ...run.failures.map((f) => ({ key: `failed:${f.step}`, parent: f.parent, step: f.step, failure: f, group: `failed:${f.step}` })),
-      ...(run.noops || []).map((x) => ({ key: `noop:${x.index}`, parent: x.parent, step: x.step, noop: x, group: `noop:${x.index}` })),
+      ...run.nodes.map((n) => ({
+        key: n.id,
+        parent: n.parent,
+        step: n.step,
+        node: n,
+        group: n.edit ? `${n.parent}\u0000${n.edit.group}` : `node:${n.id}`,
+      })),
+      ...run.failures.map((f) => ({
+        key: `failed:${f.step}`,
+        parent: f.parent,
+        step: f.step,
+        failure: f,
+        group: `failed:${f.step}`,
+      })),
+      ...(run.noops || []).map((x) => ({
+        key: `noop:${x.index}`,
+        parent: x.parent,
+        step: x.step,
+        noop: x,
+        group: `noop:${x.index}`,
+      })),
     ];
     for (const it of items) {
       if (it.parent === null) continue;
@@ -49,8 +67,15 @@
     const groups = [];
     for (const list of kids.values()) {
       const first = new Map();
-      for (const it of [...list].sort((a, b) => a.step - b.step)) if (!first.has(it.group)) first.set(it.group, it.step);
-      list.sort((a, b) => first.get(a.group) - first.get(b.group) || a.group.localeCompare(b.group) || a.step - b.step || a.key.localeCompare(b.key));
+      for (const it of [...list].sort((a, b) => a.step - b.step))
+        if (!first.has(it.group)) first.set(it.group, it.step);
+      list.sort(
+        (a, b) =>
+          first.get(a.group) - first.get(b.group) ||
+          a.group.localeCompare(b.group) ||
+          a.step - b.step ||
+          a.key.localeCompare(b.key),
+      );
       const byGroup = new Map();
       for (const it of list) if (it.node && it.node.edit) byGroup.set(it.group, [...(byGroup.get(it.group) || []), it]);
       for (const members of byGroup.values()) if (members.length > 1) groups.push(members);
@@ -84,8 +109,12 @@
     else {
       lines.push(`mean ${A.fmt(n.q)} over n = ${n.n} evaluation${n.n === 1 ? '' : 's'} (N = ${run.N})`);
       const i = A.interval(n);
-      lines.push(`confidence interval ${A.intervalText(n)}  (mean ± c_e·√(ln N / n) = ± ${A.fmt(n.ci)}${i.clipped ? ', clipped to [0, 1]' : ''})`);
-      lines.push(`LCB ${A.fmt(A.bound(n.lcb))}${n.lcb < 0 ? ' (below 0 before clipping)' : ''}${n.id === run.winner ? `  ← ${pick}` : ''}`);
+      lines.push(
+        `confidence interval ${A.intervalText(n)}  (mean ± c_e·√(ln N / n) = ± ${A.fmt(n.ci)}${i.clipped ? ', clipped to [0, 1]' : ''})`,
+      );
+      lines.push(
+        `LCB ${A.fmt(A.bound(n.lcb))}${n.lcb < 0 ? ' (below 0 before clipping)' : ''}${n.id === run.winner ? `  ← ${pick}` : ''}`,
+      );
     }
     lines.push(`test ${n.testScore !== undefined ? A.fmt(n.testScore) : 'not run'}`);
     for (const u of n.unscored || []) lines.push(`unscored at step ${u.step}: ${A.short(u.reason, 120)}`);
@@ -121,9 +150,17 @@
     const marks = A.svg('g', { class: 'marks' });
     svgEl.append(bands, edges, marks);
     const grouped = new Set(groups.flat().map((it) => it.key));
-    for (const members of groups) marksOfGroup(bands, members.map((it) => ({ it, ...at(pos.get(it.key)) })), maxR, run, on);
+    for (const members of groups)
+      marksOfGroup(
+        bands,
+        members.map((it) => ({ it, ...at(pos.get(it.key)) })),
+        maxR,
+        run,
+        on,
+      );
     // Edges run from under the parent's labels (and its group's caption) to above the child, never through text.
-    const above = (it) => (it.failure || it.noop ? 11 : radius(it.node.n) + (it.node.id === run.winner ? 20 : grouped.has(it.key) ? 10 : 2));
+    const above = (it) =>
+      it.failure || it.noop ? 11 : radius(it.node.n) + (it.node.id === run.winner ? 20 : grouped.has(it.key) ? 10 : 2);
     for (const p of pos.values()) {
       const parent = p.it.parent !== null ? pos.get(p.it.parent) : undefined;
       if (!parent) continue;
@@ -132,7 +169,12 @@
       a.y += below(parent.y) + 2;
       b.y -= above(p.it);
       const mid = (a.y + b.y) / 2;
-      edges.append(A.svg('path', { class: p.it.failure ? 'edge edge-failed' : p.it.noop ? 'edge edge-noop' : 'edge', d: `M${a.x},${a.y} C${a.x},${mid} ${b.x},${mid} ${b.x},${b.y}` }));
+      edges.append(
+        A.svg('path', {
+          class: p.it.failure ? 'edge edge-failed' : p.it.noop ? 'edge edge-noop' : 'edge',
+          d: `M${a.x},${a.y} C${a.x},${mid} ${b.x},${mid} ${b.x},${b.y}`,
+        }),
+      );
     }
     for (const p of pos.values()) {
       const { x, y } = at(p);
@@ -202,14 +244,36 @@
     const parent = run.nodes.find((n) => n.id === first.parent);
     const scores = members.map((m) => m.it.node.q).filter((q) => q !== null);
     const worse = parent && parent.q !== null ? scores.filter((q) => q < parent.q - 1e-12).length : 0;
-    const verdict = parent && parent.q !== null && scores.length ? `, ${worse === scores.length ? 'all' : `${worse} of ${scores.length}`} below ${parent.id}'s ${A.fmt(parent.q)}` : '';
+    const verdict =
+      parent && parent.q !== null && scores.length
+        ? `, ${worse === scores.length ? 'all' : `${worse} of ${scores.length}`} below ${parent.id}'s ${A.fmt(parent.q)}`
+        : '';
     const caption = `${members.length} tries of ${first.edit.groupLabel}${verdict}`;
-    const g = A.svg('g', { class: 'idea', 'data-group': first.edit.group, 'data-parent': first.parent, 'data-size': members.length });
-    g.append(A.svg('rect', { x: left, y: y - maxR - 6, width: right - left, height: 2 * maxR + LABEL_H + CAPTION_H - 2, rx: 6, class: 'idea-box' }));
+    const g = A.svg('g', {
+      class: 'idea',
+      'data-group': first.edit.group,
+      'data-parent': first.parent,
+      'data-size': members.length,
+    });
+    g.append(
+      A.svg('rect', {
+        x: left,
+        y: y - maxR - 6,
+        width: right - left,
+        height: 2 * maxR + LABEL_H + CAPTION_H - 2,
+        rx: 6,
+        class: 'idea-box',
+      }),
+    );
     const text = A.svg('text', { x: left + 6, y: y + maxR + LABEL_H + CAPTION_H - 24, class: 'idea-caption' });
     g.append(text);
     g.fit = () => A.fitText(text, caption, right - left - 12, 2, 12);
-    g.addEventListener('mousemove', (e) => on.hover(`${members.length} children of ${first.parent} tried one idea: ${first.edit.groupLabel}\n${members.map((m) => `${m.it.node.id}: ${m.it.node.edit.tail} → ${A.fmt(m.it.node.q)}`).join('\n')}`, e));
+    g.addEventListener('mousemove', (e) =>
+      on.hover(
+        `${members.length} children of ${first.parent} tried one idea: ${first.edit.groupLabel}\n${members.map((m) => `${m.it.node.id}: ${m.it.node.edit.tail} → ${A.fmt(m.it.node.q)}`).join('\n')}`,
+        e,
+      ),
+    );
     g.addEventListener('mouseleave', () => on.hover(null));
     layer.append(g);
   }
@@ -217,12 +281,23 @@
   function failedMark(f, x, y, state, on) {
     const g = A.svg(
       'g',
-      { class: `failed${state.failure === f.step ? ' selected' : ''}`, 'data-step': f.step, transform: `translate(${x},${y})`, tabindex: 0, onclick: () => on.failure(f.step) },
+      {
+        class: `failed${state.failure === f.step ? ' selected' : ''}`,
+        'data-step': f.step,
+        transform: `translate(${x},${y})`,
+        tabindex: 0,
+        onclick: () => on.failure(f.step),
+      },
       A.svg('circle', { r: 11, class: 'failed-hit' }),
       A.svg('path', { d: 'M-7,-7 L7,7 M7,-7 L-7,7' }),
       A.svg('text', { y: 24, class: 'label' }, `step ${f.step}`),
     );
-    g.addEventListener('mousemove', (e) => on.hover(`generation failed at step ${f.step} (from ${f.parent}, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'})\n${A.short(f.reason, 240)}`, e));
+    g.addEventListener('mousemove', (e) =>
+      on.hover(
+        `generation failed at step ${f.step} (from ${f.parent}, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'})\n${A.short(f.reason, 240)}`,
+        e,
+      ),
+    );
     g.addEventListener('mouseleave', () => on.hover(null));
     return g;
   }
@@ -231,12 +306,24 @@
   function noopMark(x, cx, cy, state, on) {
     const g = A.svg(
       'g',
-      { class: `noop${state.noop === x.index ? ' selected' : ''}`, 'data-noop': x.index, 'data-step': x.step, transform: `translate(${cx},${cy})`, tabindex: 0, onclick: () => on.noop(x.index) },
+      {
+        class: `noop${state.noop === x.index ? ' selected' : ''}`,
+        'data-noop': x.index,
+        'data-step': x.step,
+        transform: `translate(${cx},${cy})`,
+        tabindex: 0,
+        onclick: () => on.noop(x.index),
+      },
       A.svg('circle', { r: 10, class: 'noop-ring' }),
       A.svg('text', { y: 4, class: 'noop-sign' }, '='),
       A.svg('text', { y: 24, class: 'label' }, `no-op · ${x.step}`),
     );
-    const tip = [`no-op child at step ${x.step} (from ${x.parent}): changed nothing, not evaluated`, x.same ? `same as ${x.same}` : '', A.short(x.reason, 240), x.description ? A.short(x.description, 160) : ''];
+    const tip = [
+      `no-op child at step ${x.step} (from ${x.parent}): changed nothing, not evaluated`,
+      x.same ? `same as ${x.same}` : '',
+      A.short(x.reason, 240),
+      x.description ? A.short(x.description, 160) : '',
+    ];
     g.addEventListener('keydown', (e) => e.key === 'Enter' && on.noop(x.index));
     g.addEventListener('mousemove', (e) => on.hover(tip.filter(Boolean).join('\n'), e));
     g.addEventListener('mouseleave', () => on.hover(null));
@@ -253,7 +340,14 @@
     A.clear(el);
     const gradient = A.SCALE.map(([t]) => `${A.scoreColour(t)} ${t * 100}%`).join(', ');
     const ticks = [0, 0.25, 0.5, 0.75, 1];
-    const range = lo === null ? null : A.el('span', { class: 'scale-range', style: `left:${A.bound(lo) * 100}%;width:${Math.max(0.5, (A.bound(hi) - A.bound(lo)) * 100)}%`, title: `this run's means: ${A.fmt(lo)} … ${A.fmt(hi)}` });
+    const range =
+      lo === null
+        ? null
+        : A.el('span', {
+            class: 'scale-range',
+            style: `left:${A.bound(lo) * 100}%;width:${Math.max(0.5, (A.bound(hi) - A.bound(lo)) * 100)}%`,
+            title: `this run's means: ${A.fmt(lo)} … ${A.fmt(hi)}`,
+          });
     const pick = run && run.status === 'finished' ? 'the winner' : 'the leading program (the run has not finished)';
     el.append(
       A.el('span', { class: 'scale-title' }, 'mean score, absolute scale '),
@@ -261,9 +355,17 @@
         'span',
         { class: 'scale', 'data-low': '0', 'data-high': '1' },
         A.el('span', { class: 'scale-bar', style: `background:linear-gradient(to right, ${gradient})` }, range),
-        A.el('span', { class: 'scale-ticks' }, ticks.map((t) => A.el('span', { class: 'scale-tick', style: `left:${t * 100}%` }, A.fmt(t, 2)))),
+        A.el(
+          'span',
+          { class: 'scale-ticks' },
+          ticks.map((t) => A.el('span', { class: 'scale-tick', style: `left:${t * 100}%` }, A.fmt(t, 2))),
+        ),
       ),
-      A.el('span', { class: 'legend-note' }, `${lo === null ? '' : ` this run: ${A.fmt(lo, 2)}–${A.fmt(hi, 2)} (bracket)`} · double ring: ${pick} · dotted ring: cannot be told apart from it · box: siblings that tried one idea · ✕: failed generation · ○ with =: no-op child (changed nothing, not evaluated) · number: evaluations`),
+      A.el(
+        'span',
+        { class: 'legend-note' },
+        `${lo === null ? '' : ` this run: ${A.fmt(lo, 2)}–${A.fmt(hi, 2)} (bracket)`} · double ring: ${pick} · dotted ring: cannot be told apart from it · box: siblings that tried one idea · ✕: failed generation · ○ with =: no-op child (changed nothing, not evaluated) · number: evaluations`,
+      ),
     );
   }
 

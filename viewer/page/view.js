@@ -16,7 +16,11 @@
   function serverSource() {
     const kept = new Map();
     const once = (key, load) => {
-      if (!kept.has(key)) kept.set(key, load().catch((err) => (kept.delete(key), Promise.reject(err))));
+      if (!kept.has(key))
+        kept.set(
+          key,
+          load().catch((err) => (kept.delete(key), Promise.reject(err))),
+        );
       return kept.get(key);
     };
     return {
@@ -25,7 +29,10 @@
       node: (id) => once(`node:${id}`, () => getJson(`api/node?id=${encodeURIComponent(id)}`)),
       failure: (step) => once(`failure:${step}`, () => getJson(`api/failure?step=${step}`)),
       noop: (index) => once(`noop:${index}`, () => getJson(`api/noop?index=${index}`)),
-      evidence: (node, evidence) => once(`evidence:${evidence}`, () => getJson(`api/evidence?node=${encodeURIComponent(node)}&evidence=${encodeURIComponent(evidence)}`)),
+      evidence: (node, evidence) =>
+        once(`evidence:${evidence}`, () =>
+          getJson(`api/evidence?node=${encodeURIComponent(node)}&evidence=${encodeURIComponent(evidence)}`),
+        ),
       image: (file) => `files/${file.split('/').map(encodeURIComponent).join('/')}`,
       subscribe(onRun, onProblem, onConnection) {
         const events = new window.EventSource('events');
@@ -43,7 +50,11 @@
     const explanations = bundle.explanations || {};
     const explained = (ev) => ({
       ...ev,
-      tasks: ev.tasks.map((t) => (t.explanation && explanations[t.taskId] ? { ...t, explanation: { ...explanations[t.taskId], ...t.explanation } } : t)),
+      tasks: ev.tasks.map((t) =>
+        t.explanation && explanations[t.taskId]
+          ? { ...t, explanation: { ...explanations[t.taskId], ...t.explanation } }
+          : t,
+      ),
     });
     const missing = (what) => Promise.reject(new Error(`${what} is not in this report`));
     return {
@@ -51,9 +62,18 @@
       bundle,
       run: () => Promise.resolve(bundle.run),
       node: (id) => (bundle.nodes[id] ? Promise.resolve(bundle.nodes[id]) : missing(`node ${id}`)),
-      failure: (step) => (bundle.failures[String(step)] ? Promise.resolve(bundle.failures[String(step)]) : missing(`the failure at step ${step}`)),
-      noop: (index) => (bundle.noops && bundle.noops[String(index)] ? Promise.resolve(bundle.noops[String(index)]) : missing(`no-op child ${index}`)),
-      evidence: (_node, evidence) => (bundle.evidence[evidence] ? Promise.resolve(explained(bundle.evidence[evidence])) : missing(`evidence ${evidence}`)),
+      failure: (step) =>
+        bundle.failures[String(step)]
+          ? Promise.resolve(bundle.failures[String(step)])
+          : missing(`the failure at step ${step}`),
+      noop: (index) =>
+        bundle.noops && bundle.noops[String(index)]
+          ? Promise.resolve(bundle.noops[String(index)])
+          : missing(`no-op child ${index}`),
+      evidence: (_node, evidence) =>
+        bundle.evidence[evidence]
+          ? Promise.resolve(explained(bundle.evidence[evidence]))
+          : missing(`evidence ${evidence}`),
       image: (file) => bundle.images[file] || null,
       subscribe() {},
     };
@@ -61,7 +81,16 @@
 
   const blob = $('automemo-data');
   const source = blob && blob.textContent.trim() ? inlineSource(JSON.parse(blob.textContent)) : serverSource();
-  const state = { selected: null, failure: null, noop: null, compareA: null, compareB: null, evidence: null, connected: null, problem: null };
+  const state = {
+    selected: null,
+    failure: null,
+    noop: null,
+    compareA: null,
+    compareB: null,
+    evidence: null,
+    connected: null,
+    problem: null,
+  };
   let run = null;
   let panelKey = '';
 
@@ -108,15 +137,21 @@
     const o = run.info.options;
     const env = run.info.env || {};
     const winner = run.nodes.find((n) => n.id === run.winner);
-    const status = source.live ? run.status + (state.connected === false ? ' (reconnecting…)' : run.status === 'running' ? ' (live)' : '') : `${run.status} (static report, ${source.bundle.generatedAt})`;
+    const status = source.live
+      ? run.status + (state.connected === false ? ' (reconnecting…)' : run.status === 'running' ? ' (live)' : '')
+      : `${run.status} (static report, ${source.bundle.generatedAt})`;
     A.clear($('run-line')).append(
       el('b', {}, run.name),
       ` · ${o.env} (${env.mode || '?'}${env.reward ? `: ${env.reward}` : ''}) · meta ${o.meta} · policy ${o.policy} · select ${o.selection} · `,
       `step ${run.completedSteps}/${o.budget} · N = ${run.N} · `,
       el('span', { class: `status status-${run.status.replace(' ', '-')}`, id: 'status' }, status),
       // A winner only once the run finished: before, the pick may still change.
-      winner ? ` · ${run.digest.pickWord} ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}` : '',
-      run.spend.calls ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}` : '',
+      winner
+        ? ` · ${run.digest.pickWord} ${winner.id}: mean ${fmt(winner.q)}, LCB ${fmt(winner.lcb === null ? null : A.bound(winner.lcb))}${winner.testScore !== undefined ? `, test ${fmt(winner.testScore)}` : ''}`
+        : '',
+      run.spend.calls
+        ? ` · ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`
+        : '',
     );
     document.title = `automemo — ${run.name}`;
   }
@@ -126,7 +161,13 @@
     const box = A.clear($('summary'));
     const lines = run.digest.lines;
     box.hidden = !lines.length;
-    box.append(el('ul', {}, lines.map((l, i) => el('li', { class: i === 0 ? 'headline' : '' }, l))));
+    box.append(
+      el(
+        'ul',
+        {},
+        lines.map((l, i) => el('li', { class: i === 0 ? 'headline' : '' }, l)),
+      ),
+    );
   }
 
   /** The action log's numbers, named: the two upper confidence bounds the policy compares, with their terms. */
@@ -136,7 +177,14 @@
       el(
         'div',
         { class: 'formulas' },
-        el('p', {}, el('b', {}, 'U_eval'), ' = Q + c_e·√(ln N / n) — re-evaluate a program; ', el('b', {}, 'U_gen'), ' = Q + G + c_g·√(ln N / (1 + m)) — write a child of it. The step takes the highest.'),
+        el(
+          'p',
+          {},
+          el('b', {}, 'U_eval'),
+          ' = Q + c_e·√(ln N / n) — re-evaluate a program; ',
+          el('b', {}, 'U_gen'),
+          ' = Q + G + c_g·√(ln N / (1 + m)) — write a child of it. The step takes the highest.',
+        ),
         el(
           'p',
           { class: 'muted' },
@@ -152,15 +200,44 @@
     if (run.validation) {
       const v = run.validation;
       const line = `Validation: ${v.tasks} tasks, ${v.perEvaluation} per evaluation (${v.samples} sample${v.samples === 1 ? '' : 's'}); a score on ${v.perEvaluation} tasks is known to ±${fmt(v.resolvable)}, so closer programs are not told apart.`;
-      box.append(el('p', { class: `banner ${v.warning ? 'warn' : 'info'}`, id: 'validation' }, v.warning ? `${line} Warning: ${v.warning}.` : line));
+      box.append(
+        el(
+          'p',
+          { class: `banner ${v.warning ? 'warn' : 'info'}`, id: 'validation' },
+          v.warning ? `${line} Warning: ${v.warning}.` : line,
+        ),
+      );
     }
-    if (run.final && run.final.tieNote) box.append(el('p', { class: 'banner warn', id: 'tie' }, `Tie: ${run.final.tieNote}.`));
-    if (run.screen) box.append(el('p', { class: 'banner info', id: 'screen' }, `Step 0 screened ${run.screen.length} standard designs on validation: ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept as a seed)' : ''}`).join(', ')}.`));
-    if (run.torn) box.append(el('p', { class: 'banner warn', id: 'torn' }, `The journal's last line (line ${run.torn.line}) is cut off — a process was killed mid-write, or a write is in progress. It is not counted.`));
+    if (run.final && run.final.tieNote)
+      box.append(el('p', { class: 'banner warn', id: 'tie' }, `Tie: ${run.final.tieNote}.`));
+    if (run.screen)
+      box.append(
+        el(
+          'p',
+          { class: 'banner info', id: 'screen' },
+          `Step 0 screened ${run.screen.length} standard designs on validation: ${run.screen.map((d) => `${d.design} ${fmt(d.score)}${d.kept ? ' (kept as a seed)' : ''}`).join(', ')}.`,
+        ),
+      );
+    if (run.torn)
+      box.append(
+        el(
+          'p',
+          { class: 'banner warn', id: 'torn' },
+          `The journal's last line (line ${run.torn.line}) is cut off — a process was killed mid-write, or a write is in progress. It is not counted.`,
+        ),
+      );
     if (run.inFlight) {
       const f = run.inFlight;
       const what = `${f.kind === 'generate' ? 'writing a child of' : 're-evaluating'} ${f.node}, started ${new Date(f.since).toLocaleTimeString()}`;
-      box.append(el('p', { class: 'banner info' }, run.status === 'running' ? `step ${f.step} in progress: ${what}` : `step ${f.step} was cut short (${what}); a resume runs it again`));
+      box.append(
+        el(
+          'p',
+          { class: 'banner info' },
+          run.status === 'running'
+            ? `step ${f.step} in progress: ${what}`
+            : `step ${f.step} was cut short (${what}); a resume runs it again`,
+        ),
+      );
     }
     if (!source.live) {
       const b = source.bundle;
@@ -171,7 +248,11 @@
           { class: 'banner info', id: 'report-note' },
           `Static report of ${run.dir}. Payloads are clipped to ${l.payloadChars} characters and agent steps to ${l.stepChars}. `,
           b.omittedImages
-            ? el('b', { id: 'images-omitted' }, `${b.omittedImages} image${b.omittedImages === 1 ? ' was' : 's were'} left out (over ${Math.round(l.imageBytes / 1000)} kB each, or past ${Math.round(l.totalImageBytes / 1e6)} MB in all); automemo view shows them.`)
+            ? el(
+                'b',
+                { id: 'images-omitted' },
+                `${b.omittedImages} image${b.omittedImages === 1 ? ' was' : 's were'} left out (over ${Math.round(l.imageBytes / 1000)} kB each, or past ${Math.round(l.totalImageBytes / 1e6)} MB in all); automemo view shows them.`,
+              )
             : `${Object.keys(b.images).length} images inlined.`,
         ),
       );
@@ -193,13 +274,25 @@
       ['score', 'its U', 'the chosen action’s U_eval or U_gen'],
       ['best-evaluate', 'best other U_eval', 'the highest U_eval among the actions not taken'],
       ['best-generate', 'best other U_gen', 'the highest U_gen among the actions not taken'],
-      ['outcome', 'outcome (reward)', 'what the step led to: the validation score (mean reward) of the child written or of the re-evaluation'],
+      [
+        'outcome',
+        'outcome (reward)',
+        'what the step led to: the validation score (mean reward) of the child written or of the re-evaluation',
+      ],
     ];
     const table = el(
       'table',
       { class: 'actions' },
-      el('colgroup', {}, columns.map(([c]) => el('col', { class: `col-${c}` }))),
-      el('tr', {}, columns.map(([, label, title]) => el('th', { title }, label))),
+      el(
+        'colgroup',
+        {},
+        columns.map(([c]) => el('col', { class: `col-${c}` })),
+      ),
+      el(
+        'tr',
+        {},
+        columns.map(([, label, title]) => el('th', { title }, label)),
+      ),
     );
     const best = (a, kind) => {
       const others = a.candidates.filter((c) => c.kind === kind && !(c.kind === a.kind && c.node === a.node));
@@ -210,15 +303,30 @@
     for (const a of [...run.actions].reverse()) {
       const result = a.unscored ? `unscored: ${A.short(a.unscored, 80)}` : fmt(a.result);
       const tries = a.noops ? ` (after ${a.noops} no-op${a.noops === 1 ? '' : 's'})` : '';
-      const noopText = a.noops > 1 ? `${a.noops} no-ops, the last: ${A.short(a.noop, 60)}` : `no-op: ${A.short(a.noop, 60)}`;
+      const noopText =
+        a.noops > 1 ? `${a.noops} no-ops, the last: ${A.short(a.noop, 60)}` : `no-op: ${A.short(a.noop, 60)}`;
       const child = a.child && run.nodes.find((n) => n.id === a.child);
       const edit = child && child.edit ? el('div', { class: 'muted child-edit' }, child.edit.label) : null;
-      const outcome = a.kind === 'generate' ? (a.child ? `→ ${a.child}: ${result}${tries}` : a.failed ? `failed: ${A.short(a.failed, 60)}${tries}` : a.noop ? noopText : '') : `→ ${result}`;
+      const outcome =
+        a.kind === 'generate'
+          ? a.child
+            ? `→ ${a.child}: ${result}${tries}`
+            : a.failed
+              ? `failed: ${A.short(a.failed, 60)}${tries}`
+              : a.noop
+                ? noopText
+                : ''
+          : `→ ${result}`;
       const row = el(
         'tr',
         { class: `action ${a.kind}`, 'data-step': a.step, tabindex: 0 },
         el('td', { class: 'num' }, a.step),
-        el('td', { title: a.retry || '' }, `${a.kind === 'generate' ? 'generate from' : a.retry ? 'retry' : 'evaluate'} `, el('b', {}, a.node)),
+        el(
+          'td',
+          { title: a.retry || '' },
+          `${a.kind === 'generate' ? 'generate from' : a.retry ? 'retry' : 'evaluate'} `,
+          el('b', {}, a.node),
+        ),
         el('td', { class: 'num' }, a.retry ? '—' : fmt(a.score)),
         el('td', { class: 'num' }, best(a, 'evaluate')),
         el('td', { class: 'num' }, best(a, 'generate')),
@@ -239,7 +347,12 @@
       if (!c) return el('td', { class: 'num muted' }, '—');
       return el('td', { class: `num${node === a.node && kind === a.kind ? ' chosen' : ''}` }, fmt(c.score));
     };
-    return el('table', { class: 'candidates' }, el('tr', {}, el('th', {}, 'node'), el('th', {}, 'U_eval'), el('th', {}, 'U_gen')), nodes.map((n) => el('tr', {}, el('td', {}, n), score(n, 'evaluate'), score(n, 'generate'))));
+    return el(
+      'table',
+      { class: 'candidates' },
+      el('tr', {}, el('th', {}, 'node'), el('th', {}, 'U_eval'), el('th', {}, 'U_gen')),
+      nodes.map((n) => el('tr', {}, el('td', {}, n), score(n, 'evaluate'), score(n, 'generate'))),
+    );
   }
 
   // ---- tooltip ----
@@ -262,7 +375,14 @@
     const box = $('panel');
     const n = state.selected && run.nodes.find((x) => x.id === state.selected);
     // Redrawn only when what it shows changed, so a live update keeps open rows and scroll positions.
-    const key = state.failure !== null ? `failure:${state.failure}` : state.noop !== null ? `noop:${state.noop}` : n ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}:${run.status}` : '';
+    const key =
+      state.failure !== null
+        ? `failure:${state.failure}`
+        : state.noop !== null
+          ? `noop:${state.noop}`
+          : n
+            ? `${n.id}:${n.n}:${n.q}:${n.testScore}:${n.hasMeta}:${n.evaluations.length}:${run.status}`
+            : '';
     if (key === panelKey) return;
     panelKey = key;
     A.clear(box);
@@ -278,7 +398,12 @@
       ['cmp-b', 'compareB'],
     ]) {
       const select = A.clear($(id));
-      select.append(el('option', { value: '' }, '—'), ...run.nodes.map((n) => el('option', { value: n.id, selected: state[key] === n.id }, `${n.id} (${fmt(n.q)}, n=${n.n})`)));
+      select.append(
+        el('option', { value: '' }, '—'),
+        ...run.nodes.map((n) =>
+          el('option', { value: n.id, selected: state[key] === n.id }, `${n.id} (${fmt(n.q)}, n=${n.n})`),
+        ),
+      );
     }
   }
 

@@ -3,7 +3,8 @@
 // output.
 import type { MeanInterval, PairedComparison } from '../../engine/study/statistics.ts';
 
-export const score = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(3));
+export const score = (x: number | null | undefined): string =>
+  x === null || x === undefined || !Number.isFinite(x) ? '—' : x.toFixed(3);
 
 export const signed = (x: number | null | undefined): string =>
   x === null || x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}`;
@@ -11,7 +12,9 @@ export const signed = (x: number | null | undefined): string =>
 /** "0.712 ± 0.041 (n = 3)", or the mean alone where one value has no interval. */
 export function interval(i: MeanInterval): string {
   if (i.n === 0) return '—';
-  return i.halfWidth === undefined ? `${score(i.mean)} (n = 1)` : `${score(i.mean)} ± ${score(i.halfWidth)} (n = ${i.n})`;
+  return i.halfWidth === undefined
+    ? `${score(i.mean)} (n = 1)`
+    : `${score(i.mean)} ± ${score(i.halfWidth)} (n = ${i.n})`;
 }
 
 export const pValue = (p: number): string => (p < 0.001 ? '< 0.001' : p.toFixed(3));
@@ -25,4 +28,4 @@ export function comparison(c: PairedComparison | undefined): string {
 
 /** The line every output states under its title: how a composed environment is scored, and the protocol. */
 export const SOURCE_WEIGHTING =
-  'a composed environment (--env a,b,c) scores the mean of its sources\' scores: each source weighs the same, whatever its number of tasks';
+  "a composed environment (--env a,b,c) scores the mean of its sources' scores: each source weighs the same, whatever its number of tasks";

@@ -5,8 +5,10 @@ import type { EnvAnalysis, StudyAnalysis } from '../../engine/study/analysis.ts'
 import type { StudyFile } from '../../engine/study/study-file.ts';
 import { comparison, interval, score, signed, SOURCE_WEIGHTING } from './format.ts';
 
-const row = (cells: (string | number)[]) => `| ${cells.map((c) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
-const table = (head: string[], rows: (string | number)[][]) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
+const row = (cells: (string | number)[]) =>
+  `| ${cells.map((c) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ')).join(' | ')} |`;
+const table = (head: string[], rows: (string | number)[][]) =>
+  [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
 export function studyHeader(study: StudyFile): string[] {
   const o = study.options;
@@ -22,7 +24,10 @@ export function studyHeader(study: StudyFile): string[] {
   ];
 }
 
-function bySourceLines(label: string, by: { source: string; tasks: number; score: number | null }[] | undefined): string[] {
+function bySourceLines(
+  label: string,
+  by: { source: string; tasks: number; score: number | null }[] | undefined,
+): string[] {
   if (!by?.length) return [];
   return [`- ${label} by source: ${by.map((s) => `${s.source} ${score(s.score)} (${s.tasks} tasks)`).join(', ')}`];
 }
@@ -36,9 +41,19 @@ function readerLines(a: EnvAnalysis): string[] {
     const best = checks.find((c) => c)?.best ?? null;
     return [reader, score(best), ...checks.map((c) => (c ? `${score(c.pick)} (${comparison(c.vsBest)})` : '—'))];
   });
-  const out = ['Under other readers (test; the same payloads, scored by rules the search did not optimise):', '', table(['reader', `${a.best?.program ?? 'best design'}`, ...a.picks.map((p) => `pick, seed ${p.seed}`)], rows), ''];
+  const out = [
+    'Under other readers (test; the same payloads, scored by rules the search did not optimise):',
+    '',
+    table(['reader', `${a.best?.program ?? 'best design'}`, ...a.picks.map((p) => `pick, seed ${p.seed}`)], rows),
+    '',
+  ];
   const flags = a.picks.flatMap((p) => p.readers.flatMap((r) => (r.flag ? [r.flag] : [])));
-  out.push(...(flags.length ? flags.map((f) => `- **Flag:** ${f}.`) : ['- Every gain under the search\'s reader holds under the other readers (or there was none).']), '');
+  out.push(
+    ...(flags.length
+      ? flags.map((f) => `- **Flag:** ${f}.`)
+      : ["- Every gain under the search's reader holds under the other readers (or there was none)."]),
+    '',
+  );
   return out;
 }
 
@@ -48,20 +63,57 @@ export function envSection(a: EnvAnalysis, heading = '##'): string[] {
   if (a.error) out.push(`**Not run:** ${a.error}`, '');
   if (a.designs.length) {
     out.push('Standard designs (the floor):', '');
-    out.push(table(['design', 'validation', 'test', 'test tasks'], a.designs.map((d) => [d.program === a.best?.program ? `**${d.program}**` : d.program, score(d.validation), score(d.test), d.tasks])));
+    out.push(
+      table(
+        ['design', 'validation', 'test', 'test tasks'],
+        a.designs.map((d) => [
+          d.program === a.best?.program ? `**${d.program}**` : d.program,
+          score(d.validation),
+          score(d.test),
+          d.tasks,
+        ]),
+      ),
+    );
     out.push('');
-    if (a.best) out.push(`Best design on test: **${a.best.program}** (${score(a.best.test)}).`, ...bySourceLines(a.best.program, a.best.bySource), '');
+    if (a.best)
+      out.push(
+        `Best design on test: **${a.best.program}** (${score(a.best.test)}).`,
+        ...bySourceLines(a.best.program, a.best.bySource),
+        '',
+      );
   }
   if (a.picks.length) {
     out.push('Searches (one per run seed):', '');
     out.push(
       table(
-        ['seed', 'pick', 'search validation', 'selection', 'test', 'test − validation', 'vs best on test', 'vs best on validation', 'run'],
-        a.picks.map((p) => [p.seed, p.node ?? (p.error ? `failed: ${p.error.slice(0, 120)}` : '—'), score(p.validation), score(p.selection), score(p.test), signed(p.gap), comparison(p.vsBestTest), comparison(p.vsBestValidation), p.run]),
+        [
+          'seed',
+          'pick',
+          'search validation',
+          'selection',
+          'test',
+          'test − validation',
+          'vs best on test',
+          'vs best on validation',
+          'run',
+        ],
+        a.picks.map((p) => [
+          p.seed,
+          p.node ?? (p.error ? `failed: ${p.error.slice(0, 120)}` : '—'),
+          score(p.validation),
+          score(p.selection),
+          score(p.test),
+          signed(p.gap),
+          comparison(p.vsBestTest),
+          comparison(p.vsBestValidation),
+          p.run,
+        ]),
       ),
     );
     out.push('');
-    out.push(`Picks across seeds: test ${interval(a.picksTest)}; search validation ${interval(a.picksValidation)}${a.picksSelection.n ? `; selection ${interval(a.picksSelection)}` : ''} (${a.picksTest.method}).`);
+    out.push(
+      `Picks across seeds: test ${interval(a.picksTest)}; search validation ${interval(a.picksValidation)}${a.picksSelection.n ? `; selection ${interval(a.picksSelection)}` : ''} (${a.picksTest.method}).`,
+    );
     out.push('');
     for (const p of a.picks) {
       if (p.sentence) out.push(`- ${p.sentence}`);
@@ -92,5 +144,8 @@ export function renderMarkdown(study: StudyFile, a: StudyAnalysis): string {
   for (const e of a.envs) out.push(...envSection(e));
   out.push(...transferSection(a.transfer));
   if (a.joint) out.push(...envSection(a.joint, '## Joint search:'));
-  return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }

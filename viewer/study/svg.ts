@@ -37,11 +37,18 @@ interface Bar {
 /** Bars for one environment: its best design, each pick on test, and the picks' mean with its 95% interval. */
 export function envBars(e: EnvAnalysis): string {
   const bars: Bar[] = [];
-  if (e.best?.test !== null && e.best?.test !== undefined) bars.push({ label: `best design: ${e.best.program}`, value: e.best.test, fill: '#8a8f98' });
-  for (const p of e.picks) if (p.test !== null) bars.push({ label: `pick, seed ${p.seed}`, value: p.test, fill: '#5b8def' });
+  if (e.best?.test !== null && e.best?.test !== undefined)
+    bars.push({ label: `best design: ${e.best.program}`, value: e.best.test, fill: '#8a8f98' });
+  for (const p of e.picks)
+    if (p.test !== null) bars.push({ label: `pick, seed ${p.seed}`, value: p.test, fill: '#5b8def' });
   if (e.picksTest.n > 0) {
     const hw = e.picksTest.halfWidth;
-    bars.push({ label: `picks: mean${hw !== undefined ? ' ± 95%' : ''}`, value: e.picksTest.mean, ...(hw !== undefined ? { interval: [e.picksTest.mean - hw, e.picksTest.mean + hw] as [number, number] } : {}), fill: '#2f5fb3' });
+    bars.push({
+      label: `picks: mean${hw !== undefined ? ' ± 95%' : ''}`,
+      value: e.picksTest.mean,
+      ...(hw !== undefined ? { interval: [e.picksTest.mean - hw, e.picksTest.mean + hw] as [number, number] } : {}),
+      fill: '#2f5fb3',
+    });
   }
   if (!bars.length) return '';
   const [x0, y0, h, bw, gap] = [40, 10, 160, 46, 18];
@@ -70,13 +77,24 @@ export function transferHeatMap(t: StudyAnalysis['transfer']): string {
   const n = t.names.length;
   const [cell, left, top] = [64, 150, 100];
   const names = t.names.map((s) => escapeXml(s.length > 22 ? `${s.slice(0, 21)}…` : s));
-  const cols = names.map((s, j) => `<text transform="translate(${left + j * cell + cell / 2},${top - 6}) rotate(-35)" font-size="11">${s}</text>`).join('');
-  const rows = names.map((s, i) => `<text x="${left - 6}" y="${top + i * cell + cell / 2 + 4}" text-anchor="end" font-size="11">${s}</text>`).join('');
+  const cols = names
+    .map(
+      (s, j) =>
+        `<text transform="translate(${left + j * cell + cell / 2},${top - 6}) rotate(-35)" font-size="11">${s}</text>`,
+    )
+    .join('');
+  const rows = names
+    .map(
+      (s, i) =>
+        `<text x="${left - 6}" y="${top + i * cell + cell / 2 + 4}" text-anchor="end" font-size="11">${s}</text>`,
+    )
+    .join('');
   const cells = t.cells
     .flatMap((r, i) =>
       r.map((c, j) => {
         const [x, y] = [left + j * cell, top + i * cell];
-        if (!c) return `<rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="#f4f4f4" stroke="#fff"/><text x="${x + cell / 2}" y="${y + cell / 2 + 4}" text-anchor="middle" font-size="11">—</text>`;
+        if (!c)
+          return `<rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="#f4f4f4" stroke="#fff"/><text x="${x + cell / 2}" y="${y + cell / 2 + 4}" text-anchor="middle" font-size="11">—</text>`;
         const v = c.score.mean;
         const outline = i === j ? ' stroke="#111" stroke-width="2"' : ' stroke="#fff"';
         return `<g><title>searched on ${names[i]}, tested on ${names[j]}: ${score(v)} (n = ${c.score.n})</title><rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${scoreColour(v)}"${outline}/><text x="${x + cell / 2}" y="${y + cell / 2 + 4}" text-anchor="middle" font-size="12">${score(v)}</text></g>`;
@@ -100,7 +118,10 @@ export function searchCurves(e: EnvAnalysis): string {
     .map((c, k) => {
       const colour = CURVE_COLOURS[k % CURVE_COLOURS.length] as string;
       const path = c.points.map((p, i) => `${i ? 'L' : 'M'}${x(p.step).toFixed(1)},${y(p.best).toFixed(1)}`).join(' ');
-      const test = c.test !== null ? `<circle cx="${x(maxStep + 1)}" cy="${y(c.test)}" r="5" fill="${colour}"><title>seed ${c.seed}: test ${score(c.test)}</title></circle>` : '';
+      const test =
+        c.test !== null
+          ? `<circle cx="${x(maxStep + 1)}" cy="${y(c.test)}" r="5" fill="${colour}"><title>seed ${c.seed}: test ${score(c.test)}</title></circle>`
+          : '';
       return `<path d="${path}" fill="none" stroke="${colour}" stroke-width="2"><title>seed ${c.seed}: best validation score over steps</title></path>${test}<text x="${x0 + w + 8}" y="${y0 + 12 + k * 14}" font-size="10" fill="${colour}">seed ${c.seed}</text>`;
     })
     .join('');

@@ -9,8 +9,26 @@ import { writeFileSync } from 'node:fs';
 import { rng } from '../random.ts';
 
 const PROJECTS = ['Aster', 'Borealis', 'Cinder', 'Dune', 'Ember', 'Fjord', 'Grove', 'Helix', 'Iris', 'Juniper'];
-const INSTRUMENTS = ['the mass spectrometer', 'the confocal microscope', 'the centrifuge', 'the plate reader', 'the sequencer', 'the cryostat', 'the flow cytometer', 'the spectrophotometer'];
-const ROOMS = ['room 101', 'room 114', 'the basement lab', 'the cold room', 'room 209', 'the annex', 'room 330', 'the clean room'];
+const INSTRUMENTS = [
+  'the mass spectrometer',
+  'the confocal microscope',
+  'the centrifuge',
+  'the plate reader',
+  'the sequencer',
+  'the cryostat',
+  'the flow cytometer',
+  'the spectrophotometer',
+];
+const ROOMS = [
+  'room 101',
+  'room 114',
+  'the basement lab',
+  'the cold room',
+  'room 209',
+  'the annex',
+  'room 330',
+  'the clean room',
+];
 const STAFF = ['Ana', 'Bo', 'Chen', 'Dara', 'Emil', 'Farah', 'Gil', 'Hugo'];
 const NOISE = [
   '{p} meeting moved to Thursday, agenda unchanged',
@@ -35,7 +53,8 @@ export function labNotebook(seed: number, worlds = 12, sessions = 12): string {
     JSON.stringify({
       type: 'dataset',
       name: 'lab-notebook',
-      description: "A research lab's shared notebook over weeks, then questions whose evidence is one entry, two entries weeks apart (which instrument a project uses; where that instrument is kept), or every batch of samples a project logged.",
+      description:
+        "A research lab's shared notebook over weeks, then questions whose evidence is one entry, two entries weeks apart (which instrument a project uses; where that instrument is kept), or every batch of samples a project logged.",
       scoring: 'evidence-recall',
       budget: { maxChars: 900, maxImages: 0 },
     }),
@@ -57,14 +76,37 @@ export function labNotebook(seed: number, worlds = 12, sessions = 12): string {
       const room = rooms[k] as string;
       const useTurn = log(r.int(4), `Project ${p} will run all its measurements on ${instrument}.`);
       const roomTurn = log(5 + r.int(sessions - 5), `Moved ${instrument} to ${room} after the renovation.`);
-      questions.push({ id: `w${w}-${p}-instrument`, question: `Which instrument does project ${p} use?`, scenario: 'one fact', evidence: [useTurn.id] });
-      questions.push({ id: `w${w}-${p}-room`, question: `In which room is the instrument project ${p} uses kept now?`, scenario: 'two hops', evidence: [useTurn.id, roomTurn.id] });
+      questions.push({
+        id: `w${w}-${p}-instrument`,
+        question: `Which instrument does project ${p} use?`,
+        scenario: 'one fact',
+        evidence: [useTurn.id],
+      });
+      questions.push({
+        id: `w${w}-${p}-room`,
+        question: `In which room is the instrument project ${p} uses kept now?`,
+        scenario: 'two hops',
+        evidence: [useTurn.id, roomTurn.id],
+      });
       const batches = 2 + r.int(3);
-      const batchTurns = Array.from({ length: batches }, () => log(r.int(sessions), `Logged ${5 + r.int(40)} samples for ${p} today.`));
-      questions.push({ id: `w${w}-${p}-total`, question: `How many samples has project ${p} logged in total?`, scenario: 'total', evidence: batchTurns.map((t) => t.id) });
+      const batchTurns = Array.from({ length: batches }, () =>
+        log(r.int(sessions), `Logged ${5 + r.int(40)} samples for ${p} today.`),
+      );
+      questions.push({
+        id: `w${w}-${p}-total`,
+        question: `How many samples has project ${p} logged in total?`,
+        scenario: 'total',
+        evidence: batchTurns.map((t) => t.id),
+      });
     });
     for (let s = 0; s < sessions; s++) {
-      for (let n = 0; n < 6; n++) log(s, (r.pick(NOISE) as string).replace('{p}', `project ${r.pick(projects)}`).replace('{i}', r.pick(instruments) as string));
+      for (let n = 0; n < 6; n++)
+        log(
+          s,
+          (r.pick(NOISE) as string)
+            .replace('{p}', `project ${r.pick(projects)}`)
+            .replace('{i}', r.pick(instruments) as string),
+        );
     }
     const start = Date.UTC(2025, r.int(10), 1 + r.int(20), 10);
     lines.push(
@@ -72,7 +114,10 @@ export function labNotebook(seed: number, worlds = 12, sessions = 12): string {
         type: 'world',
         id: `lab-${w + 1}`,
         speakers: staff,
-        sessions: bySession.map((turns, s) => ({ time: new Date(start + s * 7 * 86_400_000).toISOString(), turns: r.shuffle(turns) })),
+        sessions: bySession.map((turns, s) => ({
+          time: new Date(start + s * 7 * 86_400_000).toISOString(),
+          turns: r.shuffle(turns),
+        })),
         questions,
       }),
     );

@@ -39,16 +39,37 @@ const TEXT_CHARS = 500;
 
 const prompt = (name: string) => readPrompt(import.meta.url, `./prompts/${name}.txt`);
 
-const SummariesReply = z.object({ summaries: z.array(z.object({ taskId: z.string().max(200), summary: z.string().max(2000) })).max(400) });
-const ClusterFields = { id: z.string().max(200), label: z.string().max(500), description: z.string().max(2000).default('') };
+const SummariesReply = z.object({
+  summaries: z.array(z.object({ taskId: z.string().max(200), summary: z.string().max(2000) })).max(400),
+});
+const ClusterFields = {
+  id: z.string().max(200),
+  label: z.string().max(500),
+  description: z.string().max(2000).default(''),
+};
 const ManagerReply = z.object({
   operations: z
     .array(
       z.discriminatedUnion('op', [
         z.object({ op: z.literal('create'), ...ClusterFields }),
-        z.object({ op: z.literal('merge'), clusters: z.array(z.string().max(200)).max(50), into: z.string().max(200), label: z.string().max(500).optional(), description: z.string().max(2000).optional() }),
-        z.object({ op: z.literal('split'), cluster: z.string().max(200), into: z.array(z.object(ClusterFields)).max(MAX_CLUSTERS) }),
-        z.object({ op: z.literal('relabel'), cluster: z.string().max(200), label: z.string().max(500), description: z.string().max(2000).optional() }),
+        z.object({
+          op: z.literal('merge'),
+          clusters: z.array(z.string().max(200)).max(50),
+          into: z.string().max(200),
+          label: z.string().max(500).optional(),
+          description: z.string().max(2000).optional(),
+        }),
+        z.object({
+          op: z.literal('split'),
+          cluster: z.string().max(200),
+          into: z.array(z.object(ClusterFields)).max(MAX_CLUSTERS),
+        }),
+        z.object({
+          op: z.literal('relabel'),
+          cluster: z.string().max(200),
+          label: z.string().max(500),
+          description: z.string().max(2000).optional(),
+        }),
       ]),
     )
     .max(50)
@@ -68,9 +89,14 @@ async function summarise(tasks: ClueTask[], ask: AskJson): Promise<Record<string
   for (let i = 0; i < tasks.length; i += SUMMARY_BATCH) {
     const batch = tasks.slice(i, i + SUMMARY_BATCH);
     const blocks = batch.map((t) => `taskId: ${t.taskId}\n${t.text.slice(0, TEXT_CHARS) || '(no text)'}`).join('\n\n');
-    const reply = await ask('scenario-summaries', fillPrompt(prompt('summarize'), { count: batch.length, tasks: blocks }), SummariesReply);
+    const reply = await ask(
+      'scenario-summaries',
+      fillPrompt(prompt('summarize'), { count: batch.length, tasks: blocks }),
+      SummariesReply,
+    );
     const wanted = new Set(batch.map((t) => t.taskId));
-    for (const s of reply.summaries) if (wanted.has(s.taskId) && s.summary.trim()) out[s.taskId] = s.summary.replace(/\s+/g, ' ').trim().slice(0, 300);
+    for (const s of reply.summaries)
+      if (wanted.has(s.taskId) && s.summary.trim()) out[s.taskId] = s.summary.replace(/\s+/g, ' ').trim().slice(0, 300);
   }
   return out;
 }
@@ -85,21 +111,45 @@ function renderPool(pool: ClusterPool): string {
 /** Each task's group as shown to the model: its cluster's label (two clusters labelled alike stay apart by id). */
 function groupsOf(pool: ClusterPool, ids: string[]): Record<string, string> {
   const labels = pool.clusters.map((c) => c.label || c.id);
-  const label = new Map(pool.clusters.map((c, i) => [c.id, labels.indexOf(labels[i] as string) === labels.lastIndexOf(labels[i] as string) ? (labels[i] as string) : `${labels[i]} (${c.id})`]));
-  return keyedObject(ids.map((id) => [id, label.get((Object.hasOwn(pool.assignment, id) ? pool.assignment[id] : undefined) ?? '') ?? clusterId(id)]));
+  const label = new Map(
+    pool.clusters.map((c, i) => [
+      c.id,
+      labels.indexOf(labels[i] as string) === labels.lastIndexOf(labels[i] as string)
+        ? (labels[i] as string)
+        : `${labels[i]} (${c.id})`,
+    ]),
+  );
+  return keyedObject(
+    ids.map((id) => [
+      id,
+      label.get((Object.hasOwn(pool.assignment, id) ? pool.assignment[id] : undefined) ?? '') ?? clusterId(id),
+    ]),
+  );
 }
 
 /** Every task already summarised and assigned to a cluster the pool still has: nothing for the model to do. */
 function alreadyClustered(pool: ClusterPool, tasks: ClueTask[]): boolean {
   const ids = new Set(pool.clusters.map((c) => c.id));
-  return tasks.every((t) => Object.hasOwn(pool.summaries, t.taskId) && Object.hasOwn(pool.assignment, t.taskId) && ids.has(pool.assignment[t.taskId] as string));
+  return tasks.every(
+    (t) =>
+      Object.hasOwn(pool.summaries, t.taskId) &&
+      Object.hasOwn(pool.assignment, t.taskId) &&
+      ids.has(pool.assignment[t.taskId] as string),
+  );
 }
 
 /** Clusters this step's tasks with the model, within the pool's limits; the metadata groups when it cannot. */
 export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: AskJson): Promise<ClueOutcome> {
-  if (tasks.length < MIN_EVIDENCE_TASKS) return metadata(pool, tasks, `${tasks.length} scored task(s): too few to cluster, metadata groups kept`);
+  if (tasks.length < MIN_EVIDENCE_TASKS)
+    return metadata(pool, tasks, `${tasks.length} scored task(s): too few to cluster, metadata groups kept`);
   const ids = tasks.map((t) => t.taskId);
-  if (alreadyClustered(pool, tasks)) return { pool, groupOf: groupsOf(pool, ids), source: 'model', notes: ['every task was already summarised and clustered: the pool stands, no model call'] };
+  if (alreadyClustered(pool, tasks))
+    return {
+      pool,
+      groupOf: groupsOf(pool, ids),
+      source: 'model',
+      notes: ['every task was already summarised and clustered: the pool stands, no model call'],
+    };
   try {
     const fresh = await summarise(
       tasks.filter((t) => !Object.hasOwn(pool.summaries, t.taskId)),
@@ -108,17 +158,30 @@ export async function clusterTasks(pool: ClusterPool, tasks: ClueTask[], ask: As
     const summaries = keyedObject([...Object.entries(pool.summaries), ...Object.entries(fresh)]);
     const notes: string[] = [];
     const unsummarised = tasks.filter((t) => summaries[t.taskId] === undefined);
-    if (unsummarised.length) notes.push(`${unsummarised.length} task(s) had no summary in the reply: their metadata group stands in`);
+    if (unsummarised.length)
+      notes.push(`${unsummarised.length} task(s) had no summary in the reply: their metadata group stands in`);
     for (const t of unsummarised) summaries[t.taskId] = `${t.scenario}: ${t.text.slice(0, 120)}`;
     const managed = tasks.slice(0, MAX_MANAGED_TASKS);
     const lines = managed.map((t) => `${t.taskId}: ${summaries[t.taskId]}`).join('\n');
     const reply = await ask(
       'cluster-manager',
-      fillPrompt(prompt('manage'), { maxClusters: MAX_CLUSTERS, minTasks: MIN_TASKS, poolSize: pool.clusters.length, pool: renderPool(pool), count: managed.length, tasks: lines }),
+      fillPrompt(prompt('manage'), {
+        maxClusters: MAX_CLUSTERS,
+        minTasks: MIN_TASKS,
+        poolSize: pool.clusters.length,
+        pool: renderPool(pool),
+        count: managed.length,
+        tasks: lines,
+      }),
       ManagerReply,
     );
     const applied = applyOperations(pool, reply.operations as PoolOperation[], reply.assign, ids, summaries);
-    return { pool: applied.pool, groupOf: groupsOf(applied.pool, ids), source: 'model', notes: [...notes, ...applied.notes] };
+    return {
+      pool: applied.pool,
+      groupOf: groupsOf(applied.pool, ids),
+      source: 'model',
+      notes: [...notes, ...applied.notes],
+    };
   } catch (err) {
     return metadata(pool, tasks, `clustering failed, metadata groups kept: ${(err as Error).message.slice(0, 300)}`);
   }

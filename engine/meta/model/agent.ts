@@ -17,7 +17,16 @@ import { PoolKeeper } from '../clue/pool-keeper.ts';
 import { type Cluster, clusters } from '../evidence.ts';
 import { wholeSentences } from '../sentences.ts';
 import type { Edit, MetaAgent, MetaFeedback, ModelParent, ProgramFiles, Proposal } from '../types.ts';
-import { allImages, ANALYSIS_MODES, type AnalysisMode, jsonReply, readingOf, readPerCluster, readPerProgram, type Reading } from './analysis.ts';
+import {
+  allImages,
+  ANALYSIS_MODES,
+  type AnalysisMode,
+  jsonReply,
+  readingOf,
+  readPerCluster,
+  readPerProgram,
+  type Reading,
+} from './analysis.ts';
 import { DEFAULT_MAX_TOKENS, META_PURPOSES, type MetaPurpose, ModelCaller } from './calls.ts';
 import { withImages } from './image-parts.ts';
 import { programReply } from './program-reply.ts';
@@ -97,9 +106,26 @@ export class ModelMetaAgent implements MetaAgent<'model'> {
     const groupOf = outcome?.groupOf ?? {};
     if (outcome) {
       // Summaries written by this clustering (not those of the pool it started from, journaled with their step).
-      const fresh = keyedObject(Object.entries(outcome.pool.summaries).filter(([id]) => !Object.hasOwn(outcome.base.summaries, id)));
-      const assignment = outcome.source === 'model' ? keyedObject(scored.map((t) => [t.taskId, (Object.hasOwn(outcome.pool.assignment, t.taskId) ? outcome.pool.assignment[t.taskId] : undefined) ?? ''])) : outcome.groupOf;
-      ctx.onClusters?.({ source: outcome.source, pool: outcome.pool, assignment, summaries: fresh, notes: outcome.notes });
+      const fresh = keyedObject(
+        Object.entries(outcome.pool.summaries).filter(([id]) => !Object.hasOwn(outcome.base.summaries, id)),
+      );
+      const assignment =
+        outcome.source === 'model'
+          ? keyedObject(
+              scored.map((t) => [
+                t.taskId,
+                (Object.hasOwn(outcome.pool.assignment, t.taskId) ? outcome.pool.assignment[t.taskId] : undefined) ??
+                  '',
+              ]),
+            )
+          : outcome.groupOf;
+      ctx.onClusters?.({
+        source: outcome.source,
+        pool: outcome.pool,
+        assignment,
+        summaries: fresh,
+        notes: outcome.notes,
+      });
     }
     return clusters(ctx, (t) => groupOf[t.taskId] ?? t.scenario);
   }
@@ -109,7 +135,8 @@ export class ModelMetaAgent implements MetaAgent<'model'> {
     let direction: string | undefined;
     try {
       const tried = () => renderTried(ctx.tried ?? [], ctx.files, ctx.q, turn.now());
-      const proposal = ctx.node === 'root' ? await this.initialize(ctx, tried) : await this.improve(ctx, tried, (d) => turn.settle(d));
+      const proposal =
+        ctx.node === 'root' ? await this.initialize(ctx, tried) : await this.improve(ctx, tried, (d) => turn.settle(d));
       direction = proposal.description;
       return proposal;
     } finally {
@@ -125,7 +152,10 @@ export class ModelMetaAgent implements MetaAgent<'model'> {
       design = designOf(reply);
       return parsed;
     });
-    const description = wholeSentences(design ?? 'A first program written from the environment description.', DESCRIPTION_CHARS);
+    const description = wholeSentences(
+      design ?? 'A first program written from the environment description.',
+      DESCRIPTION_CHARS,
+    );
     return {
       files,
       description,
@@ -153,15 +183,35 @@ export class ModelMetaAgent implements MetaAgent<'model'> {
       const read = this.analysis === 'program' ? readPerProgram : readPerCluster;
       reading = await read(this.caller, ctx, analysisHead(ctx, groups), groups, tried);
       settle(wholeSentences(reading.summary, DESCRIPTION_CHARS));
-      files = await this.caller.ask(ctx, 'generation', generationRequest(ctx, reading.proposal, tried(), inspirations), programReply(ctx.files));
+      files = await this.caller.ask(
+        ctx,
+        'generation',
+        generationRequest(ctx, reading.proposal, tried(), inspirations),
+        programReply(ctx.files),
+      );
     }
-    const feedback: MetaFeedback = { agent: 'model', clusters: reading.found, proposal: reading.proposal, ...(reading.synthesis ? { synthesis: reading.synthesis } : {}) };
+    const feedback: MetaFeedback = {
+      agent: 'model',
+      clusters: reading.found,
+      proposal: reading.proposal,
+      ...(reading.synthesis ? { synthesis: reading.synthesis } : {}),
+    };
     const description = wholeSentences(reading.summary, DESCRIPTION_CHARS);
     return { files, description, edits: modelEdits(description), feedback };
   }
 
   async repair(child: Proposal, report: QuickExamReport, ctx: ModelParent, attempt: number): Promise<Proposal | null> {
-    const files = await this.caller.ask(ctx, 'repair', repairRequest(ctx, child.files, report), programReply(child.files));
-    return { files, description: `${child.description} (repaired, attempt ${attempt})`, edits: child.edits, ...(child.feedback ? { feedback: child.feedback } : {}) };
+    const files = await this.caller.ask(
+      ctx,
+      'repair',
+      repairRequest(ctx, child.files, report),
+      programReply(child.files),
+    );
+    return {
+      files,
+      description: `${child.description} (repaired, attempt ${attempt})`,
+      edits: child.edits,
+      ...(child.feedback ? { feedback: child.feedback } : {}),
+    };
   }
 }

@@ -23,15 +23,31 @@ export type AnalysisMode = (typeof ANALYSIS_MODES)[number];
 // Model output is bounded where it is read: far above what a reply within its token limit holds.
 const Text = z.string().max(20_000);
 const Label = z.enum(['helpful', 'missing', 'irrelevant', 'redundant', 'misleading']);
-const Relevance = z.array(z.object({ taskId: z.string().max(500), label: Label, why: Text.optional() })).max(200).default([]);
+const Relevance = z
+  .array(z.object({ taskId: z.string().max(500), label: Label, why: Text.optional() }))
+  .max(200)
+  .default([]);
 const Weaknesses = z.array(Text).max(100).default([]);
 const Suggestions = z.array(z.object({ priority: z.number(), change: Text })).max(100);
 const Analysis = z.object({ relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.min(1) });
-const Changes = z.array(z.object({ change: Text, why: Text.optional(), clusters: z.array(z.string().max(500)).max(50).optional() })).min(1).max(50);
+const Changes = z
+  .array(z.object({ change: Text, why: Text.optional(), clusters: z.array(z.string().max(500)).max(50).optional() }))
+  .min(1)
+  .max(50);
 const Synthesis = z.object({ summary: Text, changes: Changes });
 /** Every cluster's analysis and the proposal, in one object (a program's analysis; the first part of a child's call). */
 export const ProgramAnalysis = z.object({
-  clusters: z.array(z.object({ cluster: z.string().max(500), relevance: Relevance, weaknesses: Weaknesses, suggestions: Suggestions.default([]) })).max(50).default([]),
+  clusters: z
+    .array(
+      z.object({
+        cluster: z.string().max(500),
+        relevance: Relevance,
+        weaknesses: Weaknesses,
+        suggestions: Suggestions.default([]),
+      }),
+    )
+    .max(50)
+    .default([]),
   summary: Text,
   changes: Changes,
 });
@@ -47,7 +63,8 @@ export interface Reading {
   synthesis?: MetaFeedback['synthesis'];
 }
 
-const FOCUS_FIX = 'Then name the structural weaknesses of the program that explain the failures, and suggest concrete code changes, most important first.';
+const FOCUS_FIX =
+  'Then name the structural weaknesses of the program that explain the failures, and suggest concrete code changes, most important first.';
 const FOCUS_PROTECT =
   'This cluster has no failed task: under weaknesses, say what the program does that these tasks depend on (what the ' +
   'next version must protect); suggest only changes that cannot hurt it (keeping it as it is counts as a suggestion).';
@@ -69,7 +86,8 @@ export function jsonReply<T>(schema: z.ZodType<T>) {
   };
 }
 
-const proposalOf = (s: { summary: string; changes: { change: string; why?: string }[] }) => `${s.summary}\n${s.changes.map((x, i) => `${i + 1}. ${x.change}${x.why ? ` (${x.why})` : ''}`).join('\n')}`;
+const proposalOf = (s: { summary: string; changes: { change: string; why?: string }[] }) =>
+  `${s.summary}\n${s.changes.map((x, i) => `${i + 1}. ${x.change}${x.why ? ` (${x.why})` : ''}`).join('\n')}`;
 
 function feedback(scenario: string, cluster: Cluster | undefined, analysis: ClusterAnalysis): FeedbackCluster {
   return {
@@ -81,7 +99,13 @@ function feedback(scenario: string, cluster: Cluster | undefined, analysis: Clus
 }
 
 /** One analysis per cluster, then (with several) one synthesis told what was tried. */
-export async function readPerCluster(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
+export async function readPerCluster(
+  caller: ModelCaller,
+  ctx: ModelParent,
+  shared: string,
+  groups: Cluster[],
+  tried: () => string,
+): Promise<Reading> {
   const analyses: { cluster: Cluster | undefined; scenario: string; analysis: ClusterAnalysis }[] = [];
   for (const cluster of groups.length ? groups : [undefined]) {
     const task = fillPrompt(prompt('analysis'), {
@@ -90,18 +114,35 @@ export async function readPerCluster(caller: ModelCaller, ctx: ModelParent, shar
       mean: cluster ? cluster.meanReward.toFixed(3) : '—',
       focus: cluster && cluster.failures.length === 0 ? FOCUS_PROTECT : FOCUS_FIX,
     });
-    const analysis = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, cluster ? imageParts(cluster) : []), jsonReply(Analysis));
+    const analysis = await caller.ask(
+      ctx,
+      'analysis',
+      withImages(`${shared}\n\n${task}`, cluster ? imageParts(cluster) : []),
+      jsonReply(Analysis),
+    );
     analyses.push({ cluster, scenario: cluster?.scenario ?? 'all', analysis });
   }
   const found = analyses.map((a) => feedback(a.scenario, a.cluster, a.analysis));
   if (analyses.length === 1) {
     const a = (analyses[0] as (typeof analyses)[number]).analysis;
     const changes = [...a.suggestions].sort((x, y) => x.priority - y.priority);
-    const proposal = [...a.weaknesses.map((w) => `Weakness: ${w}`), ...changes.map((s) => `Change: ${s.change}`)].join('\n');
+    const proposal = [...a.weaknesses.map((w) => `Weakness: ${w}`), ...changes.map((s) => `Change: ${s.change}`)].join(
+      '\n',
+    );
     return { found, proposal, summary: changes[0]?.change ?? a.weaknesses[0] ?? 'model proposal' };
   }
-  const rendered = analyses.map((a) => `### ${a.scenario} (${a.cluster?.tasks ?? '?'} tasks, mean reward ${a.cluster?.meanReward.toFixed(3) ?? '?'})\n${JSON.stringify(a.analysis, null, 2)}`).join('\n\n');
-  const s = await caller.ask(ctx, 'synthesis', `${shared}\n\n${fillPrompt(prompt('synthesis'), { tried: tried(), analyses: rendered })}`, jsonReply(Synthesis));
+  const rendered = analyses
+    .map(
+      (a) =>
+        `### ${a.scenario} (${a.cluster?.tasks ?? '?'} tasks, mean reward ${a.cluster?.meanReward.toFixed(3) ?? '?'})\n${JSON.stringify(a.analysis, null, 2)}`,
+    )
+    .join('\n\n');
+  const s = await caller.ask(
+    ctx,
+    'synthesis',
+    `${shared}\n\n${fillPrompt(prompt('synthesis'), { tried: tried(), analyses: rendered })}`,
+    jsonReply(Synthesis),
+  );
   return { found, proposal: proposalOf(s), summary: s.summary, synthesis: s };
 }
 
@@ -122,7 +163,8 @@ export function readingOf(reply: ProgramAnalysis, groups: Cluster[]): Reading {
   const byName = new Map(reply.clusters.map((c) => [norm(c.cluster), c]));
   const found = groups.length
     ? groups.flatMap((g, i) => {
-        const a = byName.get(norm(g.scenario)) ?? (reply.clusters.length === groups.length ? reply.clusters[i] : undefined);
+        const a =
+          byName.get(norm(g.scenario)) ?? (reply.clusters.length === groups.length ? reply.clusters[i] : undefined);
         return a ? [feedback(g.scenario, g, a)] : [];
       })
     : reply.clusters.map((c) => feedback(c.cluster, undefined, c));
@@ -135,8 +177,23 @@ export const readingTask = () => prompt('reading');
 export const analysisShape = () => prompt('analysis-shape');
 
 /** One call: every cluster analysed and the findings combined into the proposal, told what was tried. */
-export async function readPerProgram(caller: ModelCaller, ctx: ModelParent, shared: string, groups: Cluster[], tried: () => string): Promise<Reading> {
-  const task = fillPrompt(prompt('analysis-program'), { reading: readingTask(), tried: tried(), shape: analysisShape() });
-  const reply = await caller.ask(ctx, 'analysis', withImages(`${shared}\n\n${task}`, allImages(groups)), jsonReply(ProgramAnalysis));
+export async function readPerProgram(
+  caller: ModelCaller,
+  ctx: ModelParent,
+  shared: string,
+  groups: Cluster[],
+  tried: () => string,
+): Promise<Reading> {
+  const task = fillPrompt(prompt('analysis-program'), {
+    reading: readingTask(),
+    tried: tried(),
+    shape: analysisShape(),
+  });
+  const reply = await caller.ask(
+    ctx,
+    'analysis',
+    withImages(`${shared}\n\n${task}`, allImages(groups)),
+    jsonReply(ProgramAnalysis),
+  );
   return readingOf(reply, groups);
 }

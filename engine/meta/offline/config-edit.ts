@@ -23,9 +23,22 @@ export interface ConfigLeaf {
   end: number;
 }
 
-const OPTIONS: TS.CompilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], allowImportingTsExtensions: true, moduleResolution: ts.ModuleResolutionKind.Bundler };
+const OPTIONS: TS.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  strict: true,
+  noEmit: true,
+  types: [],
+  lib: ['lib.es2022.d.ts'],
+  allowImportingTsExtensions: true,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+};
 
-function program(files: ProgramFiles): { prog: TS.Program; checker: TS.TypeChecker; sf: (name: string) => TS.SourceFile | undefined } {
+function program(files: ProgramFiles): {
+  prog: TS.Program;
+  checker: TS.TypeChecker;
+  sf: (name: string) => TS.SourceFile | undefined;
+} {
   const root = '/program/';
   const host = ts.createCompilerHost(OPTIONS, true);
   const read = (f: string) => (f.startsWith(root) ? files[f.slice(root.length)] : undefined);
@@ -46,8 +59,13 @@ function program(files: ProgramFiles): { prog: TS.Program; checker: TS.TypeCheck
 }
 
 /** The `export const config = { ... }` object literal and the file it is in. */
-function findConfig(files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): { file: string; literal: TS.ObjectLiteralExpression } | undefined {
-  for (const file of Object.keys(files).sort((a, b) => (a === 'config.ts' ? -1 : b === 'config.ts' ? 1 : a.localeCompare(b)))) {
+function findConfig(
+  files: ProgramFiles,
+  sf: (name: string) => TS.SourceFile | undefined,
+): { file: string; literal: TS.ObjectLiteralExpression } | undefined {
+  for (const file of Object.keys(files).sort((a, b) =>
+    a === 'config.ts' ? -1 : b === 'config.ts' ? 1 : a.localeCompare(b),
+  )) {
     const source = sf(file);
     if (!source) continue;
     for (const st of source.statements) {
@@ -69,7 +87,11 @@ function unwrap(e: TS.Expression): TS.Expression {
 }
 
 /** The object literal an expression like `NAME` or `NAME.graph` refers to, inside the program's files. */
-function resolveLiteral(e: TS.Expression, files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): TS.ObjectLiteralExpression | undefined {
+function resolveLiteral(
+  e: TS.Expression,
+  files: ProgramFiles,
+  sf: (name: string) => TS.SourceFile | undefined,
+): TS.ObjectLiteralExpression | undefined {
   e = unwrap(e);
   if (ts.isObjectLiteralExpression(e)) return e;
   if (ts.isIdentifier(e)) {
@@ -78,7 +100,8 @@ function resolveLiteral(e: TS.Expression, files: ProgramFiles, sf: (name: string
       for (const st of source?.statements ?? []) {
         if (!ts.isVariableStatement(st)) continue;
         for (const d of st.declarationList.declarations) {
-          if (ts.isIdentifier(d.name) && d.name.text === e.text && d.initializer) return resolveLiteral(d.initializer, files, sf);
+          if (ts.isIdentifier(d.name) && d.name.text === e.text && d.initializer)
+            return resolveLiteral(d.initializer, files, sf);
         }
       }
     }
@@ -86,14 +109,19 @@ function resolveLiteral(e: TS.Expression, files: ProgramFiles, sf: (name: string
   }
   if (ts.isPropertyAccessExpression(e)) {
     const obj = resolveLiteral(e.expression, files, sf);
-    const prop = obj?.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === e.name.text) as TS.PropertyAssignment | undefined;
+    const prop = obj?.properties.find((p) => ts.isPropertyAssignment(p) && p.name.getText() === e.name.text) as
+      TS.PropertyAssignment | undefined;
     return prop ? resolveLiteral(prop.initializer, files, sf) : undefined;
   }
   return undefined;
 }
 
 /** Source text of an object literal with every spread of a known literal written out (later keys win). */
-function flatten(literal: TS.ObjectLiteralExpression, files: ProgramFiles, sf: (name: string) => TS.SourceFile | undefined): string | undefined {
+function flatten(
+  literal: TS.ObjectLiteralExpression,
+  files: ProgramFiles,
+  sf: (name: string) => TS.SourceFile | undefined,
+): string | undefined {
   const entries = new Map<string, string>();
   for (const p of literal.properties) {
     if (ts.isSpreadAssignment(p)) {
@@ -101,7 +129,8 @@ function flatten(literal: TS.ObjectLiteralExpression, files: ProgramFiles, sf: (
       if (!inner) return undefined;
       const text = flatten(inner, files, sf);
       if (text === undefined) return undefined;
-      const innerLiteral = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true).statements[0] as TS.VariableStatement;
+      const innerLiteral = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true)
+        .statements[0] as TS.VariableStatement;
       const obj = (innerLiteral.declarationList.declarations[0]?.initializer as TS.ObjectLiteralExpression).properties;
       for (const q of obj) if (ts.isPropertyAssignment(q)) entries.set(q.name.getText(), q.initializer.getText());
     } else if (ts.isPropertyAssignment(p)) {
@@ -128,16 +157,26 @@ export function materializeConfig(files: ProgramFiles): ProgramFiles {
   const found = findConfig(files, sf);
   if (!found) return files;
   const hasSpread = (o: TS.ObjectLiteralExpression): boolean =>
-    o.properties.some((p) => ts.isSpreadAssignment(p) || (ts.isPropertyAssignment(p) && ts.isObjectLiteralExpression(unwrap(p.initializer)) && hasSpread(unwrap(p.initializer) as TS.ObjectLiteralExpression)));
+    o.properties.some(
+      (p) =>
+        ts.isSpreadAssignment(p) ||
+        (ts.isPropertyAssignment(p) &&
+          ts.isObjectLiteralExpression(unwrap(p.initializer)) &&
+          hasSpread(unwrap(p.initializer) as TS.ObjectLiteralExpression)),
+    );
   if (!hasSpread(found.literal)) return files;
   const text = flatten(found.literal, files, sf);
   if (text === undefined) return files;
   const src = files[found.file] as string;
   // The printer reads literal text from the file a node was parsed from, so print with that file.
   const parsed = ts.createSourceFile('x.ts', `const x = ${text};`, ts.ScriptTarget.ES2022, true);
-  const expr = (parsed.statements[0] as TS.VariableStatement).declarationList.declarations[0]?.initializer as TS.Expression;
+  const expr = (parsed.statements[0] as TS.VariableStatement).declarationList.declarations[0]
+    ?.initializer as TS.Expression;
   const pretty = ts.createPrinter().printNode(ts.EmitHint.Expression, expr, parsed);
-  return { ...files, [found.file]: src.slice(0, found.literal.getStart()) + pretty + src.slice(found.literal.getEnd()) };
+  return {
+    ...files,
+    [found.file]: src.slice(0, found.literal.getStart()) + pretty + src.slice(found.literal.getEnd()),
+  };
 }
 
 /** Every editable leaf of the exported config (after materializing spreads). */
@@ -154,11 +193,22 @@ export function configLeaves(files: ProgramFiles): ConfigLeaf[] {
       const base = { path, file: found.file, start: v.getStart(), end: v.getEnd(), alternatives: [] as string[] };
       if (ts.isObjectLiteralExpression(v)) visit(v, `${path}.`);
       else if (ts.isNumericLiteral(v)) out.push({ ...base, kind: 'number', value: Number(v.text) });
-      else if (ts.isPrefixUnaryExpression(v) && v.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(v.operand)) out.push({ ...base, kind: 'number', value: -Number(v.operand.text) });
-      else if (v.kind === ts.SyntaxKind.TrueKeyword || v.kind === ts.SyntaxKind.FalseKeyword) out.push({ ...base, kind: 'boolean', value: v.kind === ts.SyntaxKind.TrueKeyword });
+      else if (
+        ts.isPrefixUnaryExpression(v) &&
+        v.operator === ts.SyntaxKind.MinusToken &&
+        ts.isNumericLiteral(v.operand)
+      )
+        out.push({ ...base, kind: 'number', value: -Number(v.operand.text) });
+      else if (v.kind === ts.SyntaxKind.TrueKeyword || v.kind === ts.SyntaxKind.FalseKeyword)
+        out.push({ ...base, kind: 'boolean', value: v.kind === ts.SyntaxKind.TrueKeyword });
       else if (ts.isStringLiteral(v) || ts.isNoSubstitutionTemplateLiteral(v)) {
         const type = checker.getContextualType(v);
-        const alternatives = type?.isUnion() ? type.types.filter((t) => t.isStringLiteral()).map((t) => (t as TS.StringLiteralType).value).filter((s) => s !== v.text) : [];
+        const alternatives = type?.isUnion()
+          ? type.types
+              .filter((t) => t.isStringLiteral())
+              .map((t) => (t as TS.StringLiteralType).value)
+              .filter((s) => s !== v.text)
+          : [];
         out.push({ ...base, kind: 'string', value: v.text, alternatives });
       }
     }

@@ -14,7 +14,12 @@ type Effect = 'up-gives-more' | 'down-gives-more' | 'neutral';
 /** How a setting's name suggests it moves recall: counts, sizes and limits up; thresholds and minimums down. */
 export function effectOf(path: string): Effect {
   const name = (path.split('.').pop() ?? path).toLowerCase();
-  if (/^(max|top)|(k|count|limit|window|units|expanded|neighbors|seeds|hops|steps|items|chars|budget|records|traces)$/.test(name)) return 'up-gives-more';
+  if (
+    /^(max|top)|(k|count|limit|window|units|expanded|neighbors|seeds|hops|steps|items|chars|budget|records|traces)$/.test(
+      name,
+    )
+  )
+    return 'up-gives-more';
   if (/threshold|similarity|^min|reject|cutoff/.test(name)) return 'down-gives-more';
   return 'neutral';
 }
@@ -23,7 +28,9 @@ export function effectOf(path: string): Effect {
 function step(leaf: ConfigLeaf, up: boolean): number | undefined {
   const v = leaf.value as number;
   if (Number.isInteger(v) && Math.abs(v) >= 1) {
-    const next = up ? Math.max(v + 1, Math.round(v * 1.5)) : Math.max(v >= 1 ? 1 : 0, Math.min(v - 1, Math.round(v / 1.5)));
+    const next = up
+      ? Math.max(v + 1, Math.round(v * 1.5))
+      : Math.max(v >= 1 ? 1 : 0, Math.min(v - 1, Math.round(v / 1.5)));
     return next === v ? undefined : next;
   }
   if (v >= 0 && v <= 1) {
@@ -41,7 +48,13 @@ export function configEvidence(ctx: OfflineParent, leaves: ConfigLeaf[], finding
     const missing = p.traced ? p.recall + p.cut + p.neighbour : 0.5;
     for (const l of leaves) {
       if (l.kind !== 'boolean' || l.value !== false || !/(^|\.)notes?$/i.test(l.path)) continue;
-      out.push({ mode: 'evidence', weight: 1 + 2 * notes + 2 * missing, why: `${Math.round(100 * notes)}% of update episodes carry the checker's note`, what: `${l.path} false → true (keep the outcome's feedback)`, edits: [{ kind: 'config', key: l.path, from: false, to: true }] });
+      out.push({
+        mode: 'evidence',
+        weight: 1 + 2 * notes + 2 * missing,
+        why: `${Math.round(100 * notes)}% of update episodes carry the checker's note`,
+        what: `${l.path} false → true (keep the outcome's feedback)`,
+        edits: [{ kind: 'config', key: l.path, from: false, to: true }],
+      });
     }
   }
   for (const f of findings) {
@@ -52,7 +65,13 @@ export function configEvidence(ctx: OfflineParent, leaves: ConfigLeaf[], finding
       const up = (f.direction === 'more') === (e === 'up-gives-more');
       const to = step(l, up);
       if (to === undefined) continue;
-      out.push({ mode: 'evidence', weight: f.weight, why: `${f.rule} (${f.detail})`, what: `${l.path} ${String(l.value)} → ${to}`, edits: [{ kind: 'config', key: l.path, from: l.value, to }] });
+      out.push({
+        mode: 'evidence',
+        weight: f.weight,
+        why: `${f.rule} (${f.detail})`,
+        what: `${l.path} ${String(l.value)} → ${to}`,
+        edits: [{ kind: 'config', key: l.path, from: l.value, to }],
+      });
     }
   }
   void ctx;

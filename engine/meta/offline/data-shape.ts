@@ -63,7 +63,8 @@ export function readShape(ctx: OfflineParent): DataShape {
   const failed = scored.filter((t) => (t.reward as number) < 1);
   const question = (id: string) => (ctx.explain(id)?.question ?? '').slice(0, 5000).toLowerCase();
   const failedQuestions = failed.map((t) => question(t.taskId));
-  const share = (test: (q: string) => boolean) => (failedQuestions.length ? failedQuestions.filter(test).length / failedQuestions.length : 0);
+  const share = (test: (q: string) => boolean) =>
+    failedQuestions.length ? failedQuestions.filter(test).length / failedQuestions.length : 0;
   const entities: EntityEvidence[] = [];
   for (const f of ctx.episodeFields ?? []) {
     if (!filesApart(f)) continue;
@@ -72,19 +73,35 @@ export function readShape(ctx: OfflineParent): DataShape {
     // Where the values looked at do not cover every task's entity, the episodes' own instructions say whether tasks name it.
     const failedNaming = Math.max(naming, failedQuestions.length ? f.named * (naming > 0 ? 1 : 0.5) : 0);
     if (failedNaming < 0.1) continue;
-    entities.push({ source: 'meta', field: f.field, failedNaming, why: `episodes are filed by ${f.field} (${f.perWorld.toFixed(1)} per world, ${f.perValue.toFixed(1)} episodes each) and ${Math.round(100 * failedNaming)}% of failed tasks name one` });
+    entities.push({
+      source: 'meta',
+      field: f.field,
+      failedNaming,
+      why: `episodes are filed by ${f.field} (${f.perWorld.toFixed(1)} per world, ${f.perValue.toFixed(1)} episodes each) and ${Math.round(100 * failedNaming)}% of failed tasks name one`,
+    });
   }
   const speakers = dialogue && Array.isArray(example?.meta?.speakers) && example.meta.speakers.length > 0;
   if (speakers) {
-    const naming = failed.length ? failed.filter((t) => namesIn(ctx.explain(t.taskId)?.question ?? '').length > 0).length / failed.length : 0;
-    if (naming >= 0.2) entities.push({ source: 'speaker', failedNaming: naming, why: `dialogue turns have speakers and ${Math.round(100 * naming)}% of failed tasks name someone` });
+    const naming = failed.length
+      ? failed.filter((t) => namesIn(ctx.explain(t.taskId)?.question ?? '').length > 0).length / failed.length
+      : 0;
+    if (naming >= 0.2)
+      entities.push({
+        source: 'speaker',
+        failedNaming: naming,
+        why: `dialogue turns have speakers and ${Math.round(100 * naming)}% of failed tasks name someone`,
+      });
   }
   entities.sort((a, b) => b.failedNaming - a.failedNaming);
   const withChoices = scored.filter((t) => (ctx.explain(t.taskId)?.choices?.length ?? 0) >= 2).length;
   return {
     dialogue,
     tasksWithOutcomes: example !== undefined && !dialogue,
-    notes: withOutcomes ? noted / withOutcomes : typeof example?.outcome?.note === 'string' && !dialogue && example.outcome.note.trim() ? 1 : 0,
+    notes: withOutcomes
+      ? noted / withOutcomes
+      : typeof example?.outcome?.note === 'string' && !dialogue && example.outcome.note.trim()
+        ? 1
+        : 0,
     entities,
     choices: scored.length ? withChoices / scored.length : 0,
   };

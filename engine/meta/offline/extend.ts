@@ -12,7 +12,16 @@ import { STAGES, STORE_OPTIONS } from './stage-catalogue.ts';
 const MAX_CARRIED = 12;
 
 /** Kinds an edit can be carried to another program by (a design's start or a model's rewrite cannot). */
-const CARRIED: ReadonlySet<Edit['kind']> = new Set(['config', 'stage-insert', 'stage-remove', 'stage-swap', 'stage-tune', 'route', 'store', 'crossover-stage']);
+const CARRIED: ReadonlySet<Edit['kind']> = new Set([
+  'config',
+  'stage-insert',
+  'stage-remove',
+  'stage-swap',
+  'stage-tune',
+  'route',
+  'store',
+  'crossover-stage',
+]);
 
 /** One step further the same way, for a numeric setting that moved; undefined for anything else. */
 function pushed(e: Edit): Edit | undefined {
@@ -46,7 +55,14 @@ export function extendCandidates(lessons: Lessons, node: string): Candidate[] {
   if (own && own.node === node && own.delta > 0) {
     for (const e of changes(own.edits)) {
       const next = pushed(e);
-      if (next) out.push({ mode: 'extend', weight: 2 + 20 * own.delta, why: `${e.key} ${String(e.from)} → ${String(e.to)} made ${node} better by ${own.delta.toFixed(3)}`, what: `${e.key} further: ${String(next.from)} → ${String(next.to)}`, edits: [next] });
+      if (next)
+        out.push({
+          mode: 'extend',
+          weight: 2 + 20 * own.delta,
+          why: `${e.key} ${String(e.from)} → ${String(e.to)} made ${node} better by ${own.delta.toFixed(3)}`,
+          what: `${e.key} further: ${String(next.from)} → ${String(next.to)}`,
+          edits: [next],
+        });
     }
   }
   // What helped elsewhere, carried here: not already on this parent's way from its seed.
@@ -56,7 +72,8 @@ export function extendCandidates(lessons: Lessons, node: string): Candidate[] {
   for (const h of lessons.helped) {
     if (carried >= MAX_CARRIED) break;
     const edits = changes(h.edits);
-    if (!edits.length || edits.some((e) => !CARRIED.has(e.kind)) || onTheWay.has(identity(edits)) || h.node === node) continue;
+    if (!edits.length || edits.some((e) => !CARRIED.has(e.kind)) || onTheWay.has(identity(edits)) || h.node === node)
+      continue;
     carried++;
     const fromSibling = sibling !== undefined && h.parent === sibling;
     out.push({

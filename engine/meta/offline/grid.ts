@@ -29,13 +29,20 @@ export function gridOf(t: Tunable): (number | string | boolean)[] {
  * (above and below alternate); for an enum or a flag, in declared order. Each with its side ('up' above, 'down' below,
  * 'other' for a choice).
  */
-export function movesFrom(t: Tunable, current: number | string | boolean): { value: number | string | boolean; side: 'up' | 'down' | 'other'; distance: number }[] {
+export function movesFrom(
+  t: Tunable,
+  current: number | string | boolean,
+): { value: number | string | boolean; side: 'up' | 'down' | 'other'; distance: number }[] {
   const grid = gridOf(t);
-  if (t.kind === 'bool' || t.kind === 'enum') return grid.filter((v) => v !== current).map((value, i) => ({ value, side: 'other' as const, distance: i + 1 }));
+  if (t.kind === 'bool' || t.kind === 'enum')
+    return grid.filter((v) => v !== current).map((value, i) => ({ value, side: 'other' as const, distance: i + 1 }));
   const v = Number(current);
   const up = (grid as number[]).filter((g) => g > v + 1e-9);
   const down = (grid as number[]).filter((g) => g < v - 1e-9).reverse();
-  return [...up.map((value, i) => ({ value, side: 'up' as const, distance: i + 1 })), ...down.map((value, i) => ({ value, side: 'down' as const, distance: i + 1 }))].sort((a, b) => a.distance - b.distance);
+  return [
+    ...up.map((value, i) => ({ value, side: 'up' as const, distance: i + 1 })),
+    ...down.map((value, i) => ({ value, side: 'down' as const, distance: i + 1 })),
+  ].sort((a, b) => a.distance - b.distance);
 }
 
 /** One step further than `to` from `from`, within the tunable's bounds: a setting that helped, pushed on. */

@@ -81,24 +81,56 @@ export interface Pressure {
 export function pressure(r: Reading): Pressure {
   const m = r.misses.misses;
   const units = m.cut + m.neighbour + m.unseen;
-  const unitLine = units ? ` (gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found)` : '';
+  const unitLine = units
+    ? ` (gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found)`
+    : '';
   const repeats = r.repeats >= 0.05 ? `; ${Math.round(100 * r.repeats)}% of payload lines repeat another` : '';
   // Of the answers missing from payloads, the gold units say why: never found (recall), ranked but cut (packing),
   // beside a shown unit (expansion); without unit ids, missing counts as recall.
   const hop = r.misses.traced ? r.misses.split / r.misses.traced : 0;
   const splitLine = r.misses.split ? `; ${r.misses.split} found one of their facts and missed another` : '';
-  const split = units ? { recall: m.unseen / units, cut: m.cut / units, neighbour: m.neighbour / units } : { recall: 1, cut: 0, neighbour: 0 };
+  const split = units
+    ? { recall: m.unseen / units, cut: m.cut / units, neighbour: m.neighbour / units }
+    : { recall: 1, cut: 0, neighbour: 0 };
   if (r.traced >= 3) {
     const found = r.found / r.traced;
     const missing = 1 - found;
-    return { recall: missing * split.recall, precision: found, cut: missing * split.cut, neighbour: missing * split.neighbour, hop, traced: true, line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${unitLine}${splitLine}${repeats}` };
+    return {
+      recall: missing * split.recall,
+      precision: found,
+      cut: missing * split.cut,
+      neighbour: missing * split.neighbour,
+      hop,
+      traced: true,
+      line: `of ${r.failed} failed tasks, ${r.found} had the answer in the payload and ${r.missing} did not${unitLine}${splitLine}${repeats}`,
+    };
   }
-  if (units) return { ...split, precision: 0.2, hop, traced: true, line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found${splitLine}${repeats}` };
-  return { recall: 0.5, precision: 0.3, cut: 0.2, neighbour: 0.1, hop: 0, traced: false, line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace${repeats}` };
+  if (units)
+    return {
+      ...split,
+      precision: 0.2,
+      hop,
+      traced: true,
+      line: `of ${r.failed} failed tasks' gold units: ${m.cut} ranked but cut, ${m.neighbour} next to a shown unit, ${m.unseen} never found${splitLine}${repeats}`,
+    };
+  return {
+    recall: 0.5,
+    precision: 0.3,
+    cut: 0.2,
+    neighbour: 0.1,
+    hop: 0,
+    traced: false,
+    line: `${r.failed} of ${r.scored} tasks failed, with nothing to trace${repeats}`,
+  };
 }
 
 /** The kind of question a stage acts on (the rest it leaves alone), as the reading counts them. */
-const ASKED_BY: Record<string, keyof Reading['asks']> = { timeBoost: 'time', recencyBoost: 'latest', preferLatest: 'latest', entityQueries: 'names' };
+const ASKED_BY: Record<string, keyof Reading['asks']> = {
+  timeBoost: 'time',
+  recencyBoost: 'latest',
+  preferLatest: 'latest',
+  entityQueries: 'names',
+};
 
 /** Share of the validation tasks that ask what a stage acts on; 0 for a stage that acts on every task. */
 export const askedShare = (name: string, r: Reading) => (ASKED_BY[name] ? r.asks[ASKED_BY[name]] : 0);
@@ -124,17 +156,38 @@ export function usable(info: StageInfo | undefined, r: Reading, pipeline: Pipeli
 }
 
 /** Stages the generic edits leave to the vocabulary (they need what it sets up: entities, choices, an episode index). */
-const VOCABULARY_STAGES = new Set(['entityFilter', 'entityBoost', 'choiceQueries', 'choiceEvidence', 'episodeSearch', 'insightsPreamble', 'preferLatest']);
+const VOCABULARY_STAGES = new Set([
+  'entityFilter',
+  'entityBoost',
+  'choiceQueries',
+  'choiceEvidence',
+  'episodeSearch',
+  'insightsPreamble',
+  'preferLatest',
+]);
 
 /** Every structural edit the failed tasks' evidence points at, weighted. */
 export function evidenceCandidates(ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const p = pressure(r);
-  const all = [...inserts(pipeline, r, p), ...removals(pipeline, p), ...swaps(pipeline), ...tunes(pipeline, r, p), ...routes(pipeline, r), ...storeEdits(pipeline, r, p)];
+  const all = [
+    ...inserts(pipeline, r, p),
+    ...removals(pipeline, p),
+    ...swaps(pipeline),
+    ...tunes(pipeline, r, p),
+    ...routes(pipeline, r),
+    ...storeEdits(pipeline, r, p),
+  ];
   const learned = learnKeys(ctx.history ?? []);
   return all.map((c) => ({ ...c, weight: c.weight * historyFactor(learned.get(historyKey(c.edits[0] as Edit))) }));
 }
 
-const evidence = (weight: number, why: string, what: string, edits: Edit[]): Candidate => ({ mode: 'evidence', weight, why, what, edits });
+const evidence = (weight: number, why: string, what: string, edits: Edit[]): Candidate => ({
+  mode: 'evidence',
+  weight,
+  why,
+  what,
+  edits,
+});
 
 /** Insert a stage the pipeline lacks, where its role puts it. */
 function inserts(pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
@@ -156,8 +209,20 @@ function inserts(pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
   const out: Candidate[] = [];
   for (const [name, info] of Object.entries(STAGES)) {
     // A stage whose trigger no validation task has (no task asks about the latest state, say) would change nothing.
-    if (has(name) || FUSES.includes(name) || info.role === 'pack' || VOCABULARY_STAGES.has(name) || !usable(info, r, pipeline) || weight[name] === 0) continue;
-    out.push(evidence(weight[name] ?? 0.3, p.line, `insert ${info.call}`, [{ kind: 'stage-insert', key: name, from: '', to: info.call }]));
+    if (
+      has(name) ||
+      FUSES.includes(name) ||
+      info.role === 'pack' ||
+      VOCABULARY_STAGES.has(name) ||
+      !usable(info, r, pipeline) ||
+      weight[name] === 0
+    )
+      continue;
+    out.push(
+      evidence(weight[name] ?? 0.3, p.line, `insert ${info.call}`, [
+        { kind: 'stage-insert', key: name, from: '', to: info.call },
+      ]),
+    );
   }
   return out;
 }
@@ -170,8 +235,11 @@ function removals(pipeline: Pipeline, p: Pressure): Candidate[] {
     const role = STAGES[s.name]?.role;
     if (!role || role === 'pack' || (role === 'search' && searches <= 1)) continue;
     // Expansion and diversity stages fill the budget around what was found: less of that is sharper.
-    const weight = role === 'search' ? 0.15 : role === 'expand' || role === 'diversity' ? 0.2 + 0.6 * (p.cut + p.precision) : 0.3;
-    out.push(evidence(weight, p.line, `remove ${s.text}`, [{ kind: 'stage-remove', key: s.name, from: s.text, to: '' }]));
+    const weight =
+      role === 'search' ? 0.15 : role === 'expand' || role === 'diversity' ? 0.2 + 0.6 * (p.cut + p.precision) : 0.3;
+    out.push(
+      evidence(weight, p.line, `remove ${s.text}`, [{ kind: 'stage-remove', key: s.name, from: s.text, to: '' }]),
+    );
   }
   return out;
 }
@@ -183,20 +251,32 @@ function swaps(pipeline: Pipeline): Candidate[] {
     if (!FUSES.includes(s.name)) continue;
     for (const other of FUSES.filter((f) => f !== s.name)) {
       const call = (STAGES[other] as StageInfo).call;
-      out.push(evidence(0.25, 'how the ranked lists are combined', `replace ${s.text} with ${call}`, [{ kind: 'stage-swap', key: other, from: s.text, to: call }]));
+      out.push(
+        evidence(0.25, 'how the ranked lists are combined', `replace ${s.text} with ${call}`, [
+          { kind: 'stage-swap', key: other, from: s.text, to: call },
+        ]),
+      );
     }
   }
   return out;
 }
 
 /** Which way the evidence says an option should move, and how much that move is worth trying (0: it says nothing). */
-function tuneDirection(name: string, info: StageInfo, key: string, r: Reading, p: Pressure): { up: boolean; weight: number } | undefined {
+function tuneDirection(
+  name: string,
+  info: StageInfo,
+  key: string,
+  r: Reading,
+  p: Pressure,
+): { up: boolean; weight: number } | undefined {
   if (info.role === 'pack') {
     if (key === 'maxUnits') return { up: false, weight: 0.3 + 2 * p.precision };
-    if (key === 'render' || key === 'groupBy') return { up: true, weight: key === 'render' ? 0.4 + 1.5 * p.precision : 0.3 + p.precision };
+    if (key === 'render' || key === 'groupBy')
+      return { up: true, weight: key === 'render' ? 0.4 + 1.5 * p.precision : 0.3 + p.precision };
     return undefined;
   }
-  if (info.role === 'search' && key === 'k') return p.precision > p.recall ? { up: false, weight: 0.2 + p.precision } : { up: true, weight: 0.2 + p.recall };
+  if (info.role === 'search' && key === 'k')
+    return p.precision > p.recall ? { up: false, weight: 0.2 + p.precision } : { up: true, weight: 0.2 + p.recall };
   if (info.role === 'expand') {
     // A hop's units rank below their seed by its decay: raising it (and its reach) is what a split miss asks for.
     if (name === 'hopExpand') return { up: true, weight: 0.15 + 2 * p.hop };
@@ -205,7 +285,8 @@ function tuneDirection(name: string, info: StageInfo, key: string, r: Reading, p
   if (info.role === 'diversity' && key === 'max') return { up: false, weight: 0.15 + p.precision };
   // A boost the questions ask for (the latest state, a time), where failed payloads held the answer among others:
   // the boost is what puts the right one first, so a stronger one is worth trying.
-  if (info.role === 'rescore') return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) + 2 * askedShare(name, r) * p.precision };
+  if (info.role === 'rescore')
+    return { up: true, weight: 0.2 + (r.weak.length ? 0.2 : 0) + 2 * askedShare(name, r) * p.precision };
   return undefined;
 }
 
@@ -220,14 +301,33 @@ function tunes(pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
       if (!dir) continue;
       // An option the call does not set runs with its declared default (a payload cap: what the parent shows now).
       const unset = s.options[key] === undefined;
-      const current = unset ? (key === 'maxUnits' && r.shownUnits ? String(Math.max(2, r.shownUnits)) : defaultText(t)) : s.options[key];
+      const current = unset
+        ? key === 'maxUnits' && r.shownUnits
+          ? String(Math.max(2, r.shownUnits))
+          : defaultText(t)
+        : s.options[key];
       if (current === undefined) continue;
-      const typed = t.kind === 'int' || t.kind === 'float' ? Number(current) : t.kind === 'bool' ? current === 'true' : current.replace(/^['"]|['"]$/g, '');
+      const typed =
+        t.kind === 'int' || t.kind === 'float'
+          ? Number(current)
+          : t.kind === 'bool'
+            ? current === 'true'
+            : current.replace(/^['"]|['"]$/g, '');
       const move = movesFrom(t, typed).find((m) => m.side === 'other' || m.side === (dir.up ? 'up' : 'down'));
       if (!move) continue;
       const to = typeof move.value === 'string' ? literal(move.value) : move.value;
-      const from = unset ? (t.kind === 'int' || t.kind === 'float' ? Number(current) : current) : typeof typed === 'string' ? current : typed;
-      out.push(evidence(dir.weight, p.line, `${s.name} ${key} ${s.options[key] ?? `(default ${current})`} → ${String(to)}`, [{ kind: 'stage-tune', key: `${s.name}.${key}`, from, to }]));
+      const from = unset
+        ? t.kind === 'int' || t.kind === 'float'
+          ? Number(current)
+          : current
+        : typeof typed === 'string'
+          ? current
+          : typed;
+      out.push(
+        evidence(dir.weight, p.line, `${s.name} ${key} ${s.options[key] ?? `(default ${current})`} → ${String(to)}`, [
+          { kind: 'stage-tune', key: `${s.name}.${key}`, from, to },
+        ]),
+      );
     }
   }
   return out;
@@ -237,13 +337,23 @@ function tunes(pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
 function routes(pipeline: Pipeline, r: Reading): Candidate[] {
   if (!r.dialogue) return [];
   const kinds = r.misses.kinds;
-  const failing = (Object.entries(kinds) as [FailedKind, number][]).filter(([k]) => k !== 'other').sort((a, b) => b[1] - a[1])[0];
+  const failing = (Object.entries(kinds) as [FailedKind, number][])
+    .filter(([k]) => k !== 'other')
+    .sort((a, b) => b[1] - a[1])[0];
   if (!failing || failing[1] === 0) return [];
   const [kind, count] = failing as [Exclude<FailedKind, 'other'>, number];
   const routed = ROUTES[kind];
   if (pipeline.stages.some((s) => s.text === `routeByKind({ ${kind}: [${routed}] })`)) return [];
-  const asks = kind === 'time' ? 'when' : kind === 'entities' ? 'about several people' : kind === 'count' ? 'how many' : 'why';
-  return [evidence(0.5 + 2 * (count / Math.max(1, r.misses.failed)), `${count} of ${r.misses.failed} failed tasks ask ${asks}`, `route ${kind} tasks to ${routed}`, [{ kind: 'route', key: kind, from: '', to: routed }])];
+  const asks =
+    kind === 'time' ? 'when' : kind === 'entities' ? 'about several people' : kind === 'count' ? 'how many' : 'why';
+  return [
+    evidence(
+      0.5 + 2 * (count / Math.max(1, r.misses.failed)),
+      `${count} of ${r.misses.failed} failed tasks ask ${asks}`,
+      `route ${kind} tasks to ${routed}`,
+      [{ kind: 'route', key: kind, from: '', to: routed }],
+    ),
+  ];
 }
 
 /** How much a change of one UnitStore option is worth trying, given what the episodes are and what was missed. */
@@ -272,12 +382,24 @@ function storeEdits(pipeline: Pipeline, r: Reading, p: Pressure): Candidate[] {
     const t = STORE_OPTIONS[key];
     if (!t) continue;
     const current = (pipeline.store[key] ?? storeDefault(key) ?? '').replace(/"/g, "'");
-    const values = t.kind === 'enum' ? t.values.map(literal).filter((v) => v !== current) : t.kind === 'int' ? [String(Number(current) + 1), String(Number(current) - 1)].filter((v) => Number(v) >= t.search[0] && Number(v) <= t.search[1]) : [];
+    const values =
+      t.kind === 'enum'
+        ? t.values.map(literal).filter((v) => v !== current)
+        : t.kind === 'int'
+          ? [String(Number(current) + 1), String(Number(current) - 1)].filter(
+              (v) => Number(v) >= t.search[0] && Number(v) <= t.search[1],
+            )
+          : [];
     for (const next of values) {
       const weight = storeWeight(key, next, r, p, units);
       if (!weight) continue;
-      const why = key === 'units' && next === "'episodes'" && r.tasksWithOutcomes ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow' : p.line;
-      out.push(evidence(weight, why, `units ${key} ${current} → ${next}`, [{ kind: 'store', key, from: current, to: next }]));
+      const why =
+        key === 'units' && next === "'episodes'" && r.tasksWithOutcomes
+          ? 'update episodes are tasks with outcomes: whole episodes are procedures to follow'
+          : p.line;
+      out.push(
+        evidence(weight, why, `units ${key} ${current} → ${next}`, [{ kind: 'store', key, from: current, to: next }]),
+      );
     }
   }
   return out;

@@ -45,7 +45,8 @@ function optionApplies(s: StageCall, key: string): boolean {
     if (key === 'header') return blocks;
     if (key === 'render' || key === 'groupBy' || key === 'notes') return !blocks;
   }
-  if (s.name === 'neighbourExpand' && key === 'window') return s.options.before === undefined && s.options.after === undefined;
+  if (s.name === 'neighbourExpand' && key === 'window')
+    return s.options.before === undefined && s.options.after === undefined;
   return true;
 }
 
@@ -103,12 +104,29 @@ function pipelineCoordinates(pipeline: Pipeline, r: Reading): Coordinate[] {
 
 /** A config leaf as a coordinate: a numeric range around its value (none is declared), its flag, its union's values. */
 function leafCoordinate(l: ConfigLeaf): Coordinate | undefined {
-  if (l.kind === 'boolean') return { kind: 'config', key: l.path, t: { kind: 'bool', default: l.value as boolean }, current: l.value };
-  if (l.kind === 'string') return l.alternatives.length ? { kind: 'config', key: l.path, t: { kind: 'enum', default: l.value as string, values: [l.value as string, ...l.alternatives] }, current: l.value } : undefined;
+  if (l.kind === 'boolean')
+    return { kind: 'config', key: l.path, t: { kind: 'bool', default: l.value as boolean }, current: l.value };
+  if (l.kind === 'string')
+    return l.alternatives.length
+      ? {
+          kind: 'config',
+          key: l.path,
+          t: { kind: 'enum', default: l.value as string, values: [l.value as string, ...l.alternatives] },
+          current: l.value,
+        }
+      : undefined;
   const v = l.value as number;
   const int = Number.isInteger(v) && Math.abs(v) >= 1;
-  const search: [number, number] = v >= 0 && v <= 1 && !int ? [0, 1] : v > 0 ? [v / 4, v * 4] : v === 0 ? [0, 4] : [v * 4, v / 4];
-  return { kind: 'config', key: l.path, t: int ? { kind: 'int', default: v, min: search[0], max: search[1], search } : { kind: 'float', default: v, min: search[0], max: search[1], search }, current: v };
+  const search: [number, number] =
+    v >= 0 && v <= 1 && !int ? [0, 1] : v > 0 ? [v / 4, v * 4] : v === 0 ? [0, 4] : [v * 4, v / 4];
+  return {
+    kind: 'config',
+    key: l.path,
+    t: int
+      ? { kind: 'int', default: v, min: search[0], max: search[1], search }
+      : { kind: 'float', default: v, min: search[0], max: search[1], search },
+    current: v,
+  };
 }
 
 /** How much history says a coordinate is worth: untried 1, moved and inert everywhere 0.15, helped somewhere more. */
@@ -135,7 +153,13 @@ function sweepOf(coordinates: Coordinate[], lessons: Lessons, history: EditOutco
         stopped.add(m.side);
         continue;
       }
-      out.push({ mode: 'sweep', weight: (0.5 * factor) / m.distance, why: `sweep of ${c.key} over its declared range`, what: `${c.key} ${String(from)} → ${String(to)}`, edits });
+      out.push({
+        mode: 'sweep',
+        weight: (0.5 * factor) / m.distance,
+        why: `sweep of ${c.key} over its declared range`,
+        what: `${c.key} ${String(from)} → ${String(to)}`,
+        edits,
+      });
     }
   }
   return out;
@@ -145,7 +169,12 @@ export function pipelineSweep(pipeline: Pipeline, r: Reading, lessons: Lessons, 
   return sweepOf(pipelineCoordinates(pipeline, r), lessons, history);
 }
 
-export function configSweep(files: ProgramFiles, usableLeaf: (path: string) => boolean, lessons: Lessons, history: EditOutcome[]): Candidate[] {
+export function configSweep(
+  files: ProgramFiles,
+  usableLeaf: (path: string) => boolean,
+  lessons: Lessons,
+  history: EditOutcome[],
+): Candidate[] {
   const coordinates = configLeaves(files)
     .filter((l) => usableLeaf(l.path))
     .map(leafCoordinate)

@@ -16,7 +16,13 @@ import { pressure } from './structural.ts';
 const store = (key: string, from: string, to: string): Edit => ({ kind: 'store', key, from, to });
 const insert = (name: string): Edit => ({ kind: 'stage-insert', key: name, from: '', to: `${name}()` });
 
-const evidence = (weight: number, why: string, what: string, edits: Edit[]): Candidate => ({ mode: 'evidence', weight, why, what, edits });
+const evidence = (weight: number, why: string, what: string, edits: Edit[]): Candidate => ({
+  mode: 'evidence',
+  weight,
+  why,
+  what,
+  edits,
+});
 
 export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r: Reading): Candidate[] {
   const shape = r.shape;
@@ -35,10 +41,22 @@ export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r:
     const why = `${Math.round(100 * shape.notes)}% of update episodes carry the checker's note, and ${Math.round(100 * missing)}% of traced failures lacked the answer`;
     const weight = 1 + 2 * shape.notes + 2 * missing;
     if (opt('notes') !== 'true') {
-      out.push(evidence(weight, why, 'keep the outcome\'s note (feedback) in memory', [store('notes', opt('notes'), 'true')]));
-      if (grouped && pack) out.push(evidence(0.9 * weight, why, "keep the outcome's note and show it under each episode", [store('notes', opt('notes'), 'true'), { kind: 'stage-tune', key: 'packWhole.notes', from: pack.options.notes === 'true', to: true }]));
+      out.push(
+        evidence(weight, why, "keep the outcome's note (feedback) in memory", [store('notes', opt('notes'), 'true')]),
+      );
+      if (grouped && pack)
+        out.push(
+          evidence(0.9 * weight, why, "keep the outcome's note and show it under each episode", [
+            store('notes', opt('notes'), 'true'),
+            { kind: 'stage-tune', key: 'packWhole.notes', from: pack.options.notes === 'true', to: true },
+          ]),
+        );
     } else if (grouped && pack && pack.options.notes !== 'true') {
-      out.push(evidence(weight, why, "show each episode's feedback under its heading", [{ kind: 'stage-tune', key: 'packWhole.notes', from: false, to: true }]));
+      out.push(
+        evidence(weight, why, "show each episode's feedback under its heading", [
+          { kind: 'stage-tune', key: 'packWhole.notes', from: false, to: true },
+        ]),
+      );
     }
   }
 
@@ -47,49 +65,108 @@ export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r:
 
   // The latest state of a fact first, where tasks ask for it.
   if (r.asks.latest >= 0.05 && !has('preferLatest')) {
-    out.push(evidence(0.5 + 4 * r.asks.latest * (0.3 + p.precision), `${Math.round(100 * r.asks.latest)}% of tasks ask for the current or latest state`, 'insert preferLatest()', [insert('preferLatest')]));
+    out.push(
+      evidence(
+        0.5 + 4 * r.asks.latest * (0.3 + p.precision),
+        `${Math.round(100 * r.asks.latest)}% of tasks ask for the current or latest state`,
+        'insert preferLatest()',
+        [insert('preferLatest')],
+      ),
+    );
   }
 
   // Each choice's evidence looked for and shown: memory for every choice, none named.
   if (shape.choices >= 0.3) {
     const why = `${Math.round(100 * shape.choices)}% of tasks list choices`;
     const weight = 1 + 2 * shape.choices;
-    if (!has('choiceQueries') && !has('choiceEvidence')) out.push(evidence(weight, why, "search for each choice's evidence and show it", [insert('choiceQueries'), insert('choiceEvidence')]));
-    if (!has('choiceEvidence')) out.push(evidence(0.9 * weight, why, "each choice's best evidence to the front", [insert('choiceEvidence')]));
+    if (!has('choiceQueries') && !has('choiceEvidence'))
+      out.push(
+        evidence(weight, why, "search for each choice's evidence and show it", [
+          insert('choiceQueries'),
+          insert('choiceEvidence'),
+        ]),
+      );
+    if (!has('choiceEvidence'))
+      out.push(evidence(0.9 * weight, why, "each choice's best evidence to the front", [insert('choiceEvidence')]));
     if (!has('choiceQueries')) out.push(evidence(0.8 * weight, why, 'one query per choice', [insert('choiceQueries')]));
   }
 
   if (shape.tasksWithOutcomes) {
     // Whole past tasks as their trajectories (outcome, feedback, actions), where the units are not whole episodes yet.
     if (opt('units') !== "'episodes'") {
-      const edits = [store('units', opt('units'), "'episodes'"), store('episodeText', opt('episodeText'), "'trajectory'")];
+      const edits = [
+        store('units', opt('units'), "'episodes'"),
+        store('episodeText', opt('episodeText'), "'trajectory'"),
+      ];
       if (shape.notes >= 0.1 && opt('notes') !== 'true') edits.push(store('notes', opt('notes'), 'true'));
-      out.push(evidence(1.5 + p.precision, 'update episodes are tasks with outcomes: a whole past task, its outcome and feedback, is what the agent follows', 'whole past tasks as trajectories', edits));
+      out.push(
+        evidence(
+          1.5 + p.precision,
+          'update episodes are tasks with outcomes: a whole past task, its outcome and feedback, is what the agent follows',
+          'whole past tasks as trajectories',
+          edits,
+        ),
+      );
     }
-    if (opt('units') !== "'items'") out.push(evidence(0.5, 'update episodes are tasks with outcomes: their strategies and lessons, distilled', "units as distilled items (strategies, lessons)", [store('units', opt('units'), "'items'")]));
+    if (opt('units') !== "'items'")
+      out.push(
+        evidence(
+          0.5,
+          'update episodes are tasks with outcomes: their strategies and lessons, distilled',
+          'units as distilled items (strategies, lessons)',
+          [store('units', opt('units'), "'items'")],
+        ),
+      );
     // G-Memory's tiers: the insights of the past tasks found, above their units; those tasks found first by their instruction.
-    if (opt('insights') !== 'true' && !has('insightsPreamble')) out.push(evidence(0.6, 'past tasks leave insights to carry over', "insights of the tasks found, above the units", [store('insights', opt('insights'), 'true'), insert('insightsPreamble')]));
-    if (opt('episodeIndex') !== 'true' && !has('episodeSearch')) out.push(evidence(0.5, 'past tasks like this one hold its procedure', 'find past tasks by their instruction first, then their units', [store('episodeIndex', opt('episodeIndex'), 'true'), insert('episodeSearch')]));
+    if (opt('insights') !== 'true' && !has('insightsPreamble'))
+      out.push(
+        evidence(0.6, 'past tasks leave insights to carry over', 'insights of the tasks found, above the units', [
+          store('insights', opt('insights'), 'true'),
+          insert('insightsPreamble'),
+        ]),
+      );
+    if (opt('episodeIndex') !== 'true' && !has('episodeSearch'))
+      out.push(
+        evidence(
+          0.5,
+          'past tasks like this one hold its procedure',
+          'find past tasks by their instruction first, then their units',
+          [store('episodeIndex', opt('episodeIndex'), 'true'), insert('episodeSearch')],
+        ),
+      );
   }
   return out;
 }
 
 /** Filing by an entity, then searches kept to its units (filter) or led by them (boost). */
-function entityEdits(e: EntityEvidence, pipeline: Pipeline, opt: (k: string) => string, has: (n: string) => boolean): Candidate[] {
+function entityEdits(
+  e: EntityEvidence,
+  pipeline: Pipeline,
+  opt: (k: string) => string,
+  has: (n: string) => boolean,
+): Candidate[] {
   const weight = 1 + 3 * e.failedNaming;
   const out: Candidate[] = [];
   const filed = opt('entity');
   const wanted = literal(e.source);
   const setUp: Edit[] = [];
   if (filed !== wanted) setUp.push(store('entity', filed, wanted));
-  if (e.source === 'meta' && e.field && (pipeline.store.entityMeta ?? '').replace(/"/g, "'") !== literal(e.field)) setUp.push(store('entityMeta', pipeline.store.entityMeta ?? "''", literal(e.field)));
+  if (e.source === 'meta' && e.field && (pipeline.store.entityMeta ?? '').replace(/"/g, "'") !== literal(e.field))
+    setUp.push(store('entityMeta', pipeline.store.entityMeta ?? "''", literal(e.field)));
   if (!setUp.length && filed === "'none'") return out;
   const by = e.field ? `${e.source} ${e.field}` : e.source;
   // A speaker's own turns are not all a question about them needs: the boost, not the filter, leads there.
-  const [first, second] = e.source === 'speaker' ? (['entityBoost', 'entityFilter'] as const) : (['entityFilter', 'entityBoost'] as const);
+  const [first, second] =
+    e.source === 'speaker' ? (['entityBoost', 'entityFilter'] as const) : (['entityFilter', 'entityBoost'] as const);
   for (const [i, stage] of [first, second].entries()) {
     if (has(stage)) continue;
-    out.push({ mode: 'evidence', weight: weight * (i === 0 ? 1 : 0.9), why: e.why, what: `file units by ${by}, ${stage === 'entityFilter' ? "search only the task's entity's units" : "its entity's units first"}`, edits: [...setUp, insert(stage)] });
+    out.push({
+      mode: 'evidence',
+      weight: weight * (i === 0 ? 1 : 0.9),
+      why: e.why,
+      what: `file units by ${by}, ${stage === 'entityFilter' ? "search only the task's entity's units" : "its entity's units first"}`,
+      edits: [...setUp, insert(stage)],
+    });
   }
   return out;
 }

@@ -30,14 +30,43 @@ export const WHOLE: Box = [0, 0, 999, 999];
 export const LABEL_STRIP = unitBox(0, PLOT.bottom + 4, W, PLOT.bottom + 62);
 export const LEFT_AXIS = unitBox(0, PLOT.top - 30, PLOT.left - 4, PLOT.bottom + 30);
 export const RIGHT_AXIS = unitBox(PLOT.right + 4, PLOT.top - 30, W, PLOT.bottom + 30);
-export const NOTE_SPOTS = { topRight: unitBox(1150, 125, W, 165), rightMiddle: unitBox(1150, 580, W, 620), bottomLeft: unitBox(0, 1145, 450, 1195), bottomRight: unitBox(1150, 1145, W, 1195) };
-export const KEY_SPOTS = { right: unitBox(1320, 290, W, 450), top: unitBox(380, 124, 1320, 172), bottom: unitBox(380, 1014, 1320, 1066) };
+export const NOTE_SPOTS = {
+  topRight: unitBox(1150, 125, W, 165),
+  rightMiddle: unitBox(1150, 580, W, 620),
+  bottomLeft: unitBox(0, 1145, 450, 1195),
+  bottomRight: unitBox(1150, 1145, W, 1195),
+};
+export const KEY_SPOTS = {
+  right: unitBox(1320, 290, W, 450),
+  top: unitBox(380, 124, 1320, 172),
+  bottom: unitBox(380, 1014, 1320, 1066),
+};
 
 const BAR_COLORS: ColorName[] = ['blue', 'green', 'orange', 'purple', 'red', 'cyan', 'brown', 'pink'];
-const TREES = ['Cedar', 'Maple', 'Birch', 'Aspen', 'Willow', 'Spruce', 'Hazel', 'Larch', 'Rowan', 'Alder', 'Poplar', 'Walnut', 'Cherry', 'Holly'];
+const TREES = [
+  'Cedar',
+  'Maple',
+  'Birch',
+  'Aspen',
+  'Willow',
+  'Spruce',
+  'Hazel',
+  'Larch',
+  'Rowan',
+  'Alder',
+  'Poplar',
+  'Walnut',
+  'Cherry',
+  'Holly',
+];
 const SERIES = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Sigma', 'Kappa', 'Theta', 'Omega'];
 const FRUITS = ['Apples', 'Pears', 'Plums', 'Grapes', 'Mangoes', 'Melons', 'Peaches', 'Cherries', 'Lemons', 'Kiwis'];
-const MULTIPLIERS: [string, number][] = [['hundreds', 100], ['thousands', 1_000], ['millions', 1_000_000], ['billions', 1_000_000_000]];
+const MULTIPLIERS: [string, number][] = [
+  ['hundreds', 100],
+  ['thousands', 1_000],
+  ['millions', 1_000_000],
+  ['billions', 1_000_000_000],
+];
 
 // --- drawing -----------------------------------------------------------------------------------------------
 
@@ -45,7 +74,12 @@ const yOf = (v: number, lo: number, hi: number) => PLOT.bottom - ((v - lo) / (hi
 
 /** Title, subtitle, gridlines and the axis lines of the shared plot area. */
 function frame(title: string, subtitle: string, ticks: number[], lo: number, hi: number): string {
-  const grid = ticks.map((t) => `<rect x="${PLOT.left}" y="${Math.round(yOf(t, lo, hi))}" width="${PLOT.right - PLOT.left}" height="1" fill="#e6e6e6"/>`).join('');
+  const grid = ticks
+    .map(
+      (t) =>
+        `<rect x="${PLOT.left}" y="${Math.round(yOf(t, lo, hi))}" width="${PLOT.right - PLOT.left}" height="1" fill="#e6e6e6"/>`,
+    )
+    .join('');
   return (
     text(PLOT.left, 62, title, { size: 34, weight: 'bold' }) +
     text(PLOT.left, 104, subtitle, { size: 20, fill: '#333333' }) +
@@ -60,7 +94,9 @@ function tickLabels(ticks: number[], lo: number, hi: number, side: 'left' | 'rig
   return ticks
     .map((t) => {
       const y = Math.round(yOf(t, lo, hi) + 7.3);
-      return side === 'left' ? text(PLOT.left - 14, y, t, { size: 20, anchor: 'end' }) : text(PLOT.right + 14, y, t, { size: 20 });
+      return side === 'left'
+        ? text(PLOT.left - 14, y, t, { size: 20, anchor: 'end' })
+        : text(PLOT.right + 14, y, t, { size: 20 });
     })
     .join('');
 }
@@ -71,9 +107,11 @@ function bar(x: number, width: number, value: number, lo: number, hi: number, co
 }
 
 const xLabel = (cx: number, s: string) => text(Math.round(cx), PLOT.bottom + 40, s, { size: 22, anchor: 'middle' });
-const small = (x: number, y: number, s: string, anchor: 'start' | 'end') => text(x, y, s, { size: 10, fill: '#222222', anchor });
+const small = (x: number, y: number, s: string, anchor: 'start' | 'end') =>
+  text(x, y, s, { size: 10, fill: '#222222', anchor });
 const doc = (body: string) => svgDoc(W, H, `<g font-family="${esc(FONT)}">${body}</g>`);
-const range = (lo: number, hi: number, step: number) => Array.from({ length: Math.round((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
+const range = (lo: number, hi: number, step: number) =>
+  Array.from({ length: Math.round((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
 
 /** A colour key: swatches with the label to their right, in a row or a column. */
 function key(entries: { label: string; color: ColorName }[], x: number, y: number, layout: 'row' | 'column'): string {
@@ -81,7 +119,10 @@ function key(entries: { label: string; color: ColorName }[], x: number, y: numbe
     .map((e, i) => {
       const ex = layout === 'row' ? x + i * 260 : x;
       const ey = layout === 'row' ? y : y + i * 44;
-      return `<rect x="${ex}" y="${ey - 17}" width="20" height="20" fill="${COLORS[e.color]}"/>` + text(ex + 30, ey, e.label, { size: 20 });
+      return (
+        `<rect x="${ex}" y="${ey - 17}" width="20" height="20" fill="${COLORS[e.color]}"/>` +
+        text(ex + 30, ey, e.label, { size: 20 })
+      );
     })
     .join('');
 }
@@ -95,10 +136,21 @@ const unitNote: Template = {
     const names = sample(random, TREES, 6);
     const values = names.map(() => int(random, 200, 950) / 10);
     const target = int(random, 0, names.length - 1);
-    const [real, ...decoys] = sample(random, MULTIPLIERS, 4) as [[string, number], [string, number], [string, number], [string, number]];
+    const [real, ...decoys] = sample(random, MULTIPLIERS, 4) as [
+      [string, number],
+      [string, number],
+      [string, number],
+      [string, number],
+    ];
     const color = choice(random, BAR_COLORS);
     const slot = (PLOT.right - PLOT.left) / names.length;
-    const bars = names.map((n, i) => bar(PLOT.left + i * slot + slot * 0.2, Math.round(slot * 0.6), values[i] as number, 0, 100, color) + xLabel(PLOT.left + (i + 0.5) * slot, n)).join('');
+    const bars = names
+      .map(
+        (n, i) =>
+          bar(PLOT.left + i * slot + slot * 0.2, Math.round(slot * 0.6), values[i] as number, 0, 100, color) +
+          xLabel(PLOT.left + (i + 0.5) * slot, n),
+      )
+      .join('');
     const ticks = range(0, 100, 20);
     // The four notes are worded alike, so nothing but their place tells which one applies.
     const [w0, w1, w2, w3] = sample(random, ['Values in', 'Figures in', 'Amounts in', 'Numbers in'], 4);
@@ -107,13 +159,23 @@ const unitNote: Template = {
       small(1580, 150, `${w1} ${decoys[0][0]}`, 'end') +
       small(1580, 1172, `${w2} ${decoys[1][0]}`, 'end') +
       small(1580, 605, `${w3} ${decoys[2][0]}`, 'end');
-    const svg = doc(frame('Timber output by species', 'Harvest per species, latest season', ticks, 0, 100) + tickLabels(ticks, 0, 100, 'left') + bars + notes);
+    const svg = doc(
+      frame('Timber output by species', 'Harvest per species, latest season', ticks, 0, 100) +
+        tickLabels(ticks, 0, 100, 'left') +
+        bars +
+        notes,
+    );
     const name = names[target] as string;
     return {
       svg,
       instruction: `What is the full value of the "${name}" bar in this bar chart once the chart's unit note is applied? Answer with a plain number.`,
       answer: { kind: 'number', value: Math.round((values[target] as number) * real[1]), tolerance: 0.02 },
-      oracle: [call('bars', WHOLE), call('ocr', LABEL_STRIP), call('axis', LEFT_AXIS), call('ocr', NOTE_SPOTS.bottomLeft)],
+      oracle: [
+        call('bars', WHOLE),
+        call('ocr', LABEL_STRIP),
+        call('axis', LEFT_AXIS),
+        call('ocr', NOTE_SPOTS.bottomLeft),
+      ],
     };
   },
 };
@@ -129,7 +191,8 @@ function peakedSeries(random: () => number): number[][] {
 
 const legendKey: Template = {
   id: 'legend-key',
-  quirk: "the chart's own legend is the key row under the year labels; the keys at the top and on the right colour the same names differently",
+  quirk:
+    "the chart's own legend is the key row under the year labels; the keys at the top and on the right colour the same names differently",
   generate(random): TemplateInstance {
     const series = sample(random, SERIES, 3);
     const colors = sample(random, BAR_COLORS, 3);
@@ -144,13 +207,18 @@ const legendKey: Template = {
     const bars = years
       .map((yr, g) => {
         const x0 = PLOT.left + g * group + (group - 3 * bw - 12) / 2;
-        return barOrder.map((s, k) => bar(x0 + k * (bw + 6), bw, values[s]?.[g] as number, 0, 100, colors[s] as ColorName)).join('') + xLabel(PLOT.left + (g + 0.5) * group, yr);
+        return (
+          barOrder
+            .map((s, k) => bar(x0 + k * (bw + 6), bw, values[s]?.[g] as number, 0, 100, colors[s] as ColorName))
+            .join('') + xLabel(PLOT.left + (g + 0.5) * group, yr)
+        );
       })
       .join('');
     const legendOrder = [1, 2, 0].map((k) => barOrder[k] as number);
     const real = legendOrder.map((s) => ({ label: series[s] as string, color: colors[s] as ColorName }));
     // Decoy keys: the same names under the two cyclic shifts of the colours, so the asked series gets each wrong colour once.
-    const shifted = (d: number) => legendOrder.map((s) => ({ label: series[s] as string, color: colors[(s + d) % 3] as ColorName }));
+    const shifted = (d: number) =>
+      legendOrder.map((s) => ({ label: series[s] as string, color: colors[(s + d) % 3] as ColorName }));
     const [topKey, rightKey] = random() < 0.5 ? [shifted(1), shifted(2)] : [shifted(2), shifted(1)];
     const ticks = range(0, 100, 20);
     const svg = doc(
@@ -202,13 +270,25 @@ const dualAxis: Template = {
     const slot = (PLOT.right - PLOT.left) / names.length;
     const cx = (i: number) => PLOT.left + (i + 0.5) * slot;
     // The line is drawn first: bars cover it, so they stay whole blocks.
-    const path = line.map((v, i) => `${i ? 'L' : 'M'}${cx(i).toFixed(1)} ${yOf(v, left.lo, left.hi).toFixed(1)}`).join(' ');
+    const path = line
+      .map((v, i) => `${i ? 'L' : 'M'}${cx(i).toFixed(1)} ${yOf(v, left.lo, left.hi).toFixed(1)}`)
+      .join(' ');
     const lineSvg = `<path d="${path}" fill="none" stroke="${COLORS[lineColor]}" stroke-width="4"/>`;
-    const bars = names.map((n, i) => bar(cx(i) - slot * 0.28, Math.round(slot * 0.56), values[i] as number, right.lo, right.hi, color) + xLabel(cx(i), n)).join('');
+    const bars = names
+      .map(
+        (n, i) =>
+          bar(cx(i) - slot * 0.28, Math.round(slot * 0.56), values[i] as number, right.lo, right.hi, color) +
+          xLabel(cx(i), n),
+      )
+      .join('');
     const lt = range(left.lo, left.hi, left.step);
     const rt = range(right.lo, right.hi, right.step);
     const svg = doc(
-      frame('Volume and price by site', 'Volume (bars) and unit price (line)', rt, right.lo, right.hi) + tickLabels(lt, left.lo, left.hi, 'left') + tickLabels(rt, right.lo, right.hi, 'right') + lineSvg + bars,
+      frame('Volume and price by site', 'Volume (bars) and unit price (line)', rt, right.lo, right.hi) +
+        tickLabels(lt, left.lo, left.hi, 'left') +
+        tickLabels(rt, right.lo, right.hi, 'right') +
+        lineSvg +
+        bars,
     );
     const gap = Math.round(((values[a] as number) - (values[b] as number)) * 10) / 10;
     return {
@@ -232,7 +312,8 @@ function pieShares(random: () => number): { shares: number[]; other: number; non
 }
 
 function slicePath(cx: number, cy: number, r: number, from: number, to: number, fill: string): string {
-  const pt = (t: number) => `${(cx + r * Math.sin(2 * Math.PI * t)).toFixed(2)} ${(cy - r * Math.cos(2 * Math.PI * t)).toFixed(2)}`;
+  const pt = (t: number) =>
+    `${(cx + r * Math.sin(2 * Math.PI * t)).toFixed(2)} ${(cy - r * Math.cos(2 * Math.PI * t)).toFixed(2)}`;
   return `<path d="M${cx} ${cy} L${pt(from)} A${r} ${r} 0 ${to - from > 0.5 ? 1 : 0} 1 ${pt(to)} Z" fill="${fill}" stroke="#ffffff" stroke-width="2"/>`;
 }
 
@@ -240,7 +321,8 @@ const PIE_COLORS: ColorName[] = ['blue', 'green', 'orange', 'purple', 'red', 'cy
 
 const pieShare: Template = {
   id: 'pie-share',
-  quirk: 'shares are reported among valid answers: the grey "No answer" slice is left out of the total, the yellow "Other" slice is kept',
+  quirk:
+    'shares are reported among valid answers: the grey "No answer" slice is left out of the total, the yellow "Other" slice is kept',
   generate(random): TemplateInstance {
     const labels = sample(random, FRUITS, 5);
     const colors = sample(random, PIE_COLORS, 5);
@@ -253,10 +335,12 @@ const pieShare: Template = {
       pie = pieShares(random);
       const { none, other } = pie;
       pct = (s) => [100 * s, (100 * s) / (1 - none), (100 * s) / (1 - none - other)];
-      candidates = pie.shares.map((_, i) => i).filter((i) => {
-        const p = pct(pie.shares[i] as number);
-        return (p[1] as number) - (p[0] as number) >= 4 && (p[2] as number) - (p[1] as number) >= 4;
-      });
+      candidates = pie.shares
+        .map((_, i) => i)
+        .filter((i) => {
+          const p = pct(pie.shares[i] as number);
+          return (p[1] as number) - (p[0] as number) >= 4 && (p[2] as number) - (p[1] as number) >= 4;
+        });
     } while (!candidates.length);
     const { shares, other, none } = pie;
     const target = choice(random, candidates);
@@ -273,9 +357,18 @@ const pieShare: Template = {
         return p;
       })
       .join('');
-    const entries = [...labels.map((l, i) => ({ label: l, color: colors[i] as ColorName })), { label: 'Other', color: 'yellow' as ColorName }, { label: 'No answer', color: 'gray' as ColorName }];
+    const entries = [
+      ...labels.map((l, i) => ({ label: l, color: colors[i] as ColorName })),
+      { label: 'Other', color: 'yellow' as ColorName },
+      { label: 'No answer', color: 'gray' as ColorName },
+    ];
     const people = int(random, 300, 900);
-    const svg = doc(text(120, 62, 'Which fruit do you buy most often?', { size: 34, weight: 'bold' }) + text(120, 104, `Survey of ${people} shoppers`, { size: 20, fill: '#333333' }) + paths + key(entries, 1080, 400, 'column'));
+    const svg = doc(
+      text(120, 62, 'Which fruit do you buy most often?', { size: 34, weight: 'bold' }) +
+        text(120, 104, `Survey of ${people} shoppers`, { size: 20, fill: '#333333' }) +
+        paths +
+        key(entries, 1080, 400, 'column'),
+    );
     return {
       svg,
       instruction: `In this pie chart of survey responses, what percentage of the answers went to "${labels[target]}"? Answer with a whole percent.`,
@@ -288,9 +381,9 @@ const pieShare: Template = {
 export const charts: Family = {
   name: 'charts',
   description:
-    'Charts: 1600×1200 bar and pie charts (FigureQA/DVQA style). Questions ask for a bar\'s full value after a ' +
+    "Charts: 1600×1200 bar and pie charts (FigureQA/DVQA style). Questions ask for a bar's full value after a " +
     'unit note ("Values in thousands"), the year a series of a grouped bar chart peaks, the gap between two bars ' +
-    'of a dual-axis chart whose axes do not start at zero, or a label\'s percentage of a survey pie. Small notes ' +
+    "of a dual-axis chart whose axes do not start at zero, or a label's percentage of a survey pie. Small notes " +
     'are legible only in a small OCR box; the bars, axis, legend and slices tools read bars, tick numbers (a fit ' +
     'from pixel row to value), colour keys and pie shares off the pixels. Each question type has one convention ' +
     'the chart leaves open (which note or colour key applies, which axis the bars use, what the share is of).',

@@ -8,10 +8,45 @@ import { svgDoc } from '../render.ts';
 import { seededRandom } from '../../../engine/random.ts';
 import { call } from '../tools/grammar.ts';
 import { type Company, COMPANIES, type FieldName, logoSvg, lookupWorld } from './lookup/catalogue.ts';
-import { ARCADE, BANNER, EMBLEM_COLORS, EXPO, H, KIT, LOGO, POSTER, type SceneDesign, type Slot, slotBox, SUMMIT, W } from './lookup/scenes.ts';
+import {
+  ARCADE,
+  BANNER,
+  EMBLEM_COLORS,
+  EXPO,
+  H,
+  KIT,
+  LOGO,
+  POSTER,
+  type SceneDesign,
+  type Slot,
+  slotBox,
+  SUMMIT,
+  W,
+} from './lookup/scenes.ts';
 import { choice, sample } from './random.ts';
 
-const EVENTS = ['Harbor', 'Maple', 'Cedar', 'Willow', 'Aurora', 'Saffron', 'Meadow', 'Granite', 'Coral', 'Juniper', 'Beacon', 'Orchard', 'Riverside', 'Lantern', 'Thistle', 'Bluebell', 'Moorland', 'Kingfisher', 'Northgate', 'Silverton'];
+const EVENTS = [
+  'Harbor',
+  'Maple',
+  'Cedar',
+  'Willow',
+  'Aurora',
+  'Saffron',
+  'Meadow',
+  'Granite',
+  'Coral',
+  'Juniper',
+  'Beacon',
+  'Orchard',
+  'Riverside',
+  'Lantern',
+  'Thistle',
+  'Bluebell',
+  'Moorland',
+  'Kingfisher',
+  'Northgate',
+  'Silverton',
+];
 
 interface Spec {
   id: string;
@@ -91,7 +126,8 @@ function answerOf(c: Company, field: FieldName): Answer {
 function wrongValues(spec: Spec, companies: Company[]): string[] {
   const out: string[] = [];
   for (const [i, c] of companies.entries())
-    for (const f of [spec.field, ...spec.confusable]) if (i !== spec.target || f !== spec.field) out.push(String(c.fields[f]));
+    for (const f of [spec.field, ...spec.confusable])
+      if (i !== spec.target || f !== spec.field) out.push(String(c.fields[f]));
   return out;
 }
 
@@ -111,7 +147,11 @@ function template(spec: Spec): Template {
       const event = choice(random, share(events, instance));
       let companies: Company[];
       do {
-        const others = sample(random, COMPANIES.filter((c) => c !== target), spec.scene.slots.length - 1);
+        const others = sample(
+          random,
+          COMPANIES.filter((c) => c !== target),
+          spec.scene.slots.length - 1,
+        );
         companies = [...others.slice(0, spec.target), target, ...others.slice(spec.target)];
       } while (wrongValues(spec, companies).includes(String(target.fields[spec.field])));
       const emblem = { outer: choice(random, EMBLEM_COLORS), inner: '#ffffff' };
@@ -121,7 +161,10 @@ function template(spec: Spec): Template {
         svg,
         instruction: spec.question(event),
         answer: answerOf(target, spec.field),
-        oracle: [call('image_search', slotBox(spec.scene.slots[spec.target] as Slot)), call('visit', undefined, { field: spec.field }, [target.id])],
+        oracle: [
+          call('image_search', slotBox(spec.scene.slots[spec.target] as Slot)),
+          call('visit', undefined, { field: spec.field }, [target.id]),
+        ],
       };
     },
   };

@@ -6,7 +6,21 @@
 import { svgDoc, text } from '../render.ts';
 import type { Family, Template, TemplateInstance } from '../task.ts';
 import { call } from '../tools/grammar.ts';
-import { type Cell, DIRS, type Dir, type Door, doorDistances, type MazeGraph, BIT, lengthOf, oppositeOf, shortestRoute, STEP, turnsOf, wallFollow } from '../tools/maze-graph.ts';
+import {
+  type Cell,
+  DIRS,
+  type Dir,
+  type Door,
+  doorDistances,
+  type MazeGraph,
+  BIT,
+  lengthOf,
+  oppositeOf,
+  shortestRoute,
+  STEP,
+  turnsOf,
+  wallFollow,
+} from '../tools/maze-graph.ts';
 import { COLORS, type ColorName } from '../tools/palette.ts';
 import { choice, int, sample } from './random.ts';
 
@@ -45,7 +59,10 @@ export function carve(random: () => number, rows: number, cols: number): MazeGra
   return { rows, cols, open };
 }
 
-const randomCell = (random: () => number, g: MazeGraph): Cell => ({ row: int(random, 0, g.rows - 1), col: int(random, 0, g.cols - 1) });
+const randomCell = (random: () => number, g: MazeGraph): Cell => ({
+  row: int(random, 0, g.rows - 1),
+  col: int(random, 0, g.cols - 1),
+});
 
 interface Drawing {
   g: MazeGraph;
@@ -60,7 +77,8 @@ function draw({ g, markers, doors = [] }: Drawing): string {
   const t = Math.max(5, Math.round(cell / 9));
   const x = (c: number) => margin + c * cell;
   const y = (r: number) => margin + r * cell;
-  const gap = (r: number, c: number, side: Dir) => doors.some((d) => d.cell.row === r && d.cell.col === c && d.side === side);
+  const gap = (r: number, c: number, side: Dir) =>
+    doors.some((d) => d.cell.row === r && d.cell.col === c && d.side === side);
   const segs: string[] = [];
   for (let r = 0; r < g.rows; r++)
     for (let c = 0; c < g.cols; c++) {
@@ -75,7 +93,15 @@ function draw({ g, markers, doors = [] }: Drawing): string {
     .map((m) => {
       const cx = x(m.cell.col + 0.5);
       const cy = y(m.cell.row + 0.5);
-      return `<circle cx="${cx}" cy="${cy}" r="${Math.round(cell * 0.32)}" fill="${COLORS[m.color]}"/>` + text(cx, cy + cell * 0.15, m.letter, { size: Math.round(cell * 0.42), fill: '#ffffff', anchor: 'middle', weight: 'bold' });
+      return (
+        `<circle cx="${cx}" cy="${cy}" r="${Math.round(cell * 0.32)}" fill="${COLORS[m.color]}"/>` +
+        text(cx, cy + cell * 0.15, m.letter, {
+          size: Math.round(cell * 0.42),
+          fill: '#ffffff',
+          anchor: 'middle',
+          weight: 'bold',
+        })
+      );
     })
     .join('');
   const labels = doors
@@ -116,12 +142,13 @@ const ends = (s: Cell, goal: Cell) => [
 
 const length: Template = {
   id: 'route-length',
-  quirk: 'a route\'s length counts the cells it occupies, S and G included (moves + 1)',
+  quirk: "a route's length counts the cells it occupies, S and G included (moves + 1)",
   generate(random): TemplateInstance {
     const { g, s, goal, route } = mazeWithEnds(random);
     return {
       svg: draw({ g, markers: ends(s, goal) }),
-      instruction: 'How long is the shortest route from the green start S to the red goal G in this maze? Answer with a number.',
+      instruction:
+        'How long is the shortest route from the green start S to the red goal G in this maze? Answer with a number.',
       answer: { kind: 'number', value: lengthOf(route.length, 'cells'), absolute: 0 },
       oracle: [call('grid'), call('path', undefined, { from: START, to: GOAL, count: 'cells' })],
     };
@@ -130,7 +157,8 @@ const length: Template = {
 
 const turns: Template = {
   id: 'route-turns',
-  quirk: 'the walker stands at S facing north (up the page), so setting off in another direction already counts as a turn (a reversal as two)',
+  quirk:
+    'the walker stands at S facing north (up the page), so setting off in another direction already counts as a turn (a reversal as two)',
   generate(random): TemplateInstance {
     for (;;) {
       const { g, s, goal, route } = mazeWithEnds(random);
@@ -138,7 +166,8 @@ const turns: Template = {
       if (route[0] === 'N') continue;
       return {
         svg: draw({ g, markers: ends(s, goal) }),
-        instruction: 'A walker crosses the maze along the shortest way from the green disc S to the red disc G. How many times does the walker turn, left or right, on the way?',
+        instruction:
+          'A walker crosses the maze along the shortest way from the green disc S to the red disc G. How many times does the walker turn, left or right, on the way?',
         answer: { kind: 'number', value: turnsOf(route, 'N'), absolute: 0 },
         oracle: [call('grid'), call('path', undefined, { from: START, to: GOAL, heading: 'north' })],
       };
@@ -158,7 +187,14 @@ const doors: Template = {
       for (const color of colors) {
         const side = choice(random, DIRS);
         const along = side === 'N' || side === 'S' ? int(random, 0, g.cols - 1) : int(random, 0, g.rows - 1);
-        const cell = side === 'N' ? { row: 0, col: along } : side === 'S' ? { row: g.rows - 1, col: along } : side === 'W' ? { row: along, col: 0 } : { row: along, col: g.cols - 1 };
+        const cell =
+          side === 'N'
+            ? { row: 0, col: along }
+            : side === 'S'
+              ? { row: g.rows - 1, col: along }
+              : side === 'W'
+                ? { row: along, col: 0 }
+                : { row: along, col: g.cols - 1 };
         // Doors keep two cells apart so their labels never touch.
         if (placed.some((d) => Math.abs(d.cell.row - cell.row) + Math.abs(d.cell.col - cell.col) < 2)) break;
         placed.push({ color, side, cell, barred: false });
@@ -173,7 +209,8 @@ const doors: Template = {
       const answer = (order[1] as { d: Door }).d.color;
       return {
         svg: draw({ g, markers: [{ cell: s, color: START, letter: 'S' }], doors: placed }),
-        instruction: 'Starting at the green disc S, through which coloured door in the outer wall is the quickest way out of the maze? Answer with the colour of the door.',
+        instruction:
+          'Starting at the green disc S, through which coloured door in the outer wall is the quickest way out of the maze? Answer with the colour of the door.',
         answer: { kind: 'text', value: answer, aliases: [`${answer} door`, `the ${answer} door`] },
         oracle: [call('grid'), call('path', undefined, { from: START, to: 'door', locks: 'respect' })],
       };
@@ -209,7 +246,7 @@ export const mazes: Family = {
   description:
     'Mazes: a grid maze of 9–13 cells a side with thick dark walls, a green start disc S, a red goal disc G and, ' +
     'in some tasks, coloured door labels beside gaps in the outer wall (some gaps have a grey bar across). The ' +
-    'questions ask for the shortest route\'s length or turns, the door of the quickest way out, or the length of ' +
+    "questions ask for the shortest route's length or turns, the door of the quickest way out, or the length of " +
     'a wall-following walk; each question type has one fixed convention the wording leaves open (how length is ' +
     'counted, which way the walker faces at the start, whether barred doors can be used). Answer with a number ' +
     'or a colour name.',

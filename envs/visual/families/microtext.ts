@@ -39,8 +39,42 @@ const FIELD: Record<Kind, (random: () => number) => { line: string; value: strin
   },
 };
 
-const RIGS = ['Atlas', 'Borealis', 'Cobalt', 'Dynamo', 'Ember', 'Falcon', 'Granite', 'Helix', 'Ion', 'Juniper', 'Krypton', 'Lumen', 'Meridian', 'Nova', 'Orion', 'Pioneer', 'Quasar', 'Radiant', 'Summit', 'Titan'];
-const UNITS = ['PUMP', 'VALVE', 'METER', 'MIXER', 'HEATER', 'SENSOR', 'DRIVE', 'FILTER', 'RELAY', 'CHILLER', 'DOSER', 'SCALE'];
+const RIGS = [
+  'Atlas',
+  'Borealis',
+  'Cobalt',
+  'Dynamo',
+  'Ember',
+  'Falcon',
+  'Granite',
+  'Helix',
+  'Ion',
+  'Juniper',
+  'Krypton',
+  'Lumen',
+  'Meridian',
+  'Nova',
+  'Orion',
+  'Pioneer',
+  'Quasar',
+  'Radiant',
+  'Summit',
+  'Titan',
+];
+const UNITS = [
+  'PUMP',
+  'VALVE',
+  'METER',
+  'MIXER',
+  'HEATER',
+  'SENSOR',
+  'DRIVE',
+  'FILTER',
+  'RELAY',
+  'CHILLER',
+  'DOSER',
+  'SCALE',
+];
 const ICONS = [COLORS.blue, COLORS.green, COLORS.orange, COLORS.purple, COLORS.red, COLORS.cyan, COLORS.brown];
 const FILLERS = ['Rev C', 'Made in EU', '230 V 50 Hz', 'IP54', 'Keep dry', 'Class II', 'Max 40 C'];
 
@@ -59,7 +93,10 @@ const SPECS: Spec[] = [
     kind: 'serial',
     question: (rig) => `What is the serial number (S/N) printed on the main unit of the "${rig}" rig?`,
     target: [2, 2],
-    decoys: [[0, 1], [1, 0]],
+    decoys: [
+      [0, 1],
+      [1, 0],
+    ],
     quirk: 'the main unit is always the bottom-right panel; two other panels carry serial numbers too',
   },
   {
@@ -67,7 +104,10 @@ const SPECS: Spec[] = [
     kind: 'lot',
     question: (rig) => `Which lot number (LOT) is printed on the reagent pack of the "${rig}" rig?`,
     target: [0, 2],
-    decoys: [[1, 1], [2, 0]],
+    decoys: [
+      [1, 1],
+      [2, 0],
+    ],
     quirk: 'the reagent pack is always the top-right panel; two other panels carry lot numbers too',
   },
   {
@@ -75,7 +115,10 @@ const SPECS: Spec[] = [
     kind: 'expiry',
     question: (rig) => `What expiry date (EXP) is printed on the spare filter of the "${rig}" rig?`,
     target: [1, 0],
-    decoys: [[0, 0], [2, 1]],
+    decoys: [
+      [0, 0],
+      [2, 1],
+    ],
     quirk: 'the spare filter is always the middle-left panel; two other panels carry expiry dates too',
   },
   {
@@ -83,7 +126,10 @@ const SPECS: Spec[] = [
     kind: 'firmware',
     question: (rig) => `Which firmware version (FW) runs on the controller of the "${rig}" rig?`,
     target: [0, 1],
-    decoys: [[2, 2], [1, 2]],
+    decoys: [
+      [2, 2],
+      [1, 2],
+    ],
     quirk: 'the controller is always the top-middle panel; two other panels carry firmware versions too',
   },
 ];

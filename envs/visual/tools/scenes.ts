@@ -54,7 +54,10 @@ const isForeground = (r: Raster, x: number, y: number) => whiteDistance2(r, y * 
  * the box's border (so an outline's hollow interior counts as solid). solid/box ≈ 1 square, 0.785 circle,
  * 0.5 triangle; painted/solid ≈ 1 when filled, well below when only the outline is drawn.
  */
-function shapeOf(r: Raster, b: { x0: number; y0: number; x1: number; y1: number }): Pick<SceneObject, 'shape' | 'style' | 'rim'> {
+function shapeOf(
+  r: Raster,
+  b: { x0: number; y0: number; x1: number; y1: number },
+): Pick<SceneObject, 'shape' | 'style' | 'rim'> {
   const w = b.x1 - b.x0 + 1;
   const h = b.y1 - b.y0 + 1;
   const fg = new Uint8Array(w * h);
@@ -98,7 +101,15 @@ function shapeOf(r: Raster, b: { x0: number; y0: number; x1: number; y1: number 
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       if (outside[y * w + x]) continue;
-      const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1 || outside[y * w + x - 1] || outside[y * w + x + 1] || outside[(y - 1) * w + x] || outside[(y + 1) * w + x];
+      const edge =
+        x === 0 ||
+        y === 0 ||
+        x === w - 1 ||
+        y === h - 1 ||
+        outside[y * w + x - 1] ||
+        outside[y * w + x + 1] ||
+        outside[(y - 1) * w + x] ||
+        outside[(y + 1) * w + x];
       if (edge) rim.push([b.x0 + x, b.y0 + y]);
     }
   return { shape, style: painted / Math.max(1, solid) >= 0.8 ? 'filled' : 'outline', rim };
@@ -157,17 +168,28 @@ function readScene(png: Buffer): Promise<SceneReading> {
 // --- descriptions and relations ------------------------------------------------------------------------------
 
 const COLOR_WORDS: ReadonlySet<string> = new Set(COLOR_NAMES);
-const SHAPE_WORDS: Record<string, SceneShape> = { circle: 'circle', circles: 'circle', square: 'square', squares: 'square', triangle: 'triangle', triangles: 'triangle' };
+const SHAPE_WORDS: Record<string, SceneShape> = {
+  circle: 'circle',
+  circles: 'circle',
+  square: 'square',
+  squares: 'square',
+  triangle: 'triangle',
+  triangles: 'triangle',
+};
 
 /** Attribute words ("large red square", "outline circle") → a predicate; unknown words are refused. */
 function describe(words: string): (o: SceneObject) => boolean {
   const tests: ((o: SceneObject) => boolean)[] = [];
-  for (const w of words.toLowerCase().split(/[\s,_-]+/).filter(Boolean)) {
+  for (const w of words
+    .toLowerCase()
+    .split(/[\s,_-]+/)
+    .filter(Boolean)) {
     if (w === 'object' || w === 'objects' || w === 'the' || w === 'shape') continue;
     const shape = SHAPE_WORDS[w];
     if (shape) tests.push((o) => o.shape === shape);
     else if (w === 'small' || w === 'large') tests.push((o) => o.size === w);
-    else if (w === 'filled' || w === 'outline' || w === 'outlined') tests.push((o) => o.style === (w === 'filled' ? 'filled' : 'outline'));
+    else if (w === 'filled' || w === 'outline' || w === 'outlined')
+      tests.push((o) => o.style === (w === 'filled' ? 'filled' : 'outline'));
     else if (COLOR_WORDS.has(w)) tests.push((o) => o.color === w);
     else throw new ToolError(`unknown attribute "${w}" (colours, circle/square/triangle, small/large, filled/outline)`);
   }
@@ -177,7 +199,9 @@ function describe(words: string): (o: SceneObject) => boolean {
 function referenceOf(objects: SceneObject[], desc: string): SceneObject {
   const found = objects.filter(describe(desc));
   if (found.length !== 1)
-    throw new ToolError(`"${desc}" matches ${found.length} objects; describe exactly one (${found.map(label).join('; ') || 'none'})`);
+    throw new ToolError(
+      `"${desc}" matches ${found.length} objects; describe exactly one (${found.map(label).join('; ') || 'none'})`,
+    );
   return found[0] as SceneObject;
 }
 
@@ -257,18 +281,26 @@ async function runObjects(call: Parameters<ToolSpec['run']>[0], ctx: ToolContext
   if (a['same-shape']) {
     const ref = referenceOf(scene.objects, a['same-shape']);
     const self = a.self;
-    if (self !== 'include' && self !== 'exclude') throw new ToolError('same-shape needs self=include|exclude (whether the reference object counts)');
+    if (self !== 'include' && self !== 'exclude')
+      throw new ToolError('same-shape needs self=include|exclude (whether the reference object counts)');
     objs = objs.filter((o) => o.shape === ref.shape && (self === 'include' || o !== ref));
   }
   if (a.nearest) {
     const ref = referenceOf(scene.objects, a.nearest);
     const by = oneOf(a.by, NEAREST_BY, 'nearest');
-    const ranked = objs.filter((o) => o !== ref).map((o) => ({ o, d: distance(o, ref, by) })).sort((x, y) => x.d - y.d);
+    const ranked = objs
+      .filter((o) => o !== ref)
+      .map((o) => ({ o, d: distance(o, ref, by) }))
+      .sort((x, y) => x.d - y.d);
     objs = ranked.slice(0, 1).map((x) => x.o);
   }
   const shown = objs.map(({ rim: _rim, px: _px, ...rest }) => rest);
   const data: ObjectsData = { count: objs.length, objects: shown, zones: scene.zones, detected: scene.objects.length };
-  const lines = [`${objs.length} object(s) match (${scene.objects.length} detected):`, ...objs.map((o) => `  ${label(o)}`), `count: ${objs.length}`];
+  const lines = [
+    `${objs.length} object(s) match (${scene.objects.length} detected):`,
+    ...objs.map((o) => `  ${label(o)}`),
+    `count: ${objs.length}`,
+  ];
   if (scene.zones.length) lines.push(`faint zones: ${scene.zones.map(formatBox).join(' ')}`);
   return { text: lines.join('\n'), data };
 }

@@ -11,7 +11,14 @@ import { InfraError } from '../../../engine/environment/contract.ts';
 // loads and two snapshots ran at 0.74 episodes/s with 4 contexts against 2.48 with the shell, in one run on a loaded
 // machine. AUTOMEMO_CHROMIUM picks another binary, e.g. /usr/bin/chromium.
 export const CHROMIUM_PATH = process.env.AUTOMEMO_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const VIEWPORT = { width: 1024, height: 768 };
 
 let launching: Promise<Browser> | undefined;
@@ -28,7 +35,9 @@ function isLoopback(url: string): boolean {
 
 async function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new InfraError(`Chromium is not installed at ${CHROMIUM_PATH}; install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; in a checkout of automemo, "node scripts/ensure-install.mjs --for web" does it) or set AUTOMEMO_CHROMIUM`);
+    throw new InfraError(
+      `Chromium is not installed at ${CHROMIUM_PATH}; install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; in a checkout of automemo, "node scripts/ensure-install.mjs --for web" does it) or set AUTOMEMO_CHROMIUM`,
+    );
   }
   try {
     // Loaded on first launch: importing playwright costs every process 0.6 s, and most never open a page.
@@ -93,7 +102,13 @@ export async function withPage<T>(fn: (p: EpisodePage) => Promise<T>): Promise<T
     return out;
   } catch (err) {
     if (err instanceof InfraError) throw err;
-    if (crash || !browser.isConnected() || /Target (page, context or browser )?(has been )?closed|Browser has been closed|crash/i.test((err as Error).message)) {
+    if (
+      crash ||
+      !browser.isConnected() ||
+      /Target (page, context or browser )?(has been )?closed|Browser has been closed|crash/i.test(
+        (err as Error).message,
+      )
+    ) {
       throw new InfraError(`browser failure: ${crash ?? (err as Error).message.split('\n')[0]}`, { cause: err });
     }
     throw err;

@@ -25,8 +25,13 @@ export function resolveTarget(nodes: AxNode[], a: WebAction): Resolved {
     const node = hits[(a.nth ?? 1) - 1];
     if (node?.ref) return { node };
     if (!a.ref) {
-      const same = findAll(nodes, a.role).map((n) => n.name).filter(Boolean).slice(0, 8);
-      return { error: `no ${a.role} named "${a.name}"${a.nth ? ` #${a.nth}` : ''} on this page${same.length ? ` (${a.role}s here: ${same.map((s) => `"${s}"`).join(', ')})` : ''}` };
+      const same = findAll(nodes, a.role)
+        .map((n) => n.name)
+        .filter(Boolean)
+        .slice(0, 8);
+      return {
+        error: `no ${a.role} named "${a.name}"${a.nth ? ` #${a.nth}` : ''} on this page${same.length ? ` (${a.role}s here: ${same.map((s) => `"${s}"`).join(', ')})` : ''}`,
+      };
     }
   }
   if (a.ref) {
@@ -41,12 +46,21 @@ async function coveredBy(loc: ReturnType<Page['locator']>): Promise<string | und
   // Runs in the page (no DOM types here).
   const cover = await loc
     .evaluate((el) => {
-      type El = { getBoundingClientRect(): { x: number; y: number; width: number; height: number }; contains(o: unknown): boolean; scrollIntoView(o: unknown): void; tagName: string; className?: string; textContent: string | null; getAttribute(n: string): string | null };
+      type El = {
+        getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+        contains(o: unknown): boolean;
+        scrollIntoView(o: unknown): void;
+        tagName: string;
+        className?: string;
+        textContent: string | null;
+        getAttribute(n: string): string | null;
+      };
       const e = el as unknown as El;
       e.scrollIntoView({ block: 'center', inline: 'center' });
       const r = e.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) return null;
-      const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): El | null } }).document;
+      const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): El | null } })
+        .document;
       const top = doc.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
       if (!top || e.contains(top) || top.contains(e)) return null;
       const label = top.getAttribute('aria-label') ?? (top.textContent ?? '').trim().slice(0, 40);
@@ -65,7 +79,12 @@ function short(err: unknown): string {
 }
 
 /** Runs a resolved action; returns an error message or undefined. ANSWER is the episode's business, not the page's. */
-export async function execute(page: Page, nav: NavigationTracker, a: WebAction, node: AxNode | undefined): Promise<string | undefined> {
+export async function execute(
+  page: Page,
+  nav: NavigationTracker,
+  a: WebAction,
+  node: AxNode | undefined,
+): Promise<string | undefined> {
   const loc = node?.ref ? page.locator(`aria-ref=${node.ref}`) : undefined;
   try {
     switch (a.kind) {
@@ -91,7 +110,11 @@ export async function execute(page: Page, nav: NavigationTracker, a: WebAction, 
         if (!options) return `the element is a ${node?.role ?? 'element'}, not a select (use Click)`;
         const want = (a.text ?? '').trim().toLowerCase();
         const label = options.find((o) => o.trim().toLowerCase() === want);
-        if (label === undefined) return `no option "${a.text}" (options: ${options.slice(0, 12).map((o) => `"${o}"`).join(', ')})`;
+        if (label === undefined)
+          return `no option "${a.text}" (options: ${options
+            .slice(0, 12)
+            .map((o) => `"${o}"`)
+            .join(', ')})`;
         await loc.selectOption({ label }, { timeout: ACTION_TIMEOUT });
         break;
       }

@@ -14,7 +14,7 @@ export interface Extracted {
 }
 
 const NOT_NAMES = new Set(
-  'I Im I\'m Ive The A An And But So Oh Wow Yeah Yes No Hey Hi Thanks Thank Sure Well Also It Its That This These Those What When Where Why How Who Which We You They He She My Our Your Their His Her Me Us Them Just Really Great Good Nice Cool Awesome Haha Lol Okay OK Ok Definitely Absolutely Totally Maybe Sounds Glad Hope Let Lets Did Do Does Was Were Is Are Have Has Had Can Could Would Should Will Not In On At For From With About After Before During Since Until If Then There Here Any Some All Every Each Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
+  "I Im I'm Ive The A An And But So Oh Wow Yeah Yes No Hey Hi Thanks Thank Sure Well Also It Its That This These Those What When Where Why How Who Which We You They He She My Our Your Their His Her Me Us Them Just Really Great Good Nice Cool Awesome Haha Lol Okay OK Ok Definitely Absolutely Totally Maybe Sounds Glad Hope Let Lets Did Do Does Was Were Is Are Have Has Had Can Could Would Should Will Not In On At For From With About After Before During Since Until If Then There Here Any Some All Every Each Mon Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split(
     ' ',
   ),
 );
@@ -32,7 +32,11 @@ export function offlineEntities(text: string, speaker?: string): Extracted {
   const relations: Extracted['relations'] = [];
   for (let i = 0; i < entities.length; i++) {
     for (let j = i + 1; j < entities.length; j++) {
-      relations.push({ subject: (entities[i] as { name: string }).name, predicate: 'related_to', object: (entities[j] as { name: string }).name });
+      relations.push({
+        subject: (entities[i] as { name: string }).name,
+        predicate: 'related_to',
+        object: (entities[j] as { name: string }).name,
+      });
     }
   }
   return { entities, relations };
@@ -41,7 +45,8 @@ export function offlineEntities(text: string, speaker?: string): Extracted {
 /** The n highest-scoring labels among `touched`, best first (ties: lower label first). */
 function topLabels(score: Float64Array, touched: number[], n: number): number[] {
   const top: number[] = [];
-  const better = (a: number, b: number) => (score[a] as number) > (score[b] as number) || (score[a] === score[b] && a < b);
+  const better = (a: number, b: number) =>
+    (score[a] as number) > (score[b] as number) || (score[a] === score[b] && a < b);
   for (const u of touched) {
     if (top.length === n && !better(u, top[n - 1] as number)) continue;
     let i = Math.min(top.length, n - 1);
@@ -126,9 +131,13 @@ export class KnowledgeGraph {
     for (const name of queryEntities) tryName(name);
     if (seeds.length === 0) {
       // Released fallback: every query word longer than 3 characters, matched as a substring of entity names.
-      const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 3);
+      const words = query
+        .toLowerCase()
+        .split(/\W+/)
+        .filter((w) => w.length > 3);
       this.graph.forEachNode((node, attrs) => {
-        if (seeds.length < g.maxSeeds && words.some((w) => (attrs.name as string).toLowerCase().includes(w))) seeds.push(node);
+        if (seeds.length < g.maxSeeds && words.some((w) => (attrs.name as string).toLowerCase().includes(w)))
+          seeds.push(node);
       });
     }
     const hop = new Map<string, number>();
@@ -149,7 +158,12 @@ export class KnowledgeGraph {
     // Neighbours by hop count (code) or decayed weight (paper); seeds stay first. Ties: more mentions first.
     const reached = [...hop.entries()]
       .filter(([, h]) => h > 0)
-      .sort((a, b) => a[1] - b[1] || (this.graph.getNodeAttribute(b[0], 'mentions') as number) - (this.graph.getNodeAttribute(a[0], 'mentions') as number))
+      .sort(
+        (a, b) =>
+          a[1] - b[1] ||
+          (this.graph.getNodeAttribute(b[0], 'mentions') as number) -
+            (this.graph.getNodeAttribute(a[0], 'mentions') as number),
+      )
       .slice(0, g.maxNeighbors)
       .map(([n]) => n);
     const entities = [...seeds.slice(0, g.maxSeeds), ...reached];

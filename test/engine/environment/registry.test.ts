@@ -12,7 +12,12 @@ import { EnvironmentRegistry } from '../../../engine/environment/registry.ts';
 const dir = mkdtempSync(join(tmpdir(), 'env-registry-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const builtin = defineEnvironment({ name: 'toy', summary: 'a toy', options: '<n>', load: () => ({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' }) });
+const builtin = defineEnvironment({
+  name: 'toy',
+  summary: 'a toy',
+  options: '<n>',
+  load: () => ({ tasks: [], agent: { id: 'a', run: async () => ({ steps: [] }) }, description: 'd', reward: 'r' }),
+});
 
 function write(rel: string, text: string): string {
   const p = join(dir, rel);
@@ -42,7 +47,13 @@ describe('the environment registry', () => {
     const got = await r.resolve('./bench/env.ts:hard', dir);
     expect(got.definition.name).toBe('my-bench');
     expect(got.definition.summary).toBe('my benchmark (2 tasks)');
-    expect(got.source).toMatchObject({ kind: 'module', name: 'my-bench', arg: 'hard', path: join(dir, 'bench/env.ts'), files: 2 });
+    expect(got.source).toMatchObject({
+      kind: 'module',
+      name: 'my-bench',
+      arg: 'hard',
+      path: join(dir, 'bench/env.ts'),
+      files: 2,
+    });
     expect(got.source.hash).toMatch(/^[0-9a-f]{16}$/);
 
     const same = await r.reopen(got.source);
@@ -55,12 +66,20 @@ describe('the environment registry', () => {
   });
 
   it('resolves an installed package by name, from the nearest node_modules', async () => {
-    write('proj/node_modules/@lab/bench/package.json', JSON.stringify({ name: '@lab/bench', type: 'module', exports: { '.': { import: './main.js' } } }));
-    write('proj/node_modules/@lab/bench/main.js', `export default { name: 'lab-bench', summary: 'from a package', load() { return {}; } };\n`);
+    write(
+      'proj/node_modules/@lab/bench/package.json',
+      JSON.stringify({ name: '@lab/bench', type: 'module', exports: { '.': { import: './main.js' } } }),
+    );
+    write(
+      'proj/node_modules/@lab/bench/main.js',
+      `export default { name: 'lab-bench', summary: 'from a package', load() { return {}; } };\n`,
+    );
     mkdirSync(join(dir, 'proj/src'), { recursive: true });
     const got = await new EnvironmentRegistry([builtin]).resolve('@lab/bench:small', join(dir, 'proj/src'));
     expect(got.source).toMatchObject({ kind: 'module', name: 'lab-bench', arg: 'small' });
-    await expect(new EnvironmentRegistry().resolve('no-such-bench', dir)).rejects.toThrow(/no installed package of that name/);
+    await expect(new EnvironmentRegistry().resolve('no-such-bench', dir)).rejects.toThrow(
+      /no installed package of that name/,
+    );
   });
 
   it('names every wrong part of a definition', async () => {
@@ -78,7 +97,9 @@ describe('the environment registry', () => {
   });
 
   it('refuses a recorded builtin that is not registered here', async () => {
-    await expect(new EnvironmentRegistry().reopen({ spec: 'toy', kind: 'builtin', name: 'toy' })).rejects.toThrow(/not registered here/);
+    await expect(new EnvironmentRegistry().reopen({ spec: 'toy', kind: 'builtin', name: 'toy' })).rejects.toThrow(
+      /not registered here/,
+    );
   });
 });
 
@@ -88,7 +109,10 @@ describe('a module anywhere on disk', () => {
 
   it('imports automemo, its contract and its helpers with none installed, as an ES module under a CommonJS package.json', async () => {
     write('cjs/package.json', JSON.stringify({ name: 'cjs-bench', type: 'commonjs' }));
-    write('cjs/lib/words.ts', `import { tokenize } from 'automemo/lib';\nimport { jaccard } from 'automemo/lib/jaccard';\nexport const words = (s: string) => tokenize(s);\nexport const same = jaccard;\n`);
+    write(
+      'cjs/lib/words.ts',
+      `import { tokenize } from 'automemo/lib';\nimport { jaccard } from 'automemo/lib/jaccard';\nexport const words = (s: string) => tokenize(s);\nexport const same = jaccard;\n`,
+    );
     write(
       'cjs/env.ts',
       `import { defineEnvironment, InfraError } from 'automemo';
@@ -106,19 +130,32 @@ export default defineEnvironment({
     expect(got.source).toMatchObject({ files: 2 });
     expect(got.notes).toBeUndefined();
     // The module's InfraError is the engine's: its failures are the machinery's, never a program's.
-    const thrown = await Promise.resolve().then(() => got.definition.load(ctx)).catch((e: unknown) => e);
+    const thrown = await Promise.resolve()
+      .then(() => got.definition.load(ctx))
+      .catch((e: unknown) => e);
     expect(thrown).toBeInstanceOf(InfraError);
   });
 
   it('gets the running automemo when another is installed beside it, and says so', async () => {
-    write('own/node_modules/automemo/package.json', JSON.stringify({ name: 'automemo', version: '9.9.9', type: 'module', exports: { '.': './index.js' } }));
-    write('own/node_modules/automemo/index.js', `export const defineEnvironment = (d) => ({ ...d, summary: d.summary + ' (their automemo)' });\nexport class InfraError extends Error { [Symbol.for('automemo.InfraError')] = true; }\n`);
-    write('own/env.ts', `import { defineEnvironment } from 'automemo';\nexport default defineEnvironment({ name: 'own', summary: 'beside', load: () => ({}) });\n`);
+    write(
+      'own/node_modules/automemo/package.json',
+      JSON.stringify({ name: 'automemo', version: '9.9.9', type: 'module', exports: { '.': './index.js' } }),
+    );
+    write(
+      'own/node_modules/automemo/index.js',
+      `export const defineEnvironment = (d) => ({ ...d, summary: d.summary + ' (their automemo)' });\nexport class InfraError extends Error { [Symbol.for('automemo.InfraError')] = true; }\n`,
+    );
+    write(
+      'own/env.ts',
+      `import { defineEnvironment } from 'automemo';\nexport default defineEnvironment({ name: 'own', summary: 'beside', load: () => ({}) });\n`,
+    );
     const got = await registry.resolve(join(dir, 'own/env.ts'), dir);
     // One automemo per process: a second copy's engine (and its isolated-vm) never loads beside the running one.
     expect(got.definition.summary).toBe('beside');
     const theirs = join(dir, 'own/node_modules/automemo');
-    expect(got.notes?.[0]).toContain(`imports automemo 9.9.9 installed at ${theirs}; it runs with the automemo running it (`);
+    expect(got.notes?.[0]).toContain(
+      `imports automemo 9.9.9 installed at ${theirs}; it runs with the automemo running it (`,
+    );
     expect(got.notes?.[0]).toContain(`To run with that copy: node ${join(theirs, 'bin', 'automemo.js')} …`);
   });
 
@@ -127,9 +164,14 @@ export default defineEnvironment({
     const err = await registry.resolve(join(dir, 'syntax/env.ts'), dir).catch((e: Error) => e.message);
     expect(err).toContain(`${join(dir, 'syntax/env.ts')}:4:3: Expected "}" but found "load"`);
     expect(err).toContain('    load() {},\n      ^');
-    write('throws/helper.ts', `export function boom(): never {\n  throw new TypeError('tasks.json is not there');\n}\n`);
+    write(
+      'throws/helper.ts',
+      `export function boom(): never {\n  throw new TypeError('tasks.json is not there');\n}\n`,
+    );
     write('throws/env.ts', `import { boom } from './helper.ts';\nboom();\nexport default {};\n`);
     const thrown = await registry.resolve(join(dir, 'throws/env.ts'), dir).catch((e: Error) => e.message);
-    expect(thrown).toMatch(new RegExp(`failed to load: tasks\\.json is not there \\(at ${join(dir, 'throws/helper.ts')}:\\d+:\\d+\\)`));
+    expect(thrown).toMatch(
+      new RegExp(`failed to load: tasks\\.json is not there \\(at ${join(dir, 'throws/helper.ts')}:\\d+:\\d+\\)`),
+    );
   });
 });

@@ -11,7 +11,14 @@ import { assignRoles } from '../../../engine/environment/roles.ts';
 import { taskEnvironment } from '../../../engine/environment/task-environment.ts';
 import type { TaskEnvironmentSpec } from '../../../engine/environment/task-spec.ts';
 import { ImageStore } from '../../../sandbox/primitives/images.ts';
-import { type AgentHooks, type ArithmeticTruth, arithmeticSpec, arithmeticTasks, hooks, png } from '../../support/arithmetic-spec.ts';
+import {
+  type AgentHooks,
+  type ArithmeticTruth,
+  arithmeticSpec,
+  arithmeticTasks,
+  hooks,
+  png,
+} from '../../support/arithmetic-spec.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'collect-episodes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -28,12 +35,22 @@ interface Opened {
   env: ReturnType<typeof taskEnvironment>;
 }
 
-async function open(store: string, setup: (h: AgentHooks) => void = () => {}, overrides: Partial<TaskEnvironmentSpec<ArithmeticTruth>> = {}): Promise<Opened> {
+async function open(
+  store: string,
+  setup: (h: AgentHooks) => void = () => {},
+  overrides: Partial<TaskEnvironmentSpec<ArithmeticTruth>> = {},
+): Promise<Opened> {
   const h = hooks();
   setup(h);
   const notes: string[] = [];
   const images = new ImageStore();
-  const env = taskEnvironment('arith', await arithmeticSpec(h, overrides), { seed: 0, images, episodeStore: new EpisodeStore(join(root, store)), onNote: (m) => notes.push(m), protocol: 'update+validation' }); // the test split collects every training episode
+  const env = taskEnvironment('arith', await arithmeticSpec(h, overrides), {
+    seed: 0,
+    images,
+    episodeStore: new EpisodeStore(join(root, store)),
+    onNote: (m) => notes.push(m),
+    protocol: 'update+validation',
+  }); // the test split collects every training episode
   return { h, notes, images, env };
 }
 
@@ -51,7 +68,9 @@ describe('collecting update episodes', () => {
     const collected = await episodesOf(first);
     expect(collected.map((e) => e.taskId)).toEqual(trainIds);
     expect(runs(first.h)).toBe(trainIds.length);
-    expect(first.notes.some((n) => new RegExp(`collecting ${trainIds.length} update episodes with arith-agent-v1`).test(n))).toBe(true);
+    expect(
+      first.notes.some((n) => new RegExp(`collecting ${trainIds.length} update episodes with arith-agent-v1`).test(n)),
+    ).toBe(true);
 
     const again = await open('once');
     const read = await episodesOf(again);
@@ -60,7 +79,12 @@ describe('collecting update episodes', () => {
     expect(read).toEqual(collected);
     // What an update episode holds: the task as programs see it, the steps, the answer, the verdict's feedback.
     const ep = read[0] as EpisodeRecorder;
-    expect(ep).toMatchObject({ env: 'arith', domain: ep.meta.op, initial: { text: expect.stringMatching(/^a worksheet/) }, answer: expect.any(String) });
+    expect(ep).toMatchObject({
+      env: 'arith',
+      domain: ep.meta.op,
+      initial: { text: expect.stringMatching(/^a worksheet/) },
+      answer: expect.any(String),
+    });
     expect(ep.outcome).toEqual({ reward: 1, success: true, note: 'task accepted' });
     expect(JSON.stringify(read)).not.toMatch(/expected \d/);
   });
@@ -90,7 +114,9 @@ describe('collecting update episodes', () => {
   it('stops naming the task after the last attempt, keeps what finished, and later collects only the rest', async () => {
     const broken = trainIds[1] as string;
     const o = await open('stop', (h) => h.failures.set(broken, Infinity));
-    await expect(o.env.worlds('test')).rejects.toThrow(`collecting the update episode of task "${broken}" failed after 3 attempts: calculator offline for ${broken}`);
+    await expect(o.env.worlds('test')).rejects.toThrow(
+      `collecting the update episode of task "${broken}" failed after 3 attempts: calculator offline for ${broken}`,
+    );
     const finished = [...o.h.runs.keys()].filter((id) => id !== broken);
     expect(finished.length).toBeGreaterThan(0);
     const healed = await open('stop');
@@ -103,7 +129,9 @@ describe('collecting update episodes', () => {
     const o = await open('unusable', () => {}, {
       agent: { id: 'sloppy', run: async (task) => ({ answer: task.id }) as never },
     });
-    await expect(o.env.worlds('train')).rejects.toThrow(/after 1 attempt: environment "arith": agent sloppy returned an unusable run for task "[a-z]+-\d": steps/);
+    await expect(o.env.worlds('train')).rejects.toThrow(
+      /after 1 attempt: environment "arith": agent sloppy returned an unusable run for task "[a-z]+-\d": steps/,
+    );
   });
 
   it('collects again, with a note, what a tampered store holds instead of an episode', async () => {
@@ -142,7 +170,7 @@ describe('collecting update episodes', () => {
     expect(o.notes.join('\n')).toMatch(new RegExp(`${forged} does not hold the image its name says`));
   });
 
-  it('runs at most the spec\'s number of episodes at once', async () => {
+  it("runs at most the spec's number of episodes at once", async () => {
     const o = await open('concurrency', () => {}, { collect: { concurrency: 3 } });
     await episodesOf(o);
     expect(o.h.maxInFlight).toBeLessThanOrEqual(3);

@@ -27,7 +27,8 @@ const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 afterAll(() => {
   // On code that lets a key through, what it added must not leak into the next file this worker runs.
-  for (const name of Object.getOwnPropertyNames(Object.prototype)) if (!prototypeBefore.includes(name)) delete (Object.prototype as Record<string, unknown>)[name];
+  for (const name of Object.getOwnPropertyNames(Object.prototype))
+    if (!prototypeBefore.includes(name)) delete (Object.prototype as Record<string, unknown>)[name];
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -45,7 +46,10 @@ function dataWorld(id: string, tag: string) {
     id,
     speakers: ['Ana', 'Ben'],
     sessions: [
-      { time: '2024-03-04T09:00:00Z', turns: KEYS.map((k, i) => ({ id: k, speaker: i % 2 ? 'Ben' : 'Ana', text: `${k} chose the ${THINGS[i]}.` })) },
+      {
+        time: '2024-03-04T09:00:00Z',
+        turns: KEYS.map((k, i) => ({ id: k, speaker: i % 2 ? 'Ben' : 'Ana', text: `${k} chose the ${THINGS[i]}.` })),
+      },
       { time: '2024-03-11T09:00:00Z', turns: [{ id: `${tag}-later`, speaker: 'Ben', text: 'Nothing else happened.' }] },
     ],
     questions: KEYS.flatMap((scenario, s) =>
@@ -63,13 +67,17 @@ function dataWorld(id: string, tag: string) {
 it('a data file whose ids and scenarios are __proto__, constructor, hasOwnProperty: JSONL and JSON document', async () => {
   const header = { name: 'proto', scoring: 'answer-containment', trainShare: 0.3 };
   const jsonl = join(work, 'proto.jsonl');
-  writeFileSync(jsonl, `${[{ type: 'dataset', ...header }, ...KEYS.map((k, i) => ({ type: 'world', ...dataWorld(k, 'abc'[i] as string) }))].map((l) => JSON.stringify(l)).join('\n')}\n`);
+  writeFileSync(
+    jsonl,
+    `${[{ type: 'dataset', ...header }, ...KEYS.map((k, i) => ({ type: 'world', ...dataWorld(k, 'abc'[i] as string) }))].map((l) => JSON.stringify(l)).join('\n')}\n`,
+  );
   const doc = join(work, 'proto.json');
   writeFileSync(doc, JSON.stringify({ dataset: header, worlds: KEYS.map((k, i) => dataWorld(k, 'abc'[i] as string)) }));
 
   for (const path of [jsonl, doc]) {
     const env = DataEnvironment.load({ path, models: offline, images: new ImageStore() });
-    const byScenario = (env.info().data as { split: { byScenario: Record<string, { train: number; test: number }> } }).split.byScenario;
+    const byScenario = (env.info().data as { split: { byScenario: Record<string, { train: number; test: number }> } })
+      .split.byScenario;
     for (const k of KEYS) {
       expect(Object.hasOwn(byScenario, k), `${path}: split stratum ${k}`).toBe(true);
       expect((byScenario[k]?.train ?? 0) + (byScenario[k]?.test ?? 0)).toBe(24);
@@ -89,7 +97,12 @@ it('a data file whose ids and scenarios are __proto__, constructor, hasOwnProper
 
 it('a module environment whose task ids, scenarios and metric names are __proto__, constructor, hasOwnProperty', async () => {
   const tasks = KEYS.flatMap((scenario) =>
-    Array.from({ length: 10 }, (_, i) => ({ id: i === 0 ? scenario : `${scenario}-${i}`, scenario, instruction: `Say the ${scenario} word ${i}.`, truth: `${scenario}-${i}` })),
+    Array.from({ length: 10 }, (_, i) => ({
+      id: i === 0 ? scenario : `${scenario}-${i}`,
+      scenario,
+      instruction: `Say the ${scenario} word ${i}.`,
+      truth: `${scenario}-${i}`,
+    })),
   );
   const definition = defineEnvironment({
     name: 'proto-tasks',
@@ -98,8 +111,17 @@ it('a module environment whose task ids, scenarios and metric names are __proto_
       tasks,
       description: 'say the word',
       reward: 'the word said',
-      agent: { id: 'parrot/1', run: async (task: { truth?: unknown }) => ({ answer: String(task.truth), steps: [{ action: `say ${String(task.truth)}` }] }) },
-      check: (_task: unknown, run: { answer?: string }) => ({ reward: run.answer ? 1 : 0, metrics: Object.fromEntries(KEYS.map((k) => [k, 1])) }),
+      agent: {
+        id: 'parrot/1',
+        run: async (task: { truth?: unknown }) => ({
+          answer: String(task.truth),
+          steps: [{ action: `say ${String(task.truth)}` }],
+        }),
+      },
+      check: (_task: unknown, run: { answer?: string }) => ({
+        reward: run.answer ? 1 : 0,
+        metrics: Object.fromEntries(KEYS.map((k) => [k, 1])),
+      }),
     }),
   });
   const result = await evaluate({ env: definition, program: 'bm25', workers: 0, out: join(work, 'module-eval') });
@@ -111,14 +133,49 @@ it('a module environment whose task ids, scenarios and metric names are __proto_
 
 it('statistics, shard merges, the split report and CluE assignments keep such keys as keys', async () => {
   const task = (taskId: string, scenario: string, world: string, reward: number) => ({
-    taskId, world, scenario, reward, success: reward === 1, metrics: { [scenario]: reward }, payloadChars: 1, payloadImages: 0, truncated: false, retrieveMs: 1, agentMs: 1, cached: false,
+    taskId,
+    world,
+    scenario,
+    reward,
+    success: reward === 1,
+    metrics: { [scenario]: reward },
+    payloadChars: 1,
+    payloadImages: 0,
+    truncated: false,
+    retrieveMs: 1,
+    agentMs: 1,
+    cached: false,
   });
-  const usage = { primitives: Object.fromEntries(KEYS.map((k) => [k, { calls: 1, errors: 0, bytesIn: 1, bytesOut: 1, ms: 1 }])), kvBytes: 0, vectorBytes: 0, llmTokens: { prompt: 0, completion: 0 } };
+  const usage = {
+    primitives: Object.fromEntries(KEYS.map((k) => [k, { calls: 1, errors: 0, bytesIn: 1, bytesOut: 1, ms: 1 }])),
+    kvBytes: 0,
+    vectorBytes: 0,
+    llmTokens: { prompt: 0, completion: 0 },
+  };
   const part = (world: string, reward: number): EvaluationResult => {
     const tasks = KEYS.map((k) => task(`${world}/${k}`, k, world, reward));
-    const worlds = [{ world, episodes: 1, tasks: tasks.length, updateMs: 1, updateErrors: [], attempts: 1, usage, loadMs: 1 }];
+    const worlds = [
+      { world, episodes: 1, tasks: tasks.length, updateMs: 1, updateErrors: [], attempts: 1, usage, loadMs: 1 },
+    ];
     const stats = summarize(tasks, worlds as never, {});
-    return { program: { entry: 'p', hash: 'h' }, env: { name: 'e', mode: 'offline', reward: 'r', budget: { maxChars: 1, maxImages: 0 }, agentId: 'a', deterministic: true, data: {} }, split: 'test', score: stats.score, stats, tasks, worlds: worlds as never, elapsedMs: 1 };
+    return {
+      program: { entry: 'p', hash: 'h' },
+      env: {
+        name: 'e',
+        mode: 'offline',
+        reward: 'r',
+        budget: { maxChars: 1, maxImages: 0 },
+        agentId: 'a',
+        deterministic: true,
+        data: {},
+      },
+      split: 'test',
+      score: stats.score,
+      stats,
+      tasks,
+      worlds: worlds as never,
+      elapsedMs: 1,
+    };
   };
   const merged = mergeShardResults([part('__proto__', 1), part('constructor', 0)], ['__proto__', 'constructor'], 5);
   expectPrototypeUntouched();
@@ -129,11 +186,22 @@ it('statistics, shard merges, the split report and CluE assignments keep such ke
   }
   expect(merged.stats.metrics.constructor).toBe(0.5);
 
-  const report = splitReport([...KEYS], (k) => k, (k) => k, { seed: 0, trainShare: 0.5 });
+  const report = splitReport(
+    [...KEYS],
+    (k) => k,
+    (k) => k,
+    { seed: 0, trainShare: 0.5 },
+  );
   expect(Object.keys(report).sort()).toEqual([...KEYS].sort());
   expectPrototypeUntouched();
 
-  const applied = applyOperations(emptyPool(), [{ op: 'create', id: 'c1', label: 'one', description: 'd' }], Object.fromEntries(KEYS.map((k) => [k, 'c1'])), [...KEYS], Object.fromEntries(KEYS.map((k) => [k, `about ${k}`])));
+  const applied = applyOperations(
+    emptyPool(),
+    [{ op: 'create', id: 'c1', label: 'one', description: 'd' }],
+    Object.fromEntries(KEYS.map((k) => [k, 'c1'])),
+    [...KEYS],
+    Object.fromEntries(KEYS.map((k) => [k, `about ${k}`])),
+  );
   expectPrototypeUntouched();
   for (const k of KEYS) expect(Object.hasOwn(applied.pool.assignment, k), `assignment of ${k}`).toBe(true);
 

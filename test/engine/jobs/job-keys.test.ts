@@ -60,12 +60,23 @@ interface Setup {
 /** The vault environment, bm25, an honest worker on the test's Redis, and a queue handle for the rogue. */
 function onQueue(run: (s: Setup) => Promise<void>): Promise<void> {
   return withHost(offline, async (services) => {
-    const { env, source } = await openNamed(envModule, { models: offline, images: services.images, seed: 0, onNote: () => undefined });
+    const { env, source } = await openNamed(envModule, {
+      models: offline,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const compiled = await compileProgram({ entryPath: bm25 });
     if (!compiled.ok) throw new Error('bm25 does not compile');
     const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(parseRedisUrl(redis.url)) });
     try {
-      await run({ env, ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) }, program: compiled.program, services, queue });
+      await run({
+        env,
+        ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) },
+        program: compiled.program,
+        services,
+        queue,
+      });
     } finally {
       await queue.close();
       await env.close?.();
@@ -73,13 +84,19 @@ function onQueue(run: (s: Setup) => Promise<void>): Promise<void> {
   });
 }
 
-const honestWorker = (services: HostServices) => serveQueue({ url: redis.url, context: workerContext(offline, services, () => undefined, { roots }) });
-const cpuFailures = (r: EvaluationResult) => r.tasks.filter((t) => /used more than 1 ms of CPU/.test(t.programError ?? '')).length;
+const honestWorker = (services: HostServices) =>
+  serveQueue({ url: redis.url, context: workerContext(offline, services, () => undefined, { roots }) });
+const cpuFailures = (r: EvaluationResult) =>
+  r.tasks.filter((t) => /used more than 1 ms of CPU/.test(t.programError ?? '')).length;
 
 /** Every id an outsider derives from what it knows of a job: its key, automemo's version, the environment's hash. */
 function guessedIds(job: EvalJob): string[] {
   const digest = (parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex');
-  return [job.key, `${job.key}#${digest([job.version, job.env.hash]).slice(0, 16)}`, `${job.key}#${digest([job.version, job.env.hash, job.program.hash]).slice(0, 16)}`];
+  return [
+    job.key,
+    `${job.key}#${digest([job.version, job.env.hash]).slice(0, 16)}`,
+    `${job.key}#${digest([job.version, job.env.hash, job.program.hash]).slice(0, 16)}`,
+  ];
 }
 
 describe('a rogue producer', () => {
@@ -88,13 +105,20 @@ describe('a rogue producer', () => {
       const worker = await honestWorker(services);
       const executor = await RedisQueueExecutor.connect(redis.url);
       try {
-        const clean = await evaluateByJob(executor, evalJob({ key: 'eval/clean/x', program, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'clean') }, env, services.images);
+        const clean = await evaluateByJob(
+          executor,
+          evalJob({ key: 'eval/clean/x', program, env: ref, split: 'test', seed: 1 }),
+          { evidenceDir: join(work, 'clean') },
+          env,
+          services.images,
+        );
         expect(clean.score).toBeGreaterThan(0.5);
         const job = evalJob({ key: 'eval/victim/x', program, env: ref, split: 'test', seed: 1 });
         const poisoned = { ...job, limits: { callCpuMs: 1 } };
         for (const id of guessedIds(job)) await queue.add('evaluate', poisoned, { jobId: id });
         // The rogue's jobs are served first.
-        while ((await queue.getJobCountByTypes('waiting', 'active', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 20));
+        while ((await queue.getJobCountByTypes('waiting', 'active', 'prioritized')) > 0)
+          await new Promise((r) => setTimeout(r, 20));
         const result = await evaluateByJob(executor, job, { evidenceDir: join(work, 'victim') }, env, services.images);
         expect(cpuFailures(result)).toBe(0);
         expect(result.score).toBe(clean.score);
@@ -117,8 +141,10 @@ describe('a rogue producer', () => {
         );
         // No worker yet: the job waits, and the rogue, who reads Redis, rewrites it.
         let waiting: Awaited<ReturnType<Queue['getJobs']>> = [];
-        while (!(waiting = await queue.getJobs(['waiting', 'prioritized'])).some((j) => j.data?.key === job.key)) await new Promise((r) => setTimeout(r, 20));
-        for (const j of waiting) if (j.data?.key === job.key) await j.updateData({ ...j.data, limits: { callCpuMs: 1 } });
+        while (!(waiting = await queue.getJobs(['waiting', 'prioritized'])).some((j) => j.data?.key === job.key))
+          await new Promise((r) => setTimeout(r, 20));
+        for (const j of waiting)
+          if (j.data?.key === job.key) await j.updateData({ ...j.data, limits: { callCpuMs: 1 } });
         worker = await honestWorker(services);
         const outcome = await run;
         expect(outcome).toBeInstanceOf(ToolchainError);
@@ -148,7 +174,8 @@ describe('a rogue producer', () => {
         const id = taken.id;
         await taken.remove();
         await queue.add('evaluate', { ...job, limits: { callCpuMs: 1 } }, { jobId: id });
-        while ((await queue.getJobCountByTypes('waiting', 'active', 'prioritized')) > 0) await new Promise((r) => setTimeout(r, 20));
+        while ((await queue.getJobCountByTypes('waiting', 'active', 'prioritized')) > 0)
+          await new Promise((r) => setTimeout(r, 20));
         const again = await RedisQueueExecutor.connect(redis.url, { salt });
         try {
           const run = evaluateByJob(again, job, { evidenceDir: join(work, 'resumed-2') }, env, services.images);
@@ -164,45 +191,107 @@ describe('a rogue producer', () => {
   });
 });
 
-const flipped = (line: { reward: number }) => JSON.stringify({ ...line, reward: line.reward === 1 ? 0 : 1, success: line.reward !== 1 });
+const flipped = (line: { reward: number }) =>
+  JSON.stringify({ ...line, reward: line.reward === 1 ? 0 : 1, success: line.reward !== 1 });
 
 /** A worker that runs each job honestly, then changes what it sends back with `tamper`. */
-async function tamperingWorker(services: HostServices, tamper: (out: Awaited<ReturnType<typeof runEvalJob>>) => unknown): Promise<Worker> {
+async function tamperingWorker(
+  services: HostServices,
+  tamper: (out: Awaited<ReturnType<typeof runEvalJob>>) => unknown,
+): Promise<Worker> {
   const ctx = workerContext(offline, services, () => undefined, { roots });
-  const w = new Worker(QUEUE_NAME, async (job) => tamper(await runEvalJob(job.data as EvalJob, ctx)), { connection: connectionOptions(parseRedisUrl(redis.url)), name: 'rogue-host pid 666' });
+  const w = new Worker(QUEUE_NAME, async (job) => tamper(await runEvalJob(job.data as EvalJob, ctx)), {
+    connection: connectionOptions(parseRedisUrl(redis.url)),
+    name: 'rogue-host pid 666',
+  });
   await w.waitUntilReady();
   return w;
 }
 
 describe('a rogue worker', () => {
-  it('whose evidence is not its result\'s: refused as infrastructure, and none of it lands in the evidence folder', async () => {
+  it("whose evidence is not its result's: refused as infrastructure, and none of it lands in the evidence folder", async () => {
     await onQueue(async ({ env, ref, program, services }) => {
       const executor = await RedisQueueExecutor.connect(redis.url);
       const cases: [string, (out: Awaited<ReturnType<typeof runEvalJob>>) => unknown][] = [
         // Every line says the task scored otherwise.
-        ['rewards', (out) => ({ ...out, evidence: out.evidence?.map((f) => (f.path === 'tasks.jsonl' ? { ...f, base64: Buffer.from(Buffer.from(f.base64, 'base64').toString().split('\n').filter(Boolean).map((l) => flipped(JSON.parse(l) as { reward: number })).join('\n') + '\n').toString('base64') } : f)) })],
+        [
+          'rewards',
+          (out) => ({
+            ...out,
+            evidence: out.evidence?.map((f) =>
+              f.path === 'tasks.jsonl'
+                ? {
+                    ...f,
+                    base64: Buffer.from(
+                      Buffer.from(f.base64, 'base64')
+                        .toString()
+                        .split('\n')
+                        .filter(Boolean)
+                        .map((l) => flipped(JSON.parse(l) as { reward: number }))
+                        .join('\n') + '\n',
+                    ).toString('base64'),
+                  }
+                : f,
+            ),
+          }),
+        ],
         // Lines of another evaluation's tasks.
-        ['tasks', (out) => ({ ...out, evidence: [{ path: 'tasks.jsonl', base64: Buffer.from(`${JSON.stringify({ taskId: 'someone-else', world: 'w', reward: 1 })}\n`).toString('base64') }] })],
-        ['path', (out) => ({ ...out, evidence: [{ path: '../../escaped.txt', base64: Buffer.from('x').toString('base64') }] })],
+        [
+          'tasks',
+          (out) => ({
+            ...out,
+            evidence: [
+              {
+                path: 'tasks.jsonl',
+                base64: Buffer.from(`${JSON.stringify({ taskId: 'someone-else', world: 'w', reward: 1 })}\n`).toString(
+                  'base64',
+                ),
+              },
+            ],
+          }),
+        ],
+        [
+          'path',
+          (out) => ({ ...out, evidence: [{ path: '../../escaped.txt', base64: Buffer.from('x').toString('base64') }] }),
+        ],
       ];
       try {
         for (const [name, tamper] of cases) {
           const rogue = await tamperingWorker(services, tamper);
           try {
             const dir = join(work, `rogue-evidence-${name}`);
-            const run = evaluateByJob(executor, evalJob({ key: `eval/evidence/${name}`, program, env: ref, split: 'test', seed: 1 }), { evidenceDir: dir }, env, services.images);
+            const run = evaluateByJob(
+              executor,
+              evalJob({ key: `eval/evidence/${name}`, program, env: ref, split: 'test', seed: 1 }),
+              { evidenceDir: dir },
+              env,
+              services.images,
+            );
             await expect(run, name).rejects.toBeInstanceOf(ToolchainError);
             await expect(run, name).rejects.toThrow(/rogue-host pid 666/);
-            expect(existsSync(join(dir, 'tasks.jsonl')) ? readFileSync(join(dir, 'tasks.jsonl'), 'utf8') : '', name).toBe('');
+            expect(
+              existsSync(join(dir, 'tasks.jsonl')) ? readFileSync(join(dir, 'tasks.jsonl'), 'utf8') : '',
+              name,
+            ).toBe('');
             expect(existsSync(join(work, 'escaped.txt'))).toBe(false);
           } finally {
             await rogue.close();
           }
         }
         // Through `eval`'s runner, the evidence path refusal is the infrastructure's, never the program's.
-        const rogue = await tamperingWorker(services, (out) => ({ ...out, evidence: [{ path: '/etc/x', base64: '' }] }));
+        const rogue = await tamperingWorker(services, (out) => ({
+          ...out,
+          evidence: [{ path: '/etc/x', base64: '' }],
+        }));
         try {
-          const runs = await runEvaluations([{ name: 'bm25', path: bm25 }], env, 'test', services, join(work, 'rogue-eval'), { jobs: { executor, env: ref } });
+          const runs = await runEvaluations(
+            [{ name: 'bm25', path: bm25 }],
+            env,
+            'test',
+            services,
+            join(work, 'rogue-eval'),
+            { jobs: { executor, env: ref } },
+          );
           expect(runs.failures).toEqual([expect.objectContaining({ name: 'bm25', infrastructure: true })]);
         } finally {
           await rogue.close();
@@ -213,12 +302,21 @@ describe('a rogue worker', () => {
     });
   });
 
-  it('that runs a job under limits other than the job\'s: refused when the reply is checked', async () => {
+  it("that runs a job under limits other than the job's: refused when the reply is checked", async () => {
     await onQueue(async ({ env, ref, program, services }) => {
       const executor = await RedisQueueExecutor.connect(redis.url);
-      const worker = await serveQueue({ url: redis.url, context: workerContext(offline, services, () => undefined, { roots, maxLimits: { callCpuMs: 1 } }) });
+      const worker = await serveQueue({
+        url: redis.url,
+        context: workerContext(offline, services, () => undefined, { roots, maxLimits: { callCpuMs: 1 } }),
+      });
       try {
-        const run = evaluateByJob(executor, evalJob({ key: 'eval/lower-limits', program, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'lower-limits') }, env, services.images);
+        const run = evaluateByJob(
+          executor,
+          evalJob({ key: 'eval/lower-limits', program, env: ref, split: 'test', seed: 1 }),
+          { evidenceDir: join(work, 'lower-limits') },
+          env,
+          services.images,
+        );
         await expect(run).rejects.toBeInstanceOf(ToolchainError);
         await expect(run).rejects.toThrow(/ran eval\/lower-limits under other limits \(callCpuMs 1, the job's 10000\)/);
       } finally {
@@ -238,12 +336,40 @@ it('two honest users who both run `automemo eval --out res` against one queue ea
       const runs = await Promise.all(
         users.map((home, i) => {
           mkdirSync(home, { recursive: true });
-          return cliIn(home, ['eval', '--env', envModule, '--program', 'bm25', '--out', 'res', '--tasks', String(6 - i), '--queue', redis.url]);
+          return cliIn(home, [
+            'eval',
+            '--env',
+            envModule,
+            '--program',
+            'bm25',
+            '--out',
+            'res',
+            '--tasks',
+            String(6 - i),
+            '--queue',
+            redis.url,
+          ]);
         }),
       );
-      const codes = runs.map((r) => [r.code, r.err.split('\n').filter((l) => /fail/.test(l)).join('\n')]);
-      expect(codes).toEqual([[0, ''], [0, '']]);
-      expect(users.map((u) => readFileSync(join(u, 'res', 'bm25', 'tasks.jsonl'), 'utf8').trim().split('\n').length)).toEqual([6, 5]);
+      const codes = runs.map((r) => [
+        r.code,
+        r.err
+          .split('\n')
+          .filter((l) => /fail/.test(l))
+          .join('\n'),
+      ]);
+      expect(codes).toEqual([
+        [0, ''],
+        [0, ''],
+      ]);
+      expect(
+        users.map(
+          (u) =>
+            readFileSync(join(u, 'res', 'bm25', 'tasks.jsonl'), 'utf8')
+              .trim()
+              .split('\n').length,
+        ),
+      ).toEqual([6, 5]);
     } finally {
       await worker.close();
     }

@@ -27,14 +27,20 @@ const work = mkdtempSync(join(tmpdir(), 'shards-'));
 const bin = join(repoRoot, 'bin', 'automemo.js');
 let program: CompiledProgram;
 
-const world = (id: string, tasks: number) => ({ id, tasks: Array.from({ length: tasks }, (_, i) => ({ taskId: `${id}-${i}` })) });
+const world = (id: string, tasks: number) => ({
+  id,
+  tasks: Array.from({ length: tasks }, (_, i) => ({ taskId: `${id}-${i}` })),
+});
 
 const ids = (plan: Shard[]) => plan.map((s) => s.worldIds);
 
 describe('planShards', () => {
   it('groups worlds by task count, largest first to the lightest group, each group in the split order', () => {
     const worlds = [world('a', 158), world('b', 82), world('c', 162), world('d', 10)];
-    expect(ids(planShards(worlds, 2))).toEqual([['c', 'd'], ['a', 'b']]);
+    expect(ids(planShards(worlds, 2))).toEqual([
+      ['c', 'd'],
+      ['a', 'b'],
+    ]);
     expect(ids(planShards(worlds, 16))).toEqual([['c'], ['a'], ['b'], ['d']]);
     expect(ids(planShards(worlds, 1))).toEqual([['a', 'b', 'c', 'd']]);
   });
@@ -50,11 +56,19 @@ describe('planShards', () => {
 });
 
 /** LoCoMo opened here as a search opens it, and its reference for workers; a sample of a few tasks per world. */
-function withLocomo<T>(run: (env: Environment, ref: EnvRef, services: HostServices, taskIds: string[]) => Promise<T>): Promise<T> {
+function withLocomo<T>(
+  run: (env: Environment, ref: EnvRef, services: HostServices, taskIds: string[]) => Promise<T>,
+): Promise<T> {
   return withHost(offline, async (services) => {
     // The three conversations a clone ships: three worlds to split over two workers.
     const data = join(repoRoot, 'envs', 'locomo', 'data');
-    const { env, source } = await openNamed('locomo', { models: offline, images: services.images, seed: 0, onNote: () => undefined, data });
+    const { env, source } = await openNamed('locomo', {
+      models: offline,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+      data,
+    });
     const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source), data };
     const worlds = await env.worlds('test');
     const taskIds = worlds.flatMap((w) => w.tasks.slice(0, 6).map((t) => t.taskId));
@@ -79,22 +93,50 @@ describe('an evaluation split by world over workers', () => {
   it('returns what one job in this process returns, with one evidence folder holding every task once', async () => {
     await withLocomo(async (env, ref, services, taskIds) => {
       const job = evalJob({ key: 'shards/a', program, env: ref, split: 'test', seed: 1, taskIds });
-      const here = await evaluateByJob(new InProcessExecutor(env, services), job, { evidenceDir: join(work, 'here') }, env, services.images);
+      const here = await evaluateByJob(
+        new InProcessExecutor(env, services),
+        job,
+        { evidenceDir: join(work, 'here') },
+        env,
+        services.images,
+      );
       const sent: string[] = [];
       // As the CLI starts two workers on a two-core machine: with the Node flags of workers that fill the cores.
-      const pool = new WorkerPool(2, { args: [...workerNodeFlags(2, 2), bin, 'worker', '--ipc'] }, 1, (_pid, key) => sent.push(key));
+      const pool = new WorkerPool(2, { args: [...workerNodeFlags(2, 2), bin, 'worker', '--ipc'] }, 1, (_pid, key) =>
+        sent.push(key),
+      );
       try {
         const dir = join(work, 'there');
         const there = await evaluateByJob(pool, job, { evidenceDir: dir }, env, services.images);
         expect(sent.sort()).toEqual(['shards/a/w0', 'shards/a/w1', 'shards/a/w2']);
-        expect(there.tasks.map((t) => [t.taskId, t.world, t.reward])).toEqual(here.tasks.map((t) => [t.taskId, t.world, t.reward]));
+        expect(there.tasks.map((t) => [t.taskId, t.world, t.reward])).toEqual(
+          here.tasks.map((t) => [t.taskId, t.world, t.reward]),
+        );
         expect(there.worlds.map((w) => w.world)).toEqual(here.worlds.map((w) => w.world));
-        const { retrieveP50Ms: _a, retrieveP95Ms: _b, updateMsPerEpisode: _c, loadMs: _d, usage: _e, ...same } = there.stats;
-        const { retrieveP50Ms: _f, retrieveP95Ms: _g, updateMsPerEpisode: _h, loadMs: _i, usage: _j, ...expected } = here.stats;
+        const {
+          retrieveP50Ms: _a,
+          retrieveP95Ms: _b,
+          updateMsPerEpisode: _c,
+          loadMs: _d,
+          usage: _e,
+          ...same
+        } = there.stats;
+        const {
+          retrieveP50Ms: _f,
+          retrieveP95Ms: _g,
+          updateMsPerEpisode: _h,
+          loadMs: _i,
+          usage: _j,
+          ...expected
+        } = here.stats;
         expect(same).toEqual(expected);
         expect(Object.keys(there.stats.usage).sort()).toEqual(Object.keys(here.stats.usage).sort());
         // One folder, as a local evaluation writes it: every task once, every world once, the merged summary.
-        expect(lines(join(dir, 'tasks.jsonl')).map((l) => JSON.parse(l).taskId).sort()).toEqual([...taskIds].sort());
+        expect(
+          lines(join(dir, 'tasks.jsonl'))
+            .map((l) => JSON.parse(l).taskId)
+            .sort(),
+        ).toEqual([...taskIds].sort());
         expect(lines(join(dir, 'worlds.jsonl'))).toHaveLength(3);
         expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).score).toBe(here.score);
         expect(readdirSync(dir).sort()).toEqual(['summary.json', 'tasks.jsonl', 'worlds.jsonl']);
@@ -115,16 +157,30 @@ describe('an evaluation split by world over workers', () => {
       });
       try {
         const dir = join(work, 'killer');
-        const failed = await evaluateByJob(pool, evalJob({ key: 'shards/killer', program, env: ref, split: 'test', seed: 1, taskIds }), { evidenceDir: dir }, env, services.images);
+        const failed = await evaluateByJob(
+          pool,
+          evalJob({ key: 'shards/killer', program, env: ref, split: 'test', seed: 1, taskIds }),
+          { evidenceDir: dir },
+          env,
+          services.images,
+        );
         expect(deaths).toEqual(['shards/killer/w1', 'shards/killer/w1']);
         expect(failed.tasks.map((t) => t.taskId).sort()).toEqual([...taskIds].sort());
-        expect(failed.tasks.every((t) => t.reward === 0 && /killed its worker process 2 times/.test(t.programError ?? ''))).toBe(true);
+        expect(
+          failed.tasks.every((t) => t.reward === 0 && /killed its worker process 2 times/.test(t.programError ?? '')),
+        ).toBe(true);
         expect(lines(join(dir, 'tasks.jsonl'))).toHaveLength(taskIds.length);
         expect(readdirSync(dir).filter((n) => n.startsWith('.shards-'))).toEqual([]);
 
         const stop = new AbortController();
         const stopped = join(work, 'stopped');
-        const pending = evaluateByJob(pool, evalJob({ key: 'shards/stopped', program, env: ref, split: 'test', seed: 1, taskIds }), { evidenceDir: stopped, signal: stop.signal }, env, services.images);
+        const pending = evaluateByJob(
+          pool,
+          evalJob({ key: 'shards/stopped', program, env: ref, split: 'test', seed: 1, taskIds }),
+          { evidenceDir: stopped, signal: stop.signal },
+          env,
+          services.images,
+        );
         stop.abort(new Error('stopped by the test'));
         await expect(pending).rejects.toThrow('stopped by the test');
         expect(existsSync(stopped) ? readdirSync(stopped).filter((n) => n.startsWith('.shards-')) : []).toEqual([]);

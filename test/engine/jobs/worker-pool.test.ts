@@ -38,7 +38,12 @@ async function compiled(path: string): Promise<CompiledProgram> {
 /** The vault environment opened here, as a search opens it, and its reference for workers. */
 function withVault<T>(work: (env: Environment, ref: EnvRef, services: HostServices) => Promise<T>): Promise<T> {
   return withHost(offline, async (services) => {
-    const { env, source } = await openNamed(envModule, { models: offline, images: services.images, seed: 0, onNote: () => undefined });
+    const { env, source } = await openNamed(envModule, {
+      models: offline,
+      images: services.images,
+      seed: 0,
+      onNote: () => undefined,
+    });
     const ref: EnvRef = { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) };
     try {
       return await work(env, ref, services);
@@ -59,7 +64,13 @@ describe('local worker processes', () => {
   it('score a job as this process does; a worker killed under it is replaced and the job retried once', async () => {
     await withVault(async (env, ref, services) => {
       const job = evalJob({ key: 'pool/a', program, env: ref, split: 'test', seed: 1 });
-      const here = await evaluateByJob(new InProcessExecutor(env, services), job, { evidenceDir: join(work, 'here') }, env, services.images);
+      const here = await evaluateByJob(
+        new InProcessExecutor(env, services),
+        job,
+        { evidenceDir: join(work, 'here') },
+        env,
+        services.images,
+      );
       const killed: number[] = [];
       const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (pid) => {
         // The first worker dies under the job (the program computes for a few hundred milliseconds before its first update).
@@ -74,11 +85,19 @@ describe('local worker processes', () => {
         expect(scores(there)).toEqual(scores(here));
         expect(there.score).toBe(here.score);
         // The evidence is the run folder's, written by the worker as a local evaluation writes it.
-        const lines = readFileSync(join(work, 'there', 'tasks.jsonl'), 'utf8').trim().split('\n');
+        const lines = readFileSync(join(work, 'there', 'tasks.jsonl'), 'utf8')
+          .trim()
+          .split('\n');
         expect(lines).toHaveLength(here.tasks.length);
         expect(JSON.parse(readFileSync(join(work, 'there', 'summary.json'), 'utf8')).score).toBe(here.score);
         // The worker keeps the agent's outcomes, as this process does: the same payloads again are not rerun.
-        const again = await evaluateByJob(pool, { ...job, key: 'pool/a-again' }, { evidenceDir: join(work, 'again') }, env, services.images);
+        const again = await evaluateByJob(
+          pool,
+          { ...job, key: 'pool/a-again' },
+          { evidenceDir: join(work, 'again') },
+          env,
+          services.images,
+        );
         expect(scores(again)).toEqual(scores(here));
         expect(env.info().deterministic).toBe(true);
         expect(again.tasks.every((t) => t.cached)).toBe(true);
@@ -98,15 +117,35 @@ describe('local worker processes', () => {
         }
       });
       try {
-        const failed = await evaluateByJob(pool, evalJob({ key: 'pool/killer', program, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'killer') }, env, services.images);
+        const failed = await evaluateByJob(
+          pool,
+          evalJob({ key: 'pool/killer', program, env: ref, split: 'test', seed: 1 }),
+          { evidenceDir: join(work, 'killer') },
+          env,
+          services.images,
+        );
         expect(deaths).toHaveLength(2);
         expect(failed.score).toBe(0);
         expect(failed.tasks.length).toBeGreaterThan(0);
-        expect(failed.tasks.every((t) => t.reward === 0 && /killed its worker process 2 times \(killed by SIGKILL; killed by SIGKILL\)/.test(t.programError ?? ''))).toBe(true);
+        expect(
+          failed.tasks.every(
+            (t) =>
+              t.reward === 0 &&
+              /killed its worker process 2 times \(killed by SIGKILL; killed by SIGKILL\)/.test(t.programError ?? ''),
+          ),
+        ).toBe(true);
         // Written to the evidence like any failed evaluation.
-        expect(JSON.parse(readFileSync(join(work, 'killer', 'summary.json'), 'utf8')).stats.programFailed).toBe(failed.tasks.length);
+        expect(JSON.parse(readFileSync(join(work, 'killer', 'summary.json'), 'utf8')).stats.programFailed).toBe(
+          failed.tasks.length,
+        );
         const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
-        const next = await evaluateByJob(pool, evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, 'next') }, env, services.images);
+        const next = await evaluateByJob(
+          pool,
+          evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }),
+          { evidenceDir: join(work, 'next') },
+          env,
+          services.images,
+        );
         expect(next.score).toBeGreaterThan(0.5);
       } finally {
         await pool.close();
@@ -122,16 +161,28 @@ describe('local worker processes', () => {
       // takes them in is the pool's choice alone.
       const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (_pid, key) => started.push(key));
       try {
-        const sizes = [['small', 2], ['large', 9], ['unsized', undefined], ['middle', 5], ['large-later', 9]] as const;
+        const sizes = [
+          ['small', 2],
+          ['large', 9],
+          ['unsized', undefined],
+          ['middle', 5],
+          ['large-later', 9],
+        ] as const;
         await Promise.all(
           sizes.map(([key, tasks]) =>
-            pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), { evidenceDir: join(work, `sized-${key}`), ...(tasks ? { tasks } : {}) }),
+            pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), {
+              evidenceDir: join(work, `sized-${key}`),
+              ...(tasks ? { tasks } : {}),
+            }),
           ),
         );
         expect(started).toEqual(['unsized', 'large', 'large-later', 'middle', 'small']);
         // A quick examination on the same worker reports as in this process, naming the program's files where the
         // search keeps them (a test of its own paid a worker's start for it).
-        for (const [name, path] of [['good', join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts')], ['throws', join(repoRoot, 'test', 'sandbox', 'fixtures', 'throws-at-line.ts')]] as const) {
+        for (const [name, path] of [
+          ['good', join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts')],
+          ['throws', join(repoRoot, 'test', 'sandbox', 'fixtures', 'throws-at-line.ts')],
+        ] as const) {
           const dir = join(work, `programs-${name}`);
           const files = readProgramFiles(path);
           mkdirSync(dir, { recursive: true });
@@ -154,10 +205,17 @@ describe('local worker processes', () => {
 it("a worker process's notes reach the user of the call that started it, once", async () => {
   const { evaluate } = await import('../../../api/evaluate.ts');
   const notes: string[] = [];
-  await evaluate({ env: join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'noted-env.ts'), program: 'bm25', tasks: 2, workers: 1, out: join(work, 'noted'), models: offline, onNote: (m) => notes.push(m) });
+  await evaluate({
+    env: join(repoRoot, 'test', 'engine', 'jobs', 'fixtures', 'noted-env.ts'),
+    program: 'bm25',
+    tasks: 2,
+    workers: 1,
+    out: join(work, 'noted'),
+    models: offline,
+    onNote: (m) => notes.push(m),
+  });
   const loaded = notes.filter((m) => /noted-vault loaded in pid \d+/.test(m));
   // This process's own open, and the worker's.
   expect(loaded).toContain(`noted-vault loaded in pid ${process.pid}`);
   expect(loaded.filter((m) => !m.endsWith(`pid ${process.pid}`))).toHaveLength(1);
 });
-

@@ -11,7 +11,8 @@ import { memoryExcerpt } from '../../../engine/meta/memory-excerpt.ts';
 import { parentContext, scoredTask } from '../../support/parent-context.ts';
 
 const GOLD = 'Maria: I felt like I was in a fairy tale! The water sounded so calming.';
-const turn = (i: number) => `Speaker ${i % 2 ? 'John' : 'Maria'}: filler turn number ${i} about nothing in particular here.`;
+const turn = (i: number) =>
+  `Speaker ${i % 2 ? 'John' : 'Maria'}: filler turn number ${i} about nothing in particular here.`;
 
 /** A memory of `lines` turns under dated headings, ~20,000 characters for 275, the gold at `goldAt` when given. */
 function memory(lines: number, goldAt?: number): string {
@@ -61,16 +62,24 @@ describe('the evidence of an analysis', () => {
     // The gold line, the line either side and the heading above it; the rest left out where marked.
     expect(s1?.memory).toContain(`the gold on line ${lineOf(payload, GOLD)}`);
     expect(shown).toContain(`${turn(154)}\n${GOLD}\n${turn(156)}`);
-    expect(shown).toMatch(/^\(… \d+ lines omitted …\)\n\[16 May 2023\]\n\(… 4 lines omitted …\)\nSpeaker Maria: filler turn number 154/);
+    expect(shown).toMatch(
+      /^\(… \d+ lines omitted …\)\n\[16 May 2023\]\n\(… 4 lines omitted …\)\nSpeaker Maria: filler turn number 154/,
+    );
     expect(shown).toMatch(/\(… \d+ lines omitted …\)$/);
     // The header counts the whole memory for judging redundancy.
-    expect(s1?.memory).toContain(`Memory the program returned (303 lines, ${payload.length.toLocaleString('en-US')} characters, 28 headings, 0 repeated`);
+    expect(s1?.memory).toContain(
+      `Memory the program returned (303 lines, ${payload.length.toLocaleString('en-US')} characters, 28 headings, 0 repeated`,
+    );
     // All the cases' memory lines together stay within the budget.
     const cases = [...cluster.successes, ...cluster.failures];
-    const memoryChars = cases.reduce((n, c) => n + quoted(c.memory).replace(/\(… \d+ lines? omitted …\)\n?/g, '').length, 0);
+    const memoryChars = cases.reduce(
+      (n, c) => n + quoted(c.memory).replace(/\(… \d+ lines? omitted …\)\n?/g, '').length,
+      0,
+    );
     expect(memoryChars).toBeLessThanOrEqual(LIMITS.evidenceMemoryChars);
     // What decided each case is whole.
-    for (const c of cases) expect(renderCluster(cluster)).toContain(`Ground truth:\n${renderExplanation(explain(c.taskId))}\n`);
+    for (const c of cases)
+      expect(renderCluster(cluster)).toContain(`Ground truth:\n${renderExplanation(explain(c.taskId))}\n`);
   });
 
   it("shows a failure's first lines and the lines holding the question's words, and says when the gold is not in it", () => {
@@ -99,7 +108,13 @@ describe('the evidence of an analysis', () => {
   });
 
   it('counts repeated and near-empty lines with examples, and shows a short memory whole', () => {
-    const short = ['[8 May 2023]', 'Gina: Keep it up!', 'Gina: ;)', 'Jon: Thanks, Gina, I will open the studio on Friday.', 'Gina: ;)'].join('\n');
+    const short = [
+      '[8 May 2023]',
+      'Gina: Keep it up!',
+      'Gina: ;)',
+      'Jon: Thanks, Gina, I will open the studio on Friday.',
+      'Gina: ;)',
+    ].join('\n');
     const x = memoryExcerpt(short, { gold: ['open the studio on Friday'], success: true, chars: 1000 });
     expect(x.text).toBe(
       `Memory the program returned (5 lines, ${short.length} characters, 1 heading, 1 repeated ("Gina: ;)"), 2 under 5 words ("Gina: Keep it up!", "Gina: ;)"); the gold on line 4), whole:\n"""\n${short}\n"""`,

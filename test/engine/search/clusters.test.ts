@@ -8,9 +8,33 @@ import { stepDetail } from '../../../viewer/node-detail.ts';
 let t = 0;
 const ev = (e: Record<string, unknown>): JournalEvent => EventSchema.parse({ t: t++, ...e });
 const start = ev({ type: 'start', resumed: false, pid: 1 });
-const root = ev({ type: 'node', step: 0, id: 'root', parent: null, kind: 'root', dir: 'programs/root', hash: 'h', parentSnapshot: null });
-const clusters = (step: number, source: 'model' | 'metadata', assignment: Record<string, string>, defs: [string, string][], summaries: Record<string, string> = {}) =>
-  ev({ type: 'clusters', step, node: 'root', source, notes: source === 'metadata' ? ['clustering failed, metadata groups kept: 500'] : [], clusters: defs.map(([id, label]) => ({ id, label, description: '', tasks: 2 })), assignment, summaries });
+const root = ev({
+  type: 'node',
+  step: 0,
+  id: 'root',
+  parent: null,
+  kind: 'root',
+  dir: 'programs/root',
+  hash: 'h',
+  parentSnapshot: null,
+});
+const clusters = (
+  step: number,
+  source: 'model' | 'metadata',
+  assignment: Record<string, string>,
+  defs: [string, string][],
+  summaries: Record<string, string> = {},
+) =>
+  ev({
+    type: 'clusters',
+    step,
+    node: 'root',
+    source,
+    notes: source === 'metadata' ? ['clustering failed, metadata groups kept: 500'] : [],
+    clusters: defs.map(([id, label]) => ({ id, label, description: '', tasks: 2 })),
+    assignment,
+    summaries,
+  });
 const done = (step: number) => ev({ type: 'step-done', step });
 
 describe('clusterings in the journal', () => {
@@ -19,7 +43,16 @@ describe('clusterings in the journal', () => {
       start,
       root,
       done(0),
-      clusters(1, 'model', { a: 'when', b: 'when', c: 'likes', d: 'likes' }, [['when', 'dates'], ['likes', 'hobbies']], { a: 's-a', b: 's-b', c: 's-c', d: 's-d' }),
+      clusters(
+        1,
+        'model',
+        { a: 'when', b: 'when', c: 'likes', d: 'likes' },
+        [
+          ['when', 'dates'],
+          ['likes', 'hobbies'],
+        ],
+        { a: 's-a', b: 's-b', c: 's-c', d: 's-d' },
+      ),
       done(1),
       clusters(2, 'metadata', { a: 'temporal', b: 'temporal' }, []),
       done(2),
@@ -36,9 +69,25 @@ describe('clusterings in the journal', () => {
   });
 
   it("shows each step's groups by label, and the reason when metadata groups stood in", () => {
-    const events = [clusters(1, 'model', { a: 'when', b: 'when', c: 'likes' }, [['when', 'dates'], ['likes', 'hobbies']]), clusters(2, 'metadata', { a: 'temporal', b: 'single-hop' }, [])];
-    expect(stepDetail(events, 1).clustering).toMatchObject({ source: 'model', groups: [{ group: 'dates', tasks: ['a', 'b'] }, { group: 'hobbies', tasks: ['c'] }] });
-    expect(stepDetail(events, 2).clustering).toMatchObject({ source: 'metadata', notes: ['clustering failed, metadata groups kept: 500'], groups: [{ group: 'temporal' }, { group: 'single-hop' }] });
+    const events = [
+      clusters(1, 'model', { a: 'when', b: 'when', c: 'likes' }, [
+        ['when', 'dates'],
+        ['likes', 'hobbies'],
+      ]),
+      clusters(2, 'metadata', { a: 'temporal', b: 'single-hop' }, []),
+    ];
+    expect(stepDetail(events, 1).clustering).toMatchObject({
+      source: 'model',
+      groups: [
+        { group: 'dates', tasks: ['a', 'b'] },
+        { group: 'hobbies', tasks: ['c'] },
+      ],
+    });
+    expect(stepDetail(events, 2).clustering).toMatchObject({
+      source: 'metadata',
+      notes: ['clustering failed, metadata groups kept: 500'],
+      groups: [{ group: 'temporal' }, { group: 'single-hop' }],
+    });
     expect(stepDetail(events, 3).clustering).toBeUndefined();
   });
 

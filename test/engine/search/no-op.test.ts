@@ -34,18 +34,37 @@ describe('children that would change nothing', () => {
     server = await OpenAITestServer.start();
     const seed = readFileSync(resolveProgram('trajectory-retrieval').path, 'utf8');
     const changed = seed.replace('retrieve(', '/* a comment only */ retrieve(');
-    const different = "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n";
+    const different =
+      "import { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'nothing', images: [] }; } });\n";
     const programs = [changed, seed, different];
     server.onChat = (body) => {
       const purpose = purposeOf(body);
-      if (purpose === 'analysis') return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }) };
+      if (purpose === 'analysis')
+        return {
+          content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }),
+        };
       if (purpose === 'synthesis') return { content: JSON.stringify({ summary: 's', changes: [{ change: 'c' }] }) };
       if (purpose === 'program-analysis') return { content: programAnalysisReply(body, 'Add a comment.', 'c') };
-      return { content: withAnalysis(body, `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``, 'Add a comment.', 'c') };
+      return {
+        content: withAnalysis(
+          body,
+          `\`\`\`ts\n// file: index.ts\n${programs.shift() ?? different}\`\`\``,
+          'Add a comment.',
+          'c',
+        ),
+      };
     };
     const { folder, opts } = createToyRun(join(work, 'run'), { budget: 1, policy: 'greedy', meta: 'model' });
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
-    const s = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta: new ModelMetaAgent(models.meta as never, 'metadata'), folder, options: opts, models, ledger: new CostLedger() });
+    const s = await runSearch({
+      env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }),
+      services: offlineServices(),
+      meta: new ModelMetaAgent(models.meta as never, 'metadata'),
+      folder,
+      options: opts,
+      models,
+      ledger: new CostLedger(),
+    });
 
     const events = readJournal(folder.journalPath).events;
     const noops = events.filter((e) => e.type === 'no-op');
@@ -54,7 +73,9 @@ describe('children that would change nothing', () => {
       [1, 'seed-trajectory-retrieval', 'the same program as seed-trajectory-retrieval'],
     ]);
     // Neither was evaluated; the third try of the step was, as the step's child.
-    const evaluated = events.filter((e) => e.type === 'evaluation' && e.split === 'train').map((e) => (e.type === 'evaluation' ? e.node : ''));
+    const evaluated = events
+      .filter((e) => e.type === 'evaluation' && e.split === 'train')
+      .map((e) => (e.type === 'evaluation' ? e.node : ''));
     expect(evaluated).toEqual(['root', 'seed-trajectory-retrieval', 'n1']);
     expect(s).toMatchObject({ steps: 1, generations: 1, validGenerations: 1, noOps: 2, failedGenerations: 0 });
     expect(replay(events).tree.noops.map((x) => x.step)).toEqual([1, 1]);
@@ -66,7 +87,10 @@ describe('children that would change nothing', () => {
     const exams = events.filter((e) => e.type === 'quick-exam').map((e) => (e.type === 'quick-exam' ? e.dir : ''));
     expect(exams).toEqual(['programs/n1-noop', 'programs/n1-again1', 'programs/n1-again2']);
     // The model heard of the first no-op when it tried again.
-    const generations = server.chatRequests().filter((b) => purposeOf(b) === 'proposal').map((b) => String(b.messages.at(-1).content));
+    const generations = server
+      .chatRequests()
+      .filter((b) => purposeOf(b) === 'proposal')
+      .map((b) => String(b.messages.at(-1).content));
     expect(generations[1]).toContain('- step 1: Add a comment. — failed before evaluation: changed nothing');
   }, 120_000);
 });

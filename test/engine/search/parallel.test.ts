@@ -34,7 +34,18 @@ function scriptedModel(latencyMs: number) {
   let programs = 0;
   server.onChat = (body) => {
     if (body.response_format?.type === 'json_object') {
-      return { content: JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'filter by door' }], summary: 's', changes: [{ change: 'filter by door' }], summaries: [], operations: [], assign: {} }) };
+      return {
+        content: JSON.stringify({
+          relevance: [],
+          weaknesses: ['w'],
+          suggestions: [{ priority: 1, change: 'filter by door' }],
+          summary: 's',
+          changes: [{ change: 'filter by door' }],
+          summaries: [],
+          operations: [],
+          assign: {},
+        }),
+      };
     }
     programs++;
     const program = [
@@ -52,13 +63,41 @@ function scriptedModel(latencyMs: number) {
   };
 }
 
-async function searchWith(parallel: number, extra: { maxUsd?: number; budget?: number; analysis?: 'cluster' | 'program'; ledger?: CostLedger; generateOnly?: boolean } = {}) {
+async function searchWith(
+  parallel: number,
+  extra: {
+    maxUsd?: number;
+    budget?: number;
+    analysis?: 'cluster' | 'program';
+    ledger?: CostLedger;
+    generateOnly?: boolean;
+  } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'parallel-'));
   dirs.push(dir);
-  const { folder, opts } = createToyRun(dir, { budget: extra.budget ?? 4, meta: 'model', seeds: ['trajectory-retrieval'], parallel, repairAttempts: 0, quickExamTasks: 2, ...(extra.maxUsd ? { maxUsd: extra.maxUsd } : {}) });
-  const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' });
+  const { folder, opts } = createToyRun(dir, {
+    budget: extra.budget ?? 4,
+    meta: 'model',
+    seeds: ['trajectory-retrieval'],
+    parallel,
+    repairAttempts: 0,
+    quickExamTasks: 2,
+    ...(extra.maxUsd ? { maxUsd: extra.maxUsd } : {}),
+  });
+  const models = resolveModels(
+    {},
+    { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' },
+  );
   const meta = new ModelMetaAgent(models.meta as never, { analysis: extra.analysis ?? 'program' });
-  const summary = await runSearch({ env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }), services: offlineServices(), meta, folder, options: extra.generateOnly ? { ...opts, ucb: { ...opts.ucb, cEval: 0 } } : opts, models, ledger: extra.ledger ?? new CostLedger() });
+  const summary = await runSearch({
+    env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }),
+    services: offlineServices(),
+    meta,
+    folder,
+    options: extra.generateOnly ? { ...opts, ucb: { ...opts.ucb, cEval: 0 } } : opts,
+    models,
+    ledger: extra.ledger ?? new CostLedger(),
+  });
   return { summary, events: readJournal(folder.journalPath).events, folder };
 }
 
@@ -68,14 +107,26 @@ describe('parallel search', () => {
     const before = server.chatRequests().length;
     const { summary, events } = await searchWith(4);
     // No request was sent twice, however the steps in flight overlapped.
-    const sent = server.chatRequests().slice(before).map((b) => JSON.stringify(b));
+    const sent = server
+      .chatRequests()
+      .slice(before)
+      .map((b) => JSON.stringify(b));
     expect(new Set(sent).size).toBe(sent.length);
     const r = replay(events);
     expect(r.doneSteps).toEqual([1, 2, 3, 4]);
-    expect(events.filter((e) => e.type === 'action').map((e) => e.step).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      events
+        .filter((e) => e.type === 'action')
+        .map((e) => e.step)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     // Generation calls of different steps were in the air at the same time.
-    const generations = events.flatMap((e) => (e.type === 'meta-call' && e.purpose === 'generation' ? [{ step: e.step, from: e.t - e.ms, to: e.t }] : []));
-    const overlapping = generations.some((a) => generations.some((b) => a.step !== b.step && a.from < b.to && b.from < a.to));
+    const generations = events.flatMap((e) =>
+      e.type === 'meta-call' && e.purpose === 'generation' ? [{ step: e.step, from: e.t - e.ms, to: e.t }] : [],
+    );
+    const overlapping = generations.some((a) =>
+      generations.some((b) => a.step !== b.step && a.from < b.to && b.from < a.to),
+    );
     expect(overlapping).toBe(true);
     // As many children pass as when one step runs at a time: none is lost to another step's work.
     const sequential = await searchWith(1);
@@ -92,7 +143,9 @@ describe('parallel search', () => {
     const { events, folder } = await searchWith(2, { budget: 2, analysis: 'cluster', ledger, generateOnly: true });
     const sent = server.chatRequests().slice(before);
     // Both steps wrote a child of the seed at once: the toy's two clusters were analysed once.
-    expect(events.filter((e) => e.type === 'action').map((e) => (e.type === 'action' ? `${e.kind} ${e.node}` : ''))).toEqual(['generate seed-trajectory-retrieval', 'generate seed-trajectory-retrieval']);
+    expect(
+      events.filter((e) => e.type === 'action').map((e) => (e.type === 'action' ? `${e.kind} ${e.node}` : '')),
+    ).toEqual(['generate seed-trajectory-retrieval', 'generate seed-trajectory-retrieval']);
     const calls = events.flatMap((e) => (e.type === 'meta-call' ? [e] : []));
     const reused = calls.filter((c) => c.reused);
     expect(reused.map((c) => [c.step, c.purpose, c.reused?.step, c.reused?.purpose])).toEqual([

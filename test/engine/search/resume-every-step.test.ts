@@ -47,7 +47,12 @@ class Recording implements MetaAgent<ParentPart> {
     return this.inner.propose(ctx);
   }
 
-  async repair(child: Proposal, report: QuickExamReport, ctx: ParentView<ParentPart>, attempt: number): Promise<Proposal | null> {
+  async repair(
+    child: Proposal,
+    report: QuickExamReport,
+    ctx: ParentView<ParentPart>,
+    attempt: number,
+  ): Promise<Proposal | null> {
     this.keep(ctx);
     return this.inner.repair(child, report, ctx, attempt);
   }
@@ -65,7 +70,10 @@ function plain(value: unknown, runDir: string): unknown {
   const walk = (v: unknown): unknown => {
     if (typeof v === 'function') return undefined;
     if (typeof v === 'string') return v.replaceAll(runDir, '<run>');
-    if (v instanceof Map) return [...v.entries()].map(([k, x]) => [walk(k), walk(x)]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    if (v instanceof Map)
+      return [...v.entries()]
+        .map(([k, x]) => [walk(k), walk(x)])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
     if (v instanceof Set) return [...v].map(walk).sort();
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
@@ -82,12 +90,31 @@ function plain(value: unknown, runDir: string): unknown {
 function stateOf(s: SearchState, runDir: string): unknown {
   const { sessionSteps: _session, evaluations, ...rest } = s;
   // An evaluation's statistics hold timings; its place, sample, score and evidence are what counts.
-  const scored = evaluations.map(({ node, split, index, score, tasks, evidence, sampleSeed }) => ({ node, split, index, score, tasks, evidence, sampleSeed }));
-  return plain({ ...rest, evaluations: scored, ledger: s.ledger.total, resampling: s.tree.resampling, failed: s.tree.failed, noops: s.tree.noops }, runDir);
+  const scored = evaluations.map(({ node, split, index, score, tasks, evidence, sampleSeed }) => ({
+    node,
+    split,
+    index,
+    score,
+    tasks,
+    evidence,
+    sampleSeed,
+  }));
+  return plain(
+    {
+      ...rest,
+      evaluations: scored,
+      ledger: s.ledger.total,
+      resampling: s.tree.resampling,
+      failed: s.tree.failed,
+      noops: s.tree.noops,
+    },
+    runDir,
+  );
 }
 
 /** The journal up to the line that finished `step` (0: step 0). */
-const upTo = (events: JournalEvent[], step: number) => events.slice(0, events.findIndex((e) => e.type === 'step-done' && e.step === step) + 1);
+const upTo = (events: JournalEvent[], step: number) =>
+  events.slice(0, events.findIndex((e) => e.type === 'step-done' && e.step === step) + 1);
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -98,10 +125,25 @@ afterAll(() => closeHostServices());
 function run(env: ToyEnvironment) {
   const dir = mkdtempSync(join(tmpdir(), 'every-step-'));
   dirs.push(dir);
-  const { folder, opts } = createToyRun(dir, { budget: BUDGET, repairAttempts: 1, quickExamTasks: 2, testWinner: false });
+  const { folder, opts } = createToyRun(dir, {
+    budget: BUDGET,
+    repairAttempts: 1,
+    quickExamTasks: 2,
+    testWinner: false,
+  });
   const meta = new Recording(dir);
   const search = (beforeStep?: (step: number) => void, onEvent?: (e: JournalEvent, s: SearchState) => void) =>
-    runSearch({ env, services: offlineServices(), meta, folder, options: opts, models: resolveModels({}, {}), ledger: new CostLedger(), ...(beforeStep ? { beforeStep } : {}), ...(onEvent ? { onEvent: (e, p) => onEvent(e, p.state) } : {}) });
+    runSearch({
+      env,
+      services: offlineServices(),
+      meta,
+      folder,
+      options: opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+      ...(beforeStep ? { beforeStep } : {}),
+      ...(onEvent ? { onEvent: (e, p) => onEvent(e, p.state) } : {}),
+    });
   return { dir, folder, meta, search };
 }
 
@@ -119,16 +161,21 @@ describe.each([
       if (e.type === 'step-done') live.set(e.step, stateOf(s, a.dir));
     });
     const all = journal(a.folder);
-    for (const [step, state] of live) expect(state, `live state after step ${step}`).toEqual(stateOf(replay(upTo(all, step)), a.dir));
+    for (const [step, state] of live)
+      expect(state, `live state after step ${step}`).toEqual(stateOf(replay(upTo(all, step)), a.dir));
 
     // Killed before each step 1..budget, so that every session runs one step (step 0 in the first) and the next is
     // a resume.
     const b = run(makeEnv());
     for (let k = 1; k <= BUDGET; k++) {
-      await expect(b.search((step) => {
-        if (step === k) throw new Error(`killed before step ${k}`);
-      })).rejects.toThrow(`killed before step ${k}`);
-      expect(stateOf(replay(journal(b.folder)), b.dir), `state after the kill before step ${k}`).toEqual(live.get(k - 1));
+      await expect(
+        b.search((step) => {
+          if (step === k) throw new Error(`killed before step ${k}`);
+        }),
+      ).rejects.toThrow(`killed before step ${k}`);
+      expect(stateOf(replay(journal(b.folder)), b.dir), `state after the kill before step ${k}`).toEqual(
+        live.get(k - 1),
+      );
     }
     const resumed = await b.search();
 

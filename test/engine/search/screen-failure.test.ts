@@ -39,7 +39,8 @@ class SlowScreen implements JobExecutor {
     this.started.push(job.key);
     try {
       if (job.key.includes('/seed-bm25/')) {
-        for (let i = 0; i < 1000 && this.started.length < STANDARD_DESIGNS.length; i++) await new Promise((r) => setTimeout(r, 10));
+        for (let i = 0; i < 1000 && this.started.length < STANDARD_DESIGNS.length; i++)
+          await new Promise((r) => setTimeout(r, 10));
         throw new ToolchainError('workers', 'the worker serving bm25 went away');
       }
       await new Promise<void>((resolve) => {
@@ -62,12 +63,25 @@ it('a failed screen stops its sibling evaluations and ends only once they have, 
   const onUnhandled = (r: unknown) => unhandled.push(r);
   process.on('unhandledRejection', onUnhandled);
   try {
-    const { folder, opts } = createToyRun(join(dir, 'run'), { budget: 2, seeds: [], screen: { designs: STANDARD_DESIGNS, keep: 3 } });
+    const { folder, opts } = createToyRun(join(dir, 'run'), {
+      budget: 2,
+      seeds: [],
+      screen: { designs: STANDARD_DESIGNS, keep: 3 },
+    });
     const env = new ToyEnvironment({ maxChars: 2000, maxImages: 0 });
     const services = offlineServices();
     const executor = new SlowScreen(new InProcessExecutor(env, services));
     const started = Date.now();
-    const s = await runSearch({ env, services, meta: new OfflineMetaAgent(), folder, options: opts, models: resolveModels({}, {}), ledger: new CostLedger(), jobs: { executor, env: localEnvRef(env) } });
+    const s = await runSearch({
+      env,
+      services,
+      meta: new OfflineMetaAgent(),
+      folder,
+      options: opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+      jobs: { executor, env: localEnvRef(env) },
+    });
     const returned = Date.now();
     expect(s.stopped).toMatch(/the worker serving bm25 went away/);
     expect(returned - started).toBeLessThan(30_000);

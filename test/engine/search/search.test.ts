@@ -29,14 +29,28 @@ afterAll(() => closeHostServices());
 function setup(options: Partial<RunOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'search-'));
   dirs.push(dir);
-  const { folder, opts } = createToyRun(dir, { budget: 6, repairAttempts: 3, quickExamTasks: 3, testWinner: true, ...options });
+  const { folder, opts } = createToyRun(dir, {
+    budget: 6,
+    repairAttempts: 3,
+    quickExamTasks: 3,
+    testWinner: true,
+    ...options,
+  });
   return { folder, opts, env: new ToyEnvironment({ maxChars: 2000, maxImages: 0 }) };
 }
 
 describe('tree search, offline', () => {
   it('evaluates root and seeds, spends the budget, and tests the selected program', async () => {
     const { folder, opts, env } = setup();
-    const s = await runSearch({ env, services: offlineServices(), meta: new OfflineMetaAgent(), folder, options: opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    const s = await runSearch({
+      env,
+      services: offlineServices(),
+      meta: new OfflineMetaAgent(),
+      folder,
+      options: opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
     expect(s.steps).toBe(6);
     expect(s.generations + s.reEvaluations).toBe(6);
     // A step that wrote only children that changed nothing (at most 3 tries) ends without a node.
@@ -65,15 +79,49 @@ describe('tree search, offline', () => {
 
   it('resumes an interrupted run to the same tree as an uninterrupted one', async () => {
     const a = setup();
-    await runSearch({ env: a.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: a.folder, options: a.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    await runSearch({
+      env: a.env,
+      services: offlineServices(),
+      meta: new OfflineMetaAgent(),
+      folder: a.folder,
+      options: a.opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
     const b = setup();
     const crash = (step: number) => {
       if (step === 4) throw new Error('killed');
     };
-    await expect(runSearch({ env: b.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger(), beforeStep: crash })).rejects.toThrow('killed');
+    await expect(
+      runSearch({
+        env: b.env,
+        services: offlineServices(),
+        meta: new OfflineMetaAgent(),
+        folder: b.folder,
+        options: b.opts,
+        models: resolveModels({}, {}),
+        ledger: new CostLedger(),
+        beforeStep: crash,
+      }),
+    ).rejects.toThrow('killed');
     expect(replay(readJournal(b.folder.journalPath).events).completedSteps).toBe(3);
-    await runSearch({ env: b.env, services: offlineServices(), meta: new OfflineMetaAgent(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
-    const tree = (f: RunFolder) => [...replay(readJournal(f.journalPath).events).tree.nodes.values()].map((n) => [n.id, n.parent, n.scores, n.hash, n.testScore]);
+    await runSearch({
+      env: b.env,
+      services: offlineServices(),
+      meta: new OfflineMetaAgent(),
+      folder: b.folder,
+      options: b.opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
+    const tree = (f: RunFolder) =>
+      [...replay(readJournal(f.journalPath).events).tree.nodes.values()].map((n) => [
+        n.id,
+        n.parent,
+        n.scores,
+        n.hash,
+        n.testScore,
+      ]);
     expect(tree(b.folder)).toEqual(tree(a.folder));
   });
 
@@ -85,8 +133,15 @@ describe('tree search, offline', () => {
       readonly seen: { step: number; tried: TriedChild[] }[] = [];
       async propose(ctx: OfflineParent): Promise<Proposal> {
         this.seen.push({ step: ctx.step, tried: ctx.tried ?? [] });
-        const files = ctx.step === 1 ? { 'index.ts': 'export const nothing = 1;\n' } : { ...ctx.files, 'index.ts': `${ctx.files['index.ts']}\n// step ${ctx.step}\n` };
-        return { files, description: `child of step ${ctx.step}`, edits: [{ kind: 'model', key: 'program', from: '', to: `child of step ${ctx.step}` }] };
+        const files =
+          ctx.step === 1
+            ? { 'index.ts': 'export const nothing = 1;\n' }
+            : { ...ctx.files, 'index.ts': `${ctx.files['index.ts']}\n// step ${ctx.step}\n` };
+        return {
+          files,
+          description: `child of step ${ctx.step}`,
+          edits: [{ kind: 'model', key: 'program', from: '', to: `child of step ${ctx.step}` }],
+        };
       }
       async repair(): Promise<Proposal | null> {
         return null;
@@ -95,17 +150,52 @@ describe('tree search, offline', () => {
     const options = { budget: 3, repairAttempts: 0, testWinner: false, seeds: [] };
     const a = setup(options);
     const live = new Recording();
-    await runSearch({ env: a.env, services: offlineServices(), meta: live, folder: a.folder, options: a.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    await runSearch({
+      env: a.env,
+      services: offlineServices(),
+      meta: live,
+      folder: a.folder,
+      options: a.opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
     const b = setup(options);
     const resumed = new Recording();
     const crash = (step: number) => {
       if (step === 2) throw new Error('killed');
     };
-    await expect(runSearch({ env: b.env, services: offlineServices(), meta: new Recording(), folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger(), beforeStep: crash })).rejects.toThrow('killed');
-    await runSearch({ env: b.env, services: offlineServices(), meta: resumed, folder: b.folder, options: b.opts, models: resolveModels({}, {}), ledger: new CostLedger() });
+    await expect(
+      runSearch({
+        env: b.env,
+        services: offlineServices(),
+        meta: new Recording(),
+        folder: b.folder,
+        options: b.opts,
+        models: resolveModels({}, {}),
+        ledger: new CostLedger(),
+        beforeStep: crash,
+      }),
+    ).rejects.toThrow('killed');
+    await runSearch({
+      env: b.env,
+      services: offlineServices(),
+      meta: resumed,
+      folder: b.folder,
+      options: b.opts,
+      models: resolveModels({}, {}),
+      ledger: new CostLedger(),
+    });
     // What step 2 was told, the run's own folder written as <run> (the two runs are in different folders).
-    const told = (r: Recording, dir: string) => JSON.parse(JSON.stringify(r.seen.find((x) => x.step === 2)?.tried).replaceAll(dir, '<run>'));
-    expect(told(live, a.folder.dir)).toEqual([{ node: 'step 1', step: 1, edits: [], failure: { check: 'interface', detail: expect.stringContaining('no default export') } }]);
+    const told = (r: Recording, dir: string) =>
+      JSON.parse(JSON.stringify(r.seen.find((x) => x.step === 2)?.tried).replaceAll(dir, '<run>'));
+    expect(told(live, a.folder.dir)).toEqual([
+      {
+        node: 'step 1',
+        step: 1,
+        edits: [],
+        failure: { check: 'interface', detail: expect.stringContaining('no default export') },
+      },
+    ]);
     expect(told(resumed, b.folder.dir)).toEqual(told(live, a.folder.dir));
   });
 });
@@ -127,9 +217,22 @@ describe('tree search with a model meta agent', () => {
     '  retrieve(task) { const door = /door-\\d+/.exec(task.instruction)?.[0] ?? ""; return { text: lines.filter((l) => l.includes(`${door} `)).join("\\n").slice(0, config.maxChars), images: [] }; },',
     '});',
   ].join('\n');
-  const analysis = JSON.stringify({ relevance: [{ taskId: 'w1/door-1', label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
-  const cluster = (name: string) => ({ cluster: name, relevance: [{ taskId: `${name}/door-0`, label: 'missing' }], weaknesses: ['returns whole episodes'], suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }] });
-  const programAnalysis = JSON.stringify({ clusters: [cluster('w1'), cluster('w2')], summary: 'Return the one matching line.', changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }] });
+  const analysis = JSON.stringify({
+    relevance: [{ taskId: 'w1/door-1', label: 'missing' }],
+    weaknesses: ['returns whole episodes'],
+    suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }],
+  });
+  const cluster = (name: string) => ({
+    cluster: name,
+    relevance: [{ taskId: `${name}/door-0`, label: 'missing' }],
+    weaknesses: ['returns whole episodes'],
+    suggestions: [{ priority: 1, change: 'return only the line for the door asked about' }],
+  });
+  const programAnalysis = JSON.stringify({
+    clusters: [cluster('w1'), cluster('w2')],
+    summary: 'Return the one matching line.',
+    changes: [{ change: 'filter lines by door', why: 'both clusters miss it' }],
+  });
 
   it('analyses every cluster in one call, generates in another (the two-call option), repairs bad code, survives 429/500/broken JSON, and journals every call with its cost', async () => {
     const { folder, opts, env } = setup({ budget: 1, meta: 'model', seeds: ['trajectory-retrieval'] });
@@ -140,17 +243,38 @@ describe('tree search with a model meta agent', () => {
       if (purpose === 'generation') {
         generation++;
         // First a program that does not type-check; the repair prompt then gets the report.
-        return { content: generation === 1 ? '```ts\n// file: index.ts\nexport default 42 as unknown as number + "x";\n```' : `\`\`\`ts\n${goodProgram}\n\`\`\`` };
+        return {
+          content:
+            generation === 1
+              ? '```ts\n// file: index.ts\nexport default 42 as unknown as number + "x";\n```'
+              : `\`\`\`ts\n${goodProgram}\n\`\`\``,
+        };
       }
       if (purpose === 'repair') return { content: `Here you go:\n\`\`\`ts\n${goodProgram}\n\`\`\``, delayMs: 300 };
       return { content: '{}' };
     };
     // The first analysis call meets a 429 then a 500 (the SDK retries), then broken JSON (the agent asks again).
     server.chatQueue.push({ status: 429 }, { status: 500 }, { content: '{"relevance": [ broken' });
-    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1', AUTOMEMO_META_USD_PER_M_OUTPUT: '2' });
+    const models = resolveModels(
+      {},
+      {
+        OPENAI_BASE_URL: server.baseURL,
+        AUTOMEMO_META_MODEL: 'meta-1',
+        AUTOMEMO_META_USD_PER_M_INPUT: '1',
+        AUTOMEMO_META_USD_PER_M_OUTPUT: '2',
+      },
+    );
     const ledger = new CostLedger();
     // Make the policy generate from the seed at step 1.
-    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never, { analysis: 'program' }), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger });
+    const s = await runSearch({
+      env,
+      services: offlineServices(),
+      meta: new ModelMetaAgent(models.meta as never, { analysis: 'program' }),
+      folder,
+      options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } },
+      models,
+      ledger,
+    });
     expect(s.generations).toBe(1);
     expect(s.validGenerations).toBe(1);
     const events = readJournal(folder.journalPath).events;
@@ -173,7 +297,9 @@ describe('tree search with a model meta agent', () => {
       ['w1', 1, 'returns whole episodes'],
       ['w2', 1, 'returns whole episodes'],
     ]);
-    expect(meta?.feedback?.clusters[0]?.analysis).toMatchObject({ suggestions: [{ change: 'return only the line for the door asked about' }] });
+    expect(meta?.feedback?.clusters[0]?.analysis).toMatchObject({
+      suggestions: [{ change: 'return only the line for the door asked about' }],
+    });
     expect(meta?.feedback?.synthesis?.summary).toBe('Return the one matching line.');
     expect(meta?.feedback?.proposal).toContain('filter lines by door');
   });
@@ -181,8 +307,19 @@ describe('tree search with a model meta agent', () => {
   it('stops cleanly at --max-usd, keeping what was finished', async () => {
     const { folder, opts, env } = setup({ budget: 5, meta: 'model', maxUsd: 0.000001 });
     server.onChat = () => ({ content: analysis, usage: { prompt_tokens: 5000, completion_tokens: 10 } });
-    const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' });
-    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+    const models = resolveModels(
+      {},
+      { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1', AUTOMEMO_META_USD_PER_M_INPUT: '1' },
+    );
+    const s = await runSearch({
+      env,
+      services: offlineServices(),
+      meta: new ModelMetaAgent(models.meta as never),
+      folder,
+      options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } },
+      models,
+      ledger: new CostLedger(),
+    });
     expect(s.stopped).toMatch(/cap/);
     expect(s.steps).toBeLessThan(5);
     const events = readJournal(folder.journalPath).events;
@@ -194,9 +331,20 @@ describe('tree search with a model meta agent', () => {
     const { folder, opts, env } = setup({ budget: 2, meta: 'model' });
     server.onChat = () => ({ content: 'I am not able to help with that.' });
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
-    const s = await runSearch({ env, services: offlineServices(), meta: new ModelMetaAgent(models.meta as never), folder, options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } }, models, ledger: new CostLedger() });
+    const s = await runSearch({
+      env,
+      services: offlineServices(),
+      meta: new ModelMetaAgent(models.meta as never),
+      folder,
+      options: { ...opts, ucb: { ...opts.ucb, cEval: 0 } },
+      models,
+      ledger: new CostLedger(),
+    });
     expect(s.failedGenerations).toBeGreaterThanOrEqual(1);
     const failed = readJournal(folder.journalPath).events.find((e) => e.type === 'generation-failed');
-    expect(failed?.type === 'generation-failed' && failed.failure).toEqual({ check: 'meta-agent', detail: expect.stringMatching(/could not be used after 3 tries/) });
+    expect(failed?.type === 'generation-failed' && failed.failure).toEqual({
+      check: 'meta-agent',
+      detail: expect.stringMatching(/could not be used after 3 tries/),
+    });
   });
 });

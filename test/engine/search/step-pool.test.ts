@@ -46,7 +46,16 @@ describe('step pool', () => {
 
   it('with K = 1 runs one step after the other', async () => {
     const order: string[] = [];
-    await runStepPool({ steps: [1, 2, 3], parallel: 1, stopped: () => false, run: async (step) => { order.push(`start ${step}`); await tick(); order.push(`end ${step}`); } });
+    await runStepPool({
+      steps: [1, 2, 3],
+      parallel: 1,
+      stopped: () => false,
+      run: async (step) => {
+        order.push(`start ${step}`);
+        await tick();
+        order.push(`end ${step}`);
+      },
+    });
     expect(order).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3']);
   });
 
@@ -63,7 +72,12 @@ describe('step pool', () => {
     await pool;
     expect(g.started).toEqual([1, 2]);
     const s = gatedSteps();
-    const failing = runStepPool({ steps: [1, 2, 3], parallel: 2, stopped: () => false, run: (step) => (step === 1 ? Promise.reject(new Error('boom')) : s.run(step)) });
+    const failing = runStepPool({
+      steps: [1, 2, 3],
+      parallel: 2,
+      stopped: () => false,
+      run: (step) => (step === 1 ? Promise.reject(new Error('boom')) : s.run(step)),
+    });
     await tick();
     await tick();
     let settled = false;
@@ -77,14 +91,35 @@ describe('step pool', () => {
 
   it('stops when the before-step hook throws (a simulated kill), after the steps in flight', async () => {
     const finished: number[] = [];
-    const pool = runStepPool({ steps: [1, 2, 3], parallel: 2, stopped: () => false, beforeStep: (step) => { if (step === 3) throw new Error('killed'); }, run: async (step) => { await tick(); finished.push(step); } });
+    const pool = runStepPool({
+      steps: [1, 2, 3],
+      parallel: 2,
+      stopped: () => false,
+      beforeStep: (step) => {
+        if (step === 3) throw new Error('killed');
+      },
+      run: async (step) => {
+        await tick();
+        finished.push(step);
+      },
+    });
     await expect(pool).rejects.toThrow('killed');
     expect(finished).toEqual([1, 2]);
   });
 });
 
 describe('pending visits (virtual loss)', () => {
-  const node = (id: string, parent: string | null, kind: TreeNode['kind'], scores: number[]): TreeNode => ({ id, parent, kind, dir: `programs/${id}`, hash: id, step: 0, parentSnapshot: parent ? 0 : null, scores, samples: scores.map((_, i) => i) });
+  const node = (id: string, parent: string | null, kind: TreeNode['kind'], scores: number[]): TreeNode => ({
+    id,
+    parent,
+    kind,
+    dir: `programs/${id}`,
+    hash: id,
+    step: 0,
+    parentSnapshot: parent ? 0 : null,
+    scores,
+    samples: scores.map((_, i) => i),
+  });
   function tree() {
     const t = new SearchTree();
     t.add(node('root', null, 'root', [0.2]));
@@ -92,7 +127,8 @@ describe('pending visits (virtual loss)', () => {
     t.add(node('seed-b', 'root', 'seed', [0.55]));
     return t;
   }
-  const score = (t: SearchTree, kind: string, id: string) => ucbCandidates(t, DEFAULT_UCB).find((c) => c.kind === kind && c.node === id)?.score as number;
+  const score = (t: SearchTree, kind: string, id: string) =>
+    ucbCandidates(t, DEFAULT_UCB).find((c) => c.kind === kind && c.node === id)?.score as number;
 
   it('lowers the score of what is in flight, so a concurrent pick goes elsewhere, and restores it when done', () => {
     const t = tree();

@@ -18,8 +18,16 @@ describe('reading memory payloads', () => {
       '<answer>3</answer>',
     ].join('\n');
     expect(parseMemory(text, KNOWN, { ours: 'How many green objects are there?' })).toEqual([
-      { instruction: 'How many blue objects are there?', outcome: 'success', actions: ['objects [0,0,999,999] color=blue', 'zoom [0,0,500,500]'] },
-      { instruction: 'How many red objects are there?', outcome: 'failure', actions: ['objects [0,0,999,999] color=red'] },
+      {
+        instruction: 'How many blue objects are there?',
+        outcome: 'success',
+        actions: ['objects [0,0,999,999] color=blue', 'zoom [0,0,500,500]'],
+      },
+      {
+        instruction: 'How many red objects are there?',
+        outcome: 'failure',
+        actions: ['objects [0,0,999,999] color=red'],
+      },
     ]);
   });
 
@@ -41,14 +49,29 @@ describe('reading memory payloads', () => {
       'Final answer: 2',
     ].join('\n');
     expect(parseMemory(text, KNOWN)).toEqual([
-      { instruction: 'How many red rubber objects are there?', outcome: 'failure', actions: ['objects [0,0,999,999] color=red style=filled'] },
-      { instruction: 'How many blue rubber objects are there?', outcome: 'success', actions: ['objects [0,0,999,999] color=blue style=outline'] },
+      {
+        instruction: 'How many red rubber objects are there?',
+        outcome: 'failure',
+        actions: ['objects [0,0,999,999] color=red style=filled'],
+      },
+      {
+        instruction: 'How many blue rubber objects are there?',
+        outcome: 'success',
+        actions: ['objects [0,0,999,999] color=blue style=outline'],
+      },
     ]);
   });
 
   it('finds calls embedded in free text and rewards written as numbers', () => {
-    const [e] = parseMemory('instruction: read the serial\nreward=1\nI used ocr [666,666,998,998] then answered; zoom [0,0,10,10] was useless', KNOWN);
-    expect(e).toEqual({ instruction: 'read the serial', outcome: 'success', actions: ['ocr [666,666,998,998]', 'zoom [0,0,10,10]'] });
+    const [e] = parseMemory(
+      'instruction: read the serial\nreward=1\nI used ocr [666,666,998,998] then answered; zoom [0,0,10,10] was useless',
+      KNOWN,
+    );
+    expect(e).toEqual({
+      instruction: 'read the serial',
+      outcome: 'success',
+      actions: ['ocr [666,666,998,998]', 'zoom [0,0,10,10]'],
+    });
   });
 
   it('recognises unlabelled past tasks that read like this one, with outcomes on the same or the next line', () => {
@@ -62,15 +85,33 @@ describe('reading memory payloads', () => {
       'objects [0,0,999,999] shape=triangles style=outline -> 2 objects',
     ].join('\n');
     expect(parseMemory(bm25, KNOWN, { ours })).toEqual([
-      { instruction: 'How many rubber circles are in the scene?', outcome: 'failure', actions: ['objects [0,0,999,999] shape=circles style=filled'] },
-      { instruction: 'How many rubber triangles are in the scene?', outcome: 'success', actions: ['objects [0,0,999,999] shape=triangles style=outline'] },
+      {
+        instruction: 'How many rubber circles are in the scene?',
+        outcome: 'failure',
+        actions: ['objects [0,0,999,999] shape=circles style=filled'],
+      },
+      {
+        instruction: 'How many rubber triangles are in the scene?',
+        outcome: 'success',
+        actions: ['objects [0,0,999,999] shape=triangles style=outline'],
+      },
     ]);
-    const lesson = '## Lesson: How many rubber circles are in the scene?\nThis failed (answer rejected). Steps taken: objects [0,0,999,999] shape=circles style=filled -> 4 objects ; <answer>4</answer>';
-    expect(parseMemory(lesson, KNOWN, { ours })).toEqual([{ instruction: 'How many rubber circles are in the scene?', outcome: 'failure', actions: ['objects [0,0,999,999] shape=circles style=filled'] }]);
+    const lesson =
+      '## Lesson: How many rubber circles are in the scene?\nThis failed (answer rejected). Steps taken: objects [0,0,999,999] shape=circles style=filled -> 4 objects ; <answer>4</answer>';
+    expect(parseMemory(lesson, KNOWN, { ours })).toEqual([
+      {
+        instruction: 'How many rubber circles are in the scene?',
+        outcome: 'failure',
+        actions: ['objects [0,0,999,999] shape=circles style=filled'],
+      },
+    ]);
     // Without our instruction, unlabelled lines are not taken for tasks.
     expect(parseMemory(bm25, KNOWN).every((e) => e.instruction === undefined)).toBe(true);
     // A line about something else is not a past task of ours.
-    expect(parseMemory('[Which door leads out of the maze? — succeeded]\nobjects [0,0,999,999]', KNOWN, { ours })[0]?.instruction).toBeUndefined();
+    expect(
+      parseMemory('[Which door leads out of the maze? — succeeded]\nobjects [0,0,999,999]', KNOWN, { ours })[0]
+        ?.instruction,
+    ).toBeUndefined();
   });
 
   it('returns nothing useful from a payload without tasks or calls', () => {
@@ -80,18 +121,28 @@ describe('reading memory payloads', () => {
 
 describe('aligning a sibling with this task', () => {
   it('maps the words where two instructions differ and scores their similarity', () => {
-    const a = align('How many objects are left of the "yellow" sphere?', 'How many objects are left of the "green" square?');
+    const a = align(
+      'How many objects are left of the "yellow" sphere?',
+      'How many objects are left of the "green" square?',
+    );
     expect(a.similarity).toBeGreaterThan(0.75);
     expect([...a.mapping]).toEqual([
       ['green', 'yellow'],
       ['square', 'sphere'],
     ]);
-    expect(align('What is the serial number on the rig?', 'Which door leads to the goal?').similarity).toBeLessThan(0.4);
+    expect(align('What is the serial number on the rig?', 'Which door leads to the goal?').similarity).toBeLessThan(
+      0.4,
+    );
   });
 
   it("rewrites a sibling's call with this task's arguments, leaving boxes alone", () => {
-    const { mapping } = align('How many objects are left of the "yellow" sphere?', 'How many objects are left of the "green" square?');
-    expect(adapt('objects [0,0,999,999] left-of="green square" by=centre', mapping, KNOWN)).toBe('objects [0,0,999,999] left-of="yellow sphere" by=centre');
+    const { mapping } = align(
+      'How many objects are left of the "yellow" sphere?',
+      'How many objects are left of the "green" square?',
+    );
+    expect(adapt('objects [0,0,999,999] left-of="green square" by=centre', mapping, KNOWN)).toBe(
+      'objects [0,0,999,999] left-of="yellow sphere" by=centre',
+    );
     expect(adapt('ocr [100,200,300,400]', mapping, KNOWN)).toBe('ocr [100,200,300,400]');
   });
 });

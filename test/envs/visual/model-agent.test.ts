@@ -20,7 +20,13 @@ const world = { catalogue: [], pages: new Map() };
 beforeAll(async () => {
   server = await OpenAITestServer.start();
   const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#ffffff' } })
-    .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect x="300" y="200" width="80" height="80" fill="#d62728"/></svg>') }])
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect x="300" y="200" width="80" height="80" fill="#d62728"/></svg>',
+        ),
+      },
+    ])
     .png()
     .toBuffer();
   image = { name: 'task.png', png, width: 400, height: 300 };
@@ -30,21 +36,32 @@ afterAll(async () => {
   await closeVisualOcr();
 });
 
-const model = (): RoleModel => resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_EXECUTOR_MODEL: 'vision-1' }).executor as RoleModel;
-const imageParts = (body: any) => body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content.filter((p: any) => p.type === 'image_url') : []));
+const model = (): RoleModel =>
+  resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_EXECUTOR_MODEL: 'vision-1' }).executor as RoleModel;
+const imageParts = (body: any) =>
+  body.messages.flatMap((m: any) =>
+    Array.isArray(m.content) ? m.content.filter((p: any) => p.type === 'image_url') : [],
+  );
 
 describe('visual model agent', () => {
   it('sends the task image as an image part, memory once before the first turn, and tool results back', async () => {
     const store = new ImageStore();
     const memImage = await store.put(image.png);
     server.chatQueue.push(
-      { content: 'Thought: the red square is bottom-right.\n<tool>zoom [700,600,999,999]</tool>', usage: { prompt_tokens: 100, completion_tokens: 10 } },
+      {
+        content: 'Thought: the red square is bottom-right.\n<tool>zoom [700,600,999,999]</tool>',
+        usage: { prompt_tokens: 100, completion_tokens: 10 },
+      },
       { content: 'Thought: oops <tool>teleport [1,2,3,4]</tool>', usage: { prompt_tokens: 120, completion_tokens: 8 } },
       { content: 'Thought: done.\n<answer>red</answer>', usage: { prompt_tokens: 140, completion_tokens: 6 } },
     );
     const before = server.chatRequests().length;
     const agent = new ModelAgent(model(), { images: store });
-    const run = await agent.run({ taskId: 't1', instruction: 'What colour is the square?', images: [image] }, { text: 'Task: colour of the circle\nActions:\n 1. zoom [0,0,500,500]', images: [memImage] }, world);
+    const run = await agent.run(
+      { taskId: 't1', instruction: 'What colour is the square?', images: [image] },
+      { text: 'Task: colour of the circle\nActions:\n 1. zoom [0,0,500,500]', images: [memImage] },
+      world,
+    );
     const sent = server.chatRequests().slice(before);
     expect(sent).toHaveLength(3);
     const first = sent[0];
@@ -60,7 +77,11 @@ describe('visual model agent', () => {
     for (const body of sent) expect(JSON.stringify(body.messages).match(/Memory from earlier tasks/g)).toHaveLength(1);
     expect(sent[2].messages.at(-1).content).toMatch(/Format error: unknown tool call "teleport/);
     expect(run.answer).toBe('red');
-    expect(run.steps.map((s) => s.action)).toEqual(['zoom [700,600,999,999]', 'teleport [1,2,3,4]', '<answer>red</answer>']);
+    expect(run.steps.map((s) => s.action)).toEqual([
+      'zoom [700,600,999,999]',
+      'teleport [1,2,3,4]',
+      '<answer>red</answer>',
+    ]);
     expect(run.steps[0]?.image).toBeInstanceOf(Buffer);
     expect(run.steps[1]?.error).toMatch(/unknown tool call/);
     expect(run.tokens).toEqual({ prompt: 360, completion: 24 });
@@ -72,7 +93,11 @@ describe('visual model agent', () => {
     const before = server.chatRequests().length;
     server.onChat = () => ({ content: '<tool>zoom [0,0,500,500]</tool>' });
     try {
-      const run = await new ModelAgent(model(), { images: store }).run({ taskId: 't2', instruction: 'Look around.', images: [image] }, { text: 'notes', images: mem }, world);
+      const run = await new ModelAgent(model(), { images: store }).run(
+        { taskId: 't2', instruction: 'Look around.', images: [image] },
+        { text: 'notes', images: mem },
+        world,
+      );
       expect(run.answer).toBeUndefined();
       expect(run.steps).toHaveLength(8);
     } finally {
@@ -83,18 +108,25 @@ describe('visual model agent', () => {
     // 2 memory images + the task image + 7 zooms: the two oldest (memory) images give way.
     expect(imageParts(sent[7])).toHaveLength(8);
     const firstUser = sent[7].messages[1].content;
-    expect(firstUser.filter((p: any) => p.type === 'text' && p.text.includes('removed to keep at most 8 images'))).toHaveLength(2);
+    expect(
+      firstUser.filter((p: any) => p.type === 'text' && p.text.includes('removed to keep at most 8 images')),
+    ).toHaveLength(2);
     expect(imageParts(sent[5])).toHaveLength(8);
     expect(JSON.stringify(sent[7].messages.at(-1)).includes('One turn left')).toBe(true);
   });
 
   it('turns a failing API into an infrastructure error', async () => {
     server.chatQueue.push({ status: 500 }, { status: 500 }, { status: 500 });
-    await expect(new ModelAgent(model()).run({ taskId: 't3', instruction: 'x', images: [image] }, { text: '', images: [] }, world)).rejects.toBeInstanceOf(InfraError);
+    await expect(
+      new ModelAgent(model()).run({ taskId: 't3', instruction: 'x', images: [image] }, { text: '', images: [] }, world),
+    ).rejects.toBeInstanceOf(InfraError);
   });
 
   it('drops the oldest images first', () => {
-    const msgs: any[] = [1, 2, 3].map((i) => ({ role: 'user', content: [{ type: 'image_url', image_url: { url: `u${i}` } }] }));
+    const msgs: any[] = [1, 2, 3].map((i) => ({
+      role: 'user',
+      content: [{ type: 'image_url', image_url: { url: `u${i}` } }],
+    }));
     capImages(msgs, 2, 'removed');
     expect(msgs.map((m) => m.content[0].type)).toEqual(['text', 'image_url', 'image_url']);
   });
@@ -107,10 +139,16 @@ describe('visual model agent', () => {
     if (!e) throw new Error('no serial task');
     const truth = e.truth as VisualTruth;
     const value = (truth.answer as { value: string }).value;
-    server.chatQueue.push({ content: `Thought: the main unit is bottom-right.\n<tool>${truth.oracle[0]}</tool>` }, { content: `<answer>${value}</answer>` });
+    server.chatQueue.push(
+      { content: `Thought: the main unit is bottom-right.\n<tool>${truth.oracle[0]}</tool>` },
+      { content: `<answer>${value}</answer>` },
+    );
     const before = server.chatRequests().length;
     const task = { taskId: e.id, env: 'visual', instruction: e.instruction, initial: {}, meta: {} };
-    const out = await env.run(task, { text: 'Task: an earlier serial number\nActions:\n 1. ocr [666,666,998,998]', images: [] });
+    const out = await env.run(task, {
+      text: 'Task: an earlier serial number\nActions:\n 1. ocr [666,666,998,998]',
+      images: [],
+    });
     const sent = server.chatRequests().slice(before);
     expect(out.reward).toBe(1);
     expect(out.trajectory.steps.map((s) => s.action)).toEqual([truth.oracle[0], `<answer>${value}</answer>`]);
@@ -122,7 +160,11 @@ describe('visual model agent', () => {
 
   it('is the agent of the environment when an executor model is configured', async () => {
     const images = new ImageStore();
-    const env = taskEnvironment('visual', visualSpec({ models: { executor: model() }, images, families: ['microtext'], instances: 10 }), { seed: 0, images });
+    const env = taskEnvironment(
+      'visual',
+      visualSpec({ models: { executor: model() }, images, families: ['microtext'], instances: 10 }),
+      { seed: 0, images },
+    );
     expect(env.info()).toMatchObject({ mode: 'model', agentId: 'visual-model-agent:vision-1', deterministic: false });
   });
 });

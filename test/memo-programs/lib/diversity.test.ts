@@ -5,7 +5,15 @@ import { smallStore, stateFor } from '../../support/pipeline-store.ts';
 describe('diversity', () => {
   it('MMR moves a near-duplicate of a picked unit behind a different one', async () => {
     const { store, ctx } = await smallStore();
-    const extra = { taskId: 'S3', env: 'test', instruction: 'c', initial: {}, steps: [{ index: 0, action: 'Ben: We saw a black bear crossing the trail at dawn again.' }], outcome: { reward: 1, success: true }, meta: {} };
+    const extra = {
+      taskId: 'S3',
+      env: 'test',
+      instruction: 'c',
+      initial: {},
+      steps: [{ index: 0, action: 'Ben: We saw a black bear crossing the trail at dawn again.' }],
+      outcome: { reward: 1, success: true },
+      meta: {},
+    };
     await store.add(extra, ctx);
     const hits = [
       { label: 3, score: 1, via: 'a' },
@@ -28,7 +36,18 @@ describe('diversity', () => {
 
   it('dedupe drops a hit that says what a better-ranked hit said, and keeps the rest in order', async () => {
     const state = await stateFor('x');
-    const extra = { taskId: 'S3', env: 'test', instruction: 'c', initial: {}, steps: [{ index: 0, action: 'Ben: We saw a black bear crossing the trail at dawn yet again.' }, { index: 1, action: 'Anna: We saw a black bear crossing the trail at dawn.' }], outcome: { reward: 1, success: true }, meta: {} };
+    const extra = {
+      taskId: 'S3',
+      env: 'test',
+      instruction: 'c',
+      initial: {},
+      steps: [
+        { index: 0, action: 'Ben: We saw a black bear crossing the trail at dawn yet again.' },
+        { index: 1, action: 'Anna: We saw a black bear crossing the trail at dawn.' },
+      ],
+      outcome: { reward: 1, success: true },
+      meta: {},
+    };
     await state.store.add(extra, state.ctx);
     const hits = [3, 6, 9, 10, 1].map((label, i) => ({ label, score: 1 - i * 0.1, via: 'a' }));
     state.hits = hits.map((h) => ({ ...h }));

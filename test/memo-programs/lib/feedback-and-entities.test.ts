@@ -14,8 +14,17 @@ describe("the outcome's feedback", () => {
     const plain = await ticketStore();
     expect(plain.store.units.map((u) => u.text).join('\n')).not.toContain('DD.MM.YYYY');
     const { store, ctx } = await ticketStore({ notes: true });
-    expect(store.units.filter((u) => u.text.startsWith('Feedback: ')).map((u) => u.id)).toEqual(['T1#note', 'T3#note', 'T4#note']);
-    const payload = await runStages([bm25Stage({ k: 5 })], store, { ...ticketTask('Brightwater Ltd'), instruction: 'how should dates be written?' }, ctx);
+    expect(store.units.filter((u) => u.text.startsWith('Feedback: ')).map((u) => u.id)).toEqual([
+      'T1#note',
+      'T3#note',
+      'T4#note',
+    ]);
+    const payload = await runStages(
+      [bm25Stage({ k: 5 })],
+      store,
+      { ...ticketTask('Brightwater Ltd'), instruction: 'how should dates be written?' },
+      ctx,
+    );
     expect(payload.text).toContain('please write dates as DD.MM.YYYY');
   });
 
@@ -38,8 +47,13 @@ describe("the outcome's feedback", () => {
     expect(trajectoryText(TICKETS[0]!)).toContain('Note: Brightwater Ltd replied: please write dates as DD.MM.YYYY.');
     expect(trajectoryText(TICKETS[0]!, false)).not.toContain('Note:');
     const [lesson] = offlineItems(TICKETS[2]!, 3);
-    expect(lesson).toEqual({ title: 'Lesson: Ticket from Calloway Foods: confirm the delivery date of the parcel.', content: expect.stringContaining('This failed (Calloway Foods replied: please write dates as MM/DD/YYYY.)') });
-    expect(offlineItems(TICKETS[1]!, 3)[0]?.title).toBe('Strategy: Ticket from Calloway Foods: confirm the delivery date of the parcel.');
+    expect(lesson).toEqual({
+      title: 'Lesson: Ticket from Calloway Foods: confirm the delivery date of the parcel.',
+      content: expect.stringContaining('This failed (Calloway Foods replied: please write dates as MM/DD/YYYY.)'),
+    });
+    expect(offlineItems(TICKETS[1]!, 3)[0]?.title).toBe(
+      'Strategy: Ticket from Calloway Foods: confirm the delivery date of the parcel.',
+    );
   });
 });
 
@@ -48,7 +62,9 @@ describe('memory filed by entity', () => {
     const state = await ticketState('Brightwater Ltd', { notes: true, entity: 'meta', entityMeta: 'customer' });
     await entityFilter()(state);
     await bm25Stage({ k: 10 })(state);
-    const sources = new Set(state.lists[0]?.labels.map((l) => state.store.sources[state.store.units[l]!.source]!.taskId));
+    const sources = new Set(
+      state.lists[0]?.labels.map((l) => state.store.sources[state.store.units[l]!.source]!.taskId),
+    );
     expect([...sources].sort()).toEqual(['T1', 'T4']);
     const stranger = await ticketState('Dunmore GmbH', { notes: true, entity: 'meta', entityMeta: 'customer' });
     await entityFilter()(stranger);

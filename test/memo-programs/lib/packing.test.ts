@@ -11,7 +11,13 @@ describe('budget packing', () => {
     state.hits = [7, 3, 1].map((label, i) => ({ label, score: 1 - i / 10, via: 'a' }));
     await packWhole({ render: 'compact', groupBy: 'time' })(state);
     expect(state.payload!.text).toBe(
-      ['[8 May 2023]', 'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.', 'Ben: We saw a black bear crossing the trail at dawn.', '[20 June 2023]', 'Ben: Clara started a pottery class in June.'].join('\n'),
+      [
+        '[8 May 2023]',
+        'Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.',
+        'Ben: We saw a black bear crossing the trail at dawn.',
+        '[20 June 2023]',
+        'Ben: Clara started a pottery class in June.',
+      ].join('\n'),
     );
     expect(state.payload!.metadata).toMatchObject({ units: ['S2:3', 'S1:4', 'S1:2'], via: ['a', 'a', 'a'], cut: [] });
   });
@@ -28,7 +34,9 @@ describe('budget packing', () => {
     const state = await stateFor('x');
     state.hits = [7, 1].map((label, i) => ({ label, score: 1 - i / 10, via: 'a' }));
     await packWhole({ render: 'plain', groupBy: 'rank' })(state);
-    expect(state.payload!.text).toBe('[Conversation, 2023-06-20T10:00:00Z] Ben: Clara started a pottery class in June.\n\n[Conversation, 2023-05-08T10:00:00Z] Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.');
+    expect(state.payload!.text).toBe(
+      '[Conversation, 2023-06-20T10:00:00Z] Ben: Clara started a pottery class in June.\n\n[Conversation, 2023-05-08T10:00:00Z] Ben: Yes, I went hiking near Lake Tahoe with my sister Clara.',
+    );
   });
 
   it('a pipeline without a packing stage packs at the end, and an empty memory gives an empty payload', async () => {
@@ -51,9 +59,18 @@ describe('blocks layout', () => {
       return s;
     };
     const all = await make(4000);
-    await packWhole({ layout: 'blocks', header: 'similarity', room: 0, intro: 'Similar past tasks, most similar first:' })(all);
+    await packWhole({
+      layout: 'blocks',
+      header: 'similarity',
+      room: 0,
+      intro: 'Similar past tasks, most similar first:',
+    })(all);
     const text = all.payload?.text ?? '';
-    expect(text.startsWith('Similar past tasks, most similar first:\n\n### Past episode 1 (similarity 0.90)\nTask: Ticket from Brightwater Ltd')).toBe(true);
+    expect(
+      text.startsWith(
+        'Similar past tasks, most similar first:\n\n### Past episode 1 (similarity 0.90)\nTask: Ticket from Brightwater Ltd',
+      ),
+    ).toBe(true);
     expect(text).toContain('### Past episode 2 (similarity 0.80)\nTask: Ticket from Brightwater Ltd');
     expect(text).toContain('Note: Brightwater Ltd replied: please open replies with "Dear Ms Okafor".');
     expect(all.payload?.metadata).toMatchObject({ units: ['T1', 'T4', 'T2'] });

@@ -8,7 +8,17 @@ import type { LookupPage, ToolWorld } from '../../tools/types.ts';
 import { int, sample } from '../random.ts';
 
 /** Shapes whose outlines differ enough (pairwise coverage cosine ≤ 0.45) that a colour may repeat across them. */
-export const SHAPES = ['circle', 'square', 'triangle', 'invtriangle', 'ring', 'bars', 'frame', 'xcross', 'corner'] as const;
+export const SHAPES = [
+  'circle',
+  'square',
+  'triangle',
+  'invtriangle',
+  'ring',
+  'bars',
+  'frame',
+  'xcross',
+  'corner',
+] as const;
 export type Shape = (typeof SHAPES)[number];
 /** Logo colours: saturated palette colours only (gray and black stay for decoration). */
 export const LOGO_COLORS = ['red', 'blue', 'green', 'orange', 'purple', 'yellow', 'cyan', 'pink', 'brown'] as const;
@@ -37,19 +47,251 @@ export interface CompanyFields {
 }
 export type FieldName = keyof CompanyFields;
 
-const FIRST = ['Vantor', 'Kestrel', 'Brindle', 'Corvane', 'Dunmore', 'Elstrom', 'Fenwick', 'Galloway', 'Halvern', 'Istra', 'Jorvik', 'Kelso', 'Larkspur', 'Morrow', 'Norvell', 'Ostrava', 'Pellam', 'Quillon', 'Redfern', 'Solent', 'Tamsin', 'Ulverton', 'Varga', 'Wexford', 'Yarrow', 'Zenith', 'Ashby', 'Bexley', 'Carrick', 'Delmar', 'Emberly', 'Fairlie'];
-const SECOND = ['Labs', 'Foods', 'Logistics', 'Energy', 'Systems', 'Textiles', 'Motors', 'Pharma', 'Optics', 'Freight', 'Audio', 'Robotics', 'Mills', 'Telecom', 'Brewing', 'Aerospace'];
-const INDUSTRY: Record<string, string> = { Labs: 'Research', Foods: 'Food', Logistics: 'Logistics', Energy: 'Energy', Systems: 'Software', Textiles: 'Textiles', Motors: 'Automotive', Pharma: 'Pharmaceuticals', Optics: 'Optics', Freight: 'Shipping', Audio: 'Consumer electronics', Robotics: 'Robotics', Mills: 'Paper', Telecom: 'Telecommunications', Brewing: 'Beverages', Aerospace: 'Aerospace' };
-const CITIES = ['Lisbon', 'Oslo', 'Leeds', 'Lyon', 'Porto', 'Turin', 'Graz', 'Ghent', 'Malmo', 'Bergen', 'Krakow', 'Seville', 'Dresden', 'Utrecht', 'Aarhus', 'Tampere', 'Bilbao', 'Brno', 'Cork', 'Galway', 'Basel', 'Bremen', 'Nantes', 'Genoa', 'Riga', 'Tallinn', 'Vilnius', 'Ljubljana', 'Zagreb', 'Bologna', 'Geneva', 'Leipzig', 'Antwerp', 'Dundee', 'Cardiff', 'Bristol', 'Toulouse', 'Valencia', 'Hamburg', 'Munich', 'Zurich', 'Vienna', 'Prague', 'Warsaw', 'Dublin', 'Madrid', 'Milan', 'Naples', 'Marseille', 'Rotterdam', 'Stuttgart', 'Uppsala', 'Odense', 'Espoo', 'Salzburg', 'Innsbruck', 'Lucerne', 'Bordeaux', 'Lille', 'Granada', 'Malaga', 'Verona', 'Padua', 'Pisa'];
-const GIVEN = ['Mara', 'Tobias', 'Ines', 'Soren', 'Leila', 'Anton', 'Priya', 'Hugo', 'Freya', 'Matteo', 'Noor', 'Emil', 'Clara', 'Rafael', 'Ayla', 'Jonas', 'Selma', 'Dario', 'Vera', 'Kofi', 'Elena', 'Tariq', 'Greta', 'Luca', 'Nadia', 'Oskar', 'Paula', 'Ravi', 'Sofia', 'Viktor', 'Yara', 'Felix'];
-const FAMILY = ['Quint', 'Halloran', 'Brandt', 'Okafor', 'Lindqvist', 'Moreau', 'Castell', 'Novak', 'Petrov', 'Sandoval', 'Whitlock', 'Albers', 'Ferreira', 'Kowalski', 'Rossi', 'Eklund', 'Duarte', 'Haines', 'Ivers', 'Jansen', 'Keller', 'Larsen', 'Mendes', 'Nilsen', 'Ortega', 'Pryor', 'Renner', 'Strand', 'Tovey', 'Varela', 'Weston', 'Zeller', 'Abbott', 'Barlow', 'Crane', 'Dalton', 'Ellery', 'Fisk', 'Garner', 'Hollis', 'Ingram', 'Kemp', 'Lowell', 'Marsh', 'Nash', 'Oakes', 'Pike', 'Rudd', 'Sayer', 'Thorne', 'Upton', 'Vance', 'Wade', 'Yates', 'Ames', 'Boyd', 'Cole', 'Drake', 'Eaton', 'Frost', 'Gale', 'Hart', 'Irwin', 'Judd'];
+const FIRST = [
+  'Vantor',
+  'Kestrel',
+  'Brindle',
+  'Corvane',
+  'Dunmore',
+  'Elstrom',
+  'Fenwick',
+  'Galloway',
+  'Halvern',
+  'Istra',
+  'Jorvik',
+  'Kelso',
+  'Larkspur',
+  'Morrow',
+  'Norvell',
+  'Ostrava',
+  'Pellam',
+  'Quillon',
+  'Redfern',
+  'Solent',
+  'Tamsin',
+  'Ulverton',
+  'Varga',
+  'Wexford',
+  'Yarrow',
+  'Zenith',
+  'Ashby',
+  'Bexley',
+  'Carrick',
+  'Delmar',
+  'Emberly',
+  'Fairlie',
+];
+const SECOND = [
+  'Labs',
+  'Foods',
+  'Logistics',
+  'Energy',
+  'Systems',
+  'Textiles',
+  'Motors',
+  'Pharma',
+  'Optics',
+  'Freight',
+  'Audio',
+  'Robotics',
+  'Mills',
+  'Telecom',
+  'Brewing',
+  'Aerospace',
+];
+const INDUSTRY: Record<string, string> = {
+  Labs: 'Research',
+  Foods: 'Food',
+  Logistics: 'Logistics',
+  Energy: 'Energy',
+  Systems: 'Software',
+  Textiles: 'Textiles',
+  Motors: 'Automotive',
+  Pharma: 'Pharmaceuticals',
+  Optics: 'Optics',
+  Freight: 'Shipping',
+  Audio: 'Consumer electronics',
+  Robotics: 'Robotics',
+  Mills: 'Paper',
+  Telecom: 'Telecommunications',
+  Brewing: 'Beverages',
+  Aerospace: 'Aerospace',
+};
+const CITIES = [
+  'Lisbon',
+  'Oslo',
+  'Leeds',
+  'Lyon',
+  'Porto',
+  'Turin',
+  'Graz',
+  'Ghent',
+  'Malmo',
+  'Bergen',
+  'Krakow',
+  'Seville',
+  'Dresden',
+  'Utrecht',
+  'Aarhus',
+  'Tampere',
+  'Bilbao',
+  'Brno',
+  'Cork',
+  'Galway',
+  'Basel',
+  'Bremen',
+  'Nantes',
+  'Genoa',
+  'Riga',
+  'Tallinn',
+  'Vilnius',
+  'Ljubljana',
+  'Zagreb',
+  'Bologna',
+  'Geneva',
+  'Leipzig',
+  'Antwerp',
+  'Dundee',
+  'Cardiff',
+  'Bristol',
+  'Toulouse',
+  'Valencia',
+  'Hamburg',
+  'Munich',
+  'Zurich',
+  'Vienna',
+  'Prague',
+  'Warsaw',
+  'Dublin',
+  'Madrid',
+  'Milan',
+  'Naples',
+  'Marseille',
+  'Rotterdam',
+  'Stuttgart',
+  'Uppsala',
+  'Odense',
+  'Espoo',
+  'Salzburg',
+  'Innsbruck',
+  'Lucerne',
+  'Bordeaux',
+  'Lille',
+  'Granada',
+  'Malaga',
+  'Verona',
+  'Padua',
+  'Pisa',
+];
+const GIVEN = [
+  'Mara',
+  'Tobias',
+  'Ines',
+  'Soren',
+  'Leila',
+  'Anton',
+  'Priya',
+  'Hugo',
+  'Freya',
+  'Matteo',
+  'Noor',
+  'Emil',
+  'Clara',
+  'Rafael',
+  'Ayla',
+  'Jonas',
+  'Selma',
+  'Dario',
+  'Vera',
+  'Kofi',
+  'Elena',
+  'Tariq',
+  'Greta',
+  'Luca',
+  'Nadia',
+  'Oskar',
+  'Paula',
+  'Ravi',
+  'Sofia',
+  'Viktor',
+  'Yara',
+  'Felix',
+];
+const FAMILY = [
+  'Quint',
+  'Halloran',
+  'Brandt',
+  'Okafor',
+  'Lindqvist',
+  'Moreau',
+  'Castell',
+  'Novak',
+  'Petrov',
+  'Sandoval',
+  'Whitlock',
+  'Albers',
+  'Ferreira',
+  'Kowalski',
+  'Rossi',
+  'Eklund',
+  'Duarte',
+  'Haines',
+  'Ivers',
+  'Jansen',
+  'Keller',
+  'Larsen',
+  'Mendes',
+  'Nilsen',
+  'Ortega',
+  'Pryor',
+  'Renner',
+  'Strand',
+  'Tovey',
+  'Varela',
+  'Weston',
+  'Zeller',
+  'Abbott',
+  'Barlow',
+  'Crane',
+  'Dalton',
+  'Ellery',
+  'Fisk',
+  'Garner',
+  'Hollis',
+  'Ingram',
+  'Kemp',
+  'Lowell',
+  'Marsh',
+  'Nash',
+  'Oakes',
+  'Pike',
+  'Rudd',
+  'Sayer',
+  'Thorne',
+  'Upton',
+  'Vance',
+  'Wade',
+  'Yates',
+  'Ames',
+  'Boyd',
+  'Cole',
+  'Drake',
+  'Eaton',
+  'Frost',
+  'Gale',
+  'Hart',
+  'Irwin',
+  'Judd',
+];
 const TICKER_LETTERS = 'ABCDEFGHKLMNPRSTUVWXYZ';
 
 /** Logo designs in a fixed order that spreads shapes and colours, so no two companies look alike. */
 function designs(): { shape: Shape; color: LogoColor }[] {
   const out: { shape: Shape; color: LogoColor }[] = [];
   // Shape s takes colours s, s+2, s+4, s+6 (mod 9): every (shape, colour) pair is used once.
-  for (let k = 0; k < 4; k++) for (const [s, shape] of SHAPES.entries()) out.push({ shape, color: LOGO_COLORS[(s + 2 * k) % LOGO_COLORS.length] as LogoColor });
+  for (let k = 0; k < 4; k++)
+    for (const [s, shape] of SHAPES.entries())
+      out.push({ shape, color: LOGO_COLORS[(s + 2 * k) % LOGO_COLORS.length] as LogoColor });
   return out;
 }
 
@@ -57,7 +299,11 @@ function buildCompanies(): Company[] {
   const rnd = seededRandom('visual-lookup-catalogue', 1);
   const looks = designs().slice(0, FIRST.length);
   const seconds = sample(rnd, SECOND, SECOND.length);
-  const years = sample(rnd, Array.from({ length: 80 }, (_, i) => 1925 + i), looks.length);
+  const years = sample(
+    rnd,
+    Array.from({ length: 80 }, (_, i) => 1925 + i),
+    looks.length,
+  );
   const cities = sample(rnd, CITIES, looks.length * 2);
   const people = sample(rnd, FAMILY, looks.length * 2);
   const tickers = new Set<string>();
@@ -67,7 +313,10 @@ function buildCompanies(): Company[] {
     const second = seconds[i % seconds.length] as string;
     const name = `${first} ${second}`;
     let ticker = '';
-    while (!ticker || tickers.has(ticker)) ticker = first.slice(0, 1) + Array.from({ length: 3 }, () => TICKER_LETTERS[int(rnd, 0, TICKER_LETTERS.length - 1)]).join('');
+    while (!ticker || tickers.has(ticker))
+      ticker =
+        first.slice(0, 1) +
+        Array.from({ length: 3 }, () => TICKER_LETTERS[int(rnd, 0, TICKER_LETTERS.length - 1)]).join('');
     tickers.add(ticker);
     let staff = 0;
     while (!staff || employees.has(staff)) staff = int(rnd, 12, 980) * 10 + int(rnd, 1, 9);
@@ -133,11 +382,19 @@ export function logoSvg(c: Pick<Company, 'shape' | 'color' | 'monogram'>, x: num
       shape = `<rect x="${x}" y="${y}" width="${s}" height="${s}" rx="${s * 0.12}" fill="${fill}"/>`;
       break;
     case 'triangle':
-      shape = `<polygon ${polygon([[cx, y], [x + s, y + s], [x, y + s]])} fill="${fill}"/>`;
+      shape = `<polygon ${polygon([
+        [cx, y],
+        [x + s, y + s],
+        [x, y + s],
+      ])} fill="${fill}"/>`;
       textY = y + s * 0.84;
       break;
     case 'invtriangle':
-      shape = `<polygon ${polygon([[x, y], [x + s, y], [cx, y + s]])} fill="${fill}"/>`;
+      shape = `<polygon ${polygon([
+        [x, y],
+        [x + s, y],
+        [cx, y + s],
+      ])} fill="${fill}"/>`;
       textY = y + s * 0.4;
       break;
     case 'ring':
@@ -146,7 +403,9 @@ export function logoSvg(c: Pick<Company, 'shape' | 'color' | 'monogram'>, x: num
       break;
     case 'bars': {
       const h = s * 0.24;
-      shape = [0, 1, 2].map((k) => `<rect x="${x}" y="${y + (k * (s - h)) / 2}" width="${s}" height="${h}" fill="${fill}"/>`).join('');
+      shape = [0, 1, 2]
+        .map((k) => `<rect x="${x}" y="${y + (k * (s - h)) / 2}" width="${s}" height="${h}" fill="${fill}"/>`)
+        .join('');
       textY = cy + s * 0.065;
       break;
     }
@@ -172,15 +431,23 @@ export function logoSvg(c: Pick<Company, 'shape' | 'color' | 'monogram'>, x: num
     }
   }
   if (textY < 0) return shape;
-  const size2 = c.shape === 'bars' ? s * 0.19 : c.shape === 'triangle' || c.shape === 'invtriangle' || c.shape === 'corner' ? s * 0.22 : s * 0.32;
-  return shape + text(textX, textY, c.monogram, { size: Math.round(size2), fill: ink, anchor: 'middle', weight: 'bold' });
+  const size2 =
+    c.shape === 'bars'
+      ? s * 0.19
+      : c.shape === 'triangle' || c.shape === 'invtriangle' || c.shape === 'corner'
+        ? s * 0.22
+        : s * 0.32;
+  return (
+    shape + text(textX, textY, c.monogram, { size: Math.round(size2), fill: ink, anchor: 'middle', weight: 'bold' })
+  );
 }
 
 const LOGO_PX = 128;
 
 function pageOf(c: Company): LookupPage {
   const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(c.fields)) fields[k] = typeof v === 'number' && v >= 10000 ? v.toLocaleString('en-US') : String(v);
+  for (const [k, v] of Object.entries(c.fields))
+    fields[k] = typeof v === 'number' && v >= 10000 ? v.toLocaleString('en-US') : String(v);
   return { id: c.id, title: c.name, fields };
 }
 
@@ -189,7 +456,10 @@ let world: Pick<ToolWorld, 'catalogue' | 'pages'> | undefined;
 /** The rendered catalogue (one PNG logo per company) and the pages, built once. */
 export function lookupWorld(): Pick<ToolWorld, 'catalogue' | 'pages'> {
   world ??= {
-    catalogue: COMPANIES.map((c) => ({ id: c.id, png: renderSvg(svgDoc(LOGO_PX, LOGO_PX, logoSvg(c, 4, 4, LOGO_PX - 8))).png })),
+    catalogue: COMPANIES.map((c) => ({
+      id: c.id,
+      png: renderSvg(svgDoc(LOGO_PX, LOGO_PX, logoSvg(c, 4, 4, LOGO_PX - 8))).png,
+    })),
     pages: new Map(COMPANIES.map((c) => [c.id, pageOf(c)])),
   };
   return world;

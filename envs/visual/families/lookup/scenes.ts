@@ -31,7 +31,8 @@ export function slotBox(s: Slot): [number, number, number, number] {
   return [c(s.x - PAD, W), c(s.y - PAD, H), c(s.x + LOGO + PAD, W), c(s.y + LOGO + PAD, H)];
 }
 
-const rect = (x: number, y: number, w: number, h: number, fill: string, extra = '') => `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${fill}"${extra}/>`;
+const rect = (x: number, y: number, w: number, h: number, fill: string, extra = '') =>
+  `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${fill}"${extra}/>`;
 
 /** Festival poster: title, a sun-and-hills illustration, a white sponsor strip with three logos. */
 export const POSTER: SceneDesign = {
@@ -43,7 +44,12 @@ export const POSTER: SceneDesign = {
   backdrop: (event, emblem) =>
     rect(0, 0, W, H, '#fbf7ee') +
     emblemSvg(80, 60, 90, emblem.outer, emblem.inner) +
-    text(W / 2, 135, `${event.toUpperCase()} FESTIVAL`, { size: 64, weight: 'bold', anchor: 'middle', fill: '#2b2b2b' }) +
+    text(W / 2, 135, `${event.toUpperCase()} FESTIVAL`, {
+      size: 64,
+      weight: 'bold',
+      anchor: 'middle',
+      fill: '#2b2b2b',
+    }) +
     text(W / 2, 190, 'THREE DAYS · FORTY ACTS · ONE RIVER', { size: 28, anchor: 'middle', fill: '#555555' }) +
     `<circle cx="${W / 2}" cy="470" r="190" fill="#f4c9a4"/>` +
     `<path d="M120,700 Q520,470 880,640 T1480,620 L1480,720 L120,720 Z" fill="#b9ccb0"/>` +
@@ -117,7 +123,12 @@ export const BANNER: SceneDesign = {
     rect(60, 120, 50, 620, '#7a7f86') +
     rect(1490, 120, 50, 620, '#7a7f86') +
     rect(90, 150, 1420, 200, '#ffffff', ' stroke="#c9ced4" stroke-width="3"') +
-    text(W / 2, 245, `${event.toUpperCase()} MARATHON`, { size: 52, weight: 'bold', anchor: 'middle', fill: '#1d2b3a' }) +
+    text(W / 2, 245, `${event.toUpperCase()} MARATHON`, {
+      size: 52,
+      weight: 'bold',
+      anchor: 'middle',
+      fill: '#1d2b3a',
+    }) +
     text(W / 2, 300, 'FINISH', { size: 36, weight: 'bold', anchor: 'middle', fill: '#7a2620' }) +
     emblemSvg(W / 2 - 50, 420, 100, emblem.outer, emblem.inner),
 };

@@ -18,7 +18,9 @@ function actionsIn(line: string): { calls: string[]; start: number } {
     const text = cut >= 0 ? tail.slice(0, cut) : tail;
     const errored = cut >= 0 && /^\s\[error|^\s\(error/i.test(tail.slice(cut));
     // Inside prose a click may run on ("Click link "Kitchen"; then …"): cut after its element.
-    const a = parseAction(text) ?? parseAction(text.replace(/^(\S+\s+(?:\[[^\]]*\]\s*)?[a-z]+\s+"(?:[^"\\]|\\.)*"(?:\s*#\d+)?)[\s;,.].*$/i, '$1'));
+    const a =
+      parseAction(text) ??
+      parseAction(text.replace(/^(\S+\s+(?:\[[^\]]*\]\s*)?[a-z]+\s+"(?:[^"\\]|\\.)*"(?:\s*#\d+)?)[\s;,.].*$/i, '$1'));
     if (!a || a.kind === 'answer' || (!a.role && !a.window && a.kind !== 'back' && a.kind !== 'wait')) continue;
     if (start < 0) start = m.index;
     if (!errored) calls.push(portable(a));
@@ -30,7 +32,20 @@ export function parseWebMemory(text: string, options: ParseOptions = {}): Experi
   return parseExperience(text, actionsIn, { ...options, clean: (raw) => raw.replace(/\bANSWER\s*[;:].*$/i, ' ') });
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const pad = (n: number) => String(n).padStart(2, '0');
 
 export interface Ymd {
@@ -43,10 +58,16 @@ export interface Ymd {
 export function datesIn(s: string): Ymd[] {
   const out: { at: number; d: Ymd }[] = [];
   const month = (w: string) => MONTHS.findIndex((x) => x.startsWith(w.toLowerCase().slice(0, 3))) + 1;
-  for (const m of s.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g)) out.push({ at: m.index, d: { y: +(m[1] as string), m: +(m[2] as string), d: +(m[3] as string) } });
-  for (const m of s.matchAll(/\b(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})\b/g)) if (month(m[2] as string)) out.push({ at: m.index, d: { y: +(m[3] as string), m: month(m[2] as string), d: +(m[1] as string) } });
-  for (const m of s.matchAll(/\b([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b/g)) if (month(m[1] as string)) out.push({ at: m.index, d: { y: +(m[3] as string), m: month(m[1] as string), d: +(m[2] as string) } });
-  for (const m of s.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g)) out.push({ at: m.index, d: { y: +(m[3] as string), m: +(m[2] as string), d: +(m[1] as string) } });
+  for (const m of s.matchAll(/\b(\d{4})-(\d{2})-(\d{2})\b/g))
+    out.push({ at: m.index, d: { y: +(m[1] as string), m: +(m[2] as string), d: +(m[3] as string) } });
+  for (const m of s.matchAll(/\b(\d{1,2})\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})\b/g))
+    if (month(m[2] as string))
+      out.push({ at: m.index, d: { y: +(m[3] as string), m: month(m[2] as string), d: +(m[1] as string) } });
+  for (const m of s.matchAll(/\b([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})\b/g))
+    if (month(m[1] as string))
+      out.push({ at: m.index, d: { y: +(m[3] as string), m: month(m[1] as string), d: +(m[2] as string) } });
+  for (const m of s.matchAll(/\b(\d{2})\/(\d{2})\/(\d{4})\b/g))
+    out.push({ at: m.index, d: { y: +(m[3] as string), m: +(m[2] as string), d: +(m[1] as string) } });
   return out.sort((a, b) => a.at - b.at).map((x) => x.d);
 }
 
@@ -82,6 +103,10 @@ export function adaptAction(line: string, mapping: Map<string, string>, dates: [
     const redated = swapDates(v, dates);
     return redated !== v ? redated : swapArguments(v, mapping);
   };
-  const out: WebAction = { ...a, ...(a.name !== undefined ? { name: swap(a.name) } : {}), ...(a.text !== undefined ? { text: swap(a.text) } : {}) };
+  const out: WebAction = {
+    ...a,
+    ...(a.name !== undefined ? { name: swap(a.name) } : {}),
+    ...(a.text !== undefined ? { text: swap(a.text) } : {}),
+  };
   return formatAction(out);
 }

@@ -63,19 +63,174 @@ export interface CodeDb extends SiteDb {
   pulls: Pull[];
 }
 
-export const TOPICS = ['compiler', 'database', 'graphics', 'networking', 'testing', 'security', 'robotics', 'audio', 'cryptography', 'cli', 'webassembly', 'embedded', 'geospatial', 'compression', 'parsing'];
-export const LABELS = ['bug', 'enhancement', 'documentation', 'question', 'performance', 'security', 'good first issue', 'help wanted'];
-const USERS = ['mira', 'tobias', 'anouk', 'kenji', 'lena', 'rafael', 'sofia', 'dmitri', 'amara', 'oskar', 'priya', 'jonas', 'elif', 'marco', 'hana', 'viktor', 'nadia', 'felix', 'ines', 'tariq', 'yuki', 'bruno', 'clara', 'emeka'];
+export const TOPICS = [
+  'compiler',
+  'database',
+  'graphics',
+  'networking',
+  'testing',
+  'security',
+  'robotics',
+  'audio',
+  'cryptography',
+  'cli',
+  'webassembly',
+  'embedded',
+  'geospatial',
+  'compression',
+  'parsing',
+];
+export const LABELS = [
+  'bug',
+  'enhancement',
+  'documentation',
+  'question',
+  'performance',
+  'security',
+  'good first issue',
+  'help wanted',
+];
+const USERS = [
+  'mira',
+  'tobias',
+  'anouk',
+  'kenji',
+  'lena',
+  'rafael',
+  'sofia',
+  'dmitri',
+  'amara',
+  'oskar',
+  'priya',
+  'jonas',
+  'elif',
+  'marco',
+  'hana',
+  'viktor',
+  'nadia',
+  'felix',
+  'ines',
+  'tariq',
+  'yuki',
+  'bruno',
+  'clara',
+  'emeka',
+];
 const ORGS = ['lumen-labs', 'northwind', 'opencraft', 'bitforge', 'tidewater', 'quarkhaus'];
-const NOUNS = ['quartz', 'ember', 'nimbus', 'falcon', 'cobalt', 'juniper', 'orbit', 'pebble', 'lantern', 'harbor', 'willow', 'ripple', 'summit', 'cinder', 'maple', 'beacon', 'tundra', 'comet', 'saffron', 'delta', 'ivory', 'onyx', 'prism', 'quill', 'raven', 'sierra', 'thistle', 'umber', 'vortex', 'zephyr', 'aspen', 'basalt', 'coral', 'dune', 'fjord', 'garnet', 'heron', 'iris', 'jasper', 'kestrel', 'lotus', 'meadow', 'nova', 'opal', 'pine', 'quasar', 'reef', 'sable', 'tide', 'vale'];
+const NOUNS = [
+  'quartz',
+  'ember',
+  'nimbus',
+  'falcon',
+  'cobalt',
+  'juniper',
+  'orbit',
+  'pebble',
+  'lantern',
+  'harbor',
+  'willow',
+  'ripple',
+  'summit',
+  'cinder',
+  'maple',
+  'beacon',
+  'tundra',
+  'comet',
+  'saffron',
+  'delta',
+  'ivory',
+  'onyx',
+  'prism',
+  'quill',
+  'raven',
+  'sierra',
+  'thistle',
+  'umber',
+  'vortex',
+  'zephyr',
+  'aspen',
+  'basalt',
+  'coral',
+  'dune',
+  'fjord',
+  'garnet',
+  'heron',
+  'iris',
+  'jasper',
+  'kestrel',
+  'lotus',
+  'meadow',
+  'nova',
+  'opal',
+  'pine',
+  'quasar',
+  'reef',
+  'sable',
+  'tide',
+  'vale',
+];
 const SUFFIXES = ['', '', '-kit', '-core', '-rs', '-js', '-lab', '-tools'];
 const LANGUAGES = ['Rust', 'Go', 'TypeScript', 'Python', 'C++', 'Zig', 'Kotlin', 'C'];
-const ISSUE_TITLES = ['Crash when {x} is empty', 'Support {x} in config', 'Explain {x} in the docs', 'Improve {x} performance', '{x} fails on Windows', 'Add option to disable {x}', 'Wrong error message for {x}', 'Question about {x} defaults', 'Flaky test around {x}', 'Deprecate old {x} API'];
-const THINGS = ['caching', 'logging', 'the parser', 'retries', 'timeouts', 'plugins', 'the CLI', 'streaming', 'locales', 'symlinks', 'proxies', 'hooks'];
+const ISSUE_TITLES = [
+  'Crash when {x} is empty',
+  'Support {x} in config',
+  'Explain {x} in the docs',
+  'Improve {x} performance',
+  '{x} fails on Windows',
+  'Add option to disable {x}',
+  'Wrong error message for {x}',
+  'Question about {x} defaults',
+  'Flaky test around {x}',
+  'Deprecate old {x} API',
+];
+const THINGS = [
+  'caching',
+  'logging',
+  'the parser',
+  'retries',
+  'timeouts',
+  'plugins',
+  'the CLI',
+  'streaming',
+  'locales',
+  'symlinks',
+  'proxies',
+  'hooks',
+];
 /** Titles of pull requests that get an open namesake; unique across the database. */
-export const TARGET_PR_TITLES = ['Add streaming parser', 'Refactor config loader', 'Fix race in scheduler', 'Cache compiled patterns', 'Drop legacy build script', 'Rewrite error reporting', 'Speed up startup', 'Add retry backoff', 'Support custom themes', 'Migrate to async IO', 'Split core module', 'Harden input validation', 'Add metrics endpoint', 'Remove global state', 'Batch database writes', 'Improve CLI help text', 'Add fuzzing harness', 'Simplify plugin API'];
+export const TARGET_PR_TITLES = [
+  'Add streaming parser',
+  'Refactor config loader',
+  'Fix race in scheduler',
+  'Cache compiled patterns',
+  'Drop legacy build script',
+  'Rewrite error reporting',
+  'Speed up startup',
+  'Add retry backoff',
+  'Support custom themes',
+  'Migrate to async IO',
+  'Split core module',
+  'Harden input validation',
+  'Add metrics endpoint',
+  'Remove global state',
+  'Batch database writes',
+  'Improve CLI help text',
+  'Add fuzzing harness',
+  'Simplify plugin API',
+];
 const DECOY_SUFFIXES = ['tests', 'follow-up', 'benchmarks', 'docs', 'part 2'];
-const PR_TITLES = ['Bump dependencies', 'Fix typo in README', 'Add CI cache', 'Update license year', 'Tidy imports', 'Fix flaky snapshot test', 'Add example config', 'Pin toolchain version', 'Improve logging format', 'Handle empty files'];
+const PR_TITLES = [
+  'Bump dependencies',
+  'Fix typo in README',
+  'Add CI cache',
+  'Update license year',
+  'Tidy imports',
+  'Fix flaky snapshot test',
+  'Add example config',
+  'Pin toolchain version',
+  'Improve logging format',
+  'Handle empty files',
+];
 
 const NOW = Date.UTC(2024, 5, 1);
 const day = 86_400_000;
@@ -106,7 +261,12 @@ function releasesOf(r: Rnd): { releases: Release[]; tags: string[] } {
     else [minor, patch] = [minor + 1, 0];
   }
   // Most repositories have a release candidate of the next minor version out, newer than the latest release.
-  if (r() < 0.8) releases.push({ tag: `v${major}.${minor + 1}.0-rc.${int(r, 1, 3)}`, date: isoDaysAgo(Math.max(age, 3)), prerelease: true });
+  if (r() < 0.8)
+    releases.push({
+      tag: `v${major}.${minor + 1}.0-rc.${int(r, 1, 3)}`,
+      date: isoDaysAgo(Math.max(age, 3)),
+      prerelease: true,
+    });
   return { releases, tags: releases.map((x) => x.tag).reverse() };
 }
 
@@ -162,21 +322,42 @@ function makeIssuesAndPulls(r: Rnd, repos: Repo[]): { issues: Issue[]; pulls: Pu
   const pulls: Pull[] = [];
   // Counting targets: in 16 repositories one label has k open issues (k = 1..16) and a few closed ones.
   const counted = new Map<string, { label: string; open: number }>();
-  shuffle(r, repos).slice(0, 16).forEach((repo, k) => counted.set(repo.full, { label: pick(r, LABELS), open: k + 1 }));
+  shuffle(r, repos)
+    .slice(0, 16)
+    .forEach((repo, k) => counted.set(repo.full, { label: pick(r, LABELS), open: k + 1 }));
   // Author targets: in 18 repositories a closed or merged pull request has an open namesake by someone else.
   const authors = shuffle(r, USERS);
   const namesakes = new Map<string, { title: string; author: string }>();
-  shuffle(r, repos).slice(0, TARGET_PR_TITLES.length).forEach((repo, k) => namesakes.set(repo.full, { title: TARGET_PR_TITLES[k] as string, author: authors[k % authors.length] as string }));
+  shuffle(r, repos)
+    .slice(0, TARGET_PR_TITLES.length)
+    .forEach((repo, k) =>
+      namesakes.set(repo.full, { title: TARGET_PR_TITLES[k] as string, author: authors[k % authors.length] as string }),
+    );
 
   for (const repo of repos) {
     let number = 0;
     const target = counted.get(repo.full);
     const labelPool = LABELS.filter((l) => l !== target?.label);
     const add = (state: Issue['state'], labels: string[]) =>
-      issues.push({ repo: repo.full, number: ++number, title: issueTitle(r), body: 'Steps to reproduce are in the attached log.', author: pick(r, USERS), state, labels, createdAt: isoDaysAgo(int(r, 1, 300)) });
+      issues.push({
+        repo: repo.full,
+        number: ++number,
+        title: issueTitle(r),
+        body: 'Steps to reproduce are in the attached log.',
+        author: pick(r, USERS),
+        state,
+        labels,
+        createdAt: isoDaysAgo(int(r, 1, 300)),
+      });
     for (let i = int(r, 5, 14); i > 0; i--) {
       const labels = r() < 0.8 ? [pick(r, labelPool)] : [];
-      if (r() < 0.25) labels.push(pick(r, labelPool.filter((l) => !labels.includes(l))));
+      if (r() < 0.25)
+        labels.push(
+          pick(
+            r,
+            labelPool.filter((l) => !labels.includes(l)),
+          ),
+        );
       add(r() < 0.6 ? 'open' : 'closed', labels);
     }
     if (target) {
@@ -184,12 +365,29 @@ function makeIssuesAndPulls(r: Rnd, repos: Repo[]): { issues: Issue[]; pulls: Pu
       for (let i = int(r, 2, 6); i > 0; i--) add('closed', [target.label]);
     }
     const addPull = (title: string, author: string, state: Pull['state']) =>
-      pulls.push({ repo: repo.full, number: ++number, title, author, state, branch: `${author}:${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, mergedBy: state === 'merged' ? pick(r, USERS) : '', createdAt: isoDaysAgo(int(r, 1, 300)) });
-    for (const title of shuffle(r, PR_TITLES).slice(0, int(r, 3, 7))) addPull(title, pick(r, USERS), pick(r, ['open', 'open', 'closed', 'merged'] as const));
+      pulls.push({
+        repo: repo.full,
+        number: ++number,
+        title,
+        author,
+        state,
+        branch: `${author}:${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+        mergedBy: state === 'merged' ? pick(r, USERS) : '',
+        createdAt: isoDaysAgo(int(r, 1, 300)),
+      });
+    for (const title of shuffle(r, PR_TITLES).slice(0, int(r, 3, 7)))
+      addPull(title, pick(r, USERS), pick(r, ['open', 'open', 'closed', 'merged'] as const));
     const namesake = namesakes.get(repo.full);
     if (namesake) {
       addPull(namesake.title, namesake.author, r() < 0.6 ? 'merged' : 'closed');
-      addPull(`${namesake.title} ${pick(r, DECOY_SUFFIXES)}`, pick(r, USERS.filter((u) => u !== namesake.author)), 'open');
+      addPull(
+        `${namesake.title} ${pick(r, DECOY_SUFFIXES)}`,
+        pick(
+          r,
+          USERS.filter((u) => u !== namesake.author),
+        ),
+        'open',
+      );
     }
   }
   // Newest first, as lists show them.

@@ -3,7 +3,17 @@
 // /releases|/tags], and POSTs for starring, opening issues, applying labels and closing issues.
 import type { SiteRequest, SiteResponse, WebSite } from '../../site.ts';
 import { createDb, repoOf, type CodeDb } from './db.ts';
-import { createIssue, findIssue, issueList, issuePage, labelsPage, missingIssue, newIssueForm, setLabels, toggleState } from './issues.ts';
+import {
+  createIssue,
+  findIssue,
+  issueList,
+  issuePage,
+  labelsPage,
+  missingIssue,
+  newIssueForm,
+  setLabels,
+  toggleState,
+} from './issues.ts';
 import { home, overview, releases, search, star, tags, topicPage, topics } from './pages.ts';
 import { pullList, pullPage } from './pulls.ts';
 import { CODE_TEMPLATES } from './templates.ts';
@@ -37,7 +47,10 @@ function repoRoute(db: CodeDb, req: SiteRequest, parts: string[]): SiteResponse 
 }
 
 function handle(db: CodeDb, req: SiteRequest): SiteResponse {
-  const parts = req.path.split('/').filter(Boolean).map((p) => decodeURIComponent(p));
+  const parts = req.path
+    .split('/')
+    .filter(Boolean)
+    .map((p) => decodeURIComponent(p));
   if (!parts.length) return home(db);
   if (parts[0] === 'search') return search(db, req);
   if (parts[0] === 'topics') return parts[1] ? topicPage(db, parts[1], req) : topics(db);

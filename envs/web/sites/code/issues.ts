@@ -21,12 +21,16 @@ export function issueList(db: CodeDb, repo: Repo, req: SiteRequest): SiteRespons
   const withLabel = label ? all.filter((x) => x.labels.includes(label)) : all;
   const shown = withLabel.filter((x) => x.state === state).sort(newestFirst);
   const { rows, pageNo, pages } = pageOf(shown, req.query, 25);
-  const href = (params: Record<string, string>) => esc(`${repoPath(repo, '/issues')}?${new URLSearchParams(params).toString()}`);
+  const href = (params: Record<string, string>) =>
+    esc(`${repoPath(repo, '/issues')}?${new URLSearchParams(params).toString()}`);
   const keep: Record<string, string> = label ? { label } : {};
   const count = (s: Issue['state']) => withLabel.filter((x) => x.state === s).length;
   const states = `<p><a href="${href({ ...keep, state: 'open' })}">Open</a> <span class="count">${count('open')}</span> · <a href="${href({ ...keep, state: 'closed' })}">Closed</a> <span class="count">${count('closed')}</span></p>`;
   const side = `<div class="side"><h2>Filter by label</h2><ul>${db.labels
-    .map((l) => `<li><a href="${href({ label: l })}">${esc(l)}</a><span class="badge" title="issues with this label">${all.filter((x) => x.labels.includes(l)).length}</span></li>`)
+    .map(
+      (l) =>
+        `<li><a href="${href({ label: l })}">${esc(l)}</a><span class="badge" title="issues with this label">${all.filter((x) => x.labels.includes(l)).length}</span></li>`,
+    )
     .join('')}</ul><p><a href="${repoPath(repo, '/labels')}">Manage labels</a></p></div>`;
   const summary = `<p>${shown.length} ${state} issue${shown.length === 1 ? '' : 's'}${label ? ` labelled ${esc(label)}` : ''}${label ? ` · <a href="${href({ state })}">Clear label filter</a>` : ''}</p>`;
   const body = `${repoTabs(db, repo, 'issues')}${side}<p><a href="${repoPath(repo, '/issues/new')}">New issue</a></p>${states}${summary}<ul class="rows">${rows.map((x) => issueRow(repo, x)).join('')}</ul>${pager(repoPath(repo, '/issues'), new URLSearchParams({ ...keep, state }), pageNo, pages)}`;
@@ -35,8 +39,16 @@ export function issueList(db: CodeDb, repo: Repo, req: SiteRequest): SiteRespons
 
 export function labelsPage(db: CodeDb, repo: Repo): SiteResponse {
   const all = issuesOf(db, repo.full);
-  const rows = db.labels.map((l) => `<tr><td><a href="${esc(`${repoPath(repo, '/issues')}?label=${encodeURIComponent(l)}`)}">${esc(l)}</a></td><td>${all.filter((x) => x.labels.includes(l)).length} issues</td></tr>`).join('');
-  return layout(`Labels · ${repo.full}`, `${repoTabs(db, repo, 'issues')}<table aria-label="Labels"><tr><th>Label</th><th>Issues</th></tr>${rows}</table>`);
+  const rows = db.labels
+    .map(
+      (l) =>
+        `<tr><td><a href="${esc(`${repoPath(repo, '/issues')}?label=${encodeURIComponent(l)}`)}">${esc(l)}</a></td><td>${all.filter((x) => x.labels.includes(l)).length} issues</td></tr>`,
+    )
+    .join('');
+  return layout(
+    `Labels · ${repo.full}`,
+    `${repoTabs(db, repo, 'issues')}<table aria-label="Labels"><tr><th>Label</th><th>Issues</th></tr>${rows}</table>`,
+  );
 }
 
 export function newIssueForm(db: CodeDb, repo: Repo, error = ''): SiteResponse {
@@ -50,7 +62,16 @@ export function newIssueForm(db: CodeDb, repo: Repo, error = ''): SiteResponse {
 export function createIssue(db: CodeDb, repo: Repo, req: SiteRequest): SiteResponse {
   const title = (req.form.get('title') ?? '').trim();
   if (!title) return newIssueForm(db, repo, 'A title is required.');
-  const issue: Issue = { repo: repo.full, number: nextNumber(db, repo.full), title, body: (req.form.get('body') ?? '').trim(), author: db.me, state: 'open', labels: [], createdAt: isoDaysAgo(0) };
+  const issue: Issue = {
+    repo: repo.full,
+    number: nextNumber(db, repo.full),
+    title,
+    body: (req.form.get('body') ?? '').trim(),
+    author: db.me,
+    state: 'open',
+    labels: [],
+    createdAt: isoDaysAgo(0),
+  };
   db.issues.push(issue);
   return { redirect: repoPath(repo, `/issues/${issue.number}`) };
 }
@@ -58,7 +79,10 @@ export function createIssue(db: CodeDb, repo: Repo, req: SiteRequest): SiteRespo
 export function issuePage(db: CodeDb, repo: Repo, issue: Issue): SiteResponse {
   const base = repoPath(repo, `/issues/${issue.number}`);
   const picker = `<details><summary>Labels</summary><form method="post" action="${base}/labels">${db.labels
-    .map((l) => `<div><label><input type="checkbox" name="label" value="${esc(l)}"${issue.labels.includes(l) ? ' checked' : ''}> ${esc(l)}</label></div>`)
+    .map(
+      (l) =>
+        `<div><label><input type="checkbox" name="label" value="${esc(l)}"${issue.labels.includes(l) ? ' checked' : ''}> ${esc(l)}</label></div>`,
+    )
     .join('')}<button>Apply labels</button></form></details>`;
   const side = `<div class="side">${picker}<p>${issue.labels.length ? chips(issue.labels) : 'No labels'}</p><form method="post" action="${base}/state"><button>${issue.state === 'open' ? 'Close issue' : 'Reopen issue'}</button></form></div>`;
   const body = `${repoTabs(db, repo, 'issues')}${side}<p><span class="badge">${issue.state === 'open' ? 'Open' : 'Closed'}</span> #${issue.number} opened on ${issue.createdAt} by ${esc(issue.author)}</p><div class="card">${esc(issue.body || 'No description provided.')}</div>`;
@@ -75,5 +99,6 @@ export function toggleState(repo: Repo, issue: Issue): SiteResponse {
   return { redirect: repoPath(repo, `/issues/${issue.number}`) };
 }
 
-export const findIssue = (db: CodeDb, repo: Repo, n: number) => db.issues.find((x) => x.repo === repo.full && x.number === n);
+export const findIssue = (db: CodeDb, repo: Repo, n: number) =>
+  db.issues.find((x) => x.repo === repo.full && x.number === n);
 export const missingIssue = (n: number) => notFound(`Issue #${n}`);

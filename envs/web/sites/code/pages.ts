@@ -7,11 +7,15 @@ import { fmt, layout, notFound, pageOf, pager, repoPath, repoRow, repoTabs } fro
 const searchForm = (q = '') =>
   `<form method="get" action="/search" role="search"><label>Search repositories <input name="q" value="${esc(q)}"></label> <button>Search</button></form>`;
 
-const topicLinks = (db: CodeDb) => `<ul>${db.topics.map((t) => `<li><a href="/topics/${esc(t)}">${esc(t)}</a> <span class="muted">${reposInTopic(db, t).length} repositories</span></li>`).join('')}</ul>`;
+const topicLinks = (db: CodeDb) =>
+  `<ul>${db.topics.map((t) => `<li><a href="/topics/${esc(t)}">${esc(t)}</a> <span class="muted">${reposInTopic(db, t).length} repositories</span></li>`).join('')}</ul>`;
 
 export function home(db: CodeDb): SiteResponse {
   const recent = [...db.repos].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)).slice(0, 6);
-  return layout('Explore', `${searchForm()}<div class="side"><h2>Topics</h2>${topicLinks(db)}</div><h2>Recently updated repositories</h2><ul class="rows">${recent.map(repoRow).join('')}</ul>`);
+  return layout(
+    'Explore',
+    `${searchForm()}<div class="side"><h2>Topics</h2>${topicLinks(db)}</div><h2>Recently updated repositories</h2><ul class="rows">${recent.map(repoRow).join('')}</ul>`,
+  );
 }
 
 export function topics(db: CodeDb): SiteResponse {
@@ -20,8 +24,12 @@ export function topics(db: CodeDb): SiteResponse {
 
 export function search(db: CodeDb, req: SiteRequest): SiteResponse {
   const q = (req.query.get('q') ?? '').trim().toLowerCase();
-  const hits = q ? db.repos.filter((x) => x.full.includes(q) || x.description.toLowerCase().includes(q) || x.topics.includes(q)) : [];
-  const exactFirst = [...hits].sort((a, b) => Number(b.full === q) - Number(a.full === q) || b.stars - a.stars).slice(0, 20);
+  const hits = q
+    ? db.repos.filter((x) => x.full.includes(q) || x.description.toLowerCase().includes(q) || x.topics.includes(q))
+    : [];
+  const exactFirst = [...hits]
+    .sort((a, b) => Number(b.full === q) - Number(a.full === q) || b.stars - a.stars)
+    .slice(0, 20);
   const body = `${searchForm(q)}<p>${hits.length} repository results${hits.length > 20 ? ' (showing 20)' : ''}</p><ul class="rows">${exactFirst.map(repoRow).join('')}</ul>`;
   return layout('Search', body);
 }
@@ -41,7 +49,10 @@ export function topicPage(db: CodeDb, topic: string, req: SiteRequest): SiteResp
   const { rows, pageNo, pages } = pageOf(all, req.query, 10);
   const menu = `<details><summary>Sort by ${sort[1].toLowerCase()}</summary><ul>${SORTS.map(([id, label]) => `<li><a href="/topics/${esc(topic)}?sort=${id}">${label}</a></li>`).join('')}</ul></details>`;
   const params = new URLSearchParams({ sort: sort[0] });
-  return layout(`${topic} repositories`, `<p>${all.length} public repositories are tagged with this topic.</p>${menu}<ul class="rows">${rows.map(repoRow).join('')}</ul>${pager(`/topics/${topic}`, params, pageNo, pages)}`);
+  return layout(
+    `${topic} repositories`,
+    `<p>${all.length} public repositories are tagged with this topic.</p>${menu}<ul class="rows">${rows.map(repoRow).join('')}</ul>${pager(`/topics/${topic}`, params, pageNo, pages)}`,
+  );
 }
 
 export function overview(db: CodeDb, repo: Repo): SiteResponse {
@@ -50,7 +61,10 @@ export function overview(db: CodeDb, repo: Repo): SiteResponse {
 <p>★ ${fmt(repo.stars)} stars · ${fmt(repo.forks)} forks</p><p>Newest tag: ${esc(repo.tags[0] ?? 'none')}</p>
 <form method="post" action="${repoPath(repo, '/star')}"><button>${repo.starred ? 'Unstar' : 'Star'}</button></form></div>`;
   const table = `<table aria-label="Files"><tr><th>Name</th><th>Last change</th></tr>${files.map((f) => `<tr><td>${f}</td><td>${repo.updatedAt}</td></tr>`).join('')}</table>`;
-  return layout(repo.full, `${repoTabs(db, repo, 'code')}${about}${table}<h2>README</h2><p>${esc(repo.name)}: ${esc(repo.description)}.</p>`);
+  return layout(
+    repo.full,
+    `${repoTabs(db, repo, 'code')}${about}${table}<h2>README</h2><p>${esc(repo.name)}: ${esc(repo.description)}.</p>`,
+  );
 }
 
 export function star(repo: Repo): SiteResponse {
@@ -65,12 +79,21 @@ export function releases(db: CodeDb, repo: Repo): SiteResponse {
   const rest = [...repo.releases].reverse().filter((x) => x !== latest);
   const item = (x: (typeof repo.releases)[number], badge: string) =>
     `<article class="card"><h2>${esc(x.tag)}</h2><p>${badge ? `<span class="badge">${badge}</span> ` : ''}Published on ${x.date}</p></article>`;
-  const list = [latest ? item(latest, 'Latest') : '', ...rest.map((x) => item(x, x.prerelease ? 'Pre-release' : ''))].join('');
-  return layout(`Releases · ${repo.full}`, `${repoTabs(db, repo, 'releases')}${list || '<p>There are no releases yet.</p>'}`);
+  const list = [
+    latest ? item(latest, 'Latest') : '',
+    ...rest.map((x) => item(x, x.prerelease ? 'Pre-release' : '')),
+  ].join('');
+  return layout(
+    `Releases · ${repo.full}`,
+    `${repoTabs(db, repo, 'releases')}${list || '<p>There are no releases yet.</p>'}`,
+  );
 }
 
 export function tags(db: CodeDb, repo: Repo): SiteResponse {
   const dates = new Map(repo.releases.map((x) => [x.tag, x.date]));
   const rows = repo.tags.map((t) => `<tr><td>${esc(t)}</td><td>${dates.get(t) ?? ''}</td></tr>`).join('');
-  return layout(`Tags · ${repo.full}`, `${repoTabs(db, repo, 'tags')}<table aria-label="Tags"><tr><th>Tag</th><th>Date</th></tr>${rows}</table>`);
+  return layout(
+    `Tags · ${repo.full}`,
+    `${repoTabs(db, repo, 'tags')}<table aria-label="Tags"><tr><th>Tag</th><th>Date</th></tr>${rows}</table>`,
+  );
 }

@@ -8,7 +8,9 @@ import { issuesOf, latestRelease, pullsOf, reposInTopic, shuffle, type CodeDb } 
 /** The instance-th of the candidates in a seeded order, after dropping candidates whose key was seen earlier. */
 function nth<T>(db: CodeDb, templateId: string, candidates: T[], key: (c: T) => string, instance: number): T {
   const seen = new Set<string>();
-  const distinct = shuffle(seededRandom('code-pick', db.seed, templateId), candidates).filter((c) => !seen.has(key(c)) && seen.add(key(c)));
+  const distinct = shuffle(seededRandom('code-pick', db.seed, templateId), candidates).filter(
+    (c) => !seen.has(key(c)) && seen.add(key(c)),
+  );
   if (!distinct.length) throw new Error(`${templateId}: no candidates`);
   return distinct[instance % distinct.length] as T;
 }
@@ -18,7 +20,8 @@ const norm = (s: string | undefined) => (s ?? '').replace(/\s+/g, ' ').trim().to
 
 const topStarred: WebTemplate<CodeDb> = {
   id: 'top-starred-in-topic',
-  quirk: 'topic pages sort by "Recently updated" and page by 10; the most-starred repository shows first only after choosing "Most stars" in the Sort menu',
+  quirk:
+    'topic pages sort by "Recently updated" and page by 10; the most-starred repository shows first only after choosing "Most stars" in the Sort menu',
   generate(_random, instance, db) {
     const topic = nth(db, 'top-starred-in-topic', db.topics, (t) => t, instance);
     const top = [...reposInTopic(db, topic)].sort((a, b) => b.stars - a.stars)[0];
@@ -27,7 +30,12 @@ const topStarred: WebTemplate<CodeDb> = {
       instruction: `On CodeHub, which repository with the topic "${topic}" has the most stars? Give its full name.`,
       start: '/',
       check: ({ answer }) => exactAnswer(top.full, answer),
-      oracle: [`Click link "${topic}"`, 'Click generic "Sort by recently updated"', 'Click link "Most stars"', `ANSWER; ${top.full}`],
+      oracle: [
+        `Click link "${topic}"`,
+        'Click generic "Sort by recently updated"',
+        'Click link "Most stars"',
+        `ANSWER; ${top.full}`,
+      ],
       expected: `answer ${top.full} (${top.stars} stars)`,
     };
   },
@@ -35,7 +43,8 @@ const topStarred: WebTemplate<CodeDb> = {
 
 const latestReleaseTag: WebTemplate<CodeDb> = {
   id: 'latest-release-tag',
-  quirk: 'the latest release is the top entry of the Releases tab; the Tags tab and the "Newest tag" line show a newer pre-release tag',
+  quirk:
+    'the latest release is the top entry of the Releases tab; the Tags tab and the "Newest tag" line show a newer pre-release tag',
   generate(_random, instance, db) {
     const candidates = db.repos.filter((r) => r.releases.at(-1)?.prerelease);
     const repo = nth(db, 'latest-release-tag', candidates, (r) => latestRelease(r)?.tag ?? '', instance);
@@ -50,11 +59,28 @@ const latestReleaseTag: WebTemplate<CodeDb> = {
   },
 };
 
-const NEW_ISSUE_TITLES = ['Crash on empty input', 'Add dark mode', 'Typo in README', 'Slow startup on Windows', 'Support Node 22', 'Broken link in docs', 'Memory leak in watcher', 'Add JSON export', 'Flaky test in CI', 'Improve error messages', 'Config file ignored', 'Add ARM64 builds', 'Timeout too short', 'Missing license header', 'Unicode paths fail'];
+const NEW_ISSUE_TITLES = [
+  'Crash on empty input',
+  'Add dark mode',
+  'Typo in README',
+  'Slow startup on Windows',
+  'Support Node 22',
+  'Broken link in docs',
+  'Memory leak in watcher',
+  'Add JSON export',
+  'Flaky test in CI',
+  'Improve error messages',
+  'Config file ignored',
+  'Add ARM64 builds',
+  'Timeout too short',
+  'Missing license header',
+  'Unicode paths fail',
+];
 
 const openLabelledIssue: WebTemplate<CodeDb> = {
   id: 'open-labelled-issue',
-  quirk: 'the new-issue form has no label field: labels are set afterwards on the issue page, in the "Labels" picker, and only take effect on "Apply labels"',
+  quirk:
+    'the new-issue form has no label field: labels are set afterwards on the issue page, in the "Labels" picker, and only take effect on "Apply labels"',
   generate(random, instance, db) {
     const repo = nth(db, 'open-labelled-issue', db.repos, (r) => r.full, instance);
     const title = NEW_ISSUE_TITLES[instance % NEW_ISSUE_TITLES.length] as string;
@@ -76,7 +102,16 @@ const openLabelledIssue: WebTemplate<CodeDb> = {
           [`issues.${n}`],
         );
       },
-      oracle: [...openRepo(repo.full), 'Click link "Issues"', 'Click link "New issue"', `Type textbox "Title"; ${title}`, 'Click generic "Labels"', `Click checkbox "${label}"`, 'Click button "Apply labels"', 'ANSWER; done'],
+      oracle: [
+        ...openRepo(repo.full),
+        'Click link "Issues"',
+        'Click link "New issue"',
+        `Type textbox "Title"; ${title}`,
+        'Click generic "Labels"',
+        `Click checkbox "${label}"`,
+        'Click button "Apply labels"',
+        'ANSWER; done',
+      ],
       expected: `a new open issue "${title}" in ${repo.full} labelled ${label}`,
     };
   },
@@ -84,15 +119,25 @@ const openLabelledIssue: WebTemplate<CodeDb> = {
 
 const pullAuthor: WebTemplate<CodeDb> = {
   id: 'pull-request-author',
-  quirk: 'the pull request list shows open ones by default and the asked one is closed or merged (under "Closed"); an open namesake "… tests" by someone else is shown instead',
+  quirk:
+    'the pull request list shows open ones by default and the asked one is closed or merged (under "Closed"); an open namesake "… tests" by someone else is shown instead',
   generate(_random, instance, db) {
-    const candidates = db.pulls.filter((p) => p.state !== 'open' && pullsOf(db, p.repo).some((o) => o.state === 'open' && o.title.startsWith(`${p.title} `)));
+    const candidates = db.pulls.filter(
+      (p) =>
+        p.state !== 'open' && pullsOf(db, p.repo).some((o) => o.state === 'open' && o.title.startsWith(`${p.title} `)),
+    );
     const pull = nth(db, 'pull-request-author', candidates, (p) => p.author, instance);
     return {
       instruction: `On CodeHub, who opened the pull request "${pull.title}" in "${pull.repo}"? Give the username.`,
       start: '/',
       check: ({ answer }) => exactAnswer(pull.author, answer, [`@${pull.author}`]),
-      oracle: [...openRepo(pull.repo), 'Click link "Pull requests"', 'Click link "Closed"', `Click link "${pull.title}"`, `ANSWER; ${pull.author}`],
+      oracle: [
+        ...openRepo(pull.repo),
+        'Click link "Pull requests"',
+        'Click link "Closed"',
+        `Click link "${pull.title}"`,
+        `ANSWER; ${pull.author}`,
+      ],
       expected: `answer ${pull.author} (the pull request is ${pull.state})`,
     };
   },
@@ -100,7 +145,8 @@ const pullAuthor: WebTemplate<CodeDb> = {
 
 const countOpenLabelled: WebTemplate<CodeDb> = {
   id: 'count-open-labelled',
-  quirk: 'the count badge beside a label counts open and closed issues; the open count is the summary line after clicking the label in the issue list',
+  quirk:
+    'the count badge beside a label counts open and closed issues; the open count is the summary line after clicking the label in the issue list',
   generate(_random, instance, db) {
     const pairs: { full: string; label: string; open: number; all: number }[] = [];
     for (const repo of db.repos)
@@ -121,4 +167,10 @@ const countOpenLabelled: WebTemplate<CodeDb> = {
   },
 };
 
-export const CODE_TEMPLATES: WebTemplate<CodeDb>[] = [topStarred, latestReleaseTag, openLabelledIssue, pullAuthor, countOpenLabelled];
+export const CODE_TEMPLATES: WebTemplate<CodeDb>[] = [
+  topStarred,
+  latestReleaseTag,
+  openLabelledIssue,
+  pullAuthor,
+  countOpenLabelled,
+];

@@ -14,10 +14,24 @@ ul.rows{list-style:none;padding:0} ul.rows>li{border-bottom:1px solid #e5e5e5;pa
 `;
 
 export function layout(title: string, body: string): SiteResponse {
-  return { html: page({ site: 'CodeHub', title, nav: [['Explore', '/'], ['Topics', '/topics']], body, css: CSS }) };
+  return {
+    html: page({
+      site: 'CodeHub',
+      title,
+      nav: [
+        ['Explore', '/'],
+        ['Topics', '/topics'],
+      ],
+      body,
+      css: CSS,
+    }),
+  };
 }
 
-export const notFound = (what: string): SiteResponse => ({ status: 404, ...layout('Not found', `<p>${esc(what)} was not found.</p>`) });
+export const notFound = (what: string): SiteResponse => ({
+  status: 404,
+  ...layout('Not found', `<p>${esc(what)} was not found.</p>`),
+});
 
 export const repoPath = (repo: Repo, rest = '') => `/${repo.owner}/${repo.name}${rest}`;
 
@@ -51,7 +65,11 @@ export function pager(base: string, params: URLSearchParams, pageNo: number, pag
   return `<p>${prev} Page ${pageNo} of ${pages} ${next}</p>`;
 }
 
-export function pageOf<T>(items: T[], query: URLSearchParams, size: number): { rows: T[]; pageNo: number; pages: number } {
+export function pageOf<T>(
+  items: T[],
+  query: URLSearchParams,
+  size: number,
+): { rows: T[]; pageNo: number; pages: number } {
   const pages = Math.max(1, Math.ceil(items.length / size));
   const pageNo = Math.min(pages, Math.max(1, Number(query.get('page')) || 1));
   return { rows: items.slice((pageNo - 1) * size, pageNo * size), pageNo, pages };

@@ -10,7 +10,10 @@ import { TEMPLATES } from './templates.ts';
 import { ticketPages, ticketRows } from './tickets.ts';
 
 function home(db: HelpdeskDb): SiteResponse {
-  const mine = db.tickets.filter((t) => t.assignee === db.me && t.status !== 'Closed').sort((a, b) => b.id - a.id).slice(0, 5);
+  const mine = db.tickets
+    .filter((t) => t.assignee === db.me && t.status !== 'Closed')
+    .sort((a, b) => b.id - a.id)
+    .slice(0, 5);
   const body = `<p>Signed in as ${esc(db.me)}.</p><form method="get" action="/tickets"><label>Search tickets <input name="q"></label><button type="submit">Search</button></form>
 <h2>My open tickets</h2>${ticketRows(db, mine)}`;
   return render('Service desk home', body);

@@ -8,9 +8,15 @@ import { fields, idOf, linkTabs, notFound, render } from './layout.ts';
 function listPage(db: HelpdeskDb, q: URLSearchParams): SiteResponse {
   const text = (q.get('q') ?? '').trim().toLowerCase();
   const shown = db.articles.filter((a) => !text || a.title.toLowerCase().includes(text));
-  const rows = shown.map((a) => `<tr><td>${esc(a.number)}</td><td><a href="/kb/${a.id}">${esc(a.title)}</a></td><td>${esc(a.category)}</td></tr>`);
-  return render('Knowledge base', `<form method="get" action="/kb"><label>Search articles <input name="q" value="${esc(q.get('q') ?? '')}"></label><button type="submit">Search</button></form>
-<table><thead><tr><th>Number</th><th>Title</th><th>Category</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+  const rows = shown.map(
+    (a) =>
+      `<tr><td>${esc(a.number)}</td><td><a href="/kb/${a.id}">${esc(a.title)}</a></td><td>${esc(a.category)}</td></tr>`,
+  );
+  return render(
+    'Knowledge base',
+    `<form method="get" action="/kb"><label>Search articles <input name="q" value="${esc(q.get('q') ?? '')}"></label><button type="submit">Search</button></form>
+<table><thead><tr><th>Number</th><th>Title</th><th>Category</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  );
 }
 
 function articleTab(a: Article): string {
@@ -27,7 +33,9 @@ function articleTab(a: Article): string {
 function historyTab(a: Article): string {
   const newestFirst = [...a.history].reverse();
   const last = newestFirst[0];
-  const rows = newestFirst.map((e) => `<tr><td>${e.version}</td><td>${esc(e.editor)}</td><td>${esc(e.date)}</td><td>${esc(e.change)}</td></tr>`);
+  const rows = newestFirst.map(
+    (e) => `<tr><td>${e.version}</td><td>${esc(e.editor)}</td><td>${esc(e.date)}</td><td>${esc(e.change)}</td></tr>`,
+  );
   return `${last ? `<p>Last edited by: ${esc(last.editor)}</p>` : ''}<table><thead><tr><th>Version</th><th>Edited by</th><th>Date</th><th>Change</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 

@@ -12,8 +12,14 @@ const BULK: Record<string, { status: string; verb: string }> = {
 };
 
 function usersPage(db: HelpdeskDb): SiteResponse {
-  const rows = db.users.map((u) => `<tr><td><a href="/users/${u.id}">${esc(u.name)}</a></td><td>${esc(u.department)}</td><td>${db.tickets.filter((t) => t.requester === u.name).length}</td></tr>`);
-  return render('Users', `<table><thead><tr><th>Name</th><th>Department</th><th>Tickets</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+  const rows = db.users.map(
+    (u) =>
+      `<tr><td><a href="/users/${u.id}">${esc(u.name)}</a></td><td>${esc(u.department)}</td><td>${db.tickets.filter((t) => t.requester === u.name).length}</td></tr>`,
+  );
+  return render(
+    'Users',
+    `<table><thead><tr><th>Name</th><th>Department</th><th>Tickets</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  );
 }
 
 // Select-all and the dialog are client-side: the dialog only opens, names the action, and dismisses.
@@ -26,7 +32,8 @@ function userPage(db: HelpdeskDb, u: User, q: URLSearchParams): SiteResponse {
   const mine = db.tickets.filter((t) => t.requester === u.name).sort((a, b) => b.id - a.id);
   const done = BULK[q.get('action') ?? ''];
   const flash = done ? `<p class="flash">${esc(q.get('done') ?? '0')} tickets ${done.verb}.</p>` : '';
-  const box = (t: { id: number; number: string }) => `<input type="checkbox" name="ids" value="${t.id}" aria-label="Select ${esc(t.number)}"> `;
+  const box = (t: { id: number; number: string }) =>
+    `<input type="checkbox" name="ids" value="${t.id}" aria-label="Select ${esc(t.number)}"> `;
   const body = `${flash}${fields([
     ['Name', esc(u.name)],
     ['Department', esc(u.department)],
@@ -50,18 +57,30 @@ function bulk(db: HelpdeskDb, u: User, form: URLSearchParams): SiteResponse {
 }
 
 function agentsPage(db: HelpdeskDb): SiteResponse {
-  const rows = db.agents.map((a) => `<tr><td><a href="/agents/${a.id}">${esc(a.name)}</a></td><td>${esc(a.group)}</td><td>${db.tickets.filter((t) => t.assignee === a.name && t.status !== 'Closed').length}</td></tr>`);
-  return render('Agents', `<table><thead><tr><th>Name</th><th>Group</th><th>Open tickets</th></tr></thead><tbody>${rows.join('')}</tbody></table>`);
+  const rows = db.agents.map(
+    (a) =>
+      `<tr><td><a href="/agents/${a.id}">${esc(a.name)}</a></td><td>${esc(a.group)}</td><td>${db.tickets.filter((t) => t.assignee === a.name && t.status !== 'Closed').length}</td></tr>`,
+  );
+  return render(
+    'Agents',
+    `<table><thead><tr><th>Name</th><th>Group</th><th>Open tickets</th></tr></thead><tbody>${rows.join('')}</tbody></table>`,
+  );
 }
 
 function agentPage(db: HelpdeskDb, id: number): SiteResponse {
   const a = db.agents.find((x) => x.id === id);
   if (!a) return notFound('agent');
-  const held = db.tickets.filter((t) => t.assignee === a.name && t.status !== 'Closed').sort((x, y) => y.id - x.id).slice(0, 20);
-  return render(a.name, `${fields([
-    ['Name', esc(a.name)],
-    ['Group', esc(a.group)],
-  ])}<h2>Assigned tickets</h2>${ticketRows(db, held)}`);
+  const held = db.tickets
+    .filter((t) => t.assignee === a.name && t.status !== 'Closed')
+    .sort((x, y) => y.id - x.id)
+    .slice(0, 20);
+  return render(
+    a.name,
+    `${fields([
+      ['Name', esc(a.name)],
+      ['Group', esc(a.group)],
+    ])}<h2>Assigned tickets</h2>${ticketRows(db, held)}`,
+  );
 }
 
 /** Routes under /users and /agents; undefined when the path is not one of them. */

@@ -19,8 +19,12 @@ const userLink = (db: HelpdeskDb, name: string) => {
 };
 
 export function ticketRows(db: HelpdeskDb, tickets: Ticket[], lead = (_t: Ticket) => ''): string {
-  const head = '<tr><th>Number</th><th>Title</th><th>Category</th><th>Priority</th><th>Status</th><th>Assigned to</th><th>Requester</th></tr>';
-  const rows = tickets.map((t) => `<tr><td>${lead(t)}<a href="/tickets/${t.id}">${esc(t.number)}</a></td><td>${esc(t.title)}</td><td>${esc(t.category)}</td><td>${esc(t.priority)}</td><td>${esc(t.status)}</td><td>${esc(t.assignee || '(unassigned)')}</td><td>${esc(t.requester)}</td></tr>`);
+  const head =
+    '<tr><th>Number</th><th>Title</th><th>Category</th><th>Priority</th><th>Status</th><th>Assigned to</th><th>Requester</th></tr>';
+  const rows = tickets.map(
+    (t) =>
+      `<tr><td>${lead(t)}<a href="/tickets/${t.id}">${esc(t.number)}</a></td><td>${esc(t.title)}</td><td>${esc(t.category)}</td><td>${esc(t.priority)}</td><td>${esc(t.status)}</td><td>${esc(t.assignee || '(unassigned)')}</td><td>${esc(t.requester)}</td></tr>`,
+  );
   return `<table><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -34,7 +38,12 @@ function listPage(db: HelpdeskDb, q: URLSearchParams): SiteResponse {
   const applied = q.get('apply') === '1';
   const matches = db.tickets
     .filter((t) => !text || t.title.toLowerCase().includes(text.toLowerCase()))
-    .filter((t) => (!status || t.status === status) && (!priority || t.priority === priority) && (!category || t.category === category))
+    .filter(
+      (t) =>
+        (!status || t.status === status) &&
+        (!priority || t.priority === priority) &&
+        (!category || t.category === category),
+    )
     .sort((a, b) => b.id - a.id);
   const pages = Math.max(1, Math.ceil(matches.length / PAGE_SIZE));
   const at = Math.min(pages, Math.max(1, idOf(q.get('page') ?? '1') || 1));
@@ -43,21 +52,35 @@ function listPage(db: HelpdeskDb, q: URLSearchParams): SiteResponse {
     next.set('page', String(p));
     return `/tickets?${next}`;
   };
-  const quick = ['All', ...STATUSES].map((s) => `<a href="/tickets${s === 'All' ? '' : `?status=${encodeURIComponent(s)}`}">${esc(s)}</a>`).join(' · ');
+  const quick = ['All', ...STATUSES]
+    .map((s) => `<a href="/tickets${s === 'All' ? '' : `?status=${encodeURIComponent(s)}`}">${esc(s)}</a>`)
+    .join(' · ');
   const anyLabel = { [ANY]: 'Any' };
   const filter = `<details${applied ? ' open' : ''}><summary>Filter</summary><form method="get" action="/tickets">
 ${select('Status', 'status', [ANY, ...STATUSES], status, anyLabel)}${select('Priority', 'priority', [ANY, ...PRIORITIES], priority, anyLabel)}${select('Category', 'category', [ANY, ...CATEGORIES], category, anyLabel)}
 <input type="hidden" name="apply" value="1"><button type="submit">Apply</button></form></details>`;
-  const count = applied ? `<p><strong>${matches.length} ${matches.length === 1 ? 'ticket matches' : 'tickets match'}</strong></p>` : '';
-  const nav = [at > 1 ? `<a href="${esc(link(at - 1))}">Previous page</a>` : '', `<span>Page ${at}</span>`, at < pages ? `<a href="${esc(link(at + 1))}">Next page</a>` : ''].join(' ');
+  const count = applied
+    ? `<p><strong>${matches.length} ${matches.length === 1 ? 'ticket matches' : 'tickets match'}</strong></p>`
+    : '';
+  const nav = [
+    at > 1 ? `<a href="${esc(link(at - 1))}">Previous page</a>` : '',
+    `<span>Page ${at}</span>`,
+    at < pages ? `<a href="${esc(link(at + 1))}">Next page</a>` : '',
+  ].join(' ');
   const body = `<form method="get" action="/tickets"><label>Search tickets <input name="q" value="${esc(text)}"></label><button type="submit">Search</button></form>
 <nav aria-label="Quick filters">${quick}</nav>${filter}${count}${ticketRows(db, matches.slice((at - 1) * PAGE_SIZE, at * PAGE_SIZE))}<p>${nav}</p>`;
   return render('Tickets', body);
 }
 
 function viewPage(db: HelpdeskDb, t: Ticket, q: URLSearchParams): SiteResponse {
-  const flash = q.get('saved') ? '<p class="flash">Changes saved.</p>' : q.get('created') ? `<p class="flash">Ticket ${esc(t.number)} created.</p>` : '';
-  const notes = t.notes.length ? `<ul>${t.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '<p class="muted">No work notes yet.</p>';
+  const flash = q.get('saved')
+    ? '<p class="flash">Changes saved.</p>'
+    : q.get('created')
+      ? `<p class="flash">Ticket ${esc(t.number)} created.</p>`
+      : '';
+  const notes = t.notes.length
+    ? `<ul>${t.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`
+    : '<p class="muted">No work notes yet.</p>';
   const body = `${flash}${fields([
     ['Number', esc(t.number)],
     ['Title', esc(t.title)],
@@ -74,7 +97,10 @@ function viewPage(db: HelpdeskDb, t: Ticket, q: URLSearchParams): SiteResponse {
 }
 
 function printPage(t: Ticket): SiteResponse {
-  return render(`Print ${t.number}`, `<pre>${esc([t.number, t.title, t.category, t.priority, t.status, t.assignee || '(unassigned)', t.requester].join('\n'))}</pre><p><a href="/tickets/${t.id}">Back to ticket</a></p>`);
+  return render(
+    `Print ${t.number}`,
+    `<pre>${esc([t.number, t.title, t.category, t.priority, t.status, t.assignee || '(unassigned)', t.requester].join('\n'))}</pre><p><a href="/tickets/${t.id}">Back to ticket</a></p>`,
+  );
 }
 
 function editPage(db: HelpdeskDb, t: Ticket): SiteResponse {
@@ -86,7 +112,8 @@ ${select('Category', 'category', [UNCLASSIFIED, ...CATEGORIES], t.category)}${se
 }
 
 function saveEdit(t: Ticket, db: HelpdeskDb, form: URLSearchParams): SiteResponse {
-  const pickValid = (value: string | null, allowed: readonly string[], current: string) => (value !== null && allowed.includes(value) ? value : current);
+  const pickValid = (value: string | null, allowed: readonly string[], current: string) =>
+    value !== null && allowed.includes(value) ? value : current;
   const title = (form.get('title') ?? '').trim();
   if (title && title !== t.title) t.title = title;
   t.category = pickValid(form.get('category'), [UNCLASSIFIED, ...CATEGORIES], t.category);
@@ -115,8 +142,12 @@ const TABS: [string, string][] = [
 const TAB_SCRIPT = `<script>for(const t of document.querySelectorAll('button[role=tab]'))t.addEventListener('click',()=>{for(const u of document.querySelectorAll('button[role=tab]')){const on=u===t;u.setAttribute('aria-selected',String(on));document.getElementById(u.getAttribute('aria-controls')).hidden=!on;}});</script>`;
 
 function newPage(d: Draft, errors: string[]): SiteResponse {
-  const tabs = TABS.map(([label, id], i) => `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}" aria-selected="${i === 0}">${label}</button>`).join('');
-  const panel = (id: string, inner: string, shown: boolean) => `<div role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}"${shown ? '' : ' hidden'}>${inner}</div>`;
+  const tabs = TABS.map(
+    ([label, id], i) =>
+      `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}" aria-selected="${i === 0}">${label}</button>`,
+  ).join('');
+  const panel = (id: string, inner: string, shown: boolean) =>
+    `<div role="tabpanel" id="panel-${id}" aria-labelledby="tab-${id}"${shown ? '' : ' hidden'}>${inner}</div>`;
   const body = `${errors.map((e) => `<p class="error">${esc(e)}</p>`).join('')}<form method="post" action="/tickets/new">
 <div role="tablist" aria-label="Form sections">${tabs}</div>
 ${panel('details', `<label>Title <input name="title" value="${esc(d.title)}"></label>${select('Priority', 'priority', PRIORITIES, d.priority)}`, true)}
@@ -136,17 +167,34 @@ function createTicket(db: HelpdeskDb, form: URLSearchParams): SiteResponse {
     notes: (form.get('notes') ?? '').trim(),
     kb: form.get('kb') === '1',
   };
-  const errors = [...(d.title ? [] : ['Title is required.']), ...(d.kb ? [] : ['Confirm that you checked the knowledge base first.'])];
+  const errors = [
+    ...(d.title ? [] : ['Title is required.']),
+    ...(d.kb ? [] : ['Confirm that you checked the knowledge base first.']),
+  ];
   if (errors.length) return newPage(d, errors);
   const id = Math.max(0, ...db.tickets.map((t) => t.id)) + 1;
-  db.tickets.push({ id, number: `INC00${10000 + id}`, title: d.title, category: d.category, priority: d.priority, status: 'New', assignee: '', requester: db.me, opened: '2024-06-30', notes: d.notes ? [d.notes] : [] });
+  db.tickets.push({
+    id,
+    number: `INC00${10000 + id}`,
+    title: d.title,
+    category: d.category,
+    priority: d.priority,
+    status: 'New',
+    assignee: '',
+    requester: db.me,
+    opened: '2024-06-30',
+    notes: d.notes ? [d.notes] : [],
+  });
   return { redirect: `/tickets/${id}?created=1` };
 }
 
 /** Routes under /tickets; undefined when the path is not a ticket page. */
 export function ticketPages(db: HelpdeskDb, r: SiteRequest): SiteResponse | undefined {
   if (r.path === '/tickets') return listPage(db, r.query);
-  if (r.path === '/tickets/new') return r.method === 'POST' ? createTicket(db, r.form) : newPage({ title: '', priority: 'Moderate', category: UNCLASSIFIED, notes: '', kb: false }, []);
+  if (r.path === '/tickets/new')
+    return r.method === 'POST'
+      ? createTicket(db, r.form)
+      : newPage({ title: '', priority: 'Moderate', category: UNCLASSIFIED, notes: '', kb: false }, []);
   const m = r.path.match(/^\/tickets\/(\d+)(?:\/(edit|notes|print))?$/);
   if (!m) return undefined;
   const t = db.tickets.find((x) => x.id === idOf(m[1]));

@@ -14,9 +14,14 @@ const CSS = `.tabs a{margin-right:12px} .tabs a[aria-current]{font-weight:bold} 
 .facts dd{margin:0} details.menu{display:inline-block;margin-left:8px} details.menu summary{cursor:pointer;padding:0 6px;border:1px solid #ccc}
 .card h3{margin:2px 0;font-size:15px} .status{background:#e8f4e8;padding:4px 8px}`;
 
-export const layout = (title: string, body: string) => ({ html: page({ site: SITE, title, nav: NAV, body, css: CSS }) });
+export const layout = (title: string, body: string) => ({
+  html: page({ site: SITE, title, nav: NAV, body, css: CSS }),
+});
 
-export const notFound = () => ({ status: 404, html: page({ site: SITE, title: 'Not found', nav: NAV, body: '<p>That page does not exist.</p>' }) });
+export const notFound = () => ({
+  status: 404,
+  html: page({ site: SITE, title: 'Not found', nav: NAV, body: '<p>That page does not exist.</p>' }),
+});
 
 export const byPopularity = (a: Recipe, b: Recipe) => b.ratingCount - a.ratingCount || a.id - b.id;
 export const byRating = (a: Recipe, b: Recipe) => b.rating - a.rating || b.ratingCount - a.ratingCount || a.id - b.id;
@@ -49,17 +54,28 @@ export function paged(db: RecipeDb, list: Recipe[], query: URLSearchParams, path
     q.set('page', String(p));
     return `${path}?${q.toString()}`;
   };
-  const links = [n > 1 ? `<a href="${esc(href(n - 1))}">Previous page</a>` : '', `<span>Page ${n} of ${pages}</span>`, n < pages ? `<a href="${esc(href(n + 1))}">Next page</a>` : '']
+  const links = [
+    n > 1 ? `<a href="${esc(href(n - 1))}">Previous page</a>` : '',
+    `<span>Page ${n} of ${pages}</span>`,
+    n < pages ? `<a href="${esc(href(n + 1))}">Next page</a>` : '',
+  ]
     .filter(Boolean)
     .join(' · ');
-  const cards = list.slice((n - 1) * perPage, n * perPage).map((x) => card(db, x)).join('');
+  const cards = list
+    .slice((n - 1) * perPage, n * perPage)
+    .map((x) => card(db, x))
+    .join('');
   return `<section aria-label="Results">${cards || '<p>No recipes.</p>'}</section><nav aria-label="Pages">${links}</nav>`;
 }
 
 /** The sort control: one link per order (the current one is marked, not linked). */
 export function sortLinks(path: string, sort: string | null): string {
   const current = sort ?? 'popular';
-  const links = SORTS.map(([k, label]) => (k === current ? `<strong aria-current="true">${label}</strong>` : `<a href="${esc(`${path}?sort=${k}`)}">${label}</a>`));
+  const links = SORTS.map(([k, label]) =>
+    k === current
+      ? `<strong aria-current="true">${label}</strong>`
+      : `<a href="${esc(`${path}?sort=${k}`)}">${label}</a>`,
+  );
   return `<nav aria-label="Sort by">Sort by: ${links.join(' · ')}</nav>`;
 }
 

@@ -34,20 +34,28 @@ function sorted(products: Product[], sort: string | null): Product[] {
 }
 
 const options = (list: [string, string][], current: string | null) =>
-  list.map(([v, label]) => `<option value="${esc(v)}"${v === (current ?? '') ? ' selected' : ''}>${esc(label)}</option>`).join('');
+  list
+    .map(([v, label]) => `<option value="${esc(v)}"${v === (current ?? '') ? ' selected' : ''}>${esc(label)}</option>`)
+    .join('');
 
 /** The listing table: ratings shown as the nearest half star, like the star icons they stand for. */
 function listing(products: Product[]): string {
   if (!products.length) return '<p>No products match.</p>';
   const rows = products
-    .map((p) => `<tr><td><a href="/p/${p.id}">${esc(p.name)}</a></td><td>${shownStars(p.rating).toFixed(1)} out of 5 stars</td><td>${p.ratings}</td><td>${money(p.price)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><a href="/p/${p.id}">${esc(p.name)}</a></td><td>${shownStars(p.rating).toFixed(1)} out of 5 stars</td><td>${p.ratings}</td><td>${money(p.price)}</td></tr>`,
+    )
     .join('');
   return `<table><thead><tr><th>Product</th><th>Rating</th><th>Reviews</th><th>Price</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function home(db: ShopDb): SiteResponse {
   const cats = db.categories.map((c) => `<li><a href="/c/${slug(c)}">${esc(c)}</a></li>`).join('');
-  return shopPage('Welcome to ShopLite', `<h2>Shop by department</h2><ul>${cats}</ul><p class="muted">Free shipping on orders of $50 or more.</p>`);
+  return shopPage(
+    'Welcome to ShopLite',
+    `<h2>Shop by department</h2><ul>${cats}</ul><p class="muted">Free shipping on orders of $50 or more.</p>`,
+  );
 }
 
 function department(db: ShopDb, name: string, request: SiteRequest): SiteResponse {
@@ -75,9 +83,16 @@ function search(db: ShopDb, request: SiteRequest): SiteResponse {
   const sort = request.query.get('sort');
   const found = words.length ? db.products.filter((p) => matches(p, words)) : [];
   // Relevance: exact name matches first, then the most reviewed.
-  const ranked = sort ? sorted(found, sort) : sorted(found, 'featured').sort((a, b) => Number(b.name.toLowerCase() === q.toLowerCase()) - Number(a.name.toLowerCase() === q.toLowerCase()));
+  const ranked = sort
+    ? sorted(found, sort)
+    : sorted(found, 'featured').sort(
+        (a, b) => Number(b.name.toLowerCase() === q.toLowerCase()) - Number(a.name.toLowerCase() === q.toLowerCase()),
+      );
   const form = `<form method="get" action="/search" class="row"><input type="hidden" name="q" value="${esc(q)}"><label for="rsort">Sort results by</label><select id="rsort" name="sort">${options(SEARCH_SORTS, sort)}</select><button type="submit">Sort</button></form>`;
-  return shopPage(`Results for "${q}"`, form + `<p class="muted">${ranked.length} results</p>` + listing(ranked.slice(0, 20)));
+  return shopPage(
+    `Results for "${q}"`,
+    form + `<p class="muted">${ranked.length} results</p>` + listing(ranked.slice(0, 20)),
+  );
 }
 
 function specValue(value: number, unit: string): string {
@@ -86,9 +101,17 @@ function specValue(value: number, unit: string): string {
 
 function productPage(db: ShopDb, product: Product, units: Units): SiteResponse {
   const p = product;
-  const maker = p.specs.map((s) => `<tr><td>${esc(s.label)}</td><td>${s.claim > s.value ? 'up to' : 'as low as'} ${specValue(s.claim, s.unit)}</td></tr>`).join('');
+  const maker = p.specs
+    .map(
+      (s) =>
+        `<tr><td>${esc(s.label)}</td><td>${s.claim > s.value ? 'up to' : 'as low as'} ${specValue(s.claim, s.unit)}</td></tr>`,
+    )
+    .join('');
   const questions = p.specs
-    .map((s) => `<p><strong>Q:</strong> What ${esc(s.label.toLowerCase())} do you really get?<br><strong>A:</strong> About ${specValue(s.customer, s.unit)} in my experience. <span class="muted">(verified buyer)</span></p>`)
+    .map(
+      (s) =>
+        `<p><strong>Q:</strong> What ${esc(s.label.toLowerCase())} do you really get?<br><strong>A:</strong> About ${specValue(s.customer, s.unit)} in my experience. <span class="muted">(verified buyer)</span></p>`,
+    )
     .join('');
   const tech = p.specs.map((s) => `<tr><td>${esc(s.label)}</td><td>${specValue(s.value, s.unit)}</td></tr>`).join('');
   const qty = [1, 2, 3, 4, 5].map((n) => `<option value="${n}">${n}</option>`).join('');

@@ -6,7 +6,9 @@ import type { SiteRequest, SiteResponse } from '../../site.ts';
 import { type CartLine, money, type Order, type ShopDb, type Totals, totalsOf } from './db.ts';
 import { notFound, shopPage } from './layout.ts';
 
-const goTo = (path: string, msg?: string): SiteResponse => ({ redirect: msg ? `${path}?msg=${encodeURIComponent(msg)}` : path });
+const goTo = (path: string, msg?: string): SiteResponse => ({
+  redirect: msg ? `${path}?msg=${encodeURIComponent(msg)}` : path,
+});
 
 const productName = (db: ShopDb, id: number) => db.products.find((p) => p.id === id)?.name ?? `#${id}`;
 
@@ -15,7 +17,9 @@ function linesTable(db: ShopDb, lines: CartLine[], removable: boolean): string {
     .map((l) => {
       const p = db.products.find((x) => x.id === l.productId);
       const name = productName(db, l.productId);
-      const remove = removable ? `<td><form method="post" action="/cart/remove"><input type="hidden" name="product" value="${l.productId}"><button type="submit" aria-label="Remove ${esc(name)}">Remove</button></form></td>` : '';
+      const remove = removable
+        ? `<td><form method="post" action="/cart/remove"><input type="hidden" name="product" value="${l.productId}"><button type="submit" aria-label="Remove ${esc(name)}">Remove</button></form></td>`
+        : '';
       return `<tr><td><a href="/p/${l.productId}">${esc(name)}</a></td><td>${l.qty}</td><td>${money(p?.price ?? 0)}</td><td>${money((p?.price ?? 0) * l.qty)}</td>${remove}</tr>`;
     })
     .join('');
@@ -28,7 +32,11 @@ function cartPage(db: ShopDb, msg: string | null): SiteResponse {
   const t = totalsOf(db, lines, null);
   const voucher = `<form method="post" action="/cart/voucher" class="row"><label for="voucher">Gift card or voucher</label><input id="voucher" name="code" value="${esc(db.cart.voucher ?? '')}"><button type="submit">Redeem</button></form>`;
   const proceed = `<form method="get" action="/checkout/shipping"><button type="submit">Proceed to checkout</button></form>`;
-  return shopPage('Your cart', `${linesTable(db, lines, true)}<p><strong>Cart total: ${money(t.subtotal)}</strong></p>${voucher}${proceed}`, msg);
+  return shopPage(
+    'Your cart',
+    `${linesTable(db, lines, true)}<p><strong>Cart total: ${money(t.subtotal)}</strong></p>${voucher}${proceed}`,
+    msg,
+  );
 }
 
 function summary(t: Totals, withTax: boolean): string {
@@ -82,7 +90,12 @@ function placeOrder(db: ShopDb, lines: CartLine[], coupon: string | null, vouche
   const t = totalsOf(db, lines, coupon);
   const order: Order = {
     id: db.nextOrderId,
-    lines: lines.map((l) => ({ productId: l.productId, name: productName(db, l.productId), qty: l.qty, price: db.products.find((p) => p.id === l.productId)?.price ?? 0 })),
+    lines: lines.map((l) => ({
+      productId: l.productId,
+      name: productName(db, l.productId),
+      qty: l.qty,
+      price: db.products.find((p) => p.id === l.productId)?.price ?? 0,
+    })),
     ...t,
     coupon,
     voucher,
@@ -95,14 +108,25 @@ function placeOrder(db: ShopDb, lines: CartLine[], coupon: string | null, vouche
 
 function ordersPage(db: ShopDb): SiteResponse {
   if (!db.orders.length) return shopPage('Your orders', '<p>You have not placed any orders yet.</p>');
-  const rows = db.orders.map((o) => `<tr><td><a href="/orders/${o.id}">Order #${o.id}</a></td><td>${esc(o.placedOn)}</td><td>${money(o.total)}</td></tr>`).join('');
-  return shopPage('Your orders', `<table><thead><tr><th>Order</th><th>Placed</th><th>Total</th></tr></thead><tbody>${rows}</tbody></table>`);
+  const rows = db.orders
+    .map(
+      (o) =>
+        `<tr><td><a href="/orders/${o.id}">Order #${o.id}</a></td><td>${esc(o.placedOn)}</td><td>${money(o.total)}</td></tr>`,
+    )
+    .join('');
+  return shopPage(
+    'Your orders',
+    `<table><thead><tr><th>Order</th><th>Placed</th><th>Total</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 function orderPage(db: ShopDb, order: Order): SiteResponse {
   const lines = order.lines.map((l) => ({ productId: l.productId, qty: l.qty }));
   const coupon = order.coupon ? `<p>Coupon: ${esc(order.coupon)}</p>` : '';
-  return shopPage(`Order #${order.id}`, `<p>Thank you! Your order was placed on ${esc(order.placedOn)}.</p>${linesTable(db, lines, false)}${coupon}${summary(order, true)}`);
+  return shopPage(
+    `Order #${order.id}`,
+    `<p>Thank you! Your order was placed on ${esc(order.placedOn)}.</p>${linesTable(db, lines, false)}${coupon}${summary(order, true)}`,
+  );
 }
 
 const UNIT_OPTIONS: [string, string][] = [
@@ -113,7 +137,9 @@ const UNIT_OPTIONS: [string, string][] = [
 
 function settingsPage(request: SiteRequest, msg: string | null): SiteResponse {
   const current = request.cookies.units ?? 'lb';
-  const units = UNIT_OPTIONS.map(([v, l]) => `<option value="${v}"${v === current ? ' selected' : ''}>${l}</option>`).join('');
+  const units = UNIT_OPTIONS.map(
+    ([v, l]) => `<option value="${v}"${v === current ? ' selected' : ''}>${l}</option>`,
+  ).join('');
   const body = `<form method="post" action="/settings"><div class="row"><label for="units">Units</label><select id="units" name="units">${units}</select></div>
 <div class="row"><label for="lang">Language</label><select id="lang" name="lang"><option>English</option><option>Español</option></select></div>
 <button type="submit">Save settings</button></form>`;
@@ -147,7 +173,8 @@ function post(db: ShopDb, request: SiteRequest): SiteResponse | undefined {
     }
     case '/checkout/coupon': {
       const code = (f.get('code') ?? '').trim().toUpperCase();
-      if (!db.coupons.some((c) => c.code === code)) return goTo('/checkout/payment', `Coupon ${code || '(empty)'} is not valid.`);
+      if (!db.coupons.some((c) => c.code === code))
+        return goTo('/checkout/payment', `Coupon ${code || '(empty)'} is not valid.`);
       db.cart.coupon = code;
       return goTo('/checkout/payment', `Coupon ${code} applied.`);
     }

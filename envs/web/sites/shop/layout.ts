@@ -28,5 +28,8 @@ export function shopPage(title: string, body: string, notice?: string | null): S
 }
 
 export function notFound(what: string): SiteResponse {
-  return { status: 404, ...shopPage('Not found', `<p>${esc(what)} was not found.</p><p><a href="/">Back to the home page</a></p>`) };
+  return {
+    status: 404,
+    ...shopPage('Not found', `<p>${esc(what)} was not found.</p><p><a href="/">Back to the home page</a></p>`),
+  };
 }

@@ -32,23 +32,40 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 const cheapestRated: WebTemplate<ShopDb> = {
   id: 'cheapest-rated',
-  quirk: 'the listing rounds ratings to half stars; the exact "Minimum rating" filter and the price sort hide under "Refine ▸"',
+  quirk:
+    'the listing rounds ratings to half stars; the exact "Minimum rating" filter and the price sort hide under "Refine ▸"',
   generate(_random, instance, db): WebInstance<ShopDb> {
     const combos = db.categories.flatMap((category) =>
       RATING_THRESHOLDS.map((t) => {
         const inDept = db.products.filter((p) => p.category === category);
-        return { category, t, real: cheapest(inDept.filter((p) => p.rating >= t)), shown: cheapest(inDept.filter((p) => shownStars(p.rating) >= t)) };
+        return {
+          category,
+          t,
+          real: cheapest(inDept.filter((p) => p.rating >= t)),
+          shown: cheapest(inDept.filter((p) => shownStars(p.rating) >= t)),
+        };
       }),
     );
     const valid = combos.filter((c) => c.real && c.shown && c.real.price !== c.shown.price);
-    const c = pick(ordered('cheapest-rated', valid, (x) => String(x.real?.price)), instance, 'cheapest-rated');
+    const c = pick(
+      ordered('cheapest-rated', valid, (x) => String(x.real?.price)),
+      instance,
+      'cheapest-rated',
+    );
     const real = c.real as Product;
     const t = c.t.toFixed(1);
     return {
       instruction: `On ShopLite, find the cheapest ${c.category} product rated at least ${t} stars and give its price.`,
       start: '/',
       check: ({ answer }) => numberAnswer(real.price / 100, answer),
-      oracle: [`Click link "${c.category}"`, 'Click generic "Refine ▸"', 'Select combobox "Sort by"; Price: low to high', `Select combobox "Minimum rating"; ${t} & up`, 'Click button "Apply"', `ANSWER; ${dollars(real.price)}`],
+      oracle: [
+        `Click link "${c.category}"`,
+        'Click generic "Refine ▸"',
+        'Select combobox "Sort by"; Price: low to high',
+        `Select combobox "Minimum rating"; ${t} & up`,
+        'Click button "Apply"',
+        `ANSWER; ${dollars(real.price)}`,
+      ],
       expected: `answer ${money(real.price)} (${real.name}, rated ${real.rating})`,
     };
   },
@@ -56,16 +73,24 @@ const cheapestRated: WebTemplate<ShopDb> = {
 
 const specValue: WebTemplate<ShopDb> = {
   id: 'spec-value',
-  quirk: 'the measured spec is only in the collapsed "Technical details"; "From the manufacturer" and "Customer questions" give other figures',
+  quirk:
+    'the measured spec is only in the collapsed "Technical details"; "From the manufacturer" and "Customer questions" give other figures',
   generate(_random, instance, db): WebInstance<ShopDb> {
     const pairs = db.products.flatMap((product) => product.specs.map((spec) => ({ product, spec })));
-    const unique = ordered('spec-value', pairs, (x) => x.product.name).filter((x, i, all) => all.findIndex((y) => y.spec.value === x.spec.value) === i);
+    const unique = ordered('spec-value', pairs, (x) => x.product.name).filter(
+      (x, i, all) => all.findIndex((y) => y.spec.value === x.spec.value) === i,
+    );
     const { product, spec } = pick(unique, instance, 'spec-value');
     return {
       instruction: `On ShopLite, what is the ${spec.label.toLowerCase()} of the "${product.name}"? Give the number.`,
       start: '/',
       check: ({ answer }) => numberAnswer(spec.value, answer),
-      oracle: [`Type searchbox "Search"; ${product.name}`, `Click link "${product.name}"`, 'Click generic "Technical details"', `ANSWER; ${spec.value}`],
+      oracle: [
+        `Type searchbox "Search"; ${product.name}`,
+        `Click link "${product.name}"`,
+        'Click generic "Technical details"',
+        `ANSWER; ${spec.value}`,
+      ],
       expected: `answer ${spec.value} ${spec.unit} (the manufacturer claims ${spec.claim}, a customer says ${spec.customer})`,
     };
   },
@@ -73,9 +98,14 @@ const specValue: WebTemplate<ShopDb> = {
 
 const couponOrder: WebTemplate<ShopDb> = {
   id: 'coupon-order',
-  quirk: 'the coupon field exists only on checkout step 2 (payment); the cart\'s "Gift card or voucher" field, "Buy now" and the shipping step\'s "Place your order" all end in an order without it',
+  quirk:
+    'the coupon field exists only on checkout step 2 (payment); the cart\'s "Gift card or voucher" field, "Buy now" and the shipping step\'s "Place your order" all end in an order without it',
   generate(random, instance, db): WebInstance<ShopDb> {
-    const product = pick(ordered('coupon-order', db.products, (p) => p.name), instance, 'coupon-order');
+    const product = pick(
+      ordered('coupon-order', db.products, (p) => p.name),
+      instance,
+      'coupon-order',
+    );
     const coupon = db.coupons[Math.floor(random() * db.coupons.length)] as ShopDb['coupons'][number];
     return {
       instruction: `On ShopLite, order one "${product.name}" with the coupon code ${coupon.code}.`,
@@ -89,7 +119,10 @@ const couponOrder: WebTemplate<ShopDb> = {
           after,
           [
             { what: 'exactly one new order', holds: added.length === 1 },
-            { what: `the order holds one ${product.name} and nothing else`, holds: lines.length === 1 && lines[0]?.productId === product.id && lines[0]?.qty === 1 },
+            {
+              what: `the order holds one ${product.name} and nothing else`,
+              holds: lines.length === 1 && lines[0]?.productId === product.id && lines[0]?.qty === 1,
+            },
             { what: `coupon ${coupon.code} applied to the order`, holds: order?.coupon === coupon.code },
           ],
           ['orders', 'cart', 'nextOrderId'],
@@ -112,7 +145,8 @@ const couponOrder: WebTemplate<ShopDb> = {
 
 const orderTotal: WebTemplate<ShopDb> = {
   id: 'order-total',
-  quirk: 'tax is only added on checkout step 2 (payment, "Order total"); the cart total and the shipping step\'s estimated total leave it out',
+  quirk:
+    'tax is only added on checkout step 2 (payment, "Order total"); the cart total and the shipping step\'s estimated total leave it out',
   generate(_random, instance, db): WebInstance<ShopDb> {
     // Quantities cycle 2, 3, 4 by instance; a product whose total an earlier instance already has is skipped.
     const qtyOf = (i: number) => 2 + (i % 3);
@@ -156,17 +190,26 @@ function roundedDiff(a: number, b: number, gramsPerUnit: number): number {
 
 const weightDiff: WebTemplate<ShopDb> = {
   id: 'weight-diff',
-  quirk: 'weights show in pounds with one decimal; Settings › Units › "Metric (g)" shows exact grams (the "Metric (kg)" option rounds too)',
+  quirk:
+    'weights show in pounds with one decimal; Settings › Units › "Metric (g)" shows exact grams (the "Metric (kg)" option rounds too)',
   generate(_random, instance, db): WebInstance<ShopDb> {
     const byId = [...db.products].sort((a, b) => a.id - b.id);
-    const pairs = byId.flatMap((a, i) => byId.slice(i + 1).map((b) => (a.weightGrams > b.weightGrams ? { heavy: a, light: b } : { heavy: b, light: a })));
+    const pairs = byId.flatMap((a, i) =>
+      byId.slice(i + 1).map((b) => (a.weightGrams > b.weightGrams ? { heavy: a, light: b } : { heavy: b, light: a })),
+    );
     const fair = pairs.filter(({ heavy, light }) => {
       const diff = heavy.weightGrams - light.weightGrams;
-      return diff > 50 && Math.abs(roundedDiff(heavy.weightGrams, light.weightGrams, 453.592) - diff) > 3 && Math.abs(roundedDiff(heavy.weightGrams, light.weightGrams, 1000) - diff) > 3;
+      return (
+        diff > 50 &&
+        Math.abs(roundedDiff(heavy.weightGrams, light.weightGrams, 453.592) - diff) > 3 &&
+        Math.abs(roundedDiff(heavy.weightGrams, light.weightGrams, 1000) - diff) > 3
+      );
     });
     const ord = ordered('weight-diff', fair, (x) => String(x.heavy.weightGrams - x.light.weightGrams));
     const used = new Set<number>();
-    const distinct = ord.filter((x) => !used.has(x.heavy.id) && !used.has(x.light.id) && used.add(x.heavy.id) && used.add(x.light.id));
+    const distinct = ord.filter(
+      (x) => !used.has(x.heavy.id) && !used.has(x.light.id) && used.add(x.heavy.id) && used.add(x.light.id),
+    );
     const { heavy, light } = pick(distinct, instance, 'weight-diff');
     const diff = heavy.weightGrams - light.weightGrams;
     return {

@@ -8,13 +8,17 @@ import { euros, toDmy } from './format.ts';
 export const ACCEPT_LABEL = 'I accept the cancellation terms';
 
 const statusLabel = (b: Booking) => (b.status === 'confirmed' ? 'Confirmed' : 'Cancelled');
-const what = (b: Booking) => (b.kind === 'hotel' ? `${b.title} · ${b.nights} night${b.nights > 1 ? 's' : ''}` : b.title);
+const what = (b: Booking) =>
+  b.kind === 'hotel' ? `${b.title} · ${b.nights} night${b.nights > 1 ? 's' : ''}` : b.title;
 
 export function bookingsPage(db: TravelDb, req: SiteRequest): string {
   const cancelled = req.query.get('cancelled');
   const notice = cancelled ? `<p role="status">Booking ${esc(cancelled)} has been cancelled.</p>` : '';
   const rows = db.bookings
-    .map((b) => `<tr><td>${esc(b.ref)}</td><td>${esc(what(b))}</td><td>${esc(toDmy(b.date))}</td><td>${statusLabel(b)}</td><td><a href="/bookings/${esc(b.ref)}" aria-label="Manage ${esc(b.ref)}">Manage</a></td></tr>`)
+    .map(
+      (b) =>
+        `<tr><td>${esc(b.ref)}</td><td>${esc(what(b))}</td><td>${esc(toDmy(b.date))}</td><td>${statusLabel(b)}</td><td><a href="/bookings/${esc(b.ref)}" aria-label="Manage ${esc(b.ref)}">Manage</a></td></tr>`,
+    )
     .join('');
   return `${notice}<table><thead><tr><th>Reference</th><th>Booking</th><th>Date</th><th>Status</th><th></th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -26,8 +30,12 @@ export function refundOf(b: Booking): { fee: number; refund: number } {
 }
 
 export function bookingPage(b: Booking, req: SiteRequest): string {
-  const fresh = req.query.get('new') === '1' ? '<p role="status">Booking confirmed. A confirmation email is on its way.</p>' : '';
-  const rate = b.kind === 'hotel' ? `<dt>Rate</dt><dd>${b.rate === 'flexible' ? 'Flexible (free cancellation)' : 'Standard (non-refundable)'}</dd>` : '';
+  const fresh =
+    req.query.get('new') === '1' ? '<p role="status">Booking confirmed. A confirmation email is on its way.</p>' : '';
+  const rate =
+    b.kind === 'hotel'
+      ? `<dt>Rate</dt><dd>${b.rate === 'flexible' ? 'Flexible (free cancellation)' : 'Standard (non-refundable)'}</dd>`
+      : '';
   const action =
     b.status === 'confirmed'
       ? `<form method="get" action="/bookings/${esc(b.ref)}/cancel"><button type="submit">Cancel booking</button></form>`
@@ -36,7 +44,8 @@ export function bookingPage(b: Booking, req: SiteRequest): string {
 }
 
 export function cancelPage(b: Booking, error = ''): string {
-  if (b.status !== 'confirmed') return '<p>This booking is already cancelled.</p><p><a href="/bookings">Back to my bookings</a></p>';
+  if (b.status !== 'confirmed')
+    return '<p>This booking is already cancelled.</p><p><a href="/bookings">Back to my bookings</a></p>';
   const { fee, refund } = refundOf(b);
   return `<p>You are about to cancel <strong>${esc(what(b))}</strong> (${esc(b.ref)}).</p>
 <p>Cancellation fee: ${euros(fee)} · Refund: ${euros(refund)}</p>${error ? `<p role="alert">${esc(error)}</p>` : ''}

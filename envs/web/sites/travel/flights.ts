@@ -9,7 +9,11 @@ import { dayLabel, duration, euros, fromDmy, stopsLabel, toDmy } from './format.
 export const PAGE_SIZE = 6;
 export const FLEX_LABEL = 'Flexible dates (±3 days)';
 // Labels without colons: the snapshot quotes a line with ": " in it, and such option lines do not parse as options.
-export const SORTS = { price: 'Lowest price first', departure: 'Earliest departure first', duration: 'Shortest duration first' } as const;
+export const SORTS = {
+  price: 'Lowest price first',
+  departure: 'Earliest departure first',
+  duration: 'Shortest duration first',
+} as const;
 export type SortKey = keyof typeof SORTS;
 
 export interface FlightQuery {
@@ -46,7 +50,14 @@ const byDeparture = (a: Flight, b: Flight) => a.date.localeCompare(b.date) || a.
 const byDuration = (a: Flight, b: Flight) => a.minutes - b.minutes || a.price - b.price;
 
 /** Every result row of a search, in display order (all pages). */
-export function searchFlights(db: TravelDb, from: string, to: string, date: string, flex: boolean, sort: SortKey): Flight[] {
+export function searchFlights(
+  db: TravelDb,
+  from: string,
+  to: string,
+  date: string,
+  flex: boolean,
+  sort: SortKey,
+): Flight[] {
   const onRoute = db.flights.filter((f) => f.from === from && f.to === to);
   const rows = onRoute.filter((f) => f.date === date);
   if (flex) {
@@ -77,13 +88,27 @@ function resultsTable(rows: Flight[], q: FlightQuery, names: Record<string, stri
   const pageNo = Math.min(q.page, pages);
   const shown = rows.slice((pageNo - 1) * PAGE_SIZE, pageNo * PAGE_SIZE);
   const link = (p: number, label: string) => {
-    const params = new URLSearchParams({ from: q.from, to: q.to, date: q.date, flex: q.flex ? '1' : '0', sort: q.sort, page: String(p) });
+    const params = new URLSearchParams({
+      from: q.from,
+      to: q.to,
+      date: q.date,
+      flex: q.flex ? '1' : '0',
+      sort: q.sort,
+      page: String(p),
+    });
     return `<a href="/flights?${esc(params.toString())}">${label}</a>`;
   };
   const body = shown
-    .map((f) => `<tr><td>${esc(f.no)}</td><td>${esc(dayLabel(f.date))}</td><td>${f.dep}</td><td>${f.arr}</td><td>${stopsLabel(f.stops)}</td><td>${duration(f.minutes)}</td><td>${euros(f.price)}</td></tr>`)
+    .map(
+      (f) =>
+        `<tr><td>${esc(f.no)}</td><td>${esc(dayLabel(f.date))}</td><td>${f.dep}</td><td>${f.arr}</td><td>${stopsLabel(f.stops)}</td><td>${duration(f.minutes)}</td><td>${euros(f.price)}</td></tr>`,
+    )
     .join('');
-  const nav = [pageNo > 1 ? link(pageNo - 1, 'Previous page') : '', `<span>Page ${pageNo} of ${pages}</span>`, pageNo < pages ? link(pageNo + 1, 'Next page') : ''];
+  const nav = [
+    pageNo > 1 ? link(pageNo - 1, 'Previous page') : '',
+    `<span>Page ${pageNo} of ${pages}</span>`,
+    pageNo < pages ? link(pageNo + 1, 'Next page') : '',
+  ];
   return `<h2>${rows.length} flights · ${esc(names[rows[0]?.from ?? ''] ?? '')} → ${esc(names[rows[0]?.to ?? ''] ?? '')}</h2>
 <p class="muted">One-way fares per adult, taxes included. Sorted by ${esc(SORTS[q.sort].toLowerCase())}.</p>
 <table><thead><tr><th>Flight</th><th>Date</th><th>Departs</th><th>Arrives</th><th>Stops</th><th>Duration</th><th>Price</th></tr></thead><tbody>${body}</tbody></table>
@@ -106,7 +131,8 @@ export function flightsPage(db: TravelDb, req: SiteRequest): string {
   else if (!iso) note = 'Enter the date as DD/MM/YYYY.';
   if (note || !from || !to || !iso) return `${form}<p role="status">${esc(note)}</p>`;
   const rows = searchFlights(db, from.code, to.code, iso, q.flex, q.sort);
-  if (!rows.length) return `${form}<p role="status">No flights from ${esc(from.name)} to ${esc(to.name)} on ${esc(toDmy(iso))}.</p>`;
+  if (!rows.length)
+    return `${form}<p role="status">No flights from ${esc(from.name)} to ${esc(to.name)} on ${esc(toDmy(iso))}.</p>`;
   const names = Object.fromEntries([...db.origins, ...db.destinations].map((c) => [c.code, c.name]));
   return form + resultsTable(rows, q, names);
 }

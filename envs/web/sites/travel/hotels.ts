@@ -28,13 +28,17 @@ export function hotelListPage(db: TravelDb, req: SiteRequest): string {
 <label><input type="checkbox" name="free" value="1"${freeCancel ? ' checked' : ''}> Free cancellation</label>
 <label><input type="checkbox" name="stars4" value="1"${fourStars ? ' checked' : ''}> 4 stars and up</label>
 <button type="submit">Apply filters</button></details></form>`;
-  if (!city.trim()) return `${form}<p class="muted">Cities: ${esc([...new Set(db.hotels.map((h) => h.city))].join(', '))}.</p>`;
+  if (!city.trim())
+    return `${form}<p class="muted">Cities: ${esc([...new Set(db.hotels.map((h) => h.city))].join(', '))}.</p>`;
   const hotels = hotelsInCity(db, city)
     .filter((h) => (!freeCancel || h.flexNightly > 0) && (!fourStars || h.stars >= 4))
     .sort((a, b) => a.nightly - b.nightly);
   if (!hotels.length) return `${form}<p role="status">No hotels found in "${esc(city)}".</p>`;
   const cards = hotels
-    .map((h) => `<div class="card"><a href="/hotels/${h.id}">${esc(h.name)}</a> <span>${starsOf(h.stars)}</span> <span>· ${esc(h.area)} ·</span> <span>from ${euros(h.nightly)} / night</span></div>`)
+    .map(
+      (h) =>
+        `<div class="card"><a href="/hotels/${h.id}">${esc(h.name)}</a> <span>${starsOf(h.stars)}</span> <span>· ${esc(h.area)} ·</span> <span>from ${euros(h.nightly)} / night</span></div>`,
+    )
     .join('');
   return `${form}<h2>${hotels.length} hotels in ${esc(hotels[0]?.city ?? city)}</h2>${cards}`;
 }
@@ -68,6 +72,16 @@ export function bookHotel(db: TravelDb, hotel: Hotel, req: SiteRequest): SiteRes
   const nights = Math.min(MAX_NIGHTS, Math.max(1, Number.parseInt(req.form.get('nights') ?? '1', 10) || 1));
   const rate = req.form.get('rate') === 'flexible' && hotel.flexNightly ? 'flexible' : 'standard';
   const ref = nextRef(db);
-  db.bookings.push({ ref, kind: 'hotel', title: `${hotel.name}, ${hotel.city}`, date: FIRST_DAY, nights, hotelId: hotel.id, rate, total: stayTotal(db, hotel, nights, rate), status: 'confirmed' });
+  db.bookings.push({
+    ref,
+    kind: 'hotel',
+    title: `${hotel.name}, ${hotel.city}`,
+    date: FIRST_DAY,
+    nights,
+    hotelId: hotel.id,
+    rate,
+    total: stayTotal(db, hotel, nights, rate),
+    status: 'confirmed',
+  });
   return { redirect: `/bookings/${ref}?new=1` };
 }

@@ -16,12 +16,16 @@ const NAV: [string, string][] = [
 ];
 
 const show = (title: string, body: string): SiteResponse => ({ html: page({ site: TITLE, title, nav: NAV, body }) });
-const notFound = (what: string): SiteResponse => ({ status: 404, html: page({ site: TITLE, title: 'Not found', nav: NAV, body: `<p>${what} not found.</p>` }) });
+const notFound = (what: string): SiteResponse => ({
+  status: 404,
+  html: page({ site: TITLE, title: 'Not found', nav: NAV, body: `<p>${what} not found.</p>` }),
+});
 
 function route(db: TravelDb, req: SiteRequest): SiteResponse {
   const parts = req.path.split('/').filter(Boolean);
   const [section, id, action] = parts;
-  if (req.method === 'GET' && (req.path === '/' || req.path === '/flights')) return show(req.path === '/' ? 'Search flights' : 'Flights', flightsPage(db, req));
+  if (req.method === 'GET' && (req.path === '/' || req.path === '/flights'))
+    return show(req.path === '/' ? 'Search flights' : 'Flights', flightsPage(db, req));
   if (section === 'hotels') {
     if (!id) return show('Hotels', hotelListPage(db, req));
     const hotel = db.hotels.find((h) => String(h.id) === id);

@@ -25,8 +25,15 @@ const QUESTIONS: Record<string, string> = {
 const isWhen = (id: string) => ['q1', 'q2', 'q5'].includes(id);
 
 function context(reported: Clustering[], step = 1): ModelParent {
-  const tasks = Object.keys(QUESTIONS).map((taskId, i) => scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0));
-  return parentContext(tasks, { explain: (id) => ({ question: QUESTIONS[id], gold: [] }), envDescription: 'questions about two friends', step, onClusters: (c) => reported.push(c) });
+  const tasks = Object.keys(QUESTIONS).map((taskId, i) =>
+    scoredTask(taskId, i % 2 ? 'single-hop' : 'temporal', i < 3 ? 1 : 0),
+  );
+  return parentContext(tasks, {
+    explain: (id) => ({ question: QUESTIONS[id], gold: [] }),
+    envDescription: 'questions about two friends',
+    step,
+    onClusters: (c) => reported.push(c),
+  });
 }
 
 function scripted() {
@@ -34,16 +41,43 @@ function scripted() {
     const user = String(body.messages.at(-1).content);
     if (user.includes('scenario summariser')) {
       const ids = [...user.matchAll(/taskId: (q\d)/g)].map((m) => m[1] as string);
-      return { content: JSON.stringify({ summaries: ids.map((id) => ({ taskId: id, summary: isWhen(id) ? 'recall the date of a past event' : 'recall what a person likes to do' })) }) };
+      return {
+        content: JSON.stringify({
+          summaries: ids.map((id) => ({
+            taskId: id,
+            summary: isWhen(id) ? 'recall the date of a past event' : 'recall what a person likes to do',
+          })),
+        }),
+      };
     }
     if (user.includes('cluster manager')) {
       const ids = [...user.matchAll(/^(q\d): /gm)].map((m) => m[1] as string);
-      return { content: JSON.stringify({ operations: [{ op: 'create', id: 'dates', label: 'dates of past events', description: '' }, { op: 'create', id: 'likes', label: 'preferences', description: '' }], assign: Object.fromEntries(ids.map((id) => [id, isWhen(id) ? 'dates' : 'likes'])) }) };
+      return {
+        content: JSON.stringify({
+          operations: [
+            { op: 'create', id: 'dates', label: 'dates of past events', description: '' },
+            { op: 'create', id: 'likes', label: 'preferences', description: '' },
+          ],
+          assign: Object.fromEntries(ids.map((id) => [id, isWhen(id) ? 'dates' : 'likes'])),
+        }),
+      };
     }
-    const clusters = [...user.matchAll(/## Cluster "([^"]+)"/g)].map((m) => ({ cluster: m[1] as string, weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }] }));
-    const analysis = JSON.stringify({ relevance: [], weaknesses: ['w'], suggestions: [{ priority: 1, change: 'c' }], clusters, summary: 's', changes: [{ change: 'c' }] });
+    const clusters = [...user.matchAll(/## Cluster "([^"]+)"/g)].map((m) => ({
+      cluster: m[1] as string,
+      weaknesses: ['w'],
+      suggestions: [{ priority: 1, change: 'c' }],
+    }));
+    const analysis = JSON.stringify({
+      relevance: [],
+      weaknesses: ['w'],
+      suggestions: [{ priority: 1, change: 'c' }],
+      clusters,
+      summary: 's',
+      changes: [{ change: 'c' }],
+    });
     if (body.response_format?.type === 'json_object') return { content: analysis };
-    const program = "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```";
+    const program =
+      "```ts\n// file: index.ts\nimport { defineMemo } from 'automemo/contract';\nexport default defineMemo({ update() {}, retrieve() { return { text: 'x', images: [] }; } });\n```";
     // A child's one call (the default) answers with the analysis, then the program.
     return { content: user.includes('Reply in two parts') ? `${analysis}\n${program}` : program };
   };
@@ -73,14 +107,23 @@ describe('model meta agent with CluE', () => {
     const agent = new ModelMetaAgent(models().meta as never);
     // Both steps started from the same (empty) pool, as steps in flight do.
     const pool = emptyPool();
-    const [a, b] = await Promise.all([agent.propose({ ...context(reported, 1), cluePool: pool }), agent.propose({ ...context(reported, 2), cluePool: pool })]);
-    const prompts = server.chatRequests().slice(before).map((r) => String(r.messages.at(-1).content));
+    const [a, b] = await Promise.all([
+      agent.propose({ ...context(reported, 1), cluePool: pool }),
+      agent.propose({ ...context(reported, 2), cluePool: pool }),
+    ]);
+    const prompts = server
+      .chatRequests()
+      .slice(before)
+      .map((r) => String(r.messages.at(-1).content));
     expect(prompts.filter((p) => p.includes('scenario summariser'))).toHaveLength(1);
     expect(prompts.filter((p) => p.includes('cluster manager'))).toHaveLength(1);
     expect(reported.map((r) => r.source)).toEqual(['model', 'model']);
-    expect(reported[1]?.notes).toEqual(['every task was already summarised and clustered: the pool stands, no model call']);
+    expect(reported[1]?.notes).toEqual([
+      'every task was already summarised and clustered: the pool stands, no model call',
+    ]);
     expect(reported[1]?.assignment).toEqual(reported[0]?.assignment);
-    for (const p of [a, b]) expect(p.feedback?.clusters.map((c) => c.scenario)).toEqual(['dates of past events', 'preferences']);
+    for (const p of [a, b])
+      expect(p.feedback?.clusters.map((c) => c.scenario)).toEqual(['dates of past events', 'preferences']);
   });
 
   it('keeps the metadata groups when asked to, with no clustering call', async () => {
@@ -90,7 +133,10 @@ describe('model meta agent with CluE', () => {
     const proposal = await new ModelMetaAgent(models().meta as never, 'metadata').propose(context(reported));
     expect(proposal.feedback?.clusters.map((c) => c.scenario)).toEqual(['single-hop', 'temporal']);
     expect(reported).toEqual([]);
-    const prompts = server.chatRequests().slice(before).map((b) => String(b.messages.at(-1).content));
+    const prompts = server
+      .chatRequests()
+      .slice(before)
+      .map((b) => String(b.messages.at(-1).content));
     expect(prompts.some((p) => p.includes('scenario summariser') || p.includes('cluster manager'))).toBe(false);
   });
 });

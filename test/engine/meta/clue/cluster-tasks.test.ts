@@ -15,8 +15,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The real SDK against the local server (the scripted handler tells the two calls apart by their prompts). */
-const ask: AskJson = async <T,>(_purpose: string, user: string, schema: z.ZodType<T>): Promise<T> => {
-  const res = await clientFor({ role: 'meta', model: 'test-model', baseURL: server.baseURL }).chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: user }] });
+const ask: AskJson = async <T>(_purpose: string, user: string, schema: z.ZodType<T>): Promise<T> => {
+  const res = await clientFor({ role: 'meta', model: 'test-model', baseURL: server.baseURL }).chat.completions.create({
+    model: 'test-model',
+    messages: [{ role: 'user', content: user }],
+  });
   return schema.parse(JSON.parse(res.choices[0]?.message?.content ?? ''));
 };
 
@@ -26,9 +29,13 @@ const QUESTIONS: [string, string][] = [
   ['q3', 'What does Melanie like to do with her kids?'],
   ['q4', 'What activities does Caroline enjoy?'],
   ['q5', 'When is Caroline moving?'],
-  ['q6', 'What are Melanie\'s hobbies?'],
+  ['q6', "What are Melanie's hobbies?"],
 ];
-const tasks: ClueTask[] = QUESTIONS.map(([taskId, text], i) => ({ taskId, text, scenario: i % 2 ? 'single-hop' : 'temporal' }));
+const tasks: ClueTask[] = QUESTIONS.map(([taskId, text], i) => ({
+  taskId,
+  text,
+  scenario: i % 2 ? 'single-hop' : 'temporal',
+}));
 const isWhen = (id: string) => ['q1', 'q2', 'q5', 'q7'].includes(id);
 
 function scriptedModel() {
@@ -36,7 +43,14 @@ function scriptedModel() {
     const user = String(body.messages.at(-1).content);
     if (user.includes('scenario summariser')) {
       const ids = [...user.matchAll(/taskId: (q\d)/g)].map((m) => m[1] as string);
-      return { content: JSON.stringify({ summaries: ids.map((id) => ({ taskId: id, summary: isWhen(id) ? 'recall the date of a past event' : 'recall what a person likes to do' })) }) };
+      return {
+        content: JSON.stringify({
+          summaries: ids.map((id) => ({
+            taskId: id,
+            summary: isWhen(id) ? 'recall the date of a past event' : 'recall what a person likes to do',
+          })),
+        }),
+      };
     }
     const ids = [...user.matchAll(/^(q\d): /gm)].map((m) => m[1] as string);
     return {
@@ -59,12 +73,23 @@ describe('CluE clustering', () => {
     const before = server.chatRequests().length;
     const first = await clusterTasks(emptyPool(), tasks, ask);
     expect(first.source).toBe('model');
-    expect(first.groupOf).toEqual({ q1: 'dates of past events', q2: 'dates of past events', q5: 'dates of past events', q3: 'preferences and activities', q4: 'preferences and activities', q6: 'preferences and activities' });
+    expect(first.groupOf).toEqual({
+      q1: 'dates of past events',
+      q2: 'dates of past events',
+      q5: 'dates of past events',
+      q3: 'preferences and activities',
+      q4: 'preferences and activities',
+      q6: 'preferences and activities',
+    });
     expect(server.chatRequests().length - before).toBe(2);
     // The same tasks again (another step's copy of the sample): nothing to ask, the pool stands.
     const again = await clusterTasks(first.pool, tasks, ask);
     expect(server.chatRequests().length - before).toBe(2);
-    expect(again).toMatchObject({ source: 'model', groupOf: first.groupOf, notes: ['every task was already summarised and clustered: the pool stands, no model call'] });
+    expect(again).toMatchObject({
+      source: 'model',
+      groupOf: first.groupOf,
+      notes: ['every task was already summarised and clustered: the pool stands, no model call'],
+    });
     // A sample with a new task: only it is summarised; the manager sees the pool and relabels.
     const more = [...tasks, { taskId: 'q7', text: 'When did Melanie go camping?', scenario: 'temporal' }];
     const second = await clusterTasks(first.pool, more, ask);

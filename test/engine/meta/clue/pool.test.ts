@@ -1,6 +1,12 @@
 // CluE's pool: the manager's operations applied, and its limits held whatever the model replied.
 import { describe, expect, it } from 'vitest';
-import { applyOperations, clusterId, emptyPool, MAX_CLUSTERS, type ClusterPool } from '../../../../engine/meta/clue/pool.ts';
+import {
+  applyOperations,
+  clusterId,
+  emptyPool,
+  MAX_CLUSTERS,
+  type ClusterPool,
+} from '../../../../engine/meta/clue/pool.ts';
 
 const tasks = (n: number, prefix = 't') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 const sizes = (pool: ClusterPool, ids: string[]) => {
@@ -12,7 +18,12 @@ const sizes = (pool: ClusterPool, ids: string[]) => {
 describe('cluster pool', () => {
   it('creates clusters and assigns tasks as the manager says, keeping the summaries', () => {
     const ids = tasks(4);
-    const summaries = { t0: 'date of a past event', t1: 'date of an earlier trip', t2: 'hobby a person likes', t3: 'hobby of a friend' };
+    const summaries = {
+      t0: 'date of a past event',
+      t1: 'date of an earlier trip',
+      t2: 'hobby a person likes',
+      t3: 'hobby of a friend',
+    };
     const { pool, notes } = applyOperations(
       emptyPool(),
       [
@@ -42,14 +53,38 @@ describe('cluster pool', () => {
       { t0: 'when date', t1: 'when date', t2: 'what time', t3: 'what time', t4: 'where city', t5: 'where town' },
     ).pool;
     // Step 2: the manager merges a and b and relabels c, assigning nothing: earlier assignments follow the merge.
-    const second = applyOperations(first, [{ op: 'merge', clusters: ['a', 'b'], into: 'a', label: 'when' }, { op: 'relabel', cluster: 'c', label: 'where' }], {}, tasks(6), {});
+    const second = applyOperations(
+      first,
+      [
+        { op: 'merge', clusters: ['a', 'b'], into: 'a', label: 'when' },
+        { op: 'relabel', cluster: 'c', label: 'where' },
+      ],
+      {},
+      tasks(6),
+      {},
+    );
     expect(second.pool.clusters.map((c) => [c.id, c.label])).toEqual([
       ['a', 'when'],
       ['c', 'where'],
     ]);
     expect(sizes(second.pool, tasks(6))).toEqual({ a: 4, c: 2 });
     // Step 3: a is split; its tasks are assigned to the parts.
-    const third = applyOperations(second.pool, [{ op: 'split', cluster: 'a', into: [{ id: 'day', label: 'day', description: '' }, { id: 'hour', label: 'hour', description: '' }] }], { t0: 'day', t1: 'day', t2: 'hour', t3: 'hour' }, tasks(6), {});
+    const third = applyOperations(
+      second.pool,
+      [
+        {
+          op: 'split',
+          cluster: 'a',
+          into: [
+            { id: 'day', label: 'day', description: '' },
+            { id: 'hour', label: 'hour', description: '' },
+          ],
+        },
+      ],
+      { t0: 'day', t1: 'day', t2: 'hour', t3: 'hour' },
+      tasks(6),
+      {},
+    );
     expect(sizes(third.pool, tasks(6))).toEqual({ day: 2, hour: 2, c: 2 });
   });
 
@@ -76,11 +111,18 @@ describe('cluster pool', () => {
       ],
       { t0: 'dates', t1: 'dates', t2: 'places', t3: 'places', t4: 'nowhere' },
       tasks(6),
-      { t0: 'when was the wedding date', t1: 'wedding date month', t2: 'city she moved to', t3: 'city of the concert', t4: 'which city was the trip', t5: 'date of the wedding party' },
+      {
+        t0: 'when was the wedding date',
+        t1: 'wedding date month',
+        t2: 'city she moved to',
+        t3: 'city of the concert',
+        t4: 'which city was the trip',
+        t5: 'date of the wedding party',
+      },
     );
     expect(pool.assignment.t4).toBe('places');
     expect(pool.assignment.t5).toBe('dates');
-    expect(notes).toContain('2 task(s) placed by their summaries\' words');
+    expect(notes).toContain("2 task(s) placed by their summaries' words");
   });
 
   it('turns whatever the model wrote as an id into a short safe name', () => {
@@ -89,7 +131,16 @@ describe('cluster pool', () => {
     expect(clusterId('Temporal Reasoning!')).toBe('temporal-reasoning');
     expect(clusterId('x'.repeat(500))).toHaveLength(40);
     expect(clusterId('***')).toBe('cluster');
-    const { pool } = applyOperations(emptyPool(), [{ op: 'create', id: 'a', label: 'L'.repeat(10_000), description: 'd'.repeat(10_000) }, { op: 'create', id: 'a', label: 'again', description: '' }], { t0: 'a', t1: 'a', t2: 'a-2', t3: 'a-2' }, tasks(4), {});
+    const { pool } = applyOperations(
+      emptyPool(),
+      [
+        { op: 'create', id: 'a', label: 'L'.repeat(10_000), description: 'd'.repeat(10_000) },
+        { op: 'create', id: 'a', label: 'again', description: '' },
+      ],
+      { t0: 'a', t1: 'a', t2: 'a-2', t3: 'a-2' },
+      tasks(4),
+      {},
+    );
     expect(pool.clusters.map((c) => c.id)).toEqual(['a', 'a-2']);
     expect(pool.clusters[0]?.label.length).toBe(80);
     expect(pool.clusters[0]?.description.length).toBe(400);

@@ -22,7 +22,7 @@ const parent = [
   'export const config = { topK: 8, window: 1 };',
   'export default defineMemo({',
   '  update() {},',
-  "  retrieve() { return { text: String(config.topK), images: [] }; },",
+  '  retrieve() { return { text: String(config.topK), images: [] }; },',
   '});',
   '',
 ].join('\n');
@@ -31,7 +31,12 @@ const block = (search: string, replace: string) =>
 const widen = block('export const config = { topK: 8, window: 1 };', 'export const config = { topK: 12, window: 2 };');
 const analysis = JSON.stringify({
   clusters: [
-    { cluster: 'dates', relevance: [{ taskId: 'b', label: 'missing', why: 'the date was cut' }], weaknesses: ['too few lines'], suggestions: [{ priority: 1, change: 'more lines' }] },
+    {
+      cluster: 'dates',
+      relevance: [{ taskId: 'b', label: 'missing', why: 'the date was cut' }],
+      weaknesses: ['too few lines'],
+      suggestions: [{ priority: 1, change: 'more lines' }],
+    },
     { cluster: 'names', relevance: [], weaknesses: ['none'], suggestions: [] },
   ],
   summary: 'Widen the window and show more lines.',
@@ -49,10 +54,13 @@ function context(calls: ModelCall[] = []): ModelParent {
   });
 }
 const agent = (analysis?: AnalysisMode) =>
-  new ModelMetaAgent(resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never, {
-    clustering: 'metadata',
-    ...(analysis ? { analysis } : {}),
-  });
+  new ModelMetaAgent(
+    resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never,
+    {
+      clustering: 'metadata',
+      ...(analysis ? { analysis } : {}),
+    },
+  );
 
 /** Answers each request with the next of `replies`, keeping what was asked. */
 function replies(...list: string[]): { purpose: string | undefined; text: string }[] {
@@ -75,12 +83,25 @@ describe("a child's one call", () => {
       ['dates', 'too few lines'],
       ['names', 'none'],
     ]);
-    expect(child.feedback?.proposal).toBe('Widen the window and show more lines.\n1. topK 12, window 2 (dates are cut)');
+    expect(child.feedback?.proposal).toBe(
+      'Widen the window and show more lines.\n1. topK 12, window 2 (dates are cut)',
+    );
     expect(calls.map((c) => [c.purpose, c.ok])).toEqual([['proposal', true]]);
     expect(asked.map((a) => a.purpose)).toEqual(['proposal']);
     // The request: stable parts first, then the program, the evidence, what to read in it, how to write the child.
     const text = asked[0]?.text ?? '';
-    const order = ['Environment:', 'The memo-program contract', 'Helpers in automemo/lib', 'The program (seed-a', 'Evidence from the program', '## Cluster "dates"', 'Task: analyse', 'label the retrieved memory of each task shown', 'Reply in two parts', 'Write your changes as search/replace blocks.'];
+    const order = [
+      'Environment:',
+      'The memo-program contract',
+      'Helpers in automemo/lib',
+      'The program (seed-a',
+      'Evidence from the program',
+      '## Cluster "dates"',
+      'Task: analyse',
+      'label the retrieved memory of each task shown',
+      'Reply in two parts',
+      'Write your changes as search/replace blocks.',
+    ];
     const at = order.map((m) => text.indexOf(m));
     expect(at.every((x, i) => x >= 0 && (i === 0 || x > (at[i - 1] as number)))).toBe(true);
   });
@@ -108,7 +129,10 @@ describe("a child's one call", () => {
   });
 
   it('names an edit that does not match back once with the nearest lines, and fails when the edits are still broken', async () => {
-    const asked = replies(`${analysis}\n${block('export const config = { topK: 9 };', 'export const config = { topK: 12 };')}`, widen);
+    const asked = replies(
+      `${analysis}\n${block('export const config = { topK: 9 };', 'export const config = { topK: 12 };')}`,
+      widen,
+    );
     const fixed = await agent().propose(context());
     expect(fixed.files['index.ts']).toContain('topK: 12, window: 2');
     expect(asked[1]?.text).toContain('- edit 1 (index.ts): its SEARCH lines are not in the file');
@@ -118,7 +142,9 @@ describe("a child's one call", () => {
     const again = replies(`${analysis}\n\nno edits here`, 'still no edits', widen);
     const failed = agent().propose(context(calls));
     await expect(failed).rejects.toThrow(MetaAgentError);
-    await expect(failed).rejects.toThrow(/its edits part still could not be used after one correction: no edits in the reply/);
+    await expect(failed).rejects.toThrow(
+      /its edits part still could not be used after one correction: no edits in the reply/,
+    );
     expect(again).toHaveLength(2);
   });
 
@@ -126,7 +152,9 @@ describe("a child's one call", () => {
     const asked = replies(`{"clusters": [], "summary": 5}\n${widen}`, `${analysis}\n${widen}`);
     const child = await agent().propose(context());
     expect(child.files['index.ts']).toContain('topK: 12, window: 2');
-    expect(asked[1]?.text).toContain('Your previous reply could not be used: its first part does not match the requested shape');
+    expect(asked[1]?.text).toContain(
+      'Your previous reply could not be used: its first part does not match the requested shape',
+    );
   });
 
   it('keeps the two-call flow as an option: an analysis, then a generation', async () => {
@@ -135,6 +163,8 @@ describe("a child's one call", () => {
     const child = await agent('program').propose(context(calls));
     expect(child.files['index.ts']).toBe(parent.replace('topK: 8, window: 1', 'topK: 12, window: 2'));
     expect(calls.map((c) => c.purpose)).toEqual(['analysis', 'generation']);
-    expect(child.feedback?.proposal).toBe('Widen the window and show more lines.\n1. topK 12, window 2 (dates are cut)');
+    expect(child.feedback?.proposal).toBe(
+      'Widen the window and show more lines.\n1. topK 12, window 2 (dates are cut)',
+    );
   });
 });

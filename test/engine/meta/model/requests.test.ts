@@ -39,8 +39,22 @@ const variant = (line: number, text: string): ProgramFiles => ({
 });
 
 const tried: TriedChild[] = [
-  { node: 'n2', step: 2, edits: [], description: 'Step 3 doubled.', delta: 0.05, files: variant(3, 'export const step3 = 6;') },
-  { node: 'n4', step: 4, edits: [], description: 'Step 9 halved.', delta: -0.02, files: variant(9, 'export const step9 = 4.5;') },
+  {
+    node: 'n2',
+    step: 2,
+    edits: [],
+    description: 'Step 3 doubled.',
+    delta: 0.05,
+    files: variant(3, 'export const step3 = 6;'),
+  },
+  {
+    node: 'n4',
+    step: 4,
+    edits: [],
+    description: 'Step 9 halved.',
+    delta: -0.02,
+    files: variant(9, 'export const step9 = 4.5;'),
+  },
   // Better, but its edits are too long to show: never offered to build on.
   {
     node: 'n6',
@@ -92,10 +106,13 @@ const ctx = (extra: Partial<ModelParent> = {}): ModelParent =>
 describe("the model meta agent's prompts", () => {
   it('name no code they do not contain: a child to build on is shown as its edits, the others shown or said not to be', async () => {
     const agent = (analysis: 'child' | 'program') =>
-      new ModelMetaAgent(resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never, {
-        clustering: 'metadata',
-        analysis,
-      });
+      new ModelMetaAgent(
+        resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' }).meta as never,
+        {
+          clustering: 'metadata',
+          analysis,
+        },
+      );
     const n = server.chatRequests().length;
     await agent('child').propose(ctx());
     await agent('program').propose(ctx({ step: 2 }));

@@ -11,7 +11,13 @@ const instance = (templateId: string, i: number, seed = 0) => {
   if (!t) throw new Error(templateId);
   return t.generate(seededRandom('test', templateId, i), i, codeSite.createDb(seed));
 };
-const request = (method: 'GET' | 'POST', path: string, query = '', form = ''): SiteRequest => ({ method, path, query: new URLSearchParams(query), form: new URLSearchParams(form), cookies: {} });
+const request = (method: 'GET' | 'POST', path: string, query = '', form = ''): SiteRequest => ({
+  method,
+  path,
+  query: new URLSearchParams(query),
+  form: new URLSearchParams(form),
+  cookies: {},
+});
 const get = (db: CodeDb, path: string, query = '') => codeSite.handle(db, request('GET', path, query)).html ?? '';
 const post = (db: CodeDb, path: string, form = '') => codeSite.handle(db, request('POST', path, '', form));
 const answerOf = (oracle: string[]) => (oracle.at(-1) as string).replace('ANSWER; ', '');
@@ -46,8 +52,20 @@ describe('code site (handlers)', () => {
     const repo = db.repos[0] as CodeDb['repos'][number];
     const issue = db.issues.find((x) => x.repo === repo.full);
     const pull = db.pulls.find((x) => x.repo === repo.full);
-    const paths = ['/', '/topics', '/topics/cli', `/${repo.full}`, `/${repo.full}/issues`, `/${repo.full}/labels`, `/${repo.full}/issues/new`, `/${repo.full}/pulls`, `/${repo.full}/releases`, `/${repo.full}/tags`];
-    for (const path of [...paths, `/${repo.full}/issues/${issue?.number}`, `/${repo.full}/pulls/${pull?.number}`]) expect(get(db, path)).toContain('CodeHub');
+    const paths = [
+      '/',
+      '/topics',
+      '/topics/cli',
+      `/${repo.full}`,
+      `/${repo.full}/issues`,
+      `/${repo.full}/labels`,
+      `/${repo.full}/issues/new`,
+      `/${repo.full}/pulls`,
+      `/${repo.full}/releases`,
+      `/${repo.full}/tags`,
+    ];
+    for (const path of [...paths, `/${repo.full}/issues/${issue?.number}`, `/${repo.full}/pulls/${pull?.number}`])
+      expect(get(db, path)).toContain('CodeHub');
     expect(get(db, '/search', `q=${repo.full}`)).toContain(`>${repo.full}<`);
     expect(codeSite.handle(db, request('GET', '/nobody/nothing')).status).toBe(404);
     expect(codeSite.handle(db, request('GET', '/topics/nope')).status).toBe(404);
@@ -93,7 +111,9 @@ describe('code site (handlers)', () => {
     }
     const tag = instance('latest-release-tag', 3);
     const repo = tag.instruction.match(/"([^"]+)"/)?.[1] as string;
-    expect(tag.check({ before: db, after: db, answer: db.repos.find((r) => r.full === repo)?.tags[0] }).correct).toBe(false);
+    expect(tag.check({ before: db, after: db, answer: db.repos.find((r) => r.full === repo)?.tags[0] }).correct).toBe(
+      false,
+    );
   });
 
   it('open-labelled-issue: the state check wants the title and the one label, and nothing else changed', () => {
@@ -110,8 +130,19 @@ describe('code site (handlers)', () => {
     };
     expect(run(() => {}, new URLSearchParams({ label: label as string }).toString()).correct).toBe(true);
     expect(run(() => {}, '').correct).toBe(false);
-    expect(run(() => {}, new URLSearchParams([['label', label as string], ['label', label === 'bug' ? 'question' : 'bug']]).toString()).correct).toBe(false);
-    const starred = run((db) => post(db, `/${db.repos[0]?.full}/star`), new URLSearchParams({ label: label as string }).toString());
+    expect(
+      run(
+        () => {},
+        new URLSearchParams([
+          ['label', label as string],
+          ['label', label === 'bug' ? 'question' : 'bug'],
+        ]).toString(),
+      ).correct,
+    ).toBe(false);
+    const starred = run(
+      (db) => post(db, `/${db.repos[0]?.full}/star`),
+      new URLSearchParams({ label: label as string }).toString(),
+    );
     expect(starred).toMatchObject({ correct: false });
     expect(starred.note).toMatch(/changed outside the task: repos\.0/);
     expect(x.check({ before, after: before, answer: 'done' }).correct).toBe(false);
