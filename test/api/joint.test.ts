@@ -9,7 +9,13 @@ import { repoRoot } from '../../foundation/paths.ts';
 import { search } from '../../api/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'api-joint-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The worker is shared with other files: the LoCoMo folder this file points at is put back as it was.
+const givenLocomo = process.env.AUTOMEMO_LOCOMO_DIR;
+afterAll(() => {
+  if (givenLocomo === undefined) delete process.env.AUTOMEMO_LOCOMO_DIR;
+  else process.env.AUTOMEMO_LOCOMO_DIR = givenLocomo;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 // One LoCoMo conversation (the environment module reads the folder when it loads, after this line).
 const locomo = join(dir, 'locomo');
@@ -25,24 +31,56 @@ function tinyData(): string {
       id: w,
       speakers: ['Ana', 'Ben'],
       sessions: [
-        { time: '2024-03-04T09:00:00Z', turns: [turn(w, 1, `We picked ${k ? 'Postgres' : 'SQLite'} for billing.`), turn(w, 2, `The staging server is ${k ? 'kestrel' : 'osprey'}.`)] },
-        { time: '2024-03-11T09:00:00Z', turns: [turn(w, 3, `Carla joins as the ${k ? 'designer' : 'tester'} next week.`)] },
+        {
+          time: '2024-03-04T09:00:00Z',
+          turns: [
+            turn(w, 1, `We picked ${k ? 'Postgres' : 'SQLite'} for billing.`),
+            turn(w, 2, `The staging server is ${k ? 'kestrel' : 'osprey'}.`),
+          ],
+        },
+        {
+          time: '2024-03-11T09:00:00Z',
+          turns: [turn(w, 3, `Carla joins as the ${k ? 'designer' : 'tester'} next week.`)],
+        },
       ],
       questions: [
-        { id: `${w}-db`, question: 'Which database was picked for billing?', answers: [k ? 'Postgres' : 'SQLite'], evidence: [`${w}:1`] },
-        { id: `${w}-server`, question: 'What is the staging server called?', answers: [k ? 'kestrel' : 'osprey'], evidence: [`${w}:2`] },
-        { id: `${w}-carla`, question: 'What role does Carla join as?', answers: [k ? 'designer' : 'tester'], evidence: [`${w}:3`] },
-        { id: `${w}-db2`, question: 'Which database does billing use?', answers: [k ? 'Postgres' : 'SQLite'], evidence: [`${w}:1`] },
+        {
+          id: `${w}-db`,
+          question: 'Which database was picked for billing?',
+          answers: [k ? 'Postgres' : 'SQLite'],
+          evidence: [`${w}:1`],
+        },
+        {
+          id: `${w}-server`,
+          question: 'What is the staging server called?',
+          answers: [k ? 'kestrel' : 'osprey'],
+          evidence: [`${w}:2`],
+        },
+        {
+          id: `${w}-carla`,
+          question: 'What role does Carla join as?',
+          answers: [k ? 'designer' : 'tester'],
+          evidence: [`${w}:3`],
+        },
+        {
+          id: `${w}-db2`,
+          question: 'Which database does billing use?',
+          answers: [k ? 'Postgres' : 'SQLite'],
+          evidence: [`${w}:1`],
+        },
       ],
     }),
   );
   const path = join(dir, 'team.jsonl');
-  writeFileSync(path, `${[JSON.stringify({ type: 'dataset', name: 'team', scoring: 'answer-containment', trainShare: 0.5 }), ...worlds].join('\n')}\n`);
+  writeFileSync(
+    path,
+    `${[JSON.stringify({ type: 'dataset', name: 'team', scoring: 'answer-containment', trainShare: 0.5 }), ...worlds].join('\n')}\n`,
+  );
   return path;
 }
 
 describe('a joint search', () => {
-  it('runs over two built-in environments and a data benchmark, and reports each source\'s score', async () => {
+  it("runs over two built-in environments and a data benchmark, and reports each source's score", async () => {
     const r = await search({
       env: `locomo,visual:lookup,data:${tinyData()}`,
       out: join(dir, 'run'),

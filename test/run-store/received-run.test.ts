@@ -19,8 +19,16 @@ import { writeEnvCopy } from '../../run-store/env-copy.ts';
 import { createToyRun } from '../support/toy-run.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'received-run-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ownConfig = process.env.AUTOMEMO_CONFIG_DIR;
+/** Back to this user's config folder (the worker is shared with other files: never left as someone else's). */
+const asMyself = () => {
+  if (ownConfig === undefined) delete process.env.AUTOMEMO_CONFIG_DIR;
+  else process.env.AUTOMEMO_CONFIG_DIR = ownConfig;
+};
+afterAll(() => {
+  asMyself();
+  rmSync(work, { recursive: true, force: true });
+});
 
 /** A run of one evaluated root, its environment recorded as `envSource` (run.json as automemo writes it otherwise). */
 function makeRun(dir: string, env: string, envSource: Record<string, unknown>): string {
@@ -84,7 +92,7 @@ async function runWithModuleCopy(name: string, marker: string, maker: () => void
     const { markRun } = await import('../../run-store/run-trust.ts');
     markRun(dir);
   } finally {
-    process.env.AUTOMEMO_CONFIG_DIR = ownConfig;
+    asMyself();
   }
   // Where the maker had it: not on this machine.
   rmSync(origin, { recursive: true, force: true });

@@ -11,16 +11,27 @@ import { closeHostServices, createHostServices } from '../../../sandbox/primitiv
 import { repoRoot } from '../../../foundation/paths.ts';
 import { ToyEnvironment } from '../../support/toy-env.ts';
 
+// The worker is shared with other files: the embedding settings this file chose are put back as they were.
+const givenEnv = { cache: process.env.AUTOMEMO_NO_DISK_CACHE, backend: process.env.AUTOMEMO_EMBED_BACKEND };
 // These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).
 process.env.AUTOMEMO_NO_DISK_CACHE = '1';
 // They need jobs that hold a worker for seconds: TF.js's tokenizer takes seconds on a text of ~30k characters
 // (the ONNX backend's takes milliseconds). What they test, the pool's scheduling, is the same for every backend.
 process.env.AUTOMEMO_EMBED_BACKEND = 'tfjs';
 
-afterAll(() => closeHostServices());
+afterAll(() => {
+  closeHostServices();
+  for (const [key, value] of [
+    ['AUTOMEMO_NO_DISK_CACHE', givenEnv.cache],
+    ['AUTOMEMO_EMBED_BACKEND', givenEnv.backend],
+  ] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
 
 describe('evaluation and shared embedding workers', () => {
-  it('retries a world whose calls waited on others\' embedding work, and scores none of it as the program\'s', async () => {
+  it("retries a world whose calls waited on others' embedding work, and scores none of it as the program's", async () => {
     const compiled = await compileProgram({ entryPath: join(repoRoot, 'memo-programs/baselines/dense.ts') });
     if (!compiled.ok) throw new Error('dense.ts did not compile');
     // Another owner holds both workers with jobs that take seconds (TF.js's tokenizer slows steeply past ~16k characters).

@@ -9,21 +9,38 @@ import { checkPayload } from '../../../sandbox/payload.ts';
 import { BATCH_TEXTS, closeEmbedPool, UseLiteEmbedder } from '../../../sandbox/primitives/embed.ts';
 import { EmbedCancelledError, EmbedOwner } from '../../../sandbox/primitives/embed-owner.ts';
 import { EmbedPool, embedPool } from '../../../sandbox/primitives/embed-pool.ts';
-import { closeHostServices, createHostServices, type HostServices, InstancePrimitives } from '../../../sandbox/primitives/index.ts';
+import {
+  closeHostServices,
+  createHostServices,
+  type HostServices,
+  InstancePrimitives,
+} from '../../../sandbox/primitives/index.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
 import { builtinSamples } from '../../../sandbox/samples.ts';
 
+// The worker is shared with other files: the embedding settings this file chose are put back as they were.
+const givenEnv = { cache: process.env.AUTOMEMO_NO_DISK_CACHE, backend: process.env.AUTOMEMO_EMBED_BACKEND };
 // These tests need the embedding workers to do real work: no disk cache may answer for them (the suite shares one).
 process.env.AUTOMEMO_NO_DISK_CACHE = '1';
 // They need jobs that hold a worker for seconds: TF.js's tokenizer takes seconds on a text of ~30k characters
 // (the ONNX backend's takes milliseconds). What they test, the pool's scheduling, is the same for every backend.
 process.env.AUTOMEMO_EMBED_BACKEND = 'tfjs';
 
-afterAll(() => closeHostServices());
+afterAll(() => {
+  closeHostServices();
+  for (const [key, value] of [
+    ['AUTOMEMO_NO_DISK_CACHE', givenEnv.cache],
+    ['AUTOMEMO_EMBED_BACKEND', givenEnv.backend],
+  ] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
 
 /** Fresh services: an empty in-memory cache, so every text goes to the shared workers. */
 const freshServices = () => createHostServices(resolveModels({}, {}));
-const texts = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag} sentence number ${i} about the weather`);
+const texts = (tag: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${tag} sentence number ${i} about the weather`);
 /** A text long enough to keep a TF.js worker busy for seconds (its tokenizer's time grows steeply past ~16k characters). */
 const longText = (tag: string) => `${tag} ${'word salad about many things '.repeat(1100)}`;
 
@@ -49,7 +66,8 @@ async function densePayloads(services: HostServices, callWallMs: number) {
     for (const ep of samples.episodes) ok(await inst.update(ep));
     prims.freeze();
     const out: unknown[] = [];
-    for (const t of samples.tasks) out.push(checkPayload(ok(await inst.retrieve(t)), { maxChars: 50_000, maxImages: 2 }).payload);
+    for (const t of samples.tasks)
+      out.push(checkPayload(ok(await inst.retrieve(t)), { maxChars: 50_000, maxImages: 2 }).payload);
     return out;
   } finally {
     inst.dispose();
@@ -115,7 +133,7 @@ describe('embedding worker pool', () => {
       expect(pool.stats().demandMs).toBe(after.demandMs);
     });
 
-    it('stops a worker still busy with an ended owner\'s job, so the next owner does not wait for it', async () => {
+    it("stops a worker still busy with an ended owner's job, so the next owner does not wait for it", async () => {
       await pool.run(new EmbedOwner(), ['warm up']);
       const spawned = pool.spawned;
       const gone = new EmbedOwner();
@@ -133,14 +151,16 @@ describe('embedding worker pool', () => {
 });
 
 describe('one program cannot sabotage the next', () => {
-  it('cancels an instance\'s un-awaited embeds when it ends; the next program scores as it does alone', async () => {
+  it("cancels an instance's un-awaited embeds when it ends; the next program scores as it does alone", async () => {
     // Calls may take 20 s here: the flood below is minutes of work, which the next program must not wait behind.
     const wall = 20_000;
     const alone = await densePayloads(freshServices(), wall);
 
     const services = freshServices();
     const samples = await builtinSamples(services.images);
-    const { inst, prims } = await start('test/sandbox/fixtures/embed-flood-unawaited.ts', services, { callWallMs: wall });
+    const { inst, prims } = await start('test/sandbox/fixtures/embed-flood-unawaited.ts', services, {
+      callWallMs: wall,
+    });
     ok(await inst.update(samples.episodes[0] as never));
     const during = prims.usage().embedCalls;
     // The report shows the calls still waiting...
@@ -163,7 +183,7 @@ describe('one program cannot sabotage the next', () => {
     expect(owner.jobs.sent + owner.jobs.cancelled).toBe(60 * Math.ceil(64 / BATCH_TEXTS));
   });
 
-  it('fails a call kept waiting by others\' work as infrastructure, not as the program\'s timeout', async () => {
+  it("fails a call kept waiting by others' work as infrastructure, not as the program's timeout", async () => {
     const services = freshServices();
     const samples = await builtinSamples(services.images);
     const { inst, prims } = await start('memo-programs/baselines/dense.ts', services, { callWallMs: 250 });
