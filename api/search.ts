@@ -17,7 +17,7 @@ import { resolveProgram, STANDARD_DESIGNS } from '../memo-programs/registry.ts';
 import { installedPackageDir, repoRoot } from '../foundation/paths.ts';
 import { userMac } from '../foundation/user-key.ts';
 import type { JournalEvent } from '../engine/search/journal-events.ts';
-import { protocolOf, type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
+import { type RunOptions, RunOptionsSchema, seedsOf } from '../engine/search/run-options.ts';
 import { SCREEN_KEEP } from '../engine/search/screen.ts';
 import { runSeeds } from '../engine/run-seeds.ts';
 import type { Protocol } from '../engine/environment/protocol.ts';
@@ -144,7 +144,7 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     if (!o.resume) asUsageSync(() => folder.checkNew());
     // A resumed run opens with the split it was made with.
     const splitSeed = seedsOf(options).split;
-    const protocol = protocolOf(options);
+    const protocol = options.protocol;
     const open = {
       models,
       images: services.images,

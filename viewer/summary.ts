@@ -2,7 +2,6 @@
 // program and its test score.
 import type { RunView } from './run-model.ts';
 import { protocolStatement } from '../engine/environment/protocol.ts';
-import { protocolOf } from '../engine/search/run-options.ts';
 
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(3));
 const clipped = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -30,7 +29,7 @@ export function textSummary(run: RunView): string {
       ? [`env module  ${run.info.envSource.path} (${run.info.envSource.files} files, hash ${run.info.envSource.hash})`]
       : []),
     `search      meta agent ${o.meta}, policy ${o.policy}, selection ${o.selection}, budget ${o.budget} (${run.completedSteps} done), eval fraction ${o.evalFraction}, seed ${o.seed}`,
-    `protocol    ${protocolStatement(protocolOf(o))}`,
+    `protocol    ${protocolStatement(o.protocol)}`,
     `evaluations ${run.N} validation; ${run.nodes.filter((n) => n.kind === 'child').length} children written, ${run.failures.length} failed generations, ${run.noops.length} that changed nothing (not evaluated)`,
     `model spend ${run.spend.calls} meta calls, ${run.spend.tokens} tokens${run.spend.cachedTokens ? ` (${run.spend.cachedTokens} prompt tokens from the endpoint's cache)` : ''}${run.spend.usd !== null ? `, $${run.spend.usd.toFixed(4)}` : ''}`,
   ];

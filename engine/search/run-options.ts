@@ -3,7 +3,8 @@
 // format (run-store/run-folder.ts's RUN_FORMAT) is refused before its options are read.
 import { z } from 'zod';
 import { MAX_SEED, type RunSeeds } from '../run-seeds.ts';
-import { type Protocol, ProtocolSchema } from '../environment/protocol.ts';
+import { ProtocolSchema } from '../environment/protocol.ts';
+import { POLICY_NAMES } from './policies/index.ts';
 
 /** More seeds than this is a mistake (each costs a full evaluation before the search starts). */
 export const MAX_SEEDS = 32;
@@ -31,7 +32,7 @@ export const RunOptionsSchema = z
     /** The isolate's Math.random seed. */
     sandboxSeed: z.number().int().min(0).max(MAX_SEED),
     maxUsd: z.number().positive().optional(),
-    policy: z.string(),
+    policy: z.enum(POLICY_NAMES),
     selection: z.enum(['lcb', 'max-mean']),
     evalFraction: z.number().gt(0).max(1),
     /** Validation tasks an evaluation scores at least (all when there are fewer; engine/search/validation-sampler.ts). */
@@ -44,10 +45,10 @@ export const RunOptionsSchema = z
     parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
     /** How the model meta agent groups evidence: CluE's pool (default) or the environment's metadata groups. */
     clustering: z.enum(['clue', 'metadata']).optional(),
-    /** Share of the validation held out for selection only (selection-holdout.ts); absent in runs before it (none). */
-    selectionShare: z.number().min(0).max(0.5).optional(),
-    /** What a memory asked test questions learns from; absent in runs before it was an option (then 'update+validation'). */
-    protocol: ProtocolSchema.optional(),
+    /** Share of the validation held out for selection only (selection-holdout.ts). */
+    selectionShare: z.number().min(0).max(0.5),
+    /** What a memory asked test questions learns from. */
+    protocol: ProtocolSchema,
   })
   .strict();
 export type RunOptions = z.infer<typeof RunOptionsSchema>;
@@ -55,9 +56,4 @@ export type RunOptions = z.infer<typeof RunOptionsSchema>;
 /** The seeds a run was made with. */
 export function seedsOf(o: RunOptions): RunSeeds {
   return { run: o.seed, split: o.splitSeed, sandbox: o.sandboxSeed };
-}
-
-/** The protocol a run was made with; runs recorded before it was an option learned from update and validation. */
-export function protocolOf(o: RunOptions): Protocol {
-  return o.protocol ?? 'update+validation';
 }

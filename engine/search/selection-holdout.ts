@@ -9,7 +9,7 @@
 // too small for both holds nothing out, and the plan says so.
 import { taskHash } from '../environment/roles.ts';
 
-/** Share of the validation tasks held out for selection (new runs; runs before it hold none out). */
+/** Share of the validation tasks held out for selection by default (0 holds none out). */
 export const DEFAULT_SELECTION_SHARE = 0.3;
 /** Held-out tasks at least, when any. */
 const MIN_HELD = 20;
@@ -19,14 +19,14 @@ const MIN_SEARCH = 30;
 export const MIN_VALIDATION_FOR_SELECTION = MIN_HELD + MIN_SEARCH;
 
 /** How many of n validation tasks are held out: round(share·n), at least MIN_HELD, at most half, leaving MIN_SEARCH. */
-export function selectionSize(n: number, share: number | undefined): number {
+export function selectionSize(n: number, share: number): number {
   if (!share) return 0;
   const k = Math.min(Math.floor(n / 2), Math.max(MIN_HELD, Math.round(share * n)), n - MIN_SEARCH);
   return k >= MIN_HELD ? k : 0;
 }
 
 /** The held-out tasks: the first selectionSize of a seeded order (the run seed); the search keeps the rest. */
-export function holdOut(ids: readonly string[], seed: number, share: number | undefined): { search: string[]; selection: string[] } {
+export function holdOut(ids: readonly string[], seed: number, share: number): { search: string[]; selection: string[] } {
   const unique = [...new Set(ids)];
   const k = selectionSize(unique.length, share);
   if (!k) return { search: [...ids], selection: [] };

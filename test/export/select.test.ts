@@ -58,6 +58,8 @@ function makeRun(withFinal: string | null): string {
       splitSeed: 0,
       sandboxSeed: 1,
       policy: 'ucb',
+      selectionShare: 0,
+      protocol: 'update+validation',
       selection: 'lcb',
       evalFraction: 1,
       minEvalTasks: 0,

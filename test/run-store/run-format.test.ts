@@ -43,6 +43,14 @@ describe('a run of another format', () => {
     );
   });
 
+  it('refuses one of this format whose options name a policy this automemo does not have, naming the field', () => {
+    const dir = runOf(RUN_FORMAT, packageVersion());
+    const runJson = join(dir, 'run.json');
+    const info = JSON.parse(readFileSync(runJson, 'utf8'));
+    writeFileSync(runJson, JSON.stringify({ ...info, options: { ...info.options, policy: 'ucb-bogus' } }));
+    expect(() => readRunInfo(dir)).toThrow(/policy/);
+  });
+
   it('leaves a run of this format alone', () => {
     expect(readRunInfo(runOf(RUN_FORMAT, packageVersion())).format).toBe(RUN_FORMAT);
   });

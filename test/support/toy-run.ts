@@ -15,6 +15,9 @@ export function toyRunOptions(options: Partial<RunOptions> = {}): RunOptions {
     splitSeed: 0,
     sandboxSeed: seed,
     policy: 'ucb',
+    // What the toy searches were written against: nothing held out, the whole history learned from.
+    selectionShare: 0,
+    protocol: 'update+validation',
     selection: 'lcb',
     evalFraction: 1,
     minEvalTasks: 0,

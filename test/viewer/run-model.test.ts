@@ -26,6 +26,8 @@ const options: RunOptions = {
   splitSeed: 0,
   sandboxSeed: 1,
   policy: 'ucb',
+  selectionShare: 0,
+  protocol: 'update+validation',
   selection: 'lcb',
   evalFraction: 1,
   minEvalTasks: 0,
