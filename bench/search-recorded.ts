@@ -394,9 +394,13 @@ function replayedRow(
 }
 
 const QUOTE = /'([^'\n]{6,200})'/g;
+/** Where the evidence of a request ends: at its task (an analysis), or at what was tried and the request's last words. */
+const EVIDENCE_ENDS = ['\n\nTask:', '\nAlready tried from this program', '\nThe best programs elsewhere', '\n\nReply now'];
 const evidenceOf = (text: string) => {
   const at = text.indexOf('Evidence from the program');
-  return at < 0 ? undefined : text.slice(at, text.indexOf('\n\nTask:', at));
+  if (at < 0) return undefined;
+  const ends = EVIDENCE_ENDS.map((m) => text.indexOf(m, at)).filter((i) => i >= 0);
+  return text.slice(at, ends.length ? Math.min(...ends) : text.length);
 };
 
 /**

@@ -5,7 +5,9 @@
 // the evidence of every cluster. The part that differs (which cluster to analyse, the analyses to combine, the
 // proposal to carry out, what was tried, the failure to fix) comes last.
 import { readFileSync } from 'node:fs';
-import { libReference } from '../../../memo-programs/lib-reference.ts';
+import type { DeclarationKey } from '../../../memo-programs/lib-declarations.ts';
+import { libDetails, libIndex } from '../../../memo-programs/lib-reference.ts';
+import { libImportsOf, withNeighbours } from '../../../memo-programs/lib-usage.ts';
 import { contractPath } from '../../../foundation/paths.ts';
 import { fillPrompt, readPrompt } from '../../../foundation/llm/prompt-file.ts';
 import { type Cluster, renderCluster } from '../evidence.ts';
@@ -41,12 +43,26 @@ export function contract(): string {
   return fillPrompt(prompt('contract'), { contract: readFileSync(contractPath, 'utf8') });
 }
 
-/** Every automemo/lib helper's signature and doc. */
+/** Every automemo/lib module's exports and every stage, one line each: the same in every prompt of a run. */
 export function library(): string {
-  return fillPrompt(prompt('library'), { helpers: libReference() });
+  return fillPrompt(prompt('library'), { index: libIndex() });
 }
 
-/** What every prompt of the run starts with: the environment, the contract, the helpers. */
+/**
+ * The automemo/lib declarations a program imports (read from its import declarations), in full with their
+ * neighbours; `which` says whose ("the program below imports"). '' when it imports none: the index says the rest.
+ */
+export function libraryDetails(which: string, files: ProgramFiles): string {
+  return libraryDeclarations(which, withNeighbours(libImportsOf(files)));
+}
+
+/** The given automemo/lib declarations in full, `which` saying which they are; '' when there are none. */
+export function libraryDeclarations(which: string, keys: Iterable<DeclarationKey>): string {
+  const declarations = libDetails(keys);
+  return declarations ? `\n\n${fillPrompt(prompt('library-details'), { which, declarations })}` : '';
+}
+
+/** What every prompt of the run starts with: the environment, the contract, automemo/lib's index. */
 export function context(ctx: ModelParent): string {
   return `${environment(ctx)}\n\n${contract()}\n\n${library()}`;
 }
@@ -55,7 +71,14 @@ export function program(about: string, files: ProgramFiles): string {
   return fillPrompt(prompt('program'), { about, program: renderProgram(files) });
 }
 
-/** Every cluster's evidence, one after another (the analyses of a step all start with all of it). */
-export function evidence(groups: Cluster[]): string {
-  return fillPrompt(prompt('evidence'), { count: groups.length, clusters: groups.length ? groups.map(renderCluster).join('\n\n') : '(no evaluation evidence)' });
+/**
+ * Every cluster's evidence, one after another (the analyses of a step all start with all of it), with how a task's
+ * memory is shown, unless the request said that already, before the program (`guide: false`).
+ */
+export function evidence(groups: Cluster[], guide = true): string {
+  return fillPrompt(prompt('evidence'), {
+    count: groups.length,
+    guide: guide ? ` ${prompt('evidence-guide')}` : ' How memory is shown is said above.',
+    clusters: groups.length ? groups.map(renderCluster).join('\n\n') : '(no evaluation evidence)',
+  });
 }

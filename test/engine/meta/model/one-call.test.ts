@@ -88,19 +88,21 @@ describe("a child's one call", () => {
     );
     expect(calls.map((c) => [c.purpose, c.ok])).toEqual([['proposal', true]]);
     expect(asked.map((a) => a.purpose)).toEqual(['proposal']);
-    // The request: stable parts first, then the program, the evidence, what to read in it, how to write the child.
+    // The request: stable parts first (the context, then what to read and how to write the child, the same for
+    // every parent), then the program, its evidence, and what only this request asks.
     const text = asked[0]?.text ?? '';
     const order = [
       'Environment:',
       'The memo-program contract',
-      'Helpers in automemo/lib',
-      'The program (seed-a',
-      'Evidence from the program',
-      '## Cluster "dates"',
-      'Task: analyse',
+      'automemo/lib, generated from its declarations',
+      'Task: below are a program and the evidence',
       'label the retrieved memory of each task shown',
       'Reply in two parts',
       'Write your changes as search/replace blocks.',
+      'The program (seed-a',
+      'Evidence from the program',
+      '## Cluster "dates"',
+      'Reply now, as the task above says',
     ];
     const at = order.map((m) => text.indexOf(m));
     expect(at.every((x, i) => x >= 0 && (i === 0 || x > (at[i - 1] as number)))).toBe(true);

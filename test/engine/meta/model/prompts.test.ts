@@ -155,10 +155,12 @@ describe("the model meta agent's prompts", () => {
       expect(p).toContain('SCHEMA: meta.turns has ids');
       expect(p).toContain('READER: no agent');
       expect(p).toContain('meta (you): online; memo: offline');
-      // Generated from the helpers' declarations: signatures with types, and their docs.
-      expect(p).toMatch(/class Bm25Index[\s\S]*search\(query: string \| string\[\], k: number/);
-      expect(p).toContain('function mmr<T>(candidates: readonly MmrCandidate<T>[], k: number');
+      // automemo/lib's index, generated from the helpers' declarations: every module, each function with its
+      // parameters, each class with its members, every stage with its tunables.
+      expect(p).toContain('class Bm25Index Members: size, has(), add(), remove(), idf(), search().');
+      expect(p).toContain('mmr(candidates, k, lambda?)');
       expect(p).toContain('// automemo/lib/tokenize');
+      expect(p).toContain('bm25Stage (search): BM25 over the units, k per query; k: int 40');
       expect(p).toContain('Module-level state');
       expect(p).toContain("ctx.now() is the episode's own time");
       expect(p).toContain('Only index.ts and the files it imports');
@@ -309,7 +311,7 @@ describe("the model meta agent's prompts", () => {
     const order = [
       'Environment:',
       'The memo-program contract',
-      'Helpers in automemo/lib',
+      'automemo/lib, generated from its declarations',
       'The program (seed-a',
       'Evidence from the program',
       'Task:',
