@@ -20,15 +20,16 @@ import { libDir, repoRoot } from '../foundation/paths.ts';
  * `automemo` to a module with none beside it: this automemo, its running instance (running-automemo.js; the entries
  * publish it through api/running.ts).
  */
+const running = pathToFileURL(join(repoRoot, 'api', 'running-automemo.js')).href;
+const contract = pathToFileURL(join(repoRoot, 'memo-programs', 'contract.ts')).href;
+const lib = pathToFileURL(join(libDir, 'index.ts')).href;
 export const ownAutomemo: OwnAutomemo = {
   root: repoRoot,
   version: (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version,
-  entries: {
-    automemo: pathToFileURL(join(repoRoot, 'api', 'running-automemo.js')).href,
-    'automemo/contract': pathToFileURL(join(repoRoot, 'memo-programs', 'contract.ts')).href,
-    'automemo/lib': pathToFileURL(join(libDir, 'index.ts')).href,
-  },
+  entries: { automemo: running, 'automemo/contract': contract, 'automemo/lib': lib },
   libDir: `${pathToFileURL(libDir).href}/`,
+  // The entry's source as a `paths` mapping names it: loaded from there, a module would get a second engine.
+  sources: { [pathToFileURL(join(repoRoot, 'api', 'index.ts')).href]: running, [contract]: contract, [lib]: lib },
 };
 
 export const environments = new EnvironmentRegistry(BUILTIN_ENVIRONMENTS, { ownAutomemo });

@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * One rule per folder of modules, added as modules are imported (module-source.ts sends each over the port and waits
  * for its acknowledgement). One registration holds them all: hooks registered once per folder would stack, and the
  * tsx hooks each import registers between them resolve a file before an earlier folder's rule ever sees it.
- * @type {{ root: string, automemo: Record<string, string>, libDir: string, packagesFrom?: string }[]}
+ * @type {{ root: string, automemo: Record<string, string>, sources: Record<string, string>, libDir: string, packagesFrom?: string }[]}
  */
 const rules = [];
 
@@ -80,6 +80,19 @@ function ownAutomemo(specifier) {
   return helper ? new URL(`${helper[1]}.ts`, rule.libDir).href : undefined;
 }
 
+/**
+ * The running automemo's file for a file: URL of its own sources, as a tsconfig `paths` mapping resolves `automemo`
+ * before these hooks see the specifier (tsx's hooks run first). Loaded as named, under tsx's namespace, it would be a
+ * second engine in the process: ~575 more modules per open, and an InfraError or registry that is not the engine's.
+ */
+function ownSource(specifier) {
+  const rule = rules.at(-1);
+  if (!rule?.libDir || !specifier.startsWith('file:')) return undefined;
+  const file = specifier.replace(/[?#].*$/, '');
+  if (Object.hasOwn(rule.sources, file)) return rule.sources[file];
+  return file.startsWith(rule.libDir) && file.endsWith('.ts') ? file : undefined;
+}
+
 const BARE = /^(?![./\\]|[a-z][\w+.-]*:)/i;
 const RELATIVE = /^\.{1,2}\//;
 
@@ -100,9 +113,9 @@ function ownFile(specifier, parent) {
 
 export async function resolve(specifier, context, next) {
   // One automemo per process: the running one, whoever asks and whatever is installed beside them.
-  const automemo = ownAutomemo(specifier);
-  if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
   const from = ruleOf(context.parentURL);
+  const automemo = ownAutomemo(specifier) ?? (from ? ownSource(specifier) : undefined);
+  if (automemo) return { url: automemo, format: 'module', shortCircuit: true };
   const parent = from?.path;
   const own = ownFile(specifier, parent);
   if (own) return own;

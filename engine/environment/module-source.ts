@@ -46,6 +46,11 @@ export interface OwnAutomemo {
   entries: Record<string, string>;
   /** Folder URL of automemo/lib/<helper>.ts, ending in "/". */
   libDir: string;
+  /**
+   * File URL of an entry's source → the running entry: what a tsconfig `paths` mapping (the repository's own, or a
+   * monorepo's) resolves `automemo` to before the hooks see the specifier.
+   */
+  sources: Record<string, string>;
 }
 
 /** The module file a path or an installed package name stands for, or an error saying what was looked for. */
@@ -236,7 +241,16 @@ async function registerHooks(root: string, own: OwnAutomemo | undefined, package
   });
   // Held open while the hooks answer (a process with nothing else to wait on would exit mid-import).
   port.ref();
-  port.postMessage({ id, rule: { root, automemo: own?.entries ?? {}, libDir: own?.libDir ?? '', ...(packagesFrom ? { packagesFrom } : {}) } });
+  port.postMessage({
+    id,
+    rule: {
+      root,
+      automemo: own?.entries ?? {},
+      sources: own?.sources ?? {},
+      libDir: own?.libDir ?? '',
+      ...(packagesFrom ? { packagesFrom } : {}),
+    },
+  });
   await held;
   hooks.ruled.add(key);
 }
