@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { replay } from '../../engine/search/replay.ts';
-import { bin, cliEnv } from '../support/cli.ts';
+import { automemoInProcessWithEnv, bin, cliEnv } from '../support/cli.ts';
 import { withAnalysis } from '../support/meta-replies.ts';
 import { OpenAITestServer } from '../support/openai-server.ts';
 
@@ -52,7 +52,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const env = () => ({ ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+/** The model this file's searches use: the test's server. */
+const modelEnv = () => ({ OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' });
+const env = () => ({ ...cliEnv, ...modelEnv() });
 /** The CLI in a child process, without blocking this process (the model server lives here). */
 function start(args: string[]) {
   const child = spawn(process.execPath, [bin, ...args], {
@@ -113,10 +115,10 @@ describe('automemo search --parallel', () => {
     const kept = [...before.tree.nodes.values()].map((n) => [n.id, n.scores] as const);
     expect(before.doneSteps.length).toBeGreaterThanOrEqual(1);
 
-    const resumed = start(['search', '--resume', '--out', out]);
-    const code = await resumed.exited;
-    expect(code, resumed.output().err).toBe(0);
-    expect(resumed.output().out).toContain('(4 in flight)');
+    // The resume in this process (the kill is what needs a process of its own).
+    const resumed = await automemoInProcessWithEnv(modelEnv(), 'search', '--resume', '--out', out);
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(resumed.out).toContain('(4 in flight)');
     const after = replay(readJournal(journal).events);
     expect(after.doneSteps).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     for (const [id, scores] of kept) expect(after.tree.get(id).scores.slice(0, scores.length)).toEqual(scores);

@@ -25,7 +25,7 @@ import { serveQueue } from '../../../engine/jobs/queue-worker.ts';
 import { RedisQueueExecutor } from '../../../engine/jobs/redis-queue.ts';
 import { connectionOptions, parseRedisUrl } from '../../../engine/jobs/redis-url.ts';
 import { runEvaluations } from '../../../engine/jobs/run-programs.ts';
-import { runEvalJob } from '../../../engine/jobs/run-job.ts';
+import { type JobContext, runEvalJob } from '../../../engine/jobs/run-job.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
 import { type CompiledProgram, compileProgram } from '../../../sandbox/compile.ts';
@@ -41,51 +41,65 @@ const bm25 = join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts');
 const roots = [join(repoRoot, 'examples')];
 let redis: TestRedis;
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-  rmSync(work, { recursive: true, force: true });
-});
-
 interface Setup {
   env: Environment;
   ref: EnvRef;
   program: CompiledProgram;
   services: HostServices;
   queue: Queue;
+  /** The context honest workers serve with (and the rogue ones that tamper with an honest run's reply). */
+  context: JobContext;
 }
 
-/** The vault environment, bm25, an honest worker on the test's Redis, and a queue handle for the rogue. */
-function onQueue(run: (s: Setup) => Promise<void>): Promise<void> {
-  return withHost(offline, async (services) => {
-    const { env, source } = await openNamed(envModule, {
-      models: offline,
-      images: services.images,
-      seed: 0,
-      onNote: () => undefined,
-    });
-    const compiled = await compileProgram({ entryPath: bm25 });
-    if (!compiled.ok) throw new Error('bm25 does not compile');
-    const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(parseRedisUrl(redis.url)) });
-    try {
-      await run({
-        env,
-        ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) },
-        program: compiled.program,
-        services,
-        queue,
+/**
+ * The vault environment, bm25, a worker context on the test's Redis, and a queue handle for the rogue: one for the
+ * file (each test starts its own workers; an environment opened costs a second or more).
+ */
+let setup: Setup;
+let releaseHost = () => undefined as void;
+let hostDone: Promise<void> = Promise.resolve();
+
+beforeAll(async () => {
+  redis = await startRedis();
+  setup = await new Promise<Setup>((ready, fail) => {
+    hostDone = withHost(offline, async (services) => {
+      const { env, source } = await openNamed(envModule, {
+        models: offline,
+        images: services.images,
+        seed: 0,
+        onNote: () => undefined,
       });
-    } finally {
-      await queue.close();
-      await env.close?.();
-    }
+      const compiled = await compileProgram({ entryPath: bm25 });
+      if (!compiled.ok) throw new Error('bm25 does not compile');
+      const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(parseRedisUrl(redis.url)) });
+      try {
+        const held = new Promise<void>((r) => (releaseHost = r));
+        ready({
+          env,
+          ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) },
+          program: compiled.program,
+          services,
+          queue,
+          context: workerContext(offline, services, () => undefined, { roots }),
+        });
+        await held;
+      } finally {
+        await queue.close();
+        await env.close?.();
+      }
+    }).catch(fail);
   });
-}
+});
+afterAll(async () => {
+  releaseHost();
+  await hostDone;
+  await redis?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
 
-const honestWorker = (services: HostServices) =>
-  serveQueue({ url: redis.url, context: workerContext(offline, services, () => undefined, { roots }) });
+const onQueue = (run: (s: Setup) => Promise<void>): Promise<void> => run(setup);
+
+const honestWorker = () => serveQueue({ url: redis.url, context: setup.context });
 const cpuFailures = (r: EvaluationResult) =>
   r.tasks.filter((t) => /used more than 1 ms of CPU/.test(t.programError ?? '')).length;
 
@@ -102,7 +116,7 @@ function guessedIds(job: EvalJob): string[] {
 describe('a rogue producer', () => {
   it('publishing first, under the ids it can derive, a job with a 1 ms CPU limit: the honest evaluation is scored as without it', async () => {
     await onQueue(async ({ env, ref, program, services, queue }) => {
-      const worker = await honestWorker(services);
+      const worker = await honestWorker();
       const executor = await RedisQueueExecutor.connect(redis.url);
       try {
         const clean = await evaluateByJob(
@@ -145,7 +159,7 @@ describe('a rogue producer', () => {
           await new Promise((r) => setTimeout(r, 20));
         for (const j of waiting)
           if (j.data?.key === job.key) await j.updateData({ ...j.data, limits: { callCpuMs: 1 } });
-        worker = await honestWorker(services);
+        worker = await honestWorker();
         const outcome = await run;
         expect(outcome).toBeInstanceOf(ToolchainError);
         expect((outcome as Error).message).toMatch(/not the job sent/);
@@ -158,7 +172,7 @@ describe('a rogue producer', () => {
 
   it('putting a job of its own under the id of a finished one: a resumed producer never takes it for its own', async () => {
     await onQueue(async ({ env, ref, program, services, queue }) => {
-      const worker = await honestWorker(services);
+      const worker = await honestWorker();
       const salt = 'a run of ours';
       try {
         const job = evalJob({ key: 'search/run/n1/train/0/x', program, env: ref, split: 'test', seed: 1 });
@@ -195,12 +209,8 @@ const flipped = (line: { reward: number }) =>
   JSON.stringify({ ...line, reward: line.reward === 1 ? 0 : 1, success: line.reward !== 1 });
 
 /** A worker that runs each job honestly, then changes what it sends back with `tamper`. */
-async function tamperingWorker(
-  services: HostServices,
-  tamper: (out: Awaited<ReturnType<typeof runEvalJob>>) => unknown,
-): Promise<Worker> {
-  const ctx = workerContext(offline, services, () => undefined, { roots });
-  const w = new Worker(QUEUE_NAME, async (job) => tamper(await runEvalJob(job.data as EvalJob, ctx)), {
+async function tamperingWorker(tamper: (out: Awaited<ReturnType<typeof runEvalJob>>) => unknown): Promise<Worker> {
+  const w = new Worker(QUEUE_NAME, async (job) => tamper(await runEvalJob(job.data as EvalJob, setup.context)), {
     connection: connectionOptions(parseRedisUrl(redis.url)),
     name: 'rogue-host pid 666',
   });
@@ -257,7 +267,7 @@ describe('a rogue worker', () => {
       ];
       try {
         for (const [name, tamper] of cases) {
-          const rogue = await tamperingWorker(services, tamper);
+          const rogue = await tamperingWorker(tamper);
           try {
             const dir = join(work, `rogue-evidence-${name}`);
             const run = evaluateByJob(
@@ -279,7 +289,7 @@ describe('a rogue worker', () => {
           }
         }
         // Through `eval`'s runner, the evidence path refusal is the infrastructure's, never the program's.
-        const rogue = await tamperingWorker(services, (out) => ({
+        const rogue = await tamperingWorker((out) => ({
           ...out,
           evidence: [{ path: '/etc/x', base64: '' }],
         }));
@@ -328,8 +338,8 @@ describe('a rogue worker', () => {
 });
 
 it('two honest users who both run `automemo eval --out res` against one queue each get their own evaluation', async () => {
-  await withHost(offline, async (services) => {
-    const worker = await honestWorker(services);
+  await onQueue(async () => {
+    const worker = await honestWorker();
     try {
       const users = ['alice', 'bob'].map((u) => join(work, u));
       // At once, from two working folders, as two people on two machines would.

@@ -26,6 +26,7 @@ import { connectionOptions, parseRedisUrl } from '../../../engine/jobs/redis-url
 import { resolveModels } from '../../../foundation/llm/models.ts';
 import { type CompiledProgram, compileProgram } from '../../../sandbox/compile.ts';
 import { ToolchainError } from '../../../sandbox/toolchain-error.ts';
+import type { JobContext } from '../../../engine/jobs/run-job.ts';
 import { repoRoot } from '../../../foundation/paths.ts';
 import type { HostServices } from '../../../sandbox/primitives/index.ts';
 import { startRedis, type TestRedis } from '../../support/redis-server.ts';
@@ -38,52 +39,75 @@ const honest = (services: HostServices, more: WorkerContextOptions = {}) =>
   workerContext(offline, services, () => undefined, { roots, ...more });
 let redis: TestRedis;
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis.stop();
-  rmSync(work, { recursive: true, force: true });
-});
-
-interface Setup {
+interface Shared {
   env: Environment;
   ref: EnvRef;
   program: CompiledProgram;
   services: HostServices;
+  /** The context of an honest worker started for the example environments. */
+  honest: JobContext;
+}
+
+interface Setup extends Shared {
   executor: RedisQueueExecutor;
 }
 
-/** The vault environment and the bm25 baseline, and an executor on the test's Redis (no worker yet). */
-function onQueue(run: (s: Setup) => Promise<void>): Promise<void> {
-  return withHost(offline, async (services) => {
-    const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), {
-      models: offline,
-      images: services.images,
-      seed: 0,
-      onNote: () => undefined,
-    });
-    const compiled = await compileProgram({ entryPath: join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts') });
-    if (!compiled.ok) throw new Error('bm25 does not compile');
-    const executor = await RedisQueueExecutor.connect(redis.url);
-    try {
-      await run({
-        env,
-        ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) },
-        program: compiled.program,
-        services,
-        executor,
+/**
+ * The vault environment, the bm25 baseline and an honest worker's context, one for the file (an environment opened
+ * costs a second or more; each test starts its own workers).
+ */
+let shared: Shared;
+let releaseHost = () => undefined as void;
+let hostDone: Promise<void> = Promise.resolve();
+
+beforeAll(async () => {
+  redis = await startRedis();
+  shared = await new Promise<Shared>((ready, fail) => {
+    hostDone = withHost(offline, async (services) => {
+      const { env, source } = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), {
+        models: offline,
+        images: services.images,
+        seed: 0,
+        onNote: () => undefined,
       });
-    } finally {
-      await executor.close();
-      await env.close?.();
-    }
+      try {
+        const compiled = await compileProgram({ entryPath: join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts') });
+        if (!compiled.ok) throw new Error('bm25 does not compile');
+        const held = new Promise<void>((r) => (releaseHost = r));
+        ready({
+          env,
+          ref: { source: source as EnvSource, openSeed: 0, hash: environmentHash(env, source) },
+          program: compiled.program,
+          services,
+          honest: honest(services),
+        });
+        await held;
+      } finally {
+        await env.close?.();
+      }
+    }).catch(fail);
   });
+});
+afterAll(async () => {
+  releaseHost();
+  await hostDone;
+  await redis?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The file's environment and program, and an executor on the test's Redis (no worker yet). */
+async function onQueue(run: (s: Setup) => Promise<void>): Promise<void> {
+  const executor = await RedisQueueExecutor.connect(redis.url);
+  try {
+    await run({ ...shared, executor });
+  } finally {
+    await executor.close();
+  }
 }
 
 it('reaches the search through Redis: world start and end, and the last task of each world', async () => {
   await onQueue(async ({ env, ref, program, services, executor }) => {
-    const worker = await serveQueue({ url: redis.url, context: honest(services) });
+    const worker = await serveQueue({ url: redis.url, context: shared.honest });
     try {
       const events: ProgressEvent[] = [];
       const result = await evaluateByJob(
@@ -118,7 +142,7 @@ it('gives larger jobs a higher BullMQ priority, within its range', () => {
 });
 
 it('a worker takes the queued jobs without a size first, then the largest', async () => {
-  await onQueue(async ({ ref, program, services, executor }) => {
+  await onQueue(async ({ ref, program, executor }) => {
     const queue = new Queue(QUEUE_NAME, { connection: connectionOptions(parseRedisUrl(redis.url)) });
     const started: string[] = [];
     try {
@@ -139,7 +163,7 @@ it('a worker takes the queued jobs without a size first, then the largest', asyn
         await new Promise((r) => setTimeout(r, 20));
       const worker = await serveQueue({
         url: redis.url,
-        context: honest(services),
+        context: shared.honest,
         onJob: (e) => e.phase === 'start' && started.push(e.key),
       });
       try {
@@ -156,7 +180,7 @@ it('a worker takes the queued jobs without a size first, then the largest', asyn
 
 describe('a rogue producer and an honest worker', () => {
   it('never imports a module, nor reads data, outside the folders the worker was started for', async () => {
-    await onQueue(async ({ ref, program, services, executor }) => {
+    await onQueue(async ({ ref, program, executor }) => {
       const outside = join(work, 'elsewhere');
       mkdirSync(outside, { recursive: true });
       const marker = join(outside, 'imported');
@@ -166,7 +190,7 @@ describe('a rogue producer and an honest worker', () => {
         `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { name: 'x', summary: 'x', load: () => ({}) };\n`,
       );
       writeFileSync(join(outside, 'secrets.jsonl'), 'TOPSECRET-aws-key = 12345\n');
-      const worker = await serveQueue({ url: redis.url, context: honest(services) });
+      const worker = await serveQueue({ url: redis.url, context: shared.honest });
       try {
         const jobs = [
           {

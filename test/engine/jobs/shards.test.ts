@@ -82,12 +82,27 @@ function withLocomo<T>(
 
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
 
+/** What the test running now does when the pool sends a job to a worker. */
+let onDispatch: (pid: number, key: string) => void = () => undefined;
+let pool: WorkerPool | undefined;
+/**
+ * Two worker processes for the file (each costs seconds to start), as the CLI starts them on a two-core machine: with
+ * the Node flags of workers that fill the cores. A worker killed under a job is replaced by the pool itself.
+ */
+const twoWorkers = () =>
+  (pool ??= new WorkerPool(2, { args: [...workerNodeFlags(2, 2), bin, 'worker', '--ipc'] }, 1, (pid, key) =>
+    onDispatch(pid, key),
+  ));
+
 beforeAll(async () => {
   const r = await compileProgram({ entryPath: join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts') });
   if (!r.ok) throw new Error('bm25 does not compile');
   program = r.program;
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(async () => {
+  await pool?.close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 describe('an evaluation split by world over workers', () => {
   it('returns what one job in this process returns, with one evidence folder holding every task once', async () => {
@@ -101,10 +116,8 @@ describe('an evaluation split by world over workers', () => {
         services.images,
       );
       const sent: string[] = [];
-      // As the CLI starts two workers on a two-core machine: with the Node flags of workers that fill the cores.
-      const pool = new WorkerPool(2, { args: [...workerNodeFlags(2, 2), bin, 'worker', '--ipc'] }, 1, (_pid, key) =>
-        sent.push(key),
-      );
+      onDispatch = (_pid, key) => sent.push(key);
+      const pool = twoWorkers();
       try {
         const dir = join(work, 'there');
         const there = await evaluateByJob(pool, job, { evidenceDir: dir }, env, services.images);
@@ -141,7 +154,7 @@ describe('an evaluation split by world over workers', () => {
         expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).score).toBe(here.score);
         expect(readdirSync(dir).sort()).toEqual(['summary.json', 'tasks.jsonl', 'worlds.jsonl']);
       } finally {
-        await pool.close();
+        onDispatch = () => undefined;
       }
     });
   });
@@ -149,12 +162,13 @@ describe('an evaluation split by world over workers', () => {
   it('is the program failure when one shard kills its worker twice; a stopped evaluation leaves no shard folder', async () => {
     await withLocomo(async (env, ref, services, taskIds) => {
       const deaths: string[] = [];
-      const pool = new WorkerPool(2, { args: [bin, 'worker', '--ipc'] }, 1, (pid, key) => {
+      onDispatch = (pid, key) => {
         if (key.endsWith('/w1')) {
           deaths.push(key);
           process.kill(pid, 'SIGKILL');
         }
-      });
+      };
+      const pool = twoWorkers();
       try {
         const dir = join(work, 'killer');
         const failed = await evaluateByJob(
@@ -185,7 +199,7 @@ describe('an evaluation split by world over workers', () => {
         await expect(pending).rejects.toThrow('stopped by the test');
         expect(existsSync(stopped) ? readdirSync(stopped).filter((n) => n.startsWith('.shards-')) : []).toEqual([]);
       } finally {
-        await pool.close();
+        onDispatch = () => undefined;
       }
     });
   });

@@ -107,23 +107,44 @@ describe('local worker processes', () => {
     });
   });
 
-  it('a job under which two workers die is the program failure, with the reason; the next job runs on a fresh worker', async () => {
+  it('a job under which two workers die is the program failure, with the reason; the jobs after it run on a fresh worker, those without a size first, then the largest, jobs of one size in the order given; quick-examines a program as this process does', async () => {
     await withVault(async (env, ref, services) => {
+      const started: string[] = [];
       const deaths: number[] = [];
+      const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
+      // Every job is queued in the tick the pool starts, before its worker can say it is ready: the order the workers
+      // take them in is the pool's choice alone. One pool for all (a worker's start costs seconds).
       const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (pid, key) => {
+        started.push(key);
         if (key === 'pool/killer') {
           deaths.push(pid);
           process.kill(pid, 'SIGKILL');
         }
       });
       try {
-        const failed = await evaluateByJob(
+        const killer = evaluateByJob(
           pool,
           evalJob({ key: 'pool/killer', program, env: ref, split: 'test', seed: 1 }),
           { evidenceDir: join(work, 'killer') },
           env,
           services.images,
         );
+        const sizes = [
+          ['small', 2],
+          ['large', 9],
+          ['unsized', undefined],
+          ['middle', 5],
+          ['large-later', 9],
+        ] as const;
+        const sized = Promise.all(
+          sizes.map(([key, tasks]) =>
+            pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), {
+              evidenceDir: join(work, `sized-${key}`),
+              ...(tasks ? { tasks } : {}),
+            }),
+          ),
+        );
+        const failed = await killer;
         expect(deaths).toHaveLength(2);
         expect(failed.score).toBe(0);
         expect(failed.tasks.length).toBeGreaterThan(0);
@@ -138,7 +159,15 @@ describe('local worker processes', () => {
         expect(JSON.parse(readFileSync(join(work, 'killer', 'summary.json'), 'utf8')).stats.programFailed).toBe(
           failed.tasks.length,
         );
-        const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
+        await sized;
+        // The killer (without a size, given first) is tried on two workers; the others follow on a third, in order.
+        expect(started.filter((k) => k !== 'pool/killer')).toEqual([
+          'unsized',
+          'large',
+          'large-later',
+          'middle',
+          'small',
+        ]);
         const next = await evaluateByJob(
           pool,
           evalJob({ key: 'pool/next', program: bm25, env: ref, split: 'test', seed: 1 }),
@@ -147,36 +176,6 @@ describe('local worker processes', () => {
           services.images,
         );
         expect(next.score).toBeGreaterThan(0.5);
-      } finally {
-        await pool.close();
-      }
-    });
-  });
-
-  it('starts queued jobs without a size first, then the largest, jobs of one size in the order given; quick-examines a program as this process does', async () => {
-    await withVault(async (env, ref, services) => {
-      const started: string[] = [];
-      const bm25 = await compiled(join(repoRoot, 'memo-programs', 'baselines', 'bm25.ts'));
-      // Every job is queued in the tick the pool starts, before its worker can say it is ready: the order the worker
-      // takes them in is the pool's choice alone.
-      const pool = new WorkerPool(1, { args: [bin, 'worker', '--ipc'] }, 1, (_pid, key) => started.push(key));
-      try {
-        const sizes = [
-          ['small', 2],
-          ['large', 9],
-          ['unsized', undefined],
-          ['middle', 5],
-          ['large-later', 9],
-        ] as const;
-        await Promise.all(
-          sizes.map(([key, tasks]) =>
-            pool.run(evalJob({ key, program: bm25, env: ref, split: 'test', seed: 1 }), {
-              evidenceDir: join(work, `sized-${key}`),
-              ...(tasks ? { tasks } : {}),
-            }),
-          ),
-        );
-        expect(started).toEqual(['unsized', 'large', 'large-later', 'middle', 'small']);
         // A quick examination on the same worker reports as in this process, naming the program's files where the
         // search keeps them (a test of its own paid a worker's start for it).
         for (const [name, path] of [
