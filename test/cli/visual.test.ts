@@ -1,25 +1,27 @@
-// The visual environment as a user runs it (the search through the real binary): eval with image evidence, an offline search end to end, errors.
-// Both use the scenes family, which needs no OCR: on a clean clone the microtext family read every crop with OCR
-// (85 s of this file's 120); OCR and the other families are covered in-process under test/envs/visual/. The
-// training episodes the eval collects are the ones the search then finds cached.
+// The visual environment as a user runs it (through the CLI's dispatcher, in this process): eval with image evidence,
+// an offline search end to end against a model server, errors.
+// Both use the mazes family, which needs no OCR and draws its catalog in a fraction of a second: on a clean clone the
+// microtext family read every crop with OCR (85 s of this file's 120), and the scenes family's catalog took 7 s of
+// CPU to draw, once per command; each family is covered in-process under test/envs/visual/. The training episodes
+// the eval collects are the ones the search then finds cached.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
+import { automemoInProcess, automemoInProcessWithEnv } from '../support/cli.ts';
 import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('automemo with --env visual', () => {
-  // Through the dispatcher in this process: the real binary runs the search below, and a process start is seconds on
-  // a loaded machine.
+  // Through the dispatcher in this process, as the search below: a process start is seconds of CPU, and the real
+  // binary's own behaviour (its flag, signals, exit codes) is test/cli/search.test.ts's subject.
   it('evaluates a program and stores the images it showed as files beside the evidence', async () => {
     const r = await automemoInProcess(
       'eval',
       '--env',
-      'visual:scenes',
+      'visual:mazes',
       '--program',
       'trajectory-retrieval',
       '--split',
@@ -32,7 +34,7 @@ describe('automemo with --env visual', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('visual — mode: offline; reward: exact answer');
     expect(r.out).toMatch(/trajectory-retrieval\s+[01]\.\d{3}/);
-    expect(r.out).toMatch(/scenes\/[a-z-]+/);
+    expect(r.out).toMatch(/mazes\/[a-z-]+/);
     const dir = join(out, 'eval', 'trajectory-retrieval');
     const lines = readFileSync(join(dir, 'tasks.jsonl'), 'utf8')
       .trim()
@@ -48,34 +50,32 @@ describe('automemo with --env visual', () => {
   it('runs a model search end to end and journals it; the analyses see the task images as image parts', async () => {
     const run = join(out, 'search');
     const server = await metaModelServer();
-    // The test-split phase learns from every training episode (36 more collected here); LoCoMo's demo covers it.
-    const r = await automemoAsync(
-      [
-        'search',
-        '--env',
-        'visual:scenes',
-        '--budget',
-        '1',
-        '--seeds',
-        'trajectory-retrieval',
-        '--meta',
-        'model',
-        '--clusters',
-        'metadata',
-        '--policy',
-        'greedy',
-        '--no-test',
-        '--eval-fraction',
-        '0.1',
-        '--min-eval-tasks',
-        '3',
-        '--out',
-        run,
-      ],
-      { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+    // No test-split phase: it learns from every training episode, all collected for it alone; LoCoMo's demo covers it.
+    const r = await automemoInProcessWithEnv(
+      { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+      'search',
+      '--env',
+      'visual:mazes',
+      '--budget',
+      '1',
+      '--seeds',
+      'trajectory-retrieval',
+      '--meta',
+      'model',
+      '--clusters',
+      'metadata',
+      '--policy',
+      'greedy',
+      '--no-test',
+      '--eval-fraction',
+      '0.1',
+      '--min-eval-tasks',
+      '3',
+      '--out',
+      run,
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('env visual:scenes (offline');
+    expect(r.out).toContain('env visual:mazes (offline');
     expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
     expectImagePartsWithinLimits(server);
     const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')

@@ -1,18 +1,18 @@
-// The web environment as a user runs it (the search through the real binary): eval with screenshots stored as evidence files, an offline search
-// end to end, and errors. On a clean clone the first run collects the site's training episodes in Chromium.
+// The web environment as a user runs it (through the CLI's dispatcher, in this process): eval with screenshots stored
+// as evidence files, an offline search end to end against a model server, and errors. On a clean clone the first run collects the site's training episodes in Chromium.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemoAsync, automemoInProcess, cliEnv } from '../support/cli.ts';
+import { automemoInProcess, automemoInProcessWithEnv } from '../support/cli.ts';
 import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'web-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('automemo with --env web', () => {
-  // Through the dispatcher in this process: the real binary runs the search below, and a process start is seconds on
-  // a loaded machine.
+  // Through the dispatcher in this process, as the search below: a process start is seconds of CPU, and the real
+  // binary's own behaviour (its flag, signals, exit codes) is test/cli/search.test.ts's subject.
   it('evaluates a program and stores the screenshots as files beside the evidence', async () => {
     const r = await automemoInProcess(
       'eval',
@@ -50,30 +50,28 @@ describe('automemo with --env web', () => {
     const server = await metaModelServer();
     // Validation runs every evaluation in Chromium; the test-split phase is the same code on any environment
     // (LoCoMo's demo covers it), and on web it took three minutes of this test's four.
-    const r = await automemoAsync(
-      [
-        'search',
-        '--env',
-        'web:code',
-        '--budget',
-        '1',
-        '--seeds',
-        'trajectory-retrieval',
-        '--meta',
-        'model',
-        '--clusters',
-        'metadata',
-        '--policy',
-        'greedy',
-        '--no-test',
-        '--eval-fraction',
-        '0.1',
-        '--min-eval-tasks',
-        '3',
-        '--out',
-        run,
-      ],
-      { ...cliEnv, OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+    const r = await automemoInProcessWithEnv(
+      { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+      'search',
+      '--env',
+      'web:code',
+      '--budget',
+      '1',
+      '--seeds',
+      'trajectory-retrieval',
+      '--meta',
+      'model',
+      '--clusters',
+      'metadata',
+      '--policy',
+      'greedy',
+      '--no-test',
+      '--eval-fraction',
+      '0.1',
+      '--min-eval-tasks',
+      '3',
+      '--out',
+      run,
     ).finally(() => server.close());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('env web:code (offline');

@@ -32,6 +32,26 @@ export async function automemoInProcess(...args: string[]): Promise<{ code: numb
   }
 }
 
+/**
+ * automemoInProcess with these environment variables set for the command (a model server's address, say), and the
+ * environment put back as it was afterwards, whatever the command did.
+ */
+export async function automemoInProcessWithEnv(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; out: string; err: string }> {
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await automemoInProcess(...args);
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
 /** The real binary without blocking this process (a model server the test runs here must answer it). */
 export function automemoAsync(args: string[], env: NodeJS.ProcessEnv = cliEnv): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
-// The viewer and the report on a real run (an offline search on LoCoMo through the CLI), in real Chromium: the
-// page loads, the tree has a mark per node, a node's panel shows its diff, meta feedback and per-task outcomes;
-// the page follows journal appends live (including a torn line); the static report renders offline from one file;
-// paths outside the run folder are refused; a folder that is not a run is an error.
+// The viewer and the report on a real run (an offline search on LoCoMo through the CLI's dispatcher), in real
+// Chromium: the page loads, the tree has a mark per node, a node's panel shows its diff, meta feedback and per-task
+// outcomes; the page follows journal appends live (including a torn line); the static report renders offline from one
+// file; paths outside the run folder are refused; a folder that is not a run is an error.
 import { spawn } from 'node:child_process';
 import {
   appendFileSync,
@@ -26,7 +26,7 @@ import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { buildBundle } from '../../viewer/report.ts';
 import { ViewServer } from '../../viewer/server.ts';
-import { automemo, bin, cliEnv } from '../support/cli.ts';
+import { automemoInProcess, bin, cliEnv } from '../support/cli.ts';
 import { openViewerPage } from './open-page.ts';
 
 // A fresh folder per run (two checkouts testing at once on one machine never share it); the screenshot stays.
@@ -71,7 +71,9 @@ beforeAll(async () => {
   const data = join(base, 'locomo');
   mkdirSync(data);
   cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
-  const r = automemo(
+  // The commands other than `view` itself run through the dispatcher in this process: what they print and write is
+  // the subject, and a process start is seconds of CPU.
+  const r = await automemoInProcess(
     'search',
     '--env',
     'locomo',
@@ -297,15 +299,15 @@ describe('automemo view', () => {
 
     const notRun = mkdtempSync(join(tmpdir(), 'view-notrun-'));
     scratch.push(notRun);
-    const bad = automemo('view', notRun);
+    const bad = await automemoInProcess('view', notRun);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain(`${notRun} is not a run folder: it has no run.json`);
   }, 90_000);
 });
 
 describe('automemo report', () => {
-  it('prints the run as text', () => {
-    const r = automemo('report', run);
+  it('prints the run as text', async () => {
+    const r = await automemoInProcess('report', run);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/env\s+locomo — offline: evidence recall/);
     expect(r.out).toMatch(/^seed-bm25\s+seed\s+root/m);
@@ -314,7 +316,7 @@ describe('automemo report', () => {
 
   it('writes one HTML file that renders offline, images inlined or said to be left out', async () => {
     const file = join(base, 'report.html');
-    const r = automemo('report', run, '--html', file);
+    const r = await automemoInProcess('report', run, '--html', file);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`wrote ${file}`);
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -336,7 +338,8 @@ describe('automemo report', () => {
     await page.close();
 
     const small = join(base, 'report-no-images.html');
-    expect(automemo('report', run, '--html', small, '--images-mb', '0').out).toContain('1 left out by the cap');
+    const capped = await automemoInProcess('report', run, '--html', small, '--images-mb', '0');
+    expect(capped.out).toContain('1 left out by the cap');
     expect(statSync(small).size).toBeLessThan(statSync(file).size);
     const page2 = await browser.newPage();
     await page2.goto(`file://${small}`);

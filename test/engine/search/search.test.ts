@@ -29,6 +29,11 @@ afterAll(() => closeHostServices());
 function setup(options: Partial<RunOptions> = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'search-'));
   dirs.push(dir);
+  return setupIn(dir, options);
+}
+
+/** The toy run's folder in `dir`, with the options every test here starts from. */
+function setupIn(dir: string, options: Partial<RunOptions> = {}) {
   const { folder, opts } = createToyRun(dir, {
     budget: 6,
     repairAttempts: 3,
@@ -40,8 +45,12 @@ function setup(options: Partial<RunOptions> = {}) {
 }
 
 describe('tree search, offline', () => {
-  it('evaluates root and seeds, spends the budget, and tests the selected program', async () => {
-    const { folder, opts, env } = setup();
+  // One uninterrupted search of the default setup, read by the first two tests (its result; the tree the resumed
+  // run must match): a search of budget 6 is seconds of CPU (children are type-checked and quick-examined).
+  let whole: { folder: RunFolder; s: Awaited<ReturnType<typeof runSearch>> };
+  const wholeDir = mkdtempSync(join(tmpdir(), 'search-whole-'));
+  beforeAll(async () => {
+    const { folder, opts, env } = setupIn(wholeDir);
     const s = await runSearch({
       env,
       services: offlineServices(),
@@ -51,6 +60,12 @@ describe('tree search, offline', () => {
       models: resolveModels({}, {}),
       ledger: new CostLedger(),
     });
+    whole = { folder, s };
+  }, 120_000);
+  afterAll(() => rmSync(wholeDir, { recursive: true, force: true }));
+
+  it('evaluates root and seeds, spends the budget, and tests the selected program', async () => {
+    const { folder, s } = whole;
     expect(s.steps).toBe(6);
     expect(s.generations + s.reEvaluations).toBe(6);
     // A step that wrote only children that changed nothing (at most 3 tries) ends without a node.
@@ -78,16 +93,7 @@ describe('tree search, offline', () => {
   });
 
   it('resumes an interrupted run to the same tree as an uninterrupted one', async () => {
-    const a = setup();
-    await runSearch({
-      env: a.env,
-      services: offlineServices(),
-      meta: new OfflineMetaAgent(),
-      folder: a.folder,
-      options: a.opts,
-      models: resolveModels({}, {}),
-      ledger: new CostLedger(),
-    });
+    const a = whole;
     const b = setup();
     const crash = (step: number) => {
       if (step === 4) throw new Error('killed');
