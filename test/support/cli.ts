@@ -71,23 +71,3 @@ export const withoutProgress = (err: string) =>
     .split('\n')
     .filter((l) => l && !l.startsWith('  … '))
     .join('\n');
-
-/**
- * automemoInProcess with `env` set in this process's environment for the call (as `VAR=… automemo <args>`), every
- * variable put back after, also when the call throws. One such call at a time: the environment is the process's.
- */
-export async function automemoInProcessWithEnv(
-  env: Record<string, string>,
-  ...args: string[]
-): Promise<{ code: number; out: string; err: string }> {
-  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await automemoInProcess(...args);
-  } finally {
-    for (const [k, v] of Object.entries(before)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
