@@ -2,6 +2,7 @@
 // numbers, booleans and string literals; a string leaf's alternatives come from its declared union type (e.g.
 // `expansion: 'rank' | 'greedy'`), found with the type checker. Spreads of other object literals in the program
 // (`{ ...CODE_PROFILE, graph: { ...CODE_PROFILE.graph } }`) are inlined first, so every leaf has a literal to edit.
+import { dirname, sep } from 'node:path';
 import type TS from 'typescript';
 import { typescript } from '../../../foundation/typescript.ts';
 import type { ProgramFiles } from '../../../memo-programs/files.ts';
@@ -34,6 +35,23 @@ const OPTIONS: TS.CompilerOptions = {
   moduleResolution: ts.ModuleResolutionKind.Bundler,
 };
 
+/** The compiler's own declaration files: the only files outside the program a program here may read. */
+const LIB_DIR = `${dirname(ts.getDefaultLibFilePath(OPTIONS))}${sep}`;
+const isLib = (f: string) => f.startsWith(LIB_DIR) && f.endsWith('.d.ts');
+
+/**
+ * TypeScript's declaration files (lib.es2022.*), parsed once per process: every call builds a program over them, and
+ * parsing them again was most of a call's time (the offline agent calls this several times a step).
+ */
+const libFiles = new Map<string, TS.SourceFile | undefined>();
+
+function libFile(host: TS.CompilerHost, f: string, v: TS.ScriptTarget | TS.CreateSourceFileOptions): TS.SourceFile | undefined {
+  if (!isLib(f)) return undefined;
+  const key = `${typeof v === 'object' ? v.languageVersion : v}\u0000${f}`;
+  if (!libFiles.has(key)) libFiles.set(key, host.getSourceFile(f, v));
+  return libFiles.get(key);
+}
+
 function program(files: ProgramFiles): {
   prog: TS.Program;
   checker: TS.TypeChecker;
@@ -47,11 +65,15 @@ function program(files: ProgramFiles): {
     options: OPTIONS,
     host: {
       ...host,
-      fileExists: (f) => read(f) !== undefined || host.fileExists(f),
-      readFile: (f) => read(f) ?? host.readFile(f),
+      // A program's import of a file on disk (an absolute path, a package) finds nothing: only its own files are read.
+      fileExists: (f) => read(f) !== undefined || (isLib(f) && host.fileExists(f)),
+      readFile: (f) => read(f) ?? (isLib(f) ? host.readFile(f) : undefined),
+      // The program's folder exists for module resolution (Bundler asks before it looks for ./types.ts in it).
+      directoryExists: (d) => `${d}/`.startsWith(root) || LIB_DIR.startsWith(`${d}${sep}`),
+      realpath: (f) => f,
       getSourceFile: (f, v) => {
         const text = read(f);
-        return text !== undefined ? ts.createSourceFile(f, text, v, true) : host.getSourceFile(f, v);
+        return text !== undefined ? ts.createSourceFile(f, text, v, true) : libFile(host, f, v);
       },
     },
   });
