@@ -205,11 +205,14 @@ function recordHead(r: EvidenceRecord): string {
   return `[${r.id}${where}] ${r.speaker ? `${r.speaker}: ` : ''}`;
 }
 
+/** A record's text is shown up to this many characters (renderExplanation's default). */
+export const RECORD_CHARS = 1000;
+
 /**
  * The explanation as prose for a model's prompt or a report, a line per part, each record's text clipped to
  * `recordChars`. The only place an explanation becomes text.
  */
-export function renderExplanation(e: Explanation, recordChars = 1000): string {
+export function renderExplanation(e: Explanation, recordChars = RECORD_CHARS): string {
   const lines: string[] = [];
   if (e.question !== undefined) lines.push(`question${e.scenario ? ` (${e.scenario})` : ''}: ${e.question}`);
   else if (e.scenario) lines.push(`scenario: ${e.scenario}`);

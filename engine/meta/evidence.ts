@@ -2,28 +2,44 @@
 // category), the 2 best and 2 worst outcomes with the memory each task got (at most 2 images of retrieved memory
 // each), what the agent did, and — for these validation tasks — the ground truth. The memory of all cases is shown
 // within one budget of characters, spent where it informs (evidence-limits.ts, memory-excerpt.ts).
-import type { Explanation } from '../environment/contract.ts';
+import type { Explanation, Trajectory } from '../environment/contract.ts';
 import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
 import { LIMITS } from './evidence-limits.ts';
 import { goldTexts } from './gold.ts';
 import { memoryExcerpt } from './memory-excerpt.ts';
+import { recordsSaid, referBack, type Said, said } from './said-once.ts';
 import type { ModelParent } from './types.ts';
 
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
+
+/** A step of what an agent did, as the evidence keeps it. */
+export type ShownStep = Pick<Trajectory['steps'][number], 'action' | 'observation'>;
+
 /**
- * An agent's steps as lines: action, then what it returned. Results are clipped, except the last one (what the
- * answer was read from) and errors, which decide an outcome more often than anything else.
+ * An agent's steps as lines: action, then what it returned, within LIMITS.actionChars. Results are clipped, except
+ * the last one (what the answer was read from) and errors, which decide an outcome more often than anything else. A
+ * result holding a text the case showed above (`above`: its records, the agent's answer) shows its reference there;
+ * `said` is every result shown whole, for what follows (its memory) to refer back to.
  */
-export function renderSteps(steps: { action: string; observation?: string }[]): string {
+export function renderSteps(steps: readonly ShownStep[], above: readonly Said[] = []): { text: string; said: Said[] } {
   const last = steps.reduce((at, s, i) => (s.observation ? i : at), -1);
-  return steps
-    .map((s, i) => {
-      const room = i === last || s.observation?.startsWith('error') ? LIMITS.decisiveChars : LIMITS.resultChars;
-      const obs = s.observation?.replace(/\s+/g, ' ');
-      return `${i + 1}. ${s.action}${obs ? ` -> ${obs.length > room ? `${obs.slice(0, room)}…` : obs}` : ''}`;
-    })
-    .join('\n');
+  const shown: Said[] = [];
+  let chars = 0;
+  const lines = steps.map((s, i) => {
+    const room = i === last || s.observation?.startsWith('error') ? LIMITS.decisiveChars : LIMITS.resultChars;
+    const obs = s.observation?.replace(/\s+/g, ' ');
+    const result = obs && referBack(obs, above);
+    const cut = result && result.length > room ? `${result.slice(0, room)}…` : result;
+    const line = `${i + 1}. ${s.action}${cut ? ` -> ${cut}` : ''}`;
+    chars += line.length + 1;
+    // A result shown whole, itself and not a reference, within what the actions keep (clip below).
+    if (obs && result === obs && obs.length <= room && chars <= LIMITS.actionChars + 1)
+      shown.push(...said(obs, `step ${i + 1}'s result`));
+    return line;
+  });
+  return { text: clip(lines.join('\n'), LIMITS.actionChars), said: shown };
 }
 
 export interface EvidenceCase {
@@ -35,7 +51,7 @@ export interface EvidenceCase {
   note?: string;
   groundTruth?: Explanation;
   programError?: string;
-  /** What the agent did: its steps, each with what it returned (clipped). */
+  /** What the agent did: its steps, each with what it returned (clipped, texts shown above as references). */
   actions?: string;
   /** Image files of the episode and of the memory, within the limits. */
   images?: TaskImages;
@@ -49,8 +65,6 @@ export interface Cluster {
   failures: EvidenceCase[];
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
-
 /** A case picked for the evidence, with what its memory is shown by. */
 interface Picked {
   shown: EvidenceCase;
@@ -58,20 +72,38 @@ interface Picked {
   payload: string;
   gold: string[];
   question?: string;
+  /** Texts the case shows whole above its memory: a memory line holding one shows its reference (said-once.ts). */
+  said: Said[];
+  /** What the cases before it showed whole, referred to the same way. */
+  saidBefore: Said[];
 }
 
-function toCase(t: TaskRecord, ctx: ModelParent, success: boolean): Picked {
+/**
+ * A case of `t`. `earlier`: what the cases rendered before it showed whole (each labelled with its task), which its
+ * results and memory refer to as well.
+ */
+function toCase(t: TaskRecord, ctx: ModelParent, success: boolean, earlier: readonly Said[] = []): Picked {
   const c: EvidenceCase = { taskId: t.taskId, reward: t.reward ?? 0, memory: '' };
-  // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
-  if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) c.answer = t.answer;
-  if (t.note) c.note = t.note;
-  if (t.programError) c.programError = t.programError;
-  const actions = ctx.trajectories?.get(t.taskId);
-  if (actions) c.actions = clip(actions, LIMITS.actionChars);
-  const images = ctx.images?.get(t.taskId);
-  if (images) c.images = images;
   const gt = ctx.explain(t.taskId);
   if (gt) c.groundTruth = gt;
+  // In the order a case is rendered (renderCluster): each text whole once, the first time it is shown.
+  const shown = recordsSaid(gt);
+  const above = () => [...shown, ...earlier];
+  // Offline LoCoMo has no agent: its "answer" is a line quoted from the payload, which would read as a model's reply.
+  if (t.answer !== undefined && ctx.guide?.agentAnswers !== false) {
+    c.answer = referBack(t.answer, above());
+    if (c.answer === t.answer) shown.push(...said(t.answer, "the agent's answer"));
+  }
+  if (t.note) c.note = t.note;
+  if (t.programError) c.programError = t.programError;
+  const steps = ctx.trajectories?.get(t.taskId);
+  if (steps?.length) {
+    const actions = renderSteps(steps, above());
+    c.actions = actions.text;
+    shown.push(...actions.said);
+  }
+  const images = ctx.images?.get(t.taskId);
+  if (images) c.images = images;
   const question = ctx.questions?.get(t.taskId) ?? gt?.question;
   return {
     shown: c,
@@ -80,6 +112,8 @@ function toCase(t: TaskRecord, ctx: ModelParent, success: boolean): Picked {
     payload: ctx.payloads.get(t.taskId) ?? '',
     gold: goldTexts(gt),
     ...(question !== undefined ? { question } : {}),
+    said: shown,
+    saidBefore: [...earlier],
   };
 }
 
@@ -91,7 +125,13 @@ function spendMemoryBudget(picked: Picked[], total = LIMITS.evidenceMemoryChars)
   if (!picked.length) return;
   const fair = Math.max(LIMITS.caseMemoryMinChars, Math.floor(total / picked.length));
   const excerpt = (p: Picked, chars: number) =>
-    memoryExcerpt(p.payload, { gold: p.gold, success: p.success, chars, ...(p.question !== undefined ? { question: p.question } : {}) });
+    memoryExcerpt(p.payload, {
+      gold: p.gold,
+      success: p.success,
+      chars,
+      said: [...p.said, ...p.saidBefore],
+      ...(p.question !== undefined ? { question: p.question } : {}),
+    });
   const first = picked.map((p) => excerpt(p, fair));
   const spare = total - first.reduce((n, e) => n + e.used, 0);
   // A case that left lines out and filled most of its share would show more with more room.
@@ -111,9 +151,12 @@ export function clusters(ctx: ModelParent, groupOf: (t: TaskRecord) => string = 
   const groups = new Map<string, TaskRecord[]>();
   for (const t of tasks) groups.set(groupOf(t), [...(groups.get(groupOf(t)) ?? []), t]);
   const picked: Picked[] = [];
+  // In the order renderCluster shows the cases: a text one case showed whole, a later one refers to by its task.
+  const earlier: Said[] = [];
   const pick = (t: TaskRecord, success: boolean) => {
-    const p = toCase(t, ctx, success);
+    const p = toCase(t, ctx, success, earlier);
     picked.push(p);
+    earlier.push(...p.said.flatMap((x) => said(x.text, `${x.as}, task ${t.taskId}`)));
     return p.shown;
   };
   const out = [...groups.entries()]

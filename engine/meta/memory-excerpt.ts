@@ -8,6 +8,7 @@
 // program's output: it is bounded before any per-line work.
 import { ENGLISH_STOPWORDS } from '../../memo-programs/lib/tokenize.ts';
 import { LIMITS } from './evidence-limits.ts';
+import { referBack, type Said } from './said-once.ts';
 
 export interface ExcerptRequest {
   /** What the gold looks like in a memory (gold.ts: answers, evidence texts). Empty: the environment gives none. */
@@ -17,6 +18,12 @@ export interface ExcerptRequest {
   success: boolean;
   /** Characters the shown lines may take. */
   chars: number;
+  /**
+   * Texts the case shows whole above its memory (its records, the agent's answer, a step's result): a shown line
+   * holding one shows its reference instead (said-once.ts). Which lines are shown, and what they cost of the share,
+   * does not change.
+   */
+  said?: readonly Said[];
 }
 
 export interface MemoryExcerpt {
@@ -141,7 +148,9 @@ export function memoryExcerpt(memory: string, o: ExcerptRequest): MemoryExcerpt 
   const goldLines = folded.flatMap((l, i) => (goldAt(l, gold) >= 0 ? [i] : []));
   const goldSaid = !gold.length ? '' : goldLines.length ? `; the gold on ${listed(goldLines.map((i) => i + 1))}` : '; the gold not in it';
   const about = `Memory the program returned (${facts(lines, memory.length, read.length)}${goldSaid})`;
-  if (read.length <= o.chars) return { text: `${about}, whole:\n"""\n${read}\n"""`, used: read.length, omitted: 0 };
+  const once = (line: string) => referBack(line, o.said ?? []);
+  if (read.length <= o.chars)
+    return { text: `${about}, whole:\n"""\n${lines.map(once).join('\n')}\n"""`, used: read.length, omitted: 0 };
 
   const shown = new Map<number, string>();
   let used = 0;
@@ -176,7 +185,7 @@ export function memoryExcerpt(memory: string, o: ExcerptRequest): MemoryExcerpt 
     }
     if (gap) out.push(marker(gap));
     gap = 0;
-    out.push(text);
+    out.push(once(text));
   }
   if (gap) out.push(marker(gap));
   return { text: `${about}:\n"""\n${out.join('\n')}\n"""`, used, omitted: lines.length - shown.size };

@@ -13,6 +13,7 @@ import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import type { ProgramFiles } from '../../memo-programs/files.ts';
 import type { ClusterPool } from './clue/pool.ts';
 import type { TaskImages } from './evidence-images.ts';
+import type { ShownStep } from './evidence.ts';
 
 export type { ProgramFiles };
 
@@ -55,7 +56,7 @@ export interface ModelPart {
   /** What each task asked (its instruction, clipped), read from the same evidence. */
   questions?: Map<string, string>;
   /** What the agent did per task (its steps and what each returned), read from the same evidence. */
-  trajectories?: Map<string, string>;
+  trajectories?: Map<string, readonly ShownStep[]>;
   /** Image files per task of that evidence (task images, screenshots, payload images), within the limits. */
   images?: Map<string, TaskImages>;
   /** What the environment is, for initialization prompts. */

@@ -12,7 +12,7 @@ import type { Environment } from '../environment/contract.ts';
 import { readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { evidenceImages, type TaskImages } from '../meta/evidence-images.ts';
-import { renderSteps } from '../meta/evidence.ts';
+import type { ShownStep } from '../meta/evidence.ts';
 import type {
   Clustering,
   EditOutcome,
@@ -104,11 +104,11 @@ export class ParentContexts {
     const { journal, env, models, ledger, options } = this.s;
     const { tree, cluePool } = journal.state;
     const questions = new Map<string, string>();
-    const trajectories = new Map<string, string>();
+    const trajectories = new Map<string, readonly ShownStep[]>();
     const images = new Map<string, TaskImages>();
     for (const l of read.lines) {
       if (l.question !== undefined) questions.set(l.taskId, l.question.slice(0, MAX_QUESTION_CHARS));
-      if (l.trajectory?.steps?.length) trajectories.set(l.taskId, renderSteps(l.trajectory.steps));
+      if (l.trajectory?.steps?.length) trajectories.set(l.taskId, l.trajectory.steps);
       const shown = read.dir ? evidenceImages(read.dir, l) : { episode: [], payload: [] };
       if (shown.episode.length || shown.payload.length) images.set(l.taskId, shown);
     }

@@ -21,9 +21,13 @@ export function failureText(report: QuickExamReport): string {
   return `${f.check}${f.case ? ` (case ${f.case})` : ''}: ${f.detail}${f.stack ? `\n${f.stack}` : ''}`;
 }
 
+/** Every check's line; the failing check whose message is the failure's detail (failureText, shown above) says so. */
 export function reportText(report: QuickExamReport): string {
+  const f = report.failure;
+  const message = (c: QuickExamReport['checks'][number]) =>
+    !c.ok && f && c.name === f.check && c.message === f.detail ? '(the failure above)' : c.message;
   return report.checks
-    .map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.message}${c.location ? ` [${c.location}]` : ''}`)
+    .map((c) => `${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${message(c)}${c.location ? ` [${c.location}]` : ''}`)
     .join('\n');
 }
 

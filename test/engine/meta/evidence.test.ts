@@ -61,7 +61,8 @@ describe('the evidence of an analysis', () => {
     const shown = quoted(s1?.memory ?? '');
     // The gold line, the line either side and the heading above it; the rest left out where marked.
     expect(s1?.memory).toContain(`the gold on line ${lineOf(payload, GOLD)}`);
-    expect(shown).toContain(`${turn(154)}\n${GOLD}\n${turn(156)}`);
+    // The gold line's record is shown whole in the ground truth above: the line refers to it.
+    expect(shown).toContain(`${turn(154)}\nMaria: «evidence D18:7»\n${turn(156)}`);
     expect(shown).toMatch(
       /^\(… \d+ lines omitted …\)\n\[16 May 2023\]\n\(… 4 lines omitted …\)\nSpeaker Maria: filler turn number 154/,
     );
@@ -90,7 +91,7 @@ describe('the evidence of an analysis', () => {
         ['f2', memory(275, 250)],
       ]),
       questions: new Map([['f1', 'What did Speaker 7 say in filler turn number 233?']]),
-      trajectories: new Map([['f1', `1. answer from memory -> ${turn(12)}`]]),
+      trajectories: new Map([['f1', [{ action: 'answer from memory', observation: turn(12) }]]]),
       explain,
     });
     const [cluster] = clusters(ctx);
@@ -104,7 +105,50 @@ describe('the evidence of an analysis', () => {
     expect(renderCluster(cluster!)).toContain(`What the agent did:\n1. answer from memory -> ${turn(12)}\n`);
     // A failure whose memory holds the gold shows where.
     expect(f2?.memory).toContain(`the gold on line ${lineOf(memory(275, 250), GOLD)}`);
-    expect(quoted(f2?.memory ?? '')).toContain(GOLD);
+    expect(quoted(f2?.memory ?? '')).toContain('Maria: «evidence D18:7»');
+  });
+
+  it("shows a task's answer and gold once when its memory holds them too, and a line shown nowhere else whole", () => {
+    const ANSWER = 'John: We went to the desert in Oregon last spring, and it was hot.';
+    const payload = memory(40, 25).replace(turn(30), ANSWER);
+    const task = { ...scoredTask('f1', 'all', 0), answer: ANSWER };
+    const ctx = parentContext([task], {
+      payloads: new Map([['f1', payload]]),
+      questions: new Map([['f1', 'What was it like at the desert in Oregon?']]),
+      trajectories: new Map([['f1', [{ action: 'answer from memory', observation: ANSWER }]]]),
+      explain,
+    });
+    const [cluster] = clusters(ctx);
+    const text = renderCluster(cluster!);
+    const times = (s: string) => text.split(s).length - 1;
+    // The record (the gold line without its speaker) and the answer each once, where the case first shows them.
+    expect(times(GOLD.replace(/^Maria: /, ''))).toBe(1);
+    expect(times(ANSWER)).toBe(1);
+    expect(text).toContain(
+      `Agent's answer: ${ANSWER}\nWhat the agent did:\n1. answer from memory -> «the agent's answer»\n`,
+    );
+    // The memory keeps its lines where they are, each copy as its reference; the header still says where the gold is.
+    const f1 = cluster?.failures[0]?.memory ?? '';
+    expect(f1).toContain(`the gold on line ${lineOf(payload, GOLD)}`);
+    expect(quoted(f1)).toContain(`Maria: «evidence D18:7»`);
+    expect(quoted(f1)).toContain(`«the agent's answer»`);
+    // A line shown nowhere above stays whole.
+    expect(quoted(f1)).toContain(turn(24));
+  });
+
+  it('refers a later task to a text an earlier task of the evidence showed whole, naming that task', () => {
+    const record = GOLD.replace(/^Maria: /, '');
+    const ctx = parentContext([scoredTask('s1', 'all', 1), scoredTask('f1', 'all', 0)], {
+      payloads: new Map([
+        ['s1', memory(30, 12)],
+        ['f1', memory(30)],
+      ]),
+      trajectories: new Map([['f1', [{ action: 'answer from memory', observation: GOLD }]]]),
+      explain: (id) => (id === 's1' ? explain(id) : { question: `question ${id}`, gold: ['Yes'] }),
+    });
+    const text = renderCluster(clusters(ctx)[0]!);
+    expect(text.split(record).length - 1).toBe(1);
+    expect(text).toContain('1. answer from memory -> Maria: «evidence D18:7, task s1»\n');
   });
 
   it('counts repeated and near-empty lines with examples, and shows a short memory whole', () => {

@@ -11,7 +11,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EvaluationResult, TaskRecord } from '../../../../engine/evaluate/evaluate.ts';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
-import { renderSteps } from '../../../../engine/meta/evidence.ts';
 import { ModelMetaAgent } from '../../../../engine/meta/model/agent.ts';
 import { renderEdits } from '../../../../engine/meta/model/edit-format.ts';
 import { editsBetween } from '../../../../engine/meta/model/edits-between.ts';
@@ -98,7 +97,7 @@ function context(extra: Partial<ModelParent> = {}): ModelParent {
     trajectories: new Map(
       tasks.map((t) => [
         t.taskId,
-        renderSteps([{ action: 'ocr [0,0,999,999]', observation: `READ ${'x'.repeat(1000)} END-${t.taskId}` }]),
+        [{ action: 'ocr [0,0,999,999]', observation: `READ ${'x'.repeat(1000)} END-${t.taskId}` }],
       ]),
     ),
     env: {
