@@ -2,7 +2,7 @@
 // category), the 2 best and 2 worst outcomes with the memory each task got (at most 2 images of retrieved memory
 // each), what the agent did, and — for these validation tasks — the ground truth. The memory of all cases is shown
 // within one budget of characters, spent where it informs (evidence-limits.ts, memory-excerpt.ts).
-import type { Explanation, Trajectory } from '../environment/contract.ts';
+import type { Explanation } from '../environment/contract.ts';
 import { renderExplanation } from '../environment/explanation.ts';
 import type { TaskRecord } from '../evaluate/evaluate.ts';
 import type { TaskImages } from './evidence-images.ts';
@@ -10,12 +10,10 @@ import { LIMITS } from './evidence-limits.ts';
 import { goldTexts } from './gold.ts';
 import { memoryExcerpt } from './memory-excerpt.ts';
 import { recordsSaid, referBack, type Said, said } from './said-once.ts';
-import type { ModelParent } from './types.ts';
+import type { ModelParent, ShownStep } from './types.ts';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}\n… [${s.length - n} more characters]` : s);
 
-/** A step of what an agent did, as the evidence keeps it. */
-export type ShownStep = Pick<Trajectory['steps'][number], 'action' | 'observation'>;
 
 /**
  * An agent's steps as lines: action, then what it returned, within LIMITS.actionChars. Results are clipped, except

@@ -6,16 +6,18 @@ import { z } from 'zod';
 import { SafeNameSchema as NodeId } from '../../foundation/safe-path.ts';
 import type { Same } from '../../foundation/same-type.ts';
 import { CHECK_NAMES } from '../../sandbox/check-names.ts';
-import type { EnvironmentGuide, EnvironmentInfo, Explanation } from '../environment/contract.ts';
+import type { EnvironmentGuide, EnvironmentInfo, Explanation, Trajectory } from '../environment/contract.ts';
 import type { EpisodeRecorder } from '../../memo-programs/contract.ts';
 import type { QuickExamReport } from '../../sandbox/quick-exam.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import type { ProgramFiles } from '../../memo-programs/files.ts';
 import type { ClusterPool } from './clue/pool.ts';
 import type { TaskImages } from './evidence-images.ts';
-import type { ShownStep } from './evidence.ts';
 
 export type { ProgramFiles };
+
+/** A step of what an agent did, as the evidence keeps it. */
+export type ShownStep = Pick<Trajectory['steps'][number], 'action' | 'observation'>;
 
 /**
  * What every meta agent reads of the parent it writes a child of: the program, its score and latest evaluation, the

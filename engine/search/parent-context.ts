@@ -12,7 +12,7 @@ import type { Environment } from '../environment/contract.ts';
 import { readEvidenceLines, SUMMARY_MAX_BYTES, TaskEvidenceSchema } from '../evaluate/evidence.ts';
 import type { EvaluationResult } from '../evaluate/evaluate.ts';
 import { evidenceImages, type TaskImages } from '../meta/evidence-images.ts';
-import type { ShownStep } from '../meta/evidence.ts';
+import type { ShownStep } from '../meta/types.ts';
 import type {
   Clustering,
   EditOutcome,

@@ -21,6 +21,8 @@ describe('the seeds of a run', () => {
       splitSeed: 2,
       sandboxSeed: 6,
       policy: 'ucb',
+      selectionShare: 0.3,
+      protocol: 'update',
       selection: 'lcb',
       evalFraction: 0.5,
       minEvalTasks: 30,
