@@ -104,11 +104,9 @@ it("an error thrown by a module's load() or by its environment during the job go
         );
       expect(run).toMatch(/failed the job: SyntaxError \(its message may quote the worker's files/);
       for (const said of [load, run]) expect(said).not.toContain('TOPSECRET');
-      // The worker's own log has the whole of both.
-      expect(
-        logged.filter((m) => m.includes('TOPSECRET')),
-        logged.join('\n'),
-      ).toHaveLength(2);
+      // The worker's own log has the whole of both (a job redelivered on a loaded machine is logged again: not counted).
+      expect(logged.some((m) => m.includes('"TOPSECRET-"... is not valid JSON')), logged.join('\n')).toBe(true);
+      expect(logged.some((m) => m.includes(`Unexpected token in "${SECRET}"`)), logged.join('\n')).toBe(true);
     } finally {
       await executor.close();
       await worker.close();
