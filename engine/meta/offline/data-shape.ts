@@ -2,9 +2,10 @@
 // counts and meta fields, the validation tasks' explanations and instructions), never from its name: dialogue
 // turns or past tasks with outcomes; whether those outcomes carry the checker's feedback (a note); what the memory
 // could file its units under (a meta field naming a customer or a site, the speakers of a dialogue) and how many
-// failed tasks name one; whether tasks list choices. The vocabulary's edits (vocabulary.ts) are offered where the
+// failed tasks name one; whether tasks list choices, and whether failed ones lacked the gold choice or showed it
+// beside another. The vocabulary's edits (vocabulary.ts) are offered where the
 // shape supports them.
-import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
+import { contentTokens, ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
 import type { EpisodeField, OfflineParent } from '../types.ts';
 
 export type EntitySource = 'meta' | 'speaker' | 'names';
@@ -30,6 +31,36 @@ export interface DataShape {
   entities: EntityEvidence[];
   /** Share of the scored tasks whose explanation lists choices. */
   choices: number;
+  /**
+   * Of the failed tasks that list choices: the share whose payload lacked the gold choice's words (the memory did not
+   * show its evidence: looking for each choice's evidence may find it), and the share whose payload held them and as
+   * fully another choice's (both shown: more evidence for every choice crowds the payload further).
+   */
+  choiceMisses: { failed: number; absent: number; crowded: number };
+}
+
+/** Share of a text's content words that a payload's words hold. */
+function heldShare(text: string, have: ReadonlySet<string>): number {
+  const w = contentTokens(text);
+  return w.length ? w.filter((x) => have.has(x)).length / w.length : 0;
+}
+
+/** How the failed multiple-choice tasks' payloads showed their choices (DataShape.choiceMisses). */
+function readChoiceMisses(ctx: OfflineParent, failed: { taskId: string }[]): DataShape['choiceMisses'] {
+  let n = 0;
+  let absent = 0;
+  let crowded = 0;
+  for (const t of failed) {
+    const choices = ctx.explain(t.taskId)?.choices ?? [];
+    const gold = choices.find((c) => c.gold);
+    if (choices.length < 2 || !gold) continue;
+    n++;
+    const have = new Set(contentTokens((ctx.payloads.get(t.taskId) ?? '').slice(0, 200_000)));
+    const g = heldShare(gold.text, have);
+    if (g < 1) absent++;
+    else if (choices.some((c) => !c.gold && heldShare(c.text, have) >= g)) crowded++;
+  }
+  return { failed: n, absent: n ? absent / n : 0, crowded: n ? crowded / n : 0 };
 }
 
 const MAX_TASKS = 400;
@@ -104,5 +135,6 @@ export function readShape(ctx: OfflineParent): DataShape {
         : 0,
     entities,
     choices: scored.length ? withChoices / scored.length : 0,
+    choiceMisses: readChoiceMisses(ctx, failed.slice(0, MAX_TASKS)),
   };
 }

@@ -4,7 +4,9 @@
 // - tried: an edit already written from this parent is never written again (whatever became of it);
 // - lost: an edit that made a child worse is not offered again to that parent, to the parent's other descendants,
 //   nor to the parent's siblings and their descendants (programs one edit away from it or from a program on their
-//   way), where it would most likely lose again; one that made two programs worse is offered nowhere again;
+//   way), where it would most likely lose again; one that made two programs worse is offered nowhere again; and an
+//   edit made only of changes that were part of such a loss (one stage of a pair that lost together) is kept away
+//   where the loss is, as the pair is: each of its changes was measured there and none was shown to help;
 // - helped: an edit that made a child better anywhere is a candidate to extend (extend.ts).
 // Edits are compared by what they set (kind, key, value), not by where from: the same setting reached from another
 // value, or after a crossover into the design's exact form (a marker edit), is the same change of the program.
@@ -39,6 +41,8 @@ export interface Lessons {
   tried: Set<string>;
   /** Identities that lost where they would likely lose here, with the worst loss. */
   lost: Map<string, number>;
+  /** Identities of the single changes that were part of those losses. */
+  lostParts: Set<string>;
   /** Edits that helped anywhere in the tree, best first. */
   helped: Helped[];
   /** The parent's own way from its seed: each written ancestor (the parent last) with its edits and paired delta. */
@@ -50,7 +54,9 @@ export interface Lessons {
 /** Whether an edit list was written from this parent, or lost where it would lose here. */
 export function ruledOut(lessons: Lessons, edits: readonly Edit[]): boolean {
   const id = identity(edits);
-  return lessons.tried.has(id) || lessons.lost.has(id);
+  if (lessons.tried.has(id) || lessons.lost.has(id)) return true;
+  const parts = changes(edits);
+  return parts.length > 0 && parts.every((e) => lessons.lostParts.has(identity([e])));
 }
 
 export function lessonsFor(ctx: Pick<OfflineParent, 'node' | 'history' | 'tried'>): Lessons {
@@ -72,6 +78,7 @@ export function lessonsFor(ctx: Pick<OfflineParent, 'node' | 'history' | 'tried'
   const tried = new Set<string>();
   for (const t of ctx.tried ?? []) if (t.edits.length) tried.add(identity(t.edits));
   const lost = new Map<string, number>();
+  const lostParts = new Set<string>();
   const helped: Helped[] = [];
   // An edit that made two programs worse, wherever they are, is not offered anywhere again.
   const losses = new Map<string, number>();
@@ -80,7 +87,10 @@ export function lessonsFor(ctx: Pick<OfflineParent, 'node' | 'history' | 'tried'
     if (!changes(h.edits).length) continue;
     const id = identity(h.edits);
     if (h.parent === ctx.node) tried.add(id);
-    if (h.delta < -DELTA_EPSILON && (near(h.parent) || (losses.get(id) ?? 0) >= 2)) lost.set(id, Math.min(lost.get(id) ?? 0, h.delta));
+    if (h.delta < -DELTA_EPSILON && (near(h.parent) || (losses.get(id) ?? 0) >= 2)) {
+      lost.set(id, Math.min(lost.get(id) ?? 0, h.delta));
+      for (const e of changes(h.edits)) lostParts.add(identity([e]));
+    }
     if (h.delta > DELTA_EPSILON && !h.node.startsWith('step ')) helped.push({ edits: h.edits, delta: h.delta, node: h.node, parent: h.parent });
   }
   helped.sort((a, b) => b.delta - a.delta || a.node.localeCompare(b.node));
@@ -91,5 +101,5 @@ export function lessonsFor(ctx: Pick<OfflineParent, 'node' | 'history' | 'tried'
     if (!h) break;
     lineage.unshift({ edits: h.edits, delta: h.delta, node: h.node, parent: h.parent });
   }
-  return { tried, lost, helped, lineage, parentOf };
+  return { tried, lost, lostParts, helped, lineage, parentOf };
 }

@@ -77,8 +77,16 @@ export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r:
 
   // Each choice's evidence looked for and shown: memory for every choice, none named.
   if (shape.choices >= 0.3) {
-    const why = `${Math.round(100 * shape.choices)}% of tasks list choices`;
-    const weight = 1 + 2 * shape.choices;
+    // Looking for each choice's evidence helps where failed payloads lacked the gold choice's; where they showed it
+    // beside another choice as fully, evidence for every choice crowds them further (it lost on every multiple-choice
+    // benchmark whose failures were of that kind): a hint for the sweep's tier then, not the evidence's first move.
+    const cm = shape.choiceMisses;
+    const read = cm.failed >= 3;
+    const lacking = read ? cm.absent : 0.5;
+    const why = read
+      ? `${Math.round(100 * shape.choices)}% of tasks list choices; of ${cm.failed} failed ones, ${Math.round(100 * cm.absent)}% of payloads lacked the gold choice's words and ${Math.round(100 * cm.crowded)}% showed another choice as fully`
+      : `${Math.round(100 * shape.choices)}% of tasks list choices`;
+    const weight = shape.choices * (0.3 + 2 * lacking);
     if (!has('choiceQueries') && !has('choiceEvidence'))
       out.push(
         evidence(weight, why, "search for each choice's evidence and show it", [

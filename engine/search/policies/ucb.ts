@@ -1,8 +1,10 @@
 // The budget-aware UCB policy: evaluate actions on every evaluated node that may be evaluated again (one that has
 // scored every validation sample of a deterministic environment may not), generate actions on expandable ones (the
 // prior scaled by the tree's spread, see ucb.ts). `ucb` sums Δ± into S(v), so a parent's losing children lower its
-// generate score, and does not expand a child whose mean is below its parent's; `ucb-paper` sums the paper's Δ, a loss
-// counting as a child that changed nothing, and expands every node the tree allows.
+// generate score, does not expand a child whose mean is below its parent's, and does not re-evaluate a child that
+// scored exactly as its parent on every sample both were scored on in a deterministic environment (its edit changed
+// no reward: another sample measures the parent again); `ucb-paper` sums the paper's Δ, a loss counting as a child
+// that changed nothing, and expands and evaluates every node the tree allows.
 import { argmaxAction, type Choice, type ScoredAction, type SearchPolicy } from '../policy.ts';
 import type { SearchTree, TreeNode } from '../tree.ts';
 import { evalScore, genScore, improvement, potential, prior, signedImprovement, type UcbParams } from '../ucb.ts';
@@ -20,7 +22,7 @@ export function ucbCandidates(tree: SearchTree, p: UcbParams, rule: ImprovementR
   const out: ScoredAction[] = [];
   for (const node of evaluated) {
     const q = tree.q(node);
-    if (tree.canEvaluate(node)) out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, tree.visits(node), N, p) });
+    if (tree.canEvaluate(node) && !(rule === 'signed' && echoesParent(tree, node))) out.push({ kind: 'evaluate', node: node.id, score: evalScore(q, tree.visits(node), N, p) });
     if (tree.expandable(node, p.minWidth, p.seedsExpandable) && !(rule === 'signed' && belowParent(tree, node))) {
       const m = tree.width(node.id);
       const g = potential(tree.sumImprovement(node.id, delta), m, prior(q, qRoot, qBest, p), p);
@@ -37,6 +39,20 @@ export function ucbCandidates(tree: SearchTree, p: UcbParams, rule: ImprovementR
 function belowParent(tree: SearchTree, node: TreeNode): boolean {
   if (node.kind !== 'child' || node.parent === null) return false;
   return tree.q(node) < tree.q(tree.get(node.parent)) - 1e-9;
+}
+
+/**
+ * A written child of a deterministic search whose every score equals its parent's on the same sample: the edit
+ * changed payloads but no reward there (intranets, seed 1: 4 of 12 steps re-evaluated such children). Another
+ * sample would most likely measure the parent again; the step is spent on a new child instead.
+ */
+export function echoesParent(tree: SearchTree, node: TreeNode): boolean {
+  if (!tree.deterministic || node.kind !== 'child' || node.parent === null || node.scores.length === 0) return false;
+  const parent = tree.get(node.parent);
+  return node.scores.every((s, i) => {
+    const j = parent.samples.indexOf(node.samples[i] as number);
+    return j >= 0 && Math.abs((parent.scores[j] as number) - s) < 1e-12;
+  });
 }
 
 export const ucbPolicy: SearchPolicy = {

@@ -185,6 +185,25 @@ describe("a parent's losing children (ucb: Δ± in S; ucb-paper: the paper's Δ)
     expect(generates('paper')).toContain('a1');
   });
 
+  it('do not re-evaluate a child that scored as its parent on every sample (ucb, deterministic), where the paper would', () => {
+    const t = new SearchTree();
+    t.resampling = { deterministic: true, samples: 2 };
+    t.add(node('r', null, [0], null, 'root'));
+    t.add(node('a', 'r', [0.8, 0.7], 0, 'seed'));
+    t.add(node('echo', 'a', [0.8], 0.75));
+    t.add(node('moved', 'a', [0.81], 0.75));
+    const evaluates = (rule: 'signed' | 'paper') => ucbCandidates(t, DEFAULT_UCB, rule).filter((c) => c.kind === 'evaluate').map((c) => c.node);
+    expect(evaluates('signed')).not.toContain('echo');
+    expect(evaluates('signed')).toContain('moved');
+    expect(evaluates('paper')).toContain('echo');
+    // Scored on another sample than its parent's, or in an environment that is not deterministic: evaluated as any.
+    t.get('echo').samples = [1];
+    expect(evaluates('signed')).toContain('echo');
+    t.get('echo').samples = [0];
+    t.resampling = { deterministic: false, samples: 2 };
+    expect(evaluates('signed')).toContain('echo');
+  });
+
   it('turn a search away from a parent whose children keep losing', () => {
     const ours = expansionsOfA(ucbPolicy, 12);
     const paper = expansionsOfA(ucbPaperPolicy, 12);

@@ -66,6 +66,21 @@ describe('lessons from the tree', () => {
     expect(lessonsFor({ node: 'a', history: inert }).tried.has(identity([episodes]))).toBe(true);
   });
 
+  it('keep a part of an edit that lost away where the whole is kept away, not an edit that adds something new', () => {
+    const queries: Edit = { kind: 'stage-insert', key: 'choiceQueries', from: '', to: 'choiceQueries()' };
+    const front: Edit = { kind: 'stage-insert', key: 'choiceEvidence', from: '', to: 'choiceEvidence()' };
+    const history = [...shape, { node: 'x', parent: 'a', edits: [queries, front], delta: -0.06 }];
+    // Either stage alone was measured in the pair that lost (friends-choices offered each alone after the pair lost).
+    for (const node of ['a', 'b', 'a1']) {
+      expect(ruledOut(lessonsFor({ node, history }), [front])).toBe(true);
+      expect(ruledOut(lessonsFor({ node, history }), [queries])).toBe(true);
+      // A change that was not part of the loss may still come with one that was.
+      expect(ruledOut(lessonsFor({ node, history }), [front, k60])).toBe(false);
+    }
+    // Elsewhere in the tree, the parts stay on offer as the pair does.
+    expect(ruledOut(lessonsFor({ node: 'c', history }), [front])).toBe(false);
+  });
+
   it('do not offer a losing edit to the next child of the parent or of a sibling (the agent)', async () => {
     const agent = new OfflineMetaAgent();
     const first = await agent.propose(context());

@@ -4,7 +4,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { STRONG } from '../../../../engine/meta/offline/candidate.ts';
 import { readEvidence } from '../../../../engine/meta/offline/reading.ts';
+import { readPipeline } from '../../../../engine/meta/offline/stage-edit.ts';
+import { vocabularyCandidates } from '../../../../engine/meta/offline/vocabulary.ts';
+import { readProgramFiles } from '../../../../memo-programs/files.ts';
+import { resolveProgram } from '../../../../memo-programs/registry.ts';
 import { DataEnvironment } from '../../../../envs/data/environment.ts';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
 import { ImageStore } from '../../../../sandbox/primitives/images.ts';
@@ -51,5 +56,34 @@ describe('the offline reading of failed tasks', () => {
       found: 1,
       missing: 1,
     });
+  });
+
+  it("reads whether failed multiple-choice payloads lacked the gold choice or showed another beside it, and weighs each choice's evidence by it", () => {
+    const choices = ['Postgres', 'Redis', 'Kafka'].map((text, i) => ({ letter: 'ABC'[i] as string, text, gold: i === 0 }));
+    const ids = ['q1', 'q2', 'q3', 'q4'];
+    const at = (payloads: string[]) =>
+      parentContext(
+        ids.map((id) => scoredTask(id, 'all', 0)),
+        {
+          explain: (id) => ({ question: `Which store does ${id} use?`, gold: ['Postgres'], choices }),
+          payloads: new Map(ids.map((id, i) => [id, payloads[i] as string])),
+        },
+      );
+    // Three of four showed Postgres beside Redis as fully; one lacked Postgres.
+    const crowded = readEvidence(at(['Postgres or Redis', 'we tried Redis then Postgres', 'Kafka, Redis, Postgres', 'Kafka only']));
+    expect(crowded.shape?.choiceMisses).toEqual({ failed: 4, absent: 0.25, crowded: 0.75 });
+    const lacking = readEvidence(at(['nothing', 'Redis', 'Kafka', 'Postgres and Redis']));
+    expect(lacking.shape?.choiceMisses).toEqual({ failed: 4, absent: 0.75, crowded: 0.25 });
+    const pipeline = readPipeline(readProgramFiles(resolveProgram('pipeline').path));
+    if (!pipeline) throw new Error('the pipeline seed reads as a pipeline');
+    const weightOf = (ctx: ReturnType<typeof at>) =>
+      Math.max(
+        ...vocabularyCandidates(ctx, pipeline, readEvidence(ctx))
+          .filter((c) => c.edits.some((e) => e.key === 'choiceEvidence' || e.key === 'choiceQueries'))
+          .map((c) => c.weight),
+      );
+    // The evidence's first move where the gold choice was missing; a hint for the sweep's tier where it was crowded.
+    expect(weightOf(at(['nothing', 'Redis', 'Kafka', 'Postgres and Redis']))).toBeGreaterThanOrEqual(STRONG);
+    expect(weightOf(at(['Postgres or Redis', 'we tried Redis then Postgres', 'Kafka, Redis, Postgres', 'Kafka only']))).toBeLessThan(STRONG);
   });
 });
