@@ -7,18 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baselines } from '../api/evaluate.ts';
 import { locomoToDataLines } from '../envs/data/from-locomo.ts';
-import { DEFAULT_LOCOMO_DIR } from '../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../envs/locomo/environment.ts';
 import { loadConversations } from '../envs/locomo/load.ts';
 import { BASELINES } from '../memo-programs/registry.ts';
 
 const TOLERANCE = 0.005;
 const dir = mkdtempSync(join(tmpdir(), 'data-equivalence-'));
 const file = join(dir, 'locomo.jsonl');
-writeFileSync(file, `${locomoToDataLines(loadConversations(DEFAULT_LOCOMO_DIR).conversations).join('\n')}\n`);
+writeFileSync(file, `${locomoToDataLines(loadConversations(defaultLocomoDir()).conversations).join('\n')}\n`);
 
 let off = 0;
 const started = Date.now();
-process.stdout.write(`LoCoMo (${DEFAULT_LOCOMO_DIR}) built-in vs data:${file}, offline evidence recall, ${BASELINES.length} programs\n\n`);
+process.stdout.write(`LoCoMo (${defaultLocomoDir()}) built-in vs data:${file}, offline evidence recall, ${BASELINES.length} programs\n\n`);
 process.stdout.write(`${'program'.padEnd(22)}${'split'.padEnd(7)}${'locomo'.padStart(8)}${'data'.padStart(8)}${'diff'.padStart(9)}\n`);
 for (const split of ['train', 'test'] as const) {
   const [builtin, data] = [

@@ -33,13 +33,19 @@ import {
   type Session,
 } from './load.ts';
 
-/** --data, else AUTOMEMO_LOCOMO_DIR, else ../shared/data/locomo when present, else the copy bundled here. */
-export const DEFAULT_LOCOMO_DIR =
-  process.env.AUTOMEMO_LOCOMO_DIR ??
-  [join(repoRoot, '..', 'shared', 'data', 'locomo'), join(repoRoot, 'envs', 'locomo', 'data')].find((d) =>
-    existsSync(d),
-  ) ??
-  join(repoRoot, 'envs', 'locomo', 'data');
+/**
+ * Without --data: AUTOMEMO_LOCOMO_DIR, else ../shared/data/locomo when present, else the copy bundled here. Read when
+ * an environment opens, not when this module loads: a library user may set the variable after importing automemo.
+ */
+export function defaultLocomoDir(): string {
+  return (
+    process.env.AUTOMEMO_LOCOMO_DIR ??
+    [join(repoRoot, '..', 'shared', 'data', 'locomo'), join(repoRoot, 'envs', 'locomo', 'data')].find((d) =>
+      existsSync(d),
+    ) ??
+    join(repoRoot, 'envs', 'locomo', 'data')
+  );
+}
 export const LOCOMO_BUDGET: PayloadBudget = { maxChars: 4000, maxImages: 2 };
 
 export interface LocomoOptions {
@@ -121,7 +127,7 @@ export class LocomoEnvironment implements Environment {
   }
 
   static load(options: LocomoOptions): LocomoEnvironment {
-    const dir = options.dataDir ?? DEFAULT_LOCOMO_DIR;
+    const dir = options.dataDir ?? defaultLocomoDir();
     return new LocomoEnvironment(loadConversations(dir), dir, options);
   }
 

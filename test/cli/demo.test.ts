@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, withoutProgress } from '../support/cli.ts';
 
@@ -17,7 +17,7 @@ describe('automemo demo', () => {
     // One conversation of the three (the newcomer's demo reads all of them; the tour is the same).
     const data = join(dir, 'locomo');
     mkdirSync(data);
-    cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+    cpSync(join(defaultLocomoDir(), '26.json'), join(data, '26.json'));
     const r = automemo('demo', '--budget', '2', '--out', out, '--data', data);
     expect(withoutProgress(r.err)).toBe('');
     expect(r.code).toBe(0);

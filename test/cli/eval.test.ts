@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, automemoInProcess } from '../support/cli.ts';
 
@@ -32,10 +32,10 @@ describe('automemo eval', () => {
   it('reads another folder of conversations with --data', async () => {
     const data = mkdtempSync(join(tmpdir(), 'locomo-data-'));
     try {
-      const conv = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '30.json'), 'utf8'));
+      const conv = JSON.parse(readFileSync(join(defaultLocomoDir(), '30.json'), 'utf8'));
       const { qa, ...conversation } = conv;
       writeFileSync(join(data, 'locomo10.json'), JSON.stringify([{ sample_id: 'conv-7', conversation, qa }]));
-      cpSync(join(DEFAULT_LOCOMO_DIR, 'README.md'), join(data, 'README.md'));
+      cpSync(join(defaultLocomoDir(), 'README.md'), join(data, 'README.md'));
       // The program may be given alone, as `check` takes it.
       const r = await automemoInProcess('eval', 'no-memory', '--env', 'locomo', '--data', data, '--json', '--out', join(data, 'out'));
       expect(r.code).toBe(0);
@@ -81,7 +81,7 @@ describe('automemo baselines', () => {
       // One conversation of the three: the table, the failure named after it and the exit do not depend on how many.
       const data = join(out, 'locomo');
       mkdirSync(data);
-      cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+      cpSync(join(defaultLocomoDir(), '26.json'), join(data, '26.json'));
       const r = automemo('baselines', '--env', 'locomo', '--data', data, '--split', 'train', '--programs', `no-memory,${broken},bm25`, '--out', join(out, 'run'));
       expect(r.code).toBe(1);
       expect(r.out).toMatch(/program\s+score\s+payload chars\s+retrieve p50 ms/);

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../envs/locomo/environment.ts';
 import { resolveProgram } from '../../memo-programs/registry.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { automemo, automemoInProcess, bin, cliEnv as env, withoutProgress } from '../support/cli.ts';
@@ -30,7 +30,7 @@ afterAll(() => {
 function oneConversation(): string {
   const dir = mkdtempSync(join(tmpdir(), 'search-locomo-'));
   dirs.push(dir);
-  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(dir, '26.json'));
+  cpSync(join(defaultLocomoDir(), '26.json'), join(dir, '26.json'));
   return dir;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { onnxRuntimeAvailable } from '../../sandbox/primitives/embed-backend.ts';
 import { readJournal } from '../../run-store/journal.ts';
@@ -44,7 +44,7 @@ beforeAll(async () => {
   // one evaluation each; its final winner stores memory. The search through the dispatcher in this process (the
   // search command's own process is test/cli/search.test.ts's); the export below runs the real binary.
   mkdirSync(join(work, 'locomo'));
-  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(work, 'locomo', '26.json'));
+  cpSync(join(defaultLocomoDir(), '26.json'), join(work, 'locomo', '26.json'));
   const searched = await automemoInProcess(
     'search',
     '--env',

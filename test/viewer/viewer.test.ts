@@ -21,7 +21,7 @@ import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../envs/web/browser/browser.ts';
-import { DEFAULT_LOCOMO_DIR } from '../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../envs/locomo/environment.ts';
 import { repoRoot } from '../../foundation/paths.ts';
 import { readJournal } from '../../run-store/journal.ts';
 import { buildBundle } from '../../viewer/report.ts';
@@ -70,7 +70,7 @@ beforeAll(async () => {
   // One LoCoMo conversation (Caroline and Melanie's) is a whole run to view, test phase included, in a tenth of the time.
   const data = join(base, 'locomo');
   mkdirSync(data);
-  cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+  cpSync(join(defaultLocomoDir(), '26.json'), join(data, '26.json'));
   // The commands other than `view` itself run through the dispatcher in this process: what they print and write is
   // the subject, and a process start is seconds of CPU.
   const r = await automemoInProcess(

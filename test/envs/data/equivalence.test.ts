@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { baselines } from '../../../api/evaluate.ts';
 import { locomoToDataLines } from '../../../envs/data/from-locomo.ts';
-import { DEFAULT_LOCOMO_DIR } from '../../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../../envs/locomo/environment.ts';
 import { loadConversations } from '../../../envs/locomo/load.ts';
 import { BASELINES } from '../../../memo-programs/registry.ts';
 
@@ -17,7 +17,7 @@ const SESSIONS = 6;
 
 /** LoCoMo's raw conversation 26 cut to its first sessions and the questions whose evidence lies in them. */
 function cutConversation(): Record<string, unknown> {
-  const raw = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '26.json'), 'utf8')) as Record<string, unknown>;
+  const raw = JSON.parse(readFileSync(join(defaultLocomoDir(), '26.json'), 'utf8')) as Record<string, unknown>;
   const out: Record<string, unknown> = { speaker_a: raw.speaker_a, speaker_b: raw.speaker_b };
   for (let n = 1; n <= SESSIONS; n++) [`session_${n}`, `session_${n}_date_time`].forEach((k) => (out[k] = raw[k]));
   const inCut = (e: string) => Number(/^D(\d+):/.exec(e)?.[1] ?? Infinity) <= SESSIONS;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveModels } from '../../../foundation/llm/models.ts';
-import { DEFAULT_LOCOMO_DIR, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
+import { defaultLocomoDir, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
 import { loadConversations, parseSessionDate } from '../../../envs/locomo/load.ts';
 import { InfraError } from '../../../engine/environment/contract.ts';
 import { OpenAITestServer } from '../../support/openai-server.ts';
@@ -12,7 +12,7 @@ const offline = () => LocomoEnvironment.load({ models: resolveModels({}, {}) });
 
 describe('LoCoMo loading', () => {
   it('reads the shipped conversations with their sessions, turns and questions', () => {
-    const r = loadConversations(DEFAULT_LOCOMO_DIR);
+    const r = loadConversations(defaultLocomoDir());
     expect(r.conversations.map((c) => c.id)).toEqual(['26', '30', '41']);
     expect(r.conversations.reduce((n, c) => n + c.turns.size, 0)).toBe(1451);
     expect(r.conversations.reduce((n, c) => n + c.questions.length, 0)).toBe(497);
@@ -29,7 +29,7 @@ describe('LoCoMo loading', () => {
 
   it('never puts ground truth in an episode or a task', async () => {
     const env = offline();
-    const raw = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '26.json'), 'utf8'));
+    const raw = JSON.parse(readFileSync(join(defaultLocomoDir(), '26.json'), 'utf8'));
     const text = JSON.stringify([...(await env.worlds('train')), ...(await env.worlds('test'))].filter((w) => w.id === '26'));
     expect(text).not.toContain(raw.session_1_summary.slice(0, 60));
     expect(text).not.toContain('"query"');
@@ -43,7 +43,7 @@ describe('LoCoMo loading', () => {
   it('reads a folder in the benchmark\'s locomo10.json shape and reports bad files without dropping the rest', () => {
     const dir = mkdtempSync(join(tmpdir(), 'locomo-'));
     try {
-      const flat = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '30.json'), 'utf8'));
+      const flat = JSON.parse(readFileSync(join(defaultLocomoDir(), '30.json'), 'utf8'));
       const { qa, ...conversation } = flat;
       writeFileSync(join(dir, 'locomo10.json'), JSON.stringify([{ sample_id: 'conv-99', conversation, qa }]));
       writeFileSync(join(dir, 'broken.json'), '{ not json');
@@ -71,8 +71,8 @@ describe('LoCoMo environment', () => {
     expect(train.length / (train.length + test.length)).toBeGreaterThan(0.15);
     const dir = mkdtempSync(join(tmpdir(), 'locomo-more-'));
     try {
-      cpSync(DEFAULT_LOCOMO_DIR, dir, { recursive: true });
-      const extra = JSON.parse(readFileSync(join(DEFAULT_LOCOMO_DIR, '26.json'), 'utf8'));
+      cpSync(defaultLocomoDir(), dir, { recursive: true });
+      const extra = JSON.parse(readFileSync(join(defaultLocomoDir(), '26.json'), 'utf8'));
       writeFileSync(join(dir, '99.json'), JSON.stringify(extra));
       const bigger = LocomoEnvironment.load({ models: resolveModels({}, {}), dataDir: dir });
       const train2 = (await bigger.worlds('train')).filter((w) => w.id !== '99').flatMap((w) => w.tasks.map((t) => t.taskId));
@@ -80,6 +80,23 @@ describe('LoCoMo environment', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('reads AUTOMEMO_LOCOMO_DIR when it opens, not when automemo was imported', async () => {
+    const given = process.env.AUTOMEMO_LOCOMO_DIR;
+    const dir = mkdtempSync(join(tmpdir(), 'locomo-var-'));
+    try {
+      cpSync(join(defaultLocomoDir(), '26.json'), join(dir, '26.json'));
+      process.env.AUTOMEMO_LOCOMO_DIR = dir;
+      const env = LocomoEnvironment.load({ models: resolveModels({}, {}) });
+      expect((await env.worlds('train')).map((w) => w.id)).toEqual(['26']);
+    } finally {
+      if (given === undefined) delete process.env.AUTOMEMO_LOCOMO_DIR;
+      else process.env.AUTOMEMO_LOCOMO_DIR = given;
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // Put back: the next open reads the folder it read before.
+    expect((await offline().worlds('train')).length).toBeGreaterThan(1);
   });
 
   it('scores a payload offline by evidence recall', async () => {

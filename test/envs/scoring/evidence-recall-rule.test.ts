@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGLISH_STOPWORDS } from '../../../memo-programs/lib/tokenize.ts';
 import { resolveModels } from '../../../foundation/llm/models.ts';
-import { DEFAULT_LOCOMO_DIR, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
+import { defaultLocomoDir, LocomoEnvironment } from '../../../envs/locomo/environment.ts';
 import { loadConversations } from '../../../envs/locomo/load.ts';
 import { EVIDENCE_RECALL_RULE, PayloadCoverage } from '../../../envs/scoring/evidence-recall.ts';
 import { seededRandom } from '../../../engine/random.ts';
@@ -75,7 +75,7 @@ describe('the evidence-recall rule the meta model reads', () => {
   });
 
   it('tokenizes as the checker does: a checker built from the rule agrees with the real one on every payload', () => {
-    const turns = loadConversations(DEFAULT_LOCOMO_DIR).conversations.flatMap((c) => [...c.turns.values()]);
+    const turns = loadConversations(defaultLocomoDir()).conversations.flatMap((c) => [...c.turns.values()]);
     const random = seededRandom(32, 'evidence-rule');
     const draw = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)] as T;
     const filler = () =>

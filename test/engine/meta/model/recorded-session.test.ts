@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { search } from 'automemo';
 import { resolveModels } from '../../../../foundation/llm/models.ts';
-import { DEFAULT_LOCOMO_DIR } from '../../../../envs/locomo/environment.ts';
+import { defaultLocomoDir } from '../../../../envs/locomo/environment.ts';
 import { readJournal } from '../../../../run-store/journal.ts';
 import { OpenAITestServer } from '../../../support/openai-server.ts';
 import { recordedEdits } from '../../../support/recorded-edits.ts';
@@ -47,7 +47,7 @@ describe('the recorded replies of a real model', () => {
     ctx.skip(missing !== undefined, missing);
     // One conversation of the three keeps the test short; the split is per question, so its tasks are the same.
     const data = join(work, 'locomo');
-    cpSync(join(DEFAULT_LOCOMO_DIR, '26.json'), join(data, '26.json'));
+    cpSync(join(defaultLocomoDir(), '26.json'), join(data, '26.json'));
     const models = resolveModels({}, { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'recorded-frontier-model' });
     const out = join(work, 'run');
     const result = await search({ env: 'locomo', data, out, models, meta: 'model', clustering: 'metadata', analysis: 'cluster', seeds: ['omni-simplemem'], budget: 1, seed: 7 });
