@@ -2,6 +2,8 @@
 // (envs/data/from-locomo.ts) must score every named program as the built-in LoCoMo environment does, on both
 // splits, within ±0.005. Prints one row per program and split, and exits 1 when a row is off.
 //   npm run bench:data
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

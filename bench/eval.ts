@@ -12,6 +12,8 @@
 // (±3% from run to run), so LoCoMo's "1 worker" and "2 workers" rows run `--repeat` times (default 3), alternating,
 // and the ratio is the median of each repetition's; web rows take minutes each and run once.
 // Usage: npm run bench:eval [-- --envs locomo,web:code] [--repeat 3]
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

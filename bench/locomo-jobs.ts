@@ -3,6 +3,8 @@
 // the programs' own texts (notes, summaries, whole sessions: many past the model's 128 tokens) and one query per
 // question, in the batches the programs' calls were cut into (mostly 1–4 texts). Replaying them on each backend
 // measures texts/s on that mix rather than on uniform batches of similar turns.
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { join } from 'node:path';
 import { openNamed } from '../api/environments.ts';
 import { withHost } from '../api/host.ts';

@@ -4,6 +4,8 @@
 // valid child cost: model calls (as the server received them) and tokens (prompt + completion, as it reported them),
 // against what they cost before issue 32.
 // Run alone: node --no-node-snapshot --import tsx bench/search-parallel.ts [--latency-ms 3000 --steps 8]
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -27,6 +27,8 @@
 // program: requests and tokens per valid child, prompt tokens an endpoint that caches prefixes would still bill in
 // full, beside the recorded run's own requests counted the same way, and the test score of the pick against the
 // seed's.
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -9,6 +9,8 @@
 // session replayed (bench/search-recorded.ts).
 // Usage: npm run bench:search [-- --envs locomo,workshops --budget 12 --seeds 1 --policies ucb,greedy --dev --no-parallel]
 //   --dev runs the development benchmarks (bench/benchmarks/dev, vault-env) instead: the ones the agent was tuned on.
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import type { PolicyName } from '../engine/search/policies/index.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

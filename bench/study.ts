@@ -2,6 +2,8 @@
 // containment) and a module benchmark (workshops, 8 worlds), 3 searches each (run seeds 0–2), budget 12, the offline
 // meta agent, the floor, the transfer matrix; prints its wall time, each piece's share of it, and the study's table.
 // Usage: npm run bench:study [-- --repeat 3 --budget 12 --envs locomo,team-logs,workshops --workers N --out DIR --joint]
+// An entry, as index.js and cli/main.ts are: the API it runs is the automemo an environment module's `import 'automemo'` gets.
+import '../api/running.ts';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
