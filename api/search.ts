@@ -25,6 +25,7 @@ import { defaultRunFolder, RUN_FORMAT, RunFolder } from '../run-store/run-folder
 import { readEnvCopy, writeEnvCopy } from '../run-store/env-copy.ts';
 import { type EnvInput, type OpenedEnvironment, openEnv } from './environments.ts';
 import { withHost } from './host.ts';
+import type { HostServices } from '../sandbox/primitives/index.ts';
 import { type SourceScores, sourceScoresOf } from './search-sources.ts';
 import { checkRunTrust } from './run-trust.ts';
 import { createExecutor, type Executor } from './workers.ts';
@@ -142,119 +143,171 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
   return withHost(models, async (services) => {
     // Said before the environment is opened; checked again under the folder's lock when the run is created.
     if (!o.resume) asUsageSync(() => folder.checkNew());
-    // A resumed run opens with the split it was made with.
-    const splitSeed = seedsOf(options).split;
-    const protocol = options.protocol;
-    const open = {
-      models,
-      images: services.images,
-      seed: splitSeed,
-      protocol,
-      onNote,
-      ...(options.data ? { data: options.data } : {}),
-      ...(options.strict ? { strict: true } : {}),
-    };
-    // A resumed run opens what it recorded (a definition passed again is registered first, so the recorded name
-    // finds it in a new process); what fails there is the run's content.
-    const definition = o.env !== undefined && typeof o.env !== 'string' ? { definition: o.env } : {};
-    if (recorded) checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', onNote);
-    const opened: OpenedEnvironment = recorded
-      ? await asContent(() => openEnv({ recorded, copy: readEnvCopy(folder.dir), ...definition }, open))
-      : await openEnv({ named: o.env as EnvInput }, open);
-    if (opened.changed) onNote(opened.changed);
-    const { env, source } = opened;
+    const host: SearchHost = { models, services, onNote };
+    const opened = await openRunEnvironment(o, folder, options, recorded, host);
     try {
-      const info = env.info();
-      // A new run's folder is locked before run.json is written into it; a resumed run's when it is taken up.
-      const release = o.resume
-        ? asUsageSync(() => folder.lock())
-        : asUsageSync(() =>
-            folder.create({
-              format: RUN_FORMAT,
-              createdAt: new Date().toISOString(),
-              options,
-              env: info as unknown as Record<string, unknown>,
-              envSource: source,
-              models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
-              versions: versions(),
-            }),
-          );
-      if (!o.resume) copyEnvironment(folder.dir, opened);
-      if (!o.resume && folder.unmarked)
-        onNote(
-          `the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`,
-        );
-      let jobs: Executor | undefined;
+      const release = takeUpFolder(o, folder, options, opened, host);
       try {
-        jobs = await createExecutor(
-          {
-            ...(o.workers !== undefined
-              ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) }
-              : {}),
-            ...(o.queue ? { queue: o.queue } : {}),
-          },
-          {
-            env,
-            source,
-            openSeed: splitSeed,
-            protocol,
-            ...(options.data ? { data: options.data } : {}),
-            services,
-            onNote,
-            ...(o.queue ? queueSalt(folder.dir, onNote) : {}),
-          },
-        );
-        const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
-        const validation = (await validationOf(env, options)).plan;
-        o.onStart?.({
-          runFolder: folder.dir,
-          resumed: o.resume ?? false,
-          options,
-          env: envFacts,
-          meta:
-            options.meta === 'model'
-              ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})`
-              : 'offline',
-          evaluation: jobs.executor.where,
-          validation,
-          protocol,
-        });
-        const summary = await runSearch({
-          env,
-          services,
-          meta: createMetaAgent(options.meta, models, {
-            ...(options.clustering ? { clustering: options.clustering } : {}),
-            ...(o.analysis ? { analysis: o.analysis } : {}),
-            ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}),
-          }),
-          folder,
-          options,
-          models,
-          ledger: new CostLedger(),
-          ...(o.onEvent ? { onEvent: o.onEvent } : {}),
-          ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-          ...(o.signal ? { signal: o.signal } : {}),
-          ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
-          jobs: { executor: jobs.executor, env: jobs.ref },
-        });
-        const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
-        return {
-          runFolder: folder.dir,
-          env: envFacts,
-          evaluation: jobs.executor.where,
-          validation,
-          protocol,
-          ...summary,
-          ...(sources ? { sources } : {}),
-        };
+        return await searchOn(o, folder, options, opened, host);
       } finally {
-        await jobs?.executor.close();
         release();
       }
     } finally {
-      await env.close?.();
+      await opened.env.close?.();
     }
   });
+}
+
+/** What a search runs with besides its options: the models, the host's services, where notes go. */
+interface SearchHost {
+  models: ResolvedModels;
+  services: HostServices;
+  onNote: (message: string) => void;
+}
+
+/** How a run's environment is opened: with the split seed, protocol and data the run was made with. */
+function openSettings(options: RunOptions, { models, services, onNote }: SearchHost) {
+  return {
+    models,
+    images: services.images,
+    // A resumed run opens with the split it was made with.
+    seed: seedsOf(options).split,
+    protocol: options.protocol,
+    onNote,
+    ...(options.data ? { data: options.data } : {}),
+    ...(options.strict ? { strict: true } : {}),
+  };
+}
+
+/**
+ * The run's environment: a new run's as named; a resumed run's as it recorded it (a definition passed again is
+ * registered first, so the recorded name finds it in a new process), where what fails is the run's content.
+ */
+async function openRunEnvironment(
+  o: SearchOptions,
+  folder: RunFolder,
+  options: RunOptions,
+  recorded: EnvSource | undefined,
+  host: SearchHost,
+): Promise<OpenedEnvironment> {
+  const open = openSettings(options, host);
+  const definition = o.env !== undefined && typeof o.env !== 'string' ? { definition: o.env } : {};
+  if (recorded) checkRunTrust(folder.dir, recorded, options.env, o.trustRun, 'resuming it', host.onNote);
+  const opened = recorded
+    ? await asContent(() => openEnv({ recorded, copy: readEnvCopy(folder.dir), ...definition }, open))
+    : await openEnv({ named: o.env as EnvInput }, open);
+  if (opened.changed) host.onNote(opened.changed);
+  return opened;
+}
+
+/**
+ * Locks the run folder and returns its release: a new run's folder is locked before run.json is written into it
+ * (with a copy of the environment), a resumed run's when it is taken up.
+ */
+function takeUpFolder(
+  o: SearchOptions,
+  folder: RunFolder,
+  options: RunOptions,
+  opened: OpenedEnvironment,
+  { models, onNote }: SearchHost,
+): () => void {
+  if (o.resume) return asUsageSync(() => folder.lock());
+  const release = asUsageSync(() =>
+    folder.create({
+      format: RUN_FORMAT,
+      createdAt: new Date().toISOString(),
+      options,
+      env: opened.env.info() as unknown as Record<string, unknown>,
+      envSource: opened.source,
+      models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
+      versions: versions(),
+    }),
+  );
+  copyEnvironment(folder.dir, opened);
+  if (folder.unmarked)
+    onNote(
+      `the run is not marked as this user's (${folder.unmarked}): its --resume and export will ask for --trust-run`,
+    );
+  return release;
+}
+
+/** The search itself, on the executor its options ask for (in process, worker processes, a queue). */
+async function searchOn(
+  o: SearchOptions,
+  folder: RunFolder,
+  options: RunOptions,
+  { env, source }: OpenedEnvironment,
+  host: SearchHost,
+): Promise<SearchResult> {
+  const { models, services, onNote } = host;
+  const info = env.info();
+  const protocol = options.protocol;
+  let jobs: Executor | undefined;
+  try {
+    jobs = await createExecutor(
+      {
+        ...(o.workers !== undefined
+          ? { workers: o.workers, jobsPerWorker: Math.ceil((options.parallel ?? 1) / Math.max(1, o.workers)) }
+          : {}),
+        ...(o.queue ? { queue: o.queue } : {}),
+      },
+      {
+        env,
+        source,
+        openSeed: seedsOf(options).split,
+        protocol,
+        ...(options.data ? { data: options.data } : {}),
+        services,
+        onNote,
+        ...(o.queue ? queueSalt(folder.dir, onNote) : {}),
+      },
+    );
+    const envFacts = { name: info.name, mode: info.mode, reward: info.reward, source };
+    const validation = (await validationOf(env, options)).plan;
+    o.onStart?.({
+      runFolder: folder.dir,
+      resumed: o.resume ?? false,
+      options,
+      env: envFacts,
+      meta:
+        options.meta === 'model'
+          ? `model (${describeModel(models.meta)}; ${options.clustering === 'metadata' ? 'metadata groups' : 'CluE clusters'})`
+          : 'offline',
+      evaluation: jobs.executor.where,
+      validation,
+      protocol,
+    });
+    const summary = await runSearch({
+      env,
+      services,
+      meta: createMetaAgent(options.meta, models, {
+        ...(options.clustering ? { clustering: options.clustering } : {}),
+        ...(o.analysis ? { analysis: o.analysis } : {}),
+        ...(o.metaMaxTokens ? { maxTokens: o.metaMaxTokens } : {}),
+      }),
+      folder,
+      options,
+      models,
+      ledger: new CostLedger(),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
+      jobs: { executor: jobs.executor, env: jobs.ref },
+    });
+    const sources = sourceScoresOf(folder.journalPath, summary.winner.id);
+    return {
+      runFolder: folder.dir,
+      env: envFacts,
+      evaluation: jobs.executor.where,
+      validation,
+      protocol,
+      ...summary,
+      ...(sources ? { sources } : {}),
+    };
+  } finally {
+    await jobs?.executor.close();
+  }
 }
 
 /**
