@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemoInProcess, automemoInProcessWithEnv } from '../support/cli.ts';
-import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
+import { automemoInProcess } from '../support/cli.ts';
+import { expectModelSearchWithImages } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'visual-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -48,42 +48,7 @@ describe('automemo with --env visual', () => {
   }, 300_000);
 
   it('runs a model search end to end and journals it; the analyses see the task images as image parts', async () => {
-    const run = join(out, 'search');
-    const server = await metaModelServer();
-    // No test-split phase: it learns from every training episode, all collected for it alone; LoCoMo's demo covers it.
-    const r = await automemoInProcessWithEnv(
-      { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
-      'search',
-      '--env',
-      'visual:mazes',
-      '--budget',
-      '1',
-      '--seeds',
-      'trajectory-retrieval',
-      '--meta',
-      'model',
-      '--clusters',
-      'metadata',
-      '--policy',
-      'greedy',
-      '--no-test',
-      '--eval-fraction',
-      '0.1',
-      '--min-eval-tasks',
-      '3',
-      '--out',
-      run,
-    ).finally(() => server.close());
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('env visual:mazes (offline');
-    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
-    expectImagePartsWithinLimits(server);
-    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
-    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('visual');
+    await expectModelSearchWithImages('visual:mazes', 'visual', join(out, 'search'));
   }, 300_000);
 
   it('exits 2 naming an unknown family or a data folder it cannot use', async () => {

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { automemoInProcess, automemoInProcessWithEnv } from '../support/cli.ts';
-import { expectImagePartsWithinLimits, metaModelServer } from '../support/image-analysis.ts';
+import { automemoInProcess } from '../support/cli.ts';
+import { expectModelSearchWithImages } from '../support/image-analysis.ts';
 
 const out = mkdtempSync(join(tmpdir(), 'web-cli-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -46,43 +46,8 @@ describe('automemo with --env web', () => {
   }, 600_000);
 
   it('runs a model search end to end and journals it; the analyses see the screenshots as image parts', async () => {
-    const run = join(out, 'search');
-    const server = await metaModelServer();
-    // Validation runs every evaluation in Chromium; the test-split phase is the same code on any environment
-    // (LoCoMo's demo covers it), and on web it took three minutes of this test's four.
-    const r = await automemoInProcessWithEnv(
-      { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
-      'search',
-      '--env',
-      'web:code',
-      '--budget',
-      '1',
-      '--seeds',
-      'trajectory-retrieval',
-      '--meta',
-      'model',
-      '--clusters',
-      'metadata',
-      '--policy',
-      'greedy',
-      '--no-test',
-      '--eval-fraction',
-      '0.1',
-      '--min-eval-tasks',
-      '3',
-      '--out',
-      run,
-    ).finally(() => server.close());
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('env web:code (offline');
-    expectImagePartsWithinLimits(server);
-    expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
-    const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
-    expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe('web');
+    // Without the test-split phase: on web it took three minutes of this test's four (every evaluation in Chromium).
+    await expectModelSearchWithImages('web:code', 'web', join(out, 'search'));
   }, 900_000);
 
   it('exits 2 naming an unknown site or a data folder it cannot use', async () => {

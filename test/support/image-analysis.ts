@@ -1,7 +1,10 @@
 // A local model for searches on visual and web through the CLI: it answers every meta call, and the test then checks
 // that the analysis requests (one per child by default, or one per program or per cluster) carried the evidence images as image
 // parts within the paper's limits.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { automemoInProcessWithEnv } from './cli.ts';
 import { OpenAITestServer } from './openai-server.ts';
 import { programAnalysisReply, withAnalysis } from './meta-replies.ts';
 import { purposeOf } from './recorded-session.ts';
@@ -56,4 +59,30 @@ export function expectImagePartsWithinLimits(server: OpenAITestServer): void {
     images += parts.length;
   }
   expect(images).toBeGreaterThan(0);
+}
+
+/**
+ * A one-step model search on `env` through the CLI's dispatcher in this process, against metaModelServer (no test-split
+ * phase: the same code on any environment, LoCoMo's demo covers it), checked as every such test checks it: exit 0, the
+ * pick's line, image parts within limits, at least two training evaluations journaled, run.json naming `envName`.
+ */
+export async function expectModelSearchWithImages(env: string, envName: string, run: string): Promise<{ out: string }> {
+  const server = await metaModelServer();
+  const r = await automemoInProcessWithEnv(
+    { OPENAI_BASE_URL: server.baseURL, AUTOMEMO_META_MODEL: 'meta-1' },
+    ...['search', '--env', env, '--budget', '1', '--seeds', 'trajectory-retrieval', '--meta', 'model'],
+    ...['--clusters', 'metadata', '--policy', 'greedy', '--no-test', '--eval-fraction', '0.1', '--min-eval-tasks', '3'],
+    ...['--out', run],
+  ).finally(() => server.close());
+  expect(r.code, r.err).toBe(0);
+  expect(r.out).toContain(`env ${env} (offline`);
+  expect(r.out).toMatch(/selected \(lcb\)\s+\S+: search validation [01]\.\d{3}/);
+  expectImagePartsWithinLimits(server);
+  const events = readFileSync(join(run, 'journal.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(events.filter((e) => e.type === 'evaluation' && e.split === 'train').length).toBeGreaterThanOrEqual(2);
+  expect(JSON.parse(readFileSync(join(run, 'run.json'), 'utf8')).env.name).toBe(envName);
+  return r;
 }
