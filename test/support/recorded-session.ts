@@ -5,7 +5,7 @@
 // gets that program's recorded program analysis, or the recorded per-cluster analyses of its round and its
 // synthesis, as one reply in the shape it asks for. A child's one call (the agent's default) gets that analysis
 // followed by the recorded generation reply that came after it for the same program.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ScriptedReply } from './openai-server.ts';
@@ -74,6 +74,8 @@ export interface RecordedCall {
 
 /** The recorded calls in the order they were made. */
 export function recordedCalls(dir = sessionDir): RecordedCall[] {
+  // A clone has no ../shared: its callers skip first (sharedMissing, or the bench's own check); this names the folder.
+  if (!existsSync(dir)) throw new Error(`no recorded session at ${dir} (../shared, which a clone does not have)`);
   return readdirSync(dir)
     .filter((n) => /^call-\d+\.json$/.test(n))
     .sort()
