@@ -12,29 +12,18 @@ import { repoRoot } from '../../../foundation/paths.ts';
 const offline = resolveModels({}, {});
 
 describe('an environment module under a tsconfig that maps automemo to its sources', () => {
-  it("imports the running engine's InfraError, and an open loads no second engine", async () => {
+  // A second engine would be a second InfraError: the identity is what says none was loaded (its CPU, ~1–2 s an open,
+  // is not asserted: a time measured in a shared worker is a race).
+  it("imports the running engine's InfraError, not a second engine's", async () => {
     await withHost(offline, async (services) => {
-      const open = () =>
-        openNamed(join(repoRoot, 'test', 'engine', 'environment', 'fixtures', 'identity-env.ts'), {
-          models: offline,
-          images: services.images,
-          seed: 0,
-          onNote: () => undefined,
-        });
-      const first = await open();
-      await first.env.close?.();
-      expect((globalThis as { identityEnvInfraError?: unknown }).identityEnvInfraError).toBe(InfraError);
-      // The vault module once more, as each job of a search opens it: with a second engine per open, ~1–2 s.
-      const started = process.cpuUsage();
-      const again = await openNamed(join(repoRoot, 'examples', 'vault-env', 'env.ts'), {
+      const opened = await openNamed(join(repoRoot, 'test', 'engine', 'environment', 'fixtures', 'identity-env.ts'), {
         models: offline,
         images: services.images,
-        seed: 1,
+        seed: 0,
         onNote: () => undefined,
       });
-      await again.env.close?.();
-      const used = process.cpuUsage(started);
-      expect((used.user + used.system) / 1000).toBeLessThan(600);
+      await opened.env.close?.();
+      expect((globalThis as { identityEnvInfraError?: unknown }).identityEnvInfraError).toBe(InfraError);
     });
   }, 60_000);
 });
