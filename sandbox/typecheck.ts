@@ -51,6 +51,12 @@ export function formatDiagnostic(d: TypeDiagnostic, entryFile?: string): string 
 export class ProgramTypeChecker {
   private readonly cache = new Map<string, { mtimeMs: number; sf: ts.SourceFile }>();
   private oldProgram: ts.Program | undefined;
+  private parsed = 0;
+
+  /** How many files this checker has read and parsed from disk (a warm check parses none again). */
+  get parsedFromDisk(): number {
+    return this.parsed;
+  }
 
   private cachedSourceFile(fileName: string, version: ts.ScriptTarget): ts.SourceFile | undefined {
     let mtimeMs: number;
@@ -62,6 +68,7 @@ export class ProgramTypeChecker {
     const hit = this.cache.get(fileName);
     if (hit && hit.mtimeMs === mtimeMs) return hit.sf;
     const sf = typescript().createSourceFile(fileName, readFileSync(fileName, 'utf8'), version, true);
+    this.parsed++;
     this.cache.set(fileName, { mtimeMs, sf });
     return sf;
   }
