@@ -305,7 +305,7 @@ const emptyKinds = () =>
   Object.fromEntries(KINDS.map((k) => [k, { calls: 0, prompt: 0, completion: 0, uncached: 0 }])) as Record<Kind, Tally>;
 
 /** Per request in order, the characters of its longest prefix shared with an earlier request. */
-function sharedPrefixes(prompts: string[]): number[] {
+export function sharedPrefixes(prompts: string[]): number[] {
   return prompts.map((p, i) => Math.max(0, ...prompts.slice(0, i).map((q) => commonPrefix(p, q))));
 }
 
@@ -314,7 +314,7 @@ function sharedPrefixes(prompts: string[]): number[] {
  * share over every ordering of the same content (a cache that served any line seen before), against which the
  * prefix cache's share says how much the layout leaves behind.
  */
-function novelTokens(requests: { messages: unknown }[]): number {
+export function novelTokens(requests: { messages: unknown }[]): number {
   const seen = new Set<string>();
   let chars = 0;
   for (const b of requests) {
