@@ -11,7 +11,7 @@ import type { EntityEvidence } from './data-shape.ts';
 import type { Reading } from './reading.ts';
 import { literal, storeDefault } from './stage-catalogue.ts';
 import type { Pipeline } from './stage-edit.ts';
-import { pressure } from './structural.ts';
+import { type Pressure, pressure } from './structural.ts';
 
 const store = (key: string, from: string, to: string): Edit => ({ kind: 'store', key, from, to });
 const insert = (name: string): Edit => ({ kind: 'stage-insert', key: name, from: '', to: `${name}()` });
@@ -24,7 +24,7 @@ const evidence = (weight: number, why: string, what: string, edits: Edit[]): Can
   edits,
 });
 
-/** What the edits read of a pipeline: a store option's text (single quotes), whether a stage is in it, its packer. */
+/** What the edits read of a pipeline: a store option's text (single quotes), whether a stage is in it. */
 interface PipelineView {
   pipeline: Pipeline;
   opt: (key: string) => string;
@@ -43,22 +43,22 @@ export function vocabularyCandidates(_ctx: OfflineParent, pipeline: Pipeline, r:
   const shape = r.shape;
   if (!shape) return [];
   const v = viewOf(pipeline);
+  const p = pressure(r);
   return [
-    ...noteEdits(v, shape, r),
+    ...noteEdits(v, shape, p),
     // Units filed by the entity they concern, and a task's searches kept to (or led by) its entity's units.
     ...shape.entities.slice(0, 2).flatMap((e) => entityEdits(e, v)),
-    ...latestEdits(v, r),
+    ...latestEdits(v, r, p),
     ...choiceEdits(v, shape),
-    ...(shape.tasksWithOutcomes ? pastTaskEdits(v, shape, r) : []),
+    ...(shape.tasksWithOutcomes ? pastTaskEdits(v, shape, p) : []),
   ];
 }
 
 type Shape = NonNullable<Reading['shape']>;
 
 /** The outcome's feedback: the checker's note kept, as a unit of its own or a line of an episode unit, and shown. */
-function noteEdits({ pipeline, opt }: PipelineView, shape: Shape, r: Reading): Candidate[] {
+function noteEdits({ pipeline, opt }: PipelineView, shape: Shape, p: Pressure): Candidate[] {
   if (shape.notes < 0.1) return [];
-  const p = pressure(r);
   // Failed tasks whose payload lacked the answer: what a memory that keeps more of the right thing fixes.
   const missing = p.traced ? p.recall + p.cut + p.neighbour : 0.5;
   const pack = pipeline.stages.find((s) => s.name === 'packWhole');
@@ -88,11 +88,11 @@ function noteEdits({ pipeline, opt }: PipelineView, shape: Shape, r: Reading): C
 }
 
 /** The latest state of a fact first, where tasks ask for it. */
-function latestEdits({ has }: PipelineView, r: Reading): Candidate[] {
+function latestEdits({ has }: PipelineView, r: Reading, p: Pressure): Candidate[] {
   if (r.asks.latest < 0.05 || has('preferLatest')) return [];
   return [
     evidence(
-      0.5 + 4 * r.asks.latest * (0.3 + pressure(r).precision),
+      0.5 + 4 * r.asks.latest * (0.3 + p.precision),
       `${Math.round(100 * r.asks.latest)}% of tasks ask for the current or latest state`,
       'insert preferLatest()',
       [insert('preferLatest')],
@@ -128,7 +128,7 @@ function choiceEdits({ has }: PipelineView, shape: Shape): Candidate[] {
 }
 
 /** Where update episodes are tasks with outcomes: whole past tasks, distilled items, G-Memory's tiers. */
-function pastTaskEdits({ opt, has }: PipelineView, shape: Shape, r: Reading): Candidate[] {
+function pastTaskEdits({ opt, has }: PipelineView, shape: Shape, p: Pressure): Candidate[] {
   const out: Candidate[] = [];
   // Whole past tasks as their trajectories (outcome, feedback, actions), where the units are not whole episodes yet.
   if (opt('units') !== "'episodes'") {
@@ -139,7 +139,7 @@ function pastTaskEdits({ opt, has }: PipelineView, shape: Shape, r: Reading): Ca
     if (shape.notes >= 0.1 && opt('notes') !== 'true') edits.push(store('notes', opt('notes'), 'true'));
     out.push(
       evidence(
-        1.5 + pressure(r).precision,
+        1.5 + p.precision,
         'update episodes are tasks with outcomes: a whole past task, its outcome and feedback, is what the agent follows',
         'whole past tasks as trajectories',
         edits,
