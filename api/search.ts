@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EnvSource } from '../engine/environment/registry.ts';
+import type { EnvironmentInfo } from '../engine/environment/contract.ts';
 import { CostLedger } from '../foundation/llm/ledger.ts';
 import { describeModel, ROLES, type ResolvedModels, resolveModels } from '../foundation/llm/models.ts';
 import { createMetaAgent } from '../engine/meta/create.ts';
@@ -146,9 +147,11 @@ export async function search(o: SearchOptions = {}): Promise<SearchResult> {
     const host: SearchHost = { models, services, onNote };
     const opened = await openRunEnvironment(o, folder, options, recorded, host);
     try {
-      const release = takeUpFolder(o, folder, options, opened, host);
+      // Read once: a data environment's info counts its questions and reports its split.
+      const info = opened.env.info();
+      const release = takeUpFolder(o, folder, options, opened, info, host);
       try {
-        return await searchOn(o, folder, options, opened, host);
+        return await searchOn(o, folder, options, opened, info, host);
       } finally {
         release();
       }
@@ -209,6 +212,7 @@ function takeUpFolder(
   folder: RunFolder,
   options: RunOptions,
   opened: OpenedEnvironment,
+  info: EnvironmentInfo,
   { models, onNote }: SearchHost,
 ): () => void {
   if (o.resume) return asUsageSync(() => folder.lock());
@@ -217,7 +221,7 @@ function takeUpFolder(
       format: RUN_FORMAT,
       createdAt: new Date().toISOString(),
       options,
-      env: opened.env.info() as unknown as Record<string, unknown>,
+      env: info as unknown as Record<string, unknown>,
       envSource: opened.source,
       models: Object.fromEntries(ROLES.map((r) => [r, models[r] ? describeModel(models[r]) : null])),
       versions: versions(),
@@ -237,10 +241,10 @@ async function searchOn(
   folder: RunFolder,
   options: RunOptions,
   { env, source }: OpenedEnvironment,
+  info: EnvironmentInfo,
   host: SearchHost,
 ): Promise<SearchResult> {
   const { models, services, onNote } = host;
-  const info = env.info();
   const protocol = options.protocol;
   let jobs: Executor | undefined;
   try {
