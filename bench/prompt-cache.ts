@@ -23,7 +23,7 @@ import { closeHostServices } from '../sandbox/primitives/index.ts';
 import { OpenAITestServer } from '../test/support/openai-server.ts';
 import { programShown } from '../test/support/recorded-edits.ts';
 import { purposeOf, requestText } from '../test/support/recorded-session.ts';
-import { novelTokens, sharedPrefixes } from './search-recorded.ts';
+import { novelChars, sharedPrefixes } from './search-recorded.ts';
 import { table } from './stats.ts';
 
 /** A reply every JSON purpose accepts (scenario summaries, the cluster manager). */
@@ -74,26 +74,30 @@ interface Checkpoint {
   ceiling: number;
 }
 
-/** The cumulative shares after every `every` proposals (a proposal is one child's call). */
+/** The cumulative shares after every `every` proposals (a proposal is one child's call), and at the run's end. */
 function checkpoints(requests: any[], every: number): Checkpoint[] {
   const texts = requests.map((b) => JSON.stringify(b.messages));
   const shared = sharedPrefixes(texts);
+  const novel = novelChars(texts);
   const out: Checkpoint[] = [];
   let proposals = 0;
   let chars = 0;
   let cached = 0;
+  let unseen = 0;
   for (const [i, b] of requests.entries()) {
     chars += (texts[i] as string).length;
     cached += shared[i] as number;
-    if (purposeOf(b) === 'proposal') proposals++;
-    const last = i === requests.length - 1;
-    if ((purposeOf(b) === 'proposal' && proposals % every === 0) || last) {
-      const seen = requests.slice(0, i + 1);
+    unseen += novel[i] as number;
+    const proposal = purposeOf(b) === 'proposal';
+    if (proposal) proposals++;
+    if ((proposal && proposals % every === 0) || i === requests.length - 1) {
+      // The run's end after a checkpoint with no new child in between replaces it.
+      if (out.at(-1)?.children === proposals) out.pop();
       const prompt = Math.ceil(chars / 4);
-      out.push({ children: proposals, requests: i + 1, prompt, share: cached / chars, ceiling: 1 - novelTokens(seen) / prompt });
+      out.push({ children: proposals, requests: i + 1, prompt, share: cached / chars, ceiling: 1 - unseen / chars });
     }
   }
-  return out.filter((c, k, all) => k === 0 || c.children !== all[k - 1]?.children);
+  return out;
 }
 
 export async function promptCacheRows(budget: number): Promise<{ rows: Checkpoint[]; run: string }> {

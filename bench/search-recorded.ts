@@ -310,19 +310,25 @@ export function sharedPrefixes(prompts: string[]): number[] {
 }
 
 /**
- * Prompt tokens (characters / 4) of the lines no earlier request sent, anywhere in it: the ceiling of the cacheable
- * share over every ordering of the same content (a cache that served any line seen before), against which the
- * prefix cache's share says how much the layout leaves behind.
+ * Per request in order, the characters of its lines no earlier request sent, anywhere in it: summed, the part of the
+ * prompt text no cache could serve in any ordering of the same content (a cache serving any line seen before), the
+ * ceiling against which the prefix cache's share says how much the layout leaves behind.
  */
-export function novelTokens(requests: { messages: unknown }[]): number {
+export function novelChars(prompts: string[]): number[] {
   const seen = new Set<string>();
-  let chars = 0;
-  for (const b of requests) {
-    const lines = JSON.stringify(b.messages).split('\\n');
+  return prompts.map((p) => {
+    // A prompt is its messages as JSON: a line break inside them is the two characters \n.
+    const lines = p.split('\\n');
+    let chars = 0;
     for (const l of lines) if (!seen.has(l)) chars += l.length + 2;
     for (const l of lines) seen.add(l);
-  }
-  return tokens(chars);
+    return chars;
+  });
+}
+
+/** Prompt tokens (characters / 4) of the requests' lines no earlier request sent (novelChars, summed). */
+function novelTokens(requests: { messages: unknown }[]): number {
+  return tokens(novelChars(requests.map((b) => JSON.stringify(b.messages))).reduce((a, b) => a + b, 0));
 }
 
 /** Per kind, the prompt tokens of its requests no earlier request's prefix covers (requests in the order sent). */
